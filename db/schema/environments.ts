@@ -1,0 +1,17 @@
+import { pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { users } from "./users";
+
+export const environmentName = pgEnum("environment_name", ["staging", "production"]);
+
+export const environments = pgTable("environments", {
+  name: environmentName("name").primaryKey(),
+  baseUrl: text("base_url"),
+  uploadHosts: text("upload_hosts").array().notNull().default([]),
+  clientId: text("client_id"),
+  dataSourceName: text("data_source_name"),
+  // Sealed with lib/crypto (AES-256-GCM, key id inside the value).
+  apiKeyEncrypted: text("api_key_encrypted"),
+  clientSecretEncrypted: text("client_secret_encrypted"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+});

@@ -1,0 +1,5 @@
+export * from "./audit-log";
+export * from "./environments";
+export * from "./locations";
+export * from "./rate-limits";
+export * from "./users";
