@@ -1,0 +1,15 @@
+import "next-auth";
+import "next-auth/jwt";
+
+declare module "next-auth" {
+  interface Session {
+    userId?: string;
+    sessionEpoch?: number;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    sessionEpoch?: number;
+  }
+}

@@ -1,0 +1,26 @@
+import { Algorithm, hash, verify } from "@node-rs/argon2";
+import { z } from "zod";
+
+export const NewPassword = z
+  .string()
+  .min(12, "must be at least 12 characters")
+  .max(200, "must be at most 200 characters");
+
+// OWASP's argon2id baseline (19 MiB, 2 passes, 1 lane).
+const options = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, options);
+}
+
+// Verifying against this when the account is unknown keeps the timing the same.
+let dummyHash: Promise<string> | undefined;
+
+export async function verifyPassword(passwordHash: string | null | undefined, password: string): Promise<boolean> {
+  if (!passwordHash) {
+    dummyHash ??= hashPassword("not-a-real-password-for-timing");
+    await verify(await dummyHash, password).catch(() => false);
+    return false;
+  }
+  return verify(passwordHash, password).catch(() => false);
+}

@@ -1,0 +1,11 @@
+/**
+ * The caller's address as lib/runtime/server.ts stamped it on the request
+ * (from the socket, or from X-Forwarded-For only when TRUST_PROXY is set).
+ * Any client-sent value of this header is overwritten there.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-location-sync-client-address";
+
+export function clientAddressFromHeaders(headers: Headers | Record<string, unknown>): string {
+  const value = headers instanceof Headers ? headers.get(CLIENT_ADDRESS_HEADER) : headers[CLIENT_ADDRESS_HEADER];
+  return typeof value === "string" && value ? value : "unknown";
+}
