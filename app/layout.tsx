@@ -1,0 +1,16 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Location Sync", template: "%s · Location Sync" },
+  description: "Keeps business locations in sync with the Marketing Automation Service.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen font-sans">{children}</body>
+    </html>
+  );
+}

@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+import type { CurrentUser } from "@/lib/auth/current-user";
+import { roleLabels } from "@/lib/auth/roles";
+import { NavLinks } from "./nav-links";
+import { SignOutButton } from "./sign-out-button";
+
+export function AppShell({ user, children }: { user: CurrentUser; children: ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col md:flex-row">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <aside className="flex flex-col gap-4 border-b border-slate-200 bg-white px-4 py-4 md:w-60 md:shrink-0 md:border-b-0 md:border-r">
+        <div className="text-lg font-semibold tracking-tight">Location Sync</div>
+        <NavLinks />
+        <div className="mt-auto flex flex-col gap-2 border-t border-slate-100 pt-4 text-sm">
+          <div>
+            <div className="truncate font-medium" data-testid="signed-in-email">
+              {user.email}
+            </div>
+            <div className="text-slate-600" data-testid="signed-in-role">
+              {roleLabels[user.role]}
+            </div>
+          </div>
+          <SignOutButton />
+        </div>
+      </aside>
+      <main id="main" className="flex-1 px-4 py-6 md:px-8">
+        <div className="mx-auto max-w-6xl">{children}</div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+// `npm run worker`: a standalone worker process on the same database as the dashboard.
+import { closeDatabase } from "@/db/client";
+import { startDatabase } from "@/lib/runtime/start-database";
+import { assertProductionConfiguration } from "@/lib/runtime/mode";
+import { startJobEngine } from "./job-engine";
+
+async function main() {
+  assertProductionConfiguration();
+  const database = await startDatabase();
+  const engine = await startJobEngine({ databaseUrl: database.url, work: true });
+  console.log(`[worker] taking jobs (pid ${process.pid})`);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[worker] ${signal}: finishing current jobs`);
+    await engine.stop();
+    await closeDatabase();
+    await database.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((error) => {
+  console.error(`[worker] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
