@@ -2,6 +2,9 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import "./globals.css";
 
+// Every page renders per request: it carries the request's CSP nonce and the caller's data.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Location Sync", template: "%s · Location Sync" },
   description: "Keeps business locations in sync with the Marketing Automation Service.",

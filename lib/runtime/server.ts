@@ -1,0 +1,80 @@
+// `npm start` / `npm run serve`: the dashboard, its database and (by default) a job worker in one process.
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import path from "node:path";
+import next from "next";
+import { closeDatabase, getDatabase } from "@/db/client";
+import { readOrCreateSecretFile } from "@/db/embedded";
+import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
+import { assertProductionConfiguration, ConfigurationError, dataDirectory, isProductionMode } from "./mode";
+import { applyRequestPolicies } from "./request-policies";
+import { demoUsers, seedDemoUsers } from "./seed-demo";
+import { startDatabase } from "./start-database";
+
+const log = (line: string) => console.log(`[location-sync] ${line}`);
+
+async function main() {
+  const dev = process.argv.includes("--dev");
+  const port = Number(process.env.PORT ?? 3000);
+  const production = isProductionMode();
+  const host = process.env.HOST ?? (production ? "0.0.0.0" : "127.0.0.1");
+  assertProductionConfiguration();
+
+  const database = await startDatabase();
+  if (!production) {
+    process.env.NEXTAUTH_SECRET ??= await readOrCreateSecretFile(path.join(dataDirectory(), "nextauth-secret"), () => randomBytes(32).toString("base64"));
+  }
+  process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
+  process.env.APP_ORIGIN ??= process.env.NEXTAUTH_URL;
+  if (!production) await seedDemoUsers(getDatabase());
+
+  const app = next({ dev, dir: process.cwd(), hostname: host, port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const trustProxy = process.env.TRUST_PROXY === "true";
+  const server = createServer((request, response) => {
+    if (applyRequestPolicies(request, response, { dev, trustProxy })) void handle(request, response);
+  });
+
+  let jobs: JobEngine | undefined;
+  const runWorker = process.env.RUN_WORKER !== "false";
+  jobs = await startJobEngine({ databaseUrl: database.url, work: runWorker, log });
+
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  printBanner({ port, production, embedded: database.embedded, runWorker });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    server.close();
+    server.closeAllConnections();
+    await jobs?.stop().catch(() => {});
+    await closeDatabase().catch(() => {});
+    await database.stop().catch((error) => log(`database stop: ${String(error)}`));
+    log("stopped");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+function printBanner(info: { port: number; production: boolean; embedded: boolean; runWorker: boolean }) {
+  const lines = [
+    `Location Sync is ready on http://localhost:${info.port}`,
+    `database: ${info.embedded ? `embedded PostgreSQL (data in ${dataDirectory()})` : "DATABASE_URL"} · job worker in this process: ${info.runWorker ? "yes" : "no"}`,
+  ];
+  if (!info.production) {
+    lines.push("Demo users (embedded default only):");
+    for (const user of demoUsers) lines.push(`  ${user.role.padEnd(9)} ${user.email.padEnd(22)} ${user.password}`);
+  }
+  console.log(lines.map((line) => `[location-sync] ${line}`).join("\n"));
+}
+
+main().catch((error) => {
+  const message = error instanceof ConfigurationError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  console.error(`[location-sync] ${message}`);
+  if (process.env.DEBUG_STARTUP) console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { locationMembers, userInvites, users } from "@/db/schema";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { hashPassword } from "@/lib/auth/passwords";
+import { DomainError } from "@/lib/errors/domain-error";
+import { hashInviteToken } from "./invite-links";
+
+const unusable = () => new DomainError("NOT_FOUND", "This invite link is not valid any more: it was used, replaced, or it expired. Ask for a new one.");
+
+/** The invite behind a link, if it can still be used. */
+export async function findUsableInvite(db: Database, token: string, now = new Date()) {
+  const [invite] = await db
+    .select({ id: userInvites.id, userId: userInvites.userId, email: users.email, locationId: userInvites.locationId, expiresAt: userInvites.expiresAt })
+    .from(userInvites)
+    .innerJoin(users, eq(users.id, userInvites.userId))
+    .where(and(eq(userInvites.tokenHash, hashInviteToken(token)), isNull(userInvites.usedAt), gt(userInvites.expiresAt, now), eq(users.active, true)))
+    .limit(1);
+  return invite ?? null;
+}
+
+/**
+ * Sets the invited person's password and spends the link, atomically: a link
+ * works once, even when submitted twice at the same moment.
+ */
+export async function acceptInvite(db: Database, input: { token: string; password: string; clientAddress: string; now?: Date }) {
+  const now = input.now ?? new Date();
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const [spent] = await tx
+      .update(userInvites)
+      .set({ usedAt: now })
+      .where(and(eq(userInvites.tokenHash, hashInviteToken(input.token)), isNull(userInvites.usedAt), gt(userInvites.expiresAt, now)))
+      .returning({ userId: userInvites.userId, locationId: userInvites.locationId });
+    if (!spent) throw unusable();
+    const [user] = await tx.select().from(users).where(eq(users.id, spent.userId)).limit(1);
+    if (!user?.active) throw unusable();
+    await tx
+      .update(users)
+      .set({ passwordHash, sessionEpoch: user.sessionEpoch + 1, updatedAt: now })
+      .where(eq(users.id, user.id));
+    if (spent.locationId) await tx.insert(locationMembers).values({ locationId: spent.locationId, userId: user.id }).onConflictDoNothing();
+    await recordAuditEvent(tx, {
+      actor: { id: user.id, email: user.email, clientAddress: input.clientAddress },
+      action: "user.invite_accepted",
+      target: { type: "user", id: user.id, label: user.email },
+    });
+    return { userId: user.id, email: user.email, locationId: spent.locationId };
+  });
+}

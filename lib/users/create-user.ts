@@ -1,0 +1,37 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { users } from "@/db/schema";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { hashPassword } from "@/lib/auth/passwords";
+import { DomainError } from "@/lib/errors/domain-error";
+import { invitePath, issueInvite } from "./invite-links";
+import type { CreateUserInput } from "./user-inputs";
+
+export interface CreatedUser {
+  id: string;
+  email: string;
+  role: CreateUserInput["role"];
+  /** Present when no password was given: the person sets their own through it. */
+  invite?: { path: string; expiresAt: Date };
+}
+
+/**
+ * Creates a dashboard user. Without a password (the dashboard's way), the result
+ * carries a one-time invite link; with one (the CLI), the account is ready.
+ */
+export async function createUser(db: Database, actor: AuditActor, input: CreateUserInput & { password?: string }): Promise<CreatedUser> {
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, input.email)).limit(1);
+    if (existing) throw new DomainError("CONFLICT", "A user with this email exists already.", [{ field: "email", reason: "is already taken" }]);
+    const [user] = await tx
+      .insert(users)
+      .values({ email: input.email, name: input.name, role: input.role, passwordHash: input.password ? await hashPassword(input.password) : null })
+      .returning({ id: users.id, email: users.email, role: users.role });
+    if (!user) throw new Error("insert returned no row");
+    await recordAuditEvent(tx, { actor, action: "user.created", target: { type: "user", id: user.id, label: user.email }, details: { role: user.role } });
+    if (input.password) return user;
+    const invite = await issueInvite(tx, { userId: user.id, createdBy: actor.id });
+    await recordAuditEvent(tx, { actor, action: "user.invited", target: { type: "user", id: user.id, label: user.email } });
+    return { ...user, invite: { path: invitePath(invite.token), expiresAt: invite.expiresAt } };
+  });
+}

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { NewPassword } from "@/lib/auth/passwords";
+import { Role } from "@/lib/auth/roles";
+
+export const Email = z.email("must be an email address").max(254).transform((value) => value.trim().toLowerCase());
+
+export const CreateUserInput = z.object({
+  email: Email,
+  name: z.string().trim().max(120).default(""),
+  role: Role,
+});
+export type CreateUserInput = z.infer<typeof CreateUserInput>;
+
+export const UpdateUserInput = z
+  .object({ role: Role.optional(), active: z.boolean().optional() })
+  .refine((value) => value.role !== undefined || value.active !== undefined, { message: "give a role or active" });
+export type UpdateUserInput = z.infer<typeof UpdateUserInput>;
+
+export const AcceptInviteInput = z
+  .object({ password: NewPassword, passwordConfirmation: z.string() })
+  .refine((value) => value.password === value.passwordConfirmation, { path: ["passwordConfirmation"], message: "does not match the password" });
+export type AcceptInviteInput = z.infer<typeof AcceptInviteInput>;
+
+export const UserId = z.object({ id: z.uuid("must be a user id") });
+export const InviteToken = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/, "is not a valid invite link") });
