@@ -3,3 +3,4 @@ export * from "./environments";
 export * from "./locations";
 export * from "./rate-limits";
 export * from "./users";
+export * from "./sandbox";

@@ -1,0 +1,23 @@
+import type { Database } from "@/db/client";
+import { sandboxRequestLog } from "@/db/schema";
+import { describeError, type SandboxError } from "./errors";
+
+export async function logSandboxRequest(
+  db: Database,
+  entry: { method: string; path: string; endpoint: string; locationId?: string; outcome: { response: Response; error?: SandboxError } },
+): Promise<void> {
+  const { response, error } = entry.outcome;
+  const reset = response.headers.get("x-sandbox-fault") === "reset";
+  await db
+    .insert(sandboxRequestLog)
+    .values({
+      method: entry.method,
+      path: entry.path.slice(0, 500),
+      endpoint: entry.endpoint,
+      locationId: entry.locationId ?? null,
+      status: reset ? 0 : response.status,
+      code: reset ? "injected_reset" : (error?.code ?? null),
+      reason: reset ? "connection reset (injected)" : error ? describeError(error).slice(0, 1000) : null,
+    })
+    .catch((failure: unknown) => console.error("sandbox: request log failed", failure instanceof Error ? failure.message : failure));
+}
