@@ -10,16 +10,16 @@ type Schema = z.ZodType;
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
 export interface RouteSpec<P extends Schema | undefined, B extends Schema | undefined, Q extends Schema | undefined> {
-  /** Roles allowed to call; every handler names them (no default). */
-  roles: readonly Role[];
+  /** Roles allowed to call; every handler names them (no default). "public" = no sign-in (invite links). */
+  roles: readonly Role[] | "public";
   params?: P;
   body?: B;
   query?: Q;
 }
 
-export interface RouteArgs<P, B, Q> {
+export interface RouteArgs<P, B, Q, U = CurrentUser> {
   request: Request;
-  user: CurrentUser;
+  user: U;
   clientAddress: string;
   params: P;
   body: B;
@@ -37,12 +37,20 @@ export function routeHandler<P extends Schema | undefined = undefined, B extends
   spec: RouteSpec<P, B, Q>,
   handle: (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>>) => Promise<Response | unknown>,
 ) {
+  return publicRouteHandler(spec, handle as (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>, CurrentUser | null>) => Promise<Response | unknown>);
+}
+
+/** Like routeHandler, but with `roles: "public"` the caller may be signed out (user is null). */
+export function publicRouteHandler<P extends Schema | undefined = undefined, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
+  spec: RouteSpec<P, B, Q>,
+  handle: (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>, CurrentUser | null>) => Promise<Response | unknown>,
+) {
   return async (request: Request, context: NextContext): Promise<Response> => {
     try {
       if (isCrossOriginWrite(request.method, request.headers)) {
         return problemResponse(403, "Cross-origin requests may not change anything.", { code: "CROSS_ORIGIN" });
       }
-      const user = await requireApiUser({ roles: spec.roles });
+      const user = spec.roles === "public" ? null : await requireApiUser({ roles: spec.roles });
       const params = spec.params ? parseOrThrow(spec.params, await context.params) : undefined;
       const query = spec.query ? parseOrThrow(spec.query, Object.fromEntries(new URL(request.url).searchParams)) : undefined;
       const body = spec.body ? parseOrThrow(spec.body, await readJson(request)) : undefined;

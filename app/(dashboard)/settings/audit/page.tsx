@@ -1,0 +1,104 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { PageHeader } from "@/components/layout/page-header";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { Input, Select } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { getDatabase } from "@/db/client";
+import { AuditLogQuery, auditActions, listAuditEvents } from "@/lib/audit/list-audit-events";
+import { requirePageUser } from "@/lib/auth/guard";
+
+export const metadata: Metadata = { title: "Audit log" };
+
+export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePageUser({ roles: ["admin"] });
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
+  const parsed = AuditLogQuery.safeParse(raw);
+  const query = parsed.success ? parsed.data : AuditLogQuery.parse({});
+  const { events, nextCursor } = await listAuditEvents(getDatabase(), query);
+  const nextParams = new URLSearchParams(Object.entries({ ...raw, before: nextCursor ?? "" }).filter(([, value]) => value) as [string, string][]);
+
+  return (
+    <>
+      <PageHeader title="Audit log" description="Sign-ins, failed sign-ins, user and role changes, credential changes." />
+      <Card className="mb-4">
+        <CardContent>
+          <form method="get" className="grid gap-3 sm:grid-cols-5 sm:items-end">
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor="filter-action">Action</Label>
+              <Select id="filter-action" name="action" defaultValue={query.action ?? ""}>
+                <option value="">All actions</option>
+                {auditActions.map((action) => (
+                  <option key={action} value={action}>
+                    {action}
+                  </option>
+                ))}
+              </Select>
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor="filter-actor">Actor email contains</Label>
+              <Input id="filter-actor" name="actor" defaultValue={query.actor ?? ""} />
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor="filter-from">From (UTC)</Label>
+              <Input id="filter-from" name="from" type="date" defaultValue={query.from ?? ""} />
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor="filter-to">To (UTC)</Label>
+              <Input id="filter-to" name="to" type="date" defaultValue={query.to ?? ""} />
+            </div>
+            <Button type="submit">Filter</Button>
+          </form>
+        </CardContent>
+      </Card>
+      {!parsed.success ? <Alert tone="error" className="mb-4">Some filters were not valid and were ignored.</Alert> : null}
+      <Card>
+        <CardContent>
+          {events.length === 0 ? (
+            <p className="py-8 text-center text-sm text-slate-600">No entries match.</p>
+          ) : (
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Time (UTC)</TableHead>
+                  <TableHead>Actor</TableHead>
+                  <TableHead>Action</TableHead>
+                  <TableHead>Target</TableHead>
+                  <TableHead>Details</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {events.map((event) => (
+                  <TableRow key={event.id}>
+                    <TableCell className="whitespace-nowrap">{event.at.toISOString().replace("T", " ").slice(0, 19)}</TableCell>
+                    <TableCell>
+                      <div>{event.actorEmail ?? "—"}</div>
+                      {event.clientAddress ? <div className="text-xs text-slate-600">{event.clientAddress}</div> : null}
+                    </TableCell>
+                    <TableCell>
+                      <code className="text-xs">{event.action}</code>
+                    </TableCell>
+                    <TableCell>{event.targetLabel ?? (event.targetType ? `${event.targetType} ${event.targetId}` : "—")}</TableCell>
+                    <TableCell>
+                      <code className="break-all text-xs">{Object.keys(event.details).length ? JSON.stringify(event.details) : ""}</code>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+          {nextCursor ? (
+            <div className="mt-4 flex justify-end">
+              <Link className="text-sm text-blue-700 underline" href={`/settings/audit?${nextParams.toString()}`}>
+                Older entries
+              </Link>
+            </div>
+          ) : null}
+        </CardContent>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,6 @@
+// GET /api/audit-log – audit entries, newest first, filtered, keyset-paginated
+import { getDatabase } from "@/db/client";
+import { AuditLogQuery, listAuditEvents } from "@/lib/audit/list-audit-events";
+import { routeHandler } from "@/lib/http/route-handler";
+
+export const GET = routeHandler({ roles: ["admin"], query: AuditLogQuery }, async ({ query }) => listAuditEvents(getDatabase(), query));

@@ -1,0 +1,10 @@
+// PATCH /api/users/[id] – change a user's role or deactivate / reactivate them
+import { getDatabase } from "@/db/client";
+import { routeHandler } from "@/lib/http/route-handler";
+import { updateUser } from "@/lib/users/update-user";
+import { UpdateUserInput, UserId } from "@/lib/users/user-inputs";
+
+export const PATCH = routeHandler({ roles: ["admin"], params: UserId, body: UpdateUserInput }, async ({ user, params, body, clientAddress }) => {
+  await updateUser(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.id, body);
+  return { ok: true };
+});

@@ -1,0 +1,118 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { Select } from "@/components/ui/input";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ALL_ROLES, roleLabels, type Role } from "@/lib/auth/roles";
+import { callApi } from "@/lib/http/api-client";
+import { InviteLinkNotice } from "./invite-link-notice";
+
+interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  active: boolean;
+  hasPassword: boolean;
+  pendingInviteExpiresAt: string | null;
+  lastSignInAt: string | null;
+}
+
+export function UsersTable({ users, currentUserId }: { users: UserRow[]; currentUserId: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [invite, setInvite] = useState<{ email: string; path: string; expiresAt: string } | null>(null);
+
+  async function update(user: UserRow, change: { role?: Role; active?: boolean }) {
+    if (change.active === false && !window.confirm(`Deactivate ${user.email}? They are signed out at once.`)) return;
+    const result = await callApi("PATCH", `/api/users/${user.id}`, change);
+    setError(result.ok ? null : result.detail);
+    router.refresh();
+  }
+
+  async function reinvite(user: UserRow) {
+    const result = await callApi<{ invite: { path: string; expiresAt: string } }>("POST", `/api/users/${user.id}/invite`);
+    if (!result.ok) return setError(result.detail);
+    setError(null);
+    setInvite({ email: user.email, ...result.data.invite });
+    router.refresh();
+  }
+
+  return (
+    <Card>
+      <CardContent className="flex flex-col gap-4">
+        {error ? <Alert tone="error">{error}</Alert> : null}
+        {invite ? <InviteLinkNotice {...invite} /> : null}
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>User</TableHead>
+              <TableHead>Role</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead>Last sign-in</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {users.map((user) => (
+              <TableRow key={user.id} data-testid={`user-row-${user.email}`}>
+                <TableCell>
+                  <div className="font-medium">{user.email}</div>
+                  {user.name ? <div className="text-slate-600">{user.name}</div> : null}
+                </TableCell>
+                <TableCell>
+                  <Select
+                    aria-label={`Role of ${user.email}`}
+                    value={user.role}
+                    disabled={user.id === currentUserId}
+                    onChange={(event) => update(user, { role: event.target.value as Role })}
+                    className="w-40"
+                  >
+                    {ALL_ROLES.map((role) => (
+                      <option key={role} value={role}>
+                        {roleLabels[role]}
+                      </option>
+                    ))}
+                  </Select>
+                </TableCell>
+                <TableCell>
+                  {!user.active ? (
+                    <Badge tone="danger">Deactivated</Badge>
+                  ) : user.hasPassword ? (
+                    <Badge tone="success">Active</Badge>
+                  ) : (
+                    <Badge tone="warning">{user.pendingInviteExpiresAt ? "Invited" : "Invite expired"}</Badge>
+                  )}
+                </TableCell>
+                <TableCell>{user.lastSignInAt ? new Date(user.lastSignInAt).toLocaleString() : "Never"}</TableCell>
+                <TableCell className="flex flex-wrap justify-end gap-2">
+                  {user.active && !user.hasPassword ? (
+                    <Button size="sm" variant="secondary" onClick={() => reinvite(user)}>
+                      New invite link
+                    </Button>
+                  ) : null}
+                  {user.id === currentUserId ? null : user.active ? (
+                    <Button size="sm" variant="destructive" onClick={() => update(user, { active: false })}>
+                      Deactivate
+                    </Button>
+                  ) : (
+                    <Button size="sm" variant="secondary" onClick={() => update(user, { active: true })}>
+                      Reactivate
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </CardContent>
+    </Card>
+  );
+}

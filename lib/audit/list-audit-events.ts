@@ -1,0 +1,55 @@
+import { and, desc, eq, gte, ilike, lt, or, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import { auditLog } from "@/db/schema";
+
+export const AuditLogQuery = z.object({
+  action: z.string().trim().max(80).optional().transform((value) => value || undefined),
+  actor: z.string().trim().max(254).optional().transform((value) => value || undefined),
+  from: z.iso.date("must be a date (YYYY-MM-DD)").optional().or(z.literal("").transform(() => undefined)),
+  to: z.iso.date("must be a date (YYYY-MM-DD)").optional().or(z.literal("").transform(() => undefined)),
+  // Keyset cursor "<iso time>_<id>" of the last row shown: deep pages stay as fast as the first.
+  before: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z_\d+$/, "is not a valid cursor")
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AuditLogQuery = z.infer<typeof AuditLogQuery>;
+
+export const auditActions = [
+  "auth.sign_in",
+  "auth.sign_in_failed",
+  "auth.sign_in_throttled",
+  "user.created",
+  "user.invited",
+  "user.invite_accepted",
+  "user.role_changed",
+  "user.deactivated",
+  "user.reactivated",
+  "environment.updated",
+  "environment.credentials_changed",
+  "secrets.rotated",
+];
+
+export async function listAuditEvents(db: Database, query: AuditLogQuery) {
+  const conditions: SQL[] = [];
+  if (query.action) conditions.push(eq(auditLog.action, query.action));
+  if (query.actor) conditions.push(ilike(auditLog.actorEmail, `%${query.actor.replace(/[%_\\]/g, "\\$&")}%`));
+  if (query.from) conditions.push(gte(auditLog.at, new Date(`${query.from}T00:00:00Z`)));
+  if (query.to) conditions.push(lt(auditLog.at, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + 86_400_000)));
+  if (query.before) {
+    const [at, id] = query.before.split("_") as [string, string];
+    const atDate = new Date(at);
+    conditions.push(or(lt(auditLog.at, atDate), and(eq(auditLog.at, atDate), lt(auditLog.id, Number(id))))!);
+  }
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return { events: page, nextCursor: rows.length > query.limit && last ? `${last.at.toISOString()}_${last.id}` : null };
+}
