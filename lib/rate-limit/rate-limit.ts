@@ -33,12 +33,13 @@ export async function readRateLimit(db: DatabaseOrTransaction, key: string, rule
  * `limited` is true when this hit went past the limit.
  */
 export async function hitRateLimit(db: DatabaseOrTransaction, key: string, rule: RateLimitRule, now = new Date()) {
-  const windowStartFloor = new Date(now.getTime() - rule.windowSeconds * 1000);
+  const windowStartFloor = new Date(now.getTime() - rule.windowSeconds * 1000).toISOString();
+  const nowText = now.toISOString();
   const rows = await db.execute<{ count: number; window_start: Date }>(sql`
-    insert into rate_limit_buckets (key, window_start, count) values (${key}, ${now}, 1)
+    insert into rate_limit_buckets (key, window_start, count) values (${key}, ${nowText}::timestamptz, 1)
     on conflict (key) do update set
-      count = case when rate_limit_buckets.window_start <= ${windowStartFloor} then 1 else rate_limit_buckets.count + 1 end,
-      window_start = case when rate_limit_buckets.window_start <= ${windowStartFloor} then ${now} else rate_limit_buckets.window_start end
+      count = case when rate_limit_buckets.window_start <= ${windowStartFloor}::timestamptz then 1 else rate_limit_buckets.count + 1 end,
+      window_start = case when rate_limit_buckets.window_start <= ${windowStartFloor}::timestamptz then ${nowText}::timestamptz else rate_limit_buckets.window_start end
     returning count, window_start`);
   const row = rows[0];
   const state = stateOf(row, rule, now);

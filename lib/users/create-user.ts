@@ -20,12 +20,13 @@ export interface CreatedUser {
  * carries a one-time invite link; with one (the CLI), the account is ready.
  */
 export async function createUser(db: Database, actor: AuditActor, input: CreateUserInput & { password?: string }): Promise<CreatedUser> {
+  const email = input.email.trim().toLowerCase();
   return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, input.email)).limit(1);
+    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
     if (existing) throw new DomainError("CONFLICT", "A user with this email exists already.", [{ field: "email", reason: "is already taken" }]);
     const [user] = await tx
       .insert(users)
-      .values({ email: input.email, name: input.name, role: input.role, passwordHash: input.password ? await hashPassword(input.password) : null })
+      .values({ email, name: input.name, role: input.role, passwordHash: input.password ? await hashPassword(input.password) : null })
       .returning({ id: users.id, email: users.email, role: users.role });
     if (!user) throw new Error("insert returned no row");
     await recordAuditEvent(tx, { actor, action: "user.created", target: { type: "user", id: user.id, label: user.email }, details: { role: user.role } });

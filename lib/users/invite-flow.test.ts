@@ -1,0 +1,89 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { auditLog, userInvites, users } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { signInWithPassword } from "@/lib/auth/sign-in-with-password";
+import { DomainError } from "@/lib/errors/domain-error";
+import { acceptInvite, findUsableInvite } from "./accept-invite";
+import { createUser } from "./create-user";
+import { reissueInvite } from "./reissue-invite";
+import { updateUser } from "./update-user";
+
+const testDb = await useTestDatabase();
+const admin = { id: null, email: "admin@example.test" };
+const tokenOf = (path: string) => path.split("/").at(-1)!;
+
+describe("invite flow", () => {
+  it("creates a user without a password whose one-time link sets it, then refuses the link again", async () => {
+    const created = await createUser(testDb.db, admin, { email: "New.Person@Example.test", name: "New", role: "engineer" });
+    expect(created.email).toBe("new.person@example.test");
+    const token = tokenOf(created.invite!.path);
+    expect(await findUsableInvite(testDb.db, token)).toMatchObject({ email: "new.person@example.test" });
+    // Only a hash of the token is stored.
+    const stored = await testDb.db.select().from(userInvites).where(eq(userInvites.userId, created.id));
+    expect(JSON.stringify(stored)).not.toContain(token);
+
+    await acceptInvite(testDb.db, { token, password: "a long enough password", clientAddress: "10.0.0.1" });
+    expect((await signInWithPassword(testDb.db, { email: "new.person@example.test", password: "a long enough password", clientAddress: "10.0.0.1" })).ok).toBe(true);
+
+    await expect(acceptInvite(testDb.db, { token, password: "another long password", clientAddress: "10.0.0.1" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await findUsableInvite(testDb.db, token)).toBeNull();
+    const actions = (await testDb.db.select().from(auditLog)).map((entry) => entry.action);
+    expect(actions).toEqual(expect.arrayContaining(["user.created", "user.invited", "user.invite_accepted"]));
+  });
+
+  it("refuses an expired link", async () => {
+    const created = await createUser(testDb.db, admin, { email: "late@example.test", name: "", role: "support" });
+    const token = tokenOf(created.invite!.path);
+    const fourDaysLater = new Date(Date.now() + 4 * 24 * 60 * 60 * 1000);
+    await expect(acceptInvite(testDb.db, { token, password: "a long enough password", clientAddress: "x", now: fourDaysLater })).rejects.toBeInstanceOf(DomainError);
+    expect(await findUsableInvite(testDb.db, token, fourDaysLater)).toBeNull();
+  });
+
+  it("a reissued link replaces the earlier one", async () => {
+    const created = await createUser(testDb.db, admin, { email: "again@example.test", name: "", role: "support" });
+    const second = await reissueInvite(testDb.db, admin, created.id);
+    await expect(acceptInvite(testDb.db, { token: tokenOf(created.invite!.path), password: "a long enough password", clientAddress: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await acceptInvite(testDb.db, { token: tokenOf(second.path), password: "a long enough password", clientAddress: "x" });
+  });
+
+  it("spends a link once even when it is submitted twice at the same moment", async () => {
+    const created = await createUser(testDb.db, admin, { email: "race@example.test", name: "", role: "support" });
+    const token = tokenOf(created.invite!.path);
+    const results = await Promise.allSettled([
+      acceptInvite(testDb.db, { token, password: "first long password", clientAddress: "x" }),
+      acceptInvite(testDb.db, { token, password: "second long password", clientAddress: "x" }),
+    ]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+  });
+
+  it("refuses a duplicate email with a field error", async () => {
+    await createUser(testDb.db, admin, { email: "dup@example.test", name: "", role: "support" });
+    await expect(createUser(testDb.db, admin, { email: "DUP@example.test", name: "", role: "owner" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      fields: [{ field: "email", reason: "is already taken" }],
+    });
+  });
+});
+
+describe("updateUser", () => {
+  it("deactivation bumps the session epoch, so tokens issued before stop working", async () => {
+    const created = await createUser(testDb.db, admin, { email: "leaver@example.test", name: "", role: "support", password: "a long enough password" });
+    await updateUser(testDb.db, admin, created.id, { active: false });
+    const [user] = await testDb.db.select().from(users).where(eq(users.id, created.id));
+    expect(user).toMatchObject({ active: false, sessionEpoch: 1 });
+  });
+
+  it("changes a role and audits from → to", async () => {
+    const created = await createUser(testDb.db, admin, { email: "mover@example.test", name: "", role: "support", password: "a long enough password" });
+    await updateUser(testDb.db, admin, created.id, { role: "engineer" });
+    const [entry] = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "user.role_changed"));
+    expect(entry).toMatchObject({ targetId: created.id, details: { from: "support", to: "engineer" } });
+  });
+
+  it("keeps at least one active admin", async () => {
+    const only = await createUser(testDb.db, admin, { email: "only-admin@example.test", name: "", role: "admin", password: "a long enough password" });
+    await expect(updateUser(testDb.db, admin, only.id, { role: "support" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(updateUser(testDb.db, admin, only.id, { active: false })).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+});
