@@ -77,7 +77,8 @@ async function settle(run: () => Promise<Response>): Promise<Outcome> {
     return { response: await run() };
   } catch (error) {
     if (error instanceof SandboxError) return { response: errorResponse(error), error };
-    console.error("sandbox: unexpected error", error instanceof Error ? error.message : error);
+    // First line only: a failed query's parameters could hold record data.
+    console.error("sandbox: unexpected error", error instanceof Error ? error.message.split("\n")[0] : typeof error);
     const internal = new SandboxError(500, "internal_error", "The sandbox failed to handle the request.");
     return { response: errorResponse(internal), error: internal };
   }

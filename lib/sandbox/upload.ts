@@ -114,11 +114,12 @@ function checkElement(upload: Upload, value: unknown, index: number, now: Date):
 /** Which of `keys` exist for the location, stored or staged by an accepted upload of this session. */
 async function findKnownKeys(context: SandboxContext, upload: Upload, type: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
+  const list = sql.join(keys.map((key) => sql`${key}`), sql`, `);
   const rows = await context.db.execute<{ key: string }>(sql`
-    select key from sandbox.records where location_id = ${upload.locationId} and type = ${type} and key = any(${keys})
+    select key from sandbox.records where location_id = ${upload.locationId} and type = ${type} and key in (${list})
     union
     select s.key from sandbox.staged_records s join sandbox.uploads u on u.id = s.upload_id
-    where u.session_id = ${upload.sessionId} and u.status = 'accepted' and u.kind = ${type} and s.key = any(${keys})`);
+    where u.session_id = ${upload.sessionId} and u.status = 'accepted' and u.kind = ${type} and s.key in (${list})`);
   return new Set(rows.map((row) => row.key));
 }
 
