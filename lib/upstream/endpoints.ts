@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { ExternalId, CalendarRecord, ServiceCategoryRecord, ServiceRecord } from "./records";
+import { LocalDate } from "./formats";
+
+// Request bodies are strict (we send exactly these fields); responses are read leniently (extra fields ignored).
+
+/** POST /access_tokens (spec 4.1). */
+export const AccessTokenRequest = z.strictObject({
+  email: z.string(),
+  password: z.string(),
+  client_id: z.string(),
+  client_secret: z.string(),
+});
+export type AccessTokenRequest = z.infer<typeof AccessTokenRequest>;
+
+/** POST /access_tokens/locations/{location_id} (spec 4.1). */
+export const LocationAccessTokenRequest = z.strictObject({ client_id: z.string(), client_secret: z.string() });
+export type LocationAccessTokenRequest = z.infer<typeof LocationAccessTokenRequest>;
+
+export const AccessTokenResponse = z.object({ access_token: z.string().min(1) });
+export type AccessTokenResponse = z.infer<typeof AccessTokenResponse>;
+
+/** GET /users/me: the spec shows no body; we rely on `id` only. */
+export const UserMeResponse = z.object({
+  id: z.string().min(1),
+  email: z.string().nullish(),
+  name: z.string().nullish(),
+  location_id: z.string().nullish(),
+});
+export type UserMeResponse = z.infer<typeof UserMeResponse>;
+
+/** PUT /locations/{location_id}/update_management_system (spec 3, 4.2). */
+export const UpdateManagementSystemBody = z.strictObject({
+  management_system: z.string().min(1),
+  management_system_sync_in_progress: z.boolean(),
+});
+export type UpdateManagementSystemBody = z.infer<typeof UpdateManagementSystemBody>;
+
+export function batchSyncBodyOf<Record extends z.ZodType>(record: Record) {
+  return z.strictObject({ data: z.array(record) });
+}
+
+export const CalendarsSyncBody = batchSyncBodyOf(CalendarRecord);
+export type CalendarsSyncBody = z.infer<typeof CalendarsSyncBody>;
+export const ServiceCategoriesSyncBody = batchSyncBodyOf(ServiceCategoryRecord);
+export type ServiceCategoriesSyncBody = z.infer<typeof ServiceCategoriesSyncBody>;
+export const ServicesSyncBody = batchSyncBodyOf(ServiceRecord);
+export type ServicesSyncBody = z.infer<typeof ServicesSyncBody>;
+
+/** The `{ data: [...] }` shape of the three batch_sync endpoints, records not yet checked. */
+export const BatchSyncBody = z.strictObject({ data: z.array(z.unknown()) });
+export type BatchSyncBody = z.infer<typeof BatchSyncBody>;
+
+/** Contact details and vehicles POST: the spec shows no body, we send `{}`. */
+export const BulkUploadRequestBody = z.strictObject({});
+export type BulkUploadRequestBody = z.infer<typeof BulkUploadRequestBody>;
+
+function checkDateRange(range: { start_date: string; end_date: string }, context: z.RefinementCtx): void {
+  // YYYY-MM-DD strings order like the dates they name.
+  if (range.start_date > range.end_date) context.addIssue({ code: "custom", path: ["end_date"], message: "must not be before start_date" });
+}
+
+/** POST …/appointments/batch_sync_appointments: inclusive local dates of the location. */
+export const DateRangeImportBody = z.strictObject({ start_date: LocalDate, end_date: LocalDate }).superRefine(checkDateRange);
+export type DateRangeImportBody = z.infer<typeof DateRangeImportBody>;
+
+/** POST …/openings/batch_sync_openings: one service per request (spec 4.4.5). */
+export const OpeningsImportBody = z
+  .strictObject({ start_date: LocalDate, end_date: LocalDate, service_external_id: ExternalId })
+  .superRefine(checkDateRange);
+export type OpeningsImportBody = z.infer<typeof OpeningsImportBody>;
+
+export const PutDataUrlResponse = z.object({ put_data_url: z.url() });
+export type PutDataUrlResponse = z.infer<typeof PutDataUrlResponse>;
+
+/** Bodies the spec does not show (update_management_system, batch_sync_*): any JSON, or nothing. */
+export const UnspecifiedResponse = z.unknown();
+export type UnspecifiedResponse = z.infer<typeof UnspecifiedResponse>;
