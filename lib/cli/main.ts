@@ -1,0 +1,14 @@
+import { Command } from "commander";
+// Command modules: each exports register(program). Add new modules to this list.
+import { register as registerEnvironments } from "./commands/environments";
+import { register as registerSecrets } from "./commands/secrets";
+import { register as registerUsers } from "./commands/users";
+
+const program = new Command()
+  .name("npm run cli --")
+  .description("Location Sync operator commands, against the same database as the app")
+  .showHelpAfterError();
+
+for (const register of [registerUsers, registerEnvironments, registerSecrets]) register(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,33 @@
+import { closeDatabase } from "@/db/client";
+import { DomainError } from "@/lib/errors/domain-error";
+import { ConfigurationError } from "@/lib/runtime/mode";
+import { startDatabase, type RuntimeDatabase } from "@/lib/runtime/start-database";
+
+/**
+ * Runs one CLI command against the app's database (DATABASE_URL, or the embedded
+ * server under DATA_DIR — reused when the dashboard runs it). Failures end the
+ * process with exit code 1 and a one-line message, never a stack trace.
+ */
+export async function runWithDatabase(command: () => Promise<void>): Promise<void> {
+  let database: RuntimeDatabase | undefined;
+  try {
+    database = await startDatabase();
+    await command();
+  } catch (error) {
+    process.stderr.write(`error: ${describeFailure(error)}\n`);
+    process.exitCode = 1;
+  } finally {
+    await closeDatabase().catch(() => {});
+    await database?.stop().catch(() => {});
+  }
+}
+
+export function describeFailure(error: unknown): string {
+  if (error instanceof DomainError) {
+    const fields = error.fields.filter((field) => !error.message.includes(field.reason));
+    return [error.message, ...fields.map((field) => `${field.field}: ${field.reason}`)].join("\n  ");
+  }
+  if (error instanceof ConfigurationError) return error.message;
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return "unexpected failure";
+}

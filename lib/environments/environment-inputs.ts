@@ -1,0 +1,99 @@
+import { z } from "zod";
+
+export const EnvironmentName = z.enum(["staging", "production"]);
+export type EnvironmentName = z.infer<typeof EnvironmentName>;
+
+export const environmentNames = EnvironmentName.options;
+
+/** http(s) origin plus optional path: no user/password, query or fragment; no trailing slash. */
+export const BaseUrl = z
+  .string()
+  .trim()
+  .min(1, "Enter the base URL, e.g. https://api.example.com")
+  .max(2048, "Must be at most 2048 characters")
+  .transform((value, context) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      context.addIssue({ code: "custom", message: "Must be a full URL starting with https:// or http://" });
+      return z.NEVER;
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      context.addIssue({ code: "custom", message: "Must start with https:// or http://" });
+      return z.NEVER;
+    }
+    if (url.username || url.password) {
+      context.addIssue({ code: "custom", message: "Must not contain a user name or password" });
+      return z.NEVER;
+    }
+    if (url.search || value.includes("?")) {
+      context.addIssue({ code: "custom", message: "Must not contain a query string (?…)" });
+      return z.NEVER;
+    }
+    if (url.hash || value.includes("#")) {
+      context.addIssue({ code: "custom", message: "Must not contain a fragment (#…)" });
+      return z.NEVER;
+    }
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+  });
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** A host name or IPv4 address, optionally with :port, lower-cased. */
+export const UploadHost = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, "Must not be empty")
+  .refine((value) => {
+    const match = /^([^:]+)(?::(\d{1,5}))?$/.exec(value);
+    if (!match) return false;
+    const port = match[2] === undefined ? 1 : Number(match[2]);
+    return HOSTNAME.test(match[1]!) && port >= 1 && port <= 65535;
+  }, "Must be a host name such as uploads.example.com, optionally with :port (no scheme or path)");
+
+export const UploadHosts = z
+  .array(UploadHost)
+  .min(1, "Name at least one host that upload addresses may point to")
+  .max(20, "At most 20 hosts")
+  .transform((hosts) => [...new Set(hosts)]);
+
+const Secret = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Must not be empty; leave the ${what} out to keep the stored one`)
+    .max(4096, "Must be at most 4096 characters");
+
+const PlainField = (what: string) => z.string().trim().min(1, `Enter the ${what}`).max(512, "Must be at most 512 characters");
+
+/** One shape for the form, the route handler and the CLI. Omitted secrets keep the stored ones. */
+export const EnvironmentUpdateInput = z.object({
+  baseUrl: BaseUrl,
+  uploadHosts: UploadHosts,
+  clientId: PlainField("client ID"),
+  dataSourceName: PlainField("data source name"),
+  apiKey: Secret("API key").optional(),
+  clientSecret: Secret("client secret").optional(),
+});
+export type EnvironmentUpdateInput = z.input<typeof EnvironmentUpdateInput>;
+export type ParsedEnvironmentUpdate = z.output<typeof EnvironmentUpdateInput>;
+
+export const SecretStatus = z.object({ set: z.boolean(), hint: z.string().nullable() });
+export type SecretStatus = z.infer<typeof SecretStatus>;
+
+/** The only shape of an environment that leaves the server: secrets appear as set/hint only. */
+export const EnvironmentView = z.object({
+  name: EnvironmentName,
+  baseUrl: z.string().nullable(),
+  uploadHosts: z.array(z.string()),
+  clientId: z.string().nullable(),
+  dataSourceName: z.string().nullable(),
+  apiKey: SecretStatus,
+  clientSecret: SecretStatus,
+  configured: z.boolean(),
+  updatedAt: z.string(),
+  updatedBy: z.string().nullable(),
+});
+export type EnvironmentView = z.infer<typeof EnvironmentView>;

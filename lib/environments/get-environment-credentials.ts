@@ -1,0 +1,60 @@
+import { eq } from "drizzle-orm";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { environments } from "@/db/schema";
+import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
+import { openSecret } from "@/lib/crypto/secret-box";
+import { DomainError, type FieldProblem } from "@/lib/errors/domain-error";
+import { ensureEnvironments } from "./ensure-environments";
+import type { EnvironmentName } from "./environment-inputs";
+
+/** Decrypted credentials for the upstream client. Server-side only: never return this from a route or page. */
+export interface EnvironmentCredentials {
+  name: EnvironmentName;
+  baseUrl: string;
+  uploadHosts: string[];
+  apiKey: string;
+  clientId: string;
+  clientSecret: string;
+  dataSourceName: string;
+}
+
+const labels = {
+  baseUrl: "base URL",
+  uploadHosts: "upload hosts",
+  clientId: "client ID",
+  dataSourceName: "data source name",
+  apiKey: "API key",
+  clientSecret: "client secret",
+} as const;
+
+export async function getEnvironmentCredentials(db: DatabaseOrTransaction, name: EnvironmentName): Promise<EnvironmentCredentials> {
+  await ensureEnvironments(db);
+  const [row] = await db.select().from(environments).where(eq(environments.name, name));
+  if (!row) throw new DomainError("NOT_FOUND", `Environment ${name} not found.`);
+  const present = {
+    baseUrl: Boolean(row.baseUrl),
+    uploadHosts: row.uploadHosts.length > 0,
+    clientId: Boolean(row.clientId),
+    dataSourceName: Boolean(row.dataSourceName),
+    apiKey: Boolean(row.apiKeyEncrypted),
+    clientSecret: Boolean(row.clientSecretEncrypted),
+  };
+  const missing = (Object.keys(present) as (keyof typeof present)[]).filter((field) => !present[field]);
+  if (missing.length) {
+    const fields: FieldProblem[] = missing.map((field) => ({ field, reason: "not set" }));
+    throw new DomainError(
+      "NOT_CONFIGURED",
+      `The ${name} environment is not configured: ${missing.map((field) => labels[field]).join(", ")} missing. An admin sets it under Settings → Environments.`,
+      fields,
+    );
+  }
+  return {
+    name,
+    baseUrl: row.baseUrl!,
+    uploadHosts: row.uploadHosts,
+    apiKey: openSecret(row.apiKeyEncrypted!, environmentSecretContext.apiKey(name)),
+    clientId: row.clientId!,
+    clientSecret: openSecret(row.clientSecretEncrypted!, environmentSecretContext.clientSecret(name)),
+    dataSourceName: row.dataSourceName!,
+  };
+}

@@ -1,0 +1,49 @@
+import { asc, eq } from "drizzle-orm";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { environments, users } from "@/db/schema";
+import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
+import { openSecret, secretHint } from "@/lib/crypto/secret-box";
+import { ensureEnvironments } from "./ensure-environments";
+import { EnvironmentView, type EnvironmentName, type SecretStatus } from "./environment-inputs";
+
+type EnvironmentRow = typeof environments.$inferSelect;
+
+export async function listEnvironmentViews(db: DatabaseOrTransaction): Promise<EnvironmentView[]> {
+  await ensureEnvironments(db);
+  const rows = await db
+    .select({ environment: environments, updatedByEmail: users.email })
+    .from(environments)
+    .leftJoin(users, eq(users.id, environments.updatedBy))
+    .orderBy(asc(environments.name));
+  return rows.map((row) => toEnvironmentView(row.environment, row.updatedByEmail));
+}
+
+export async function getEnvironmentView(db: DatabaseOrTransaction, name: EnvironmentName): Promise<EnvironmentView> {
+  const views = await listEnvironmentViews(db);
+  return views.find((view) => view.name === name)!;
+}
+
+export function isEnvironmentConfigured(row: EnvironmentRow): boolean {
+  return Boolean(row.baseUrl && row.uploadHosts.length && row.clientId && row.dataSourceName && row.apiKeyEncrypted && row.clientSecretEncrypted);
+}
+
+function toEnvironmentView(row: EnvironmentRow, updatedByEmail: string | null): EnvironmentView {
+  // Parsed on the way out so an extra field (a secret) can never slip into a response.
+  return EnvironmentView.parse({
+    name: row.name,
+    baseUrl: row.baseUrl,
+    uploadHosts: row.uploadHosts,
+    clientId: row.clientId,
+    dataSourceName: row.dataSourceName,
+    apiKey: secretStatus(row.apiKeyEncrypted, environmentSecretContext.apiKey(row.name)),
+    clientSecret: secretStatus(row.clientSecretEncrypted, environmentSecretContext.clientSecret(row.name)),
+    configured: isEnvironmentConfigured(row),
+    updatedAt: row.updatedAt.toISOString(),
+    updatedBy: row.updatedBy ? updatedByEmail : null,
+  });
+}
+
+function secretStatus(sealed: string | null, context: string): SecretStatus {
+  if (!sealed) return { set: false, hint: null };
+  return { set: true, hint: secretHint(openSecret(sealed, context)) };
+}
