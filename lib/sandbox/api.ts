@@ -17,7 +17,7 @@ import { jsonResponse, SandboxError } from "./errors";
 import { CalendarRecord, LocalDate, ServiceCategoryRecord, ServiceRecord } from "./schemas";
 import { createRandomToken, hashSecret } from "./secrets";
 import { closeSession, openSession } from "./session";
-import { describeIssues, validateRecord, type RecordProblem } from "./validate";
+import { describeIssues, toDetail, validateRecord, type RecordProblem } from "./validate";
 
 export interface ApiCall {
   request: Request;
@@ -152,7 +152,7 @@ function rejectRecords(problems: RecordProblem[]): never {
     422,
     code,
     messages[code] ?? "Some records are not valid.",
-    problems.slice(0, maxReportedDetails).map(({ code: _code, ...detail }) => detail),
+    problems.slice(0, maxReportedDetails).map(toDetail),
   );
 }
 

@@ -1,7 +1,7 @@
-/** Production mode: the operator runs the app with NODE_ENV=production against their own DATABASE_URL. */
-export function isProductionMode(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.NODE_ENV === "production" && Boolean(env.DATABASE_URL);
-}
+import { isProductionMode } from "@/lib/runtime/mode";
+
+// Production mode is the runtime's notion (NODE_ENV=production on an operator's DATABASE_URL).
+export { isProductionMode };
 
 /** Fault injection is a test tool: off in production mode whatever else is asked. */
 export function areFaultsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {

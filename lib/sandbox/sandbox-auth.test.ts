@@ -71,7 +71,7 @@ describe("user tokens", () => {
     const result = await http.call("POST", "/access_tokens", { body: { email: fixture.owner.email } });
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("invalid_request");
-    expect(result.json.error.details.map((detail: { field: string }) => detail.field)).toContain("password");
+    expect(result.json.error.details.map((detail) => detail.field)).toContain("password");
   });
 
   test("accepts the token as the access_token query parameter", async () => {

@@ -68,13 +68,13 @@ describe("count-only mode", () => {
       token: userToken,
       body: { management_system: fixture.dataSourceName, management_system_sync_in_progress: true },
     });
-    const url = (await http.call("POST", `${path}/contact_details/batch_create_or_update`, { token: userToken, body: {} })).json.put_data_url;
+    const url = (await http.call("POST", `${path}/contact_details/batch_create_or_update`, { token: userToken, body: {} })).json.put_data_url as string;
     const body = JSON.stringify([{ nonsense: true }, 1, "two"]);
     const result = await putUpload(url, body);
     expect(result.status).toBe(200);
     expect(result.json.received).toBe(3);
     const notArray = await putUpload(
-      (await http.call("POST", `${path}/contact_details/batch_create_or_update`, { token: userToken, body: {} })).json.put_data_url,
+      (await http.call("POST", `${path}/contact_details/batch_create_or_update`, { token: userToken, body: {} })).json.put_data_url as string,
       "{}",
     );
     expect(notArray.status).toBe(400);

@@ -133,9 +133,9 @@ describe("sync session state", () => {
     const closed = await setSync(false);
     expect(closed.status).toBe(200);
     expect(closed.json.management_system_sync_in_progress).toBe(false);
-    const events = await testDb.db.select().from(sandboxSessionEvents).where(eq(sandboxSessionEvents.sessionId, first.json.session_id));
+    const events = await testDb.db.select().from(sandboxSessionEvents).where(eq(sandboxSessionEvents.sessionId, first.json.session_id as string));
     expect(events.map((event) => event.kind)).toEqual(["opened", "campaigns_released"]);
-    const [session] = await testDb.db.select().from(sandboxSessions).where(eq(sandboxSessions.id, first.json.session_id));
+    const [session] = await testDb.db.select().from(sandboxSessions).where(eq(sandboxSessions.id, first.json.session_id as string));
     expect(session?.closedAt).not.toBeNull();
     // Closing a closed location is a no-op, so a client's retry after a lost answer succeeds.
     expect((await setSync(false)).status).toBe(200);
@@ -157,7 +157,7 @@ describe("calendars, categories and services", () => {
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("invalid_records");
     expect(result.json.error.details[0]).toMatchObject({ index: 1, field: "name" });
-    expect(result.json.error.details[0].reason).toEqual(expect.any(String));
+    expect(result.json.error.details[0]?.reason).toEqual(expect.any(String));
     expect(await records("calendars")).toHaveLength(2);
   });
 
@@ -228,7 +228,7 @@ describe("contact details", () => {
     const stored = await records("contact_details");
     expect(stored.map((row) => row.external_id)).toEqual(["c-1", "c-2", "c-3"]);
     expect(stored.find((row) => row.external_id === "c-2")?.first_name).toBe("Grace");
-    const events = await testDb.db.select().from(sandboxSessionEvents).where(eq(sandboxSessionEvents.sessionId, closed.json.session_id));
+    const events = await testDb.db.select().from(sandboxSessionEvents).where(eq(sandboxSessionEvents.sessionId, closed.json.session_id as string));
     expect(events.find((event) => event.kind === "campaigns_released")?.details).toEqual({ counts: { contact_details: 2 } });
   });
 
@@ -244,7 +244,7 @@ describe("contact details", () => {
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("invalid_records");
     expect(result.json.error.details[0]).toMatchObject({ index: 2, field });
-    expect(result.json.error.details[0].reason).toEqual(expect.any(String));
+    expect(result.json.error.details[0]?.reason).toEqual(expect.any(String));
     await setSync(false);
     expect(await records("contact_details")).toEqual([]);
   });

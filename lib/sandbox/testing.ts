@@ -28,6 +28,20 @@ export async function createSandboxFixture(db: Database): Promise<SandboxFixture
   };
 }
 
+/** A parsed sandbox answer: `error` is present on 4xx/5xx, other fields on success. */
+export interface SandboxJson {
+  error: { code: string; message: string; details: { index?: number; field?: string; reason: string }[] };
+  [field: string]: unknown;
+}
+
+function parseJson(text: string): SandboxJson {
+  try {
+    return (text ? JSON.parse(text) : undefined) as SandboxJson;
+  } catch {
+    return undefined as unknown as SandboxJson;
+  }
+}
+
 /** Thin HTTP helpers over plain fetch, for tests that speak to the sandbox directly. */
 export function createSandboxHttp(apiBaseUrl: string, apiKey: string) {
   const call = async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
@@ -43,13 +57,7 @@ export function createSandboxHttp(apiBaseUrl: string, apiKey: string) {
       body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
     });
     const text = await response.text();
-    let json: any;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, json, text };
+    return { status: response.status, headers: response.headers, json: parseJson(text), text };
   };
   return {
     call,
@@ -76,11 +84,5 @@ export async function putUpload(url: string, body: string | unknown[], headers: 
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, json, text };
+  return { status: response.status, headers: response.headers, json: parseJson(text), text };
 }

@@ -6,7 +6,7 @@ import { jsonResponse, SandboxError } from "./errors";
 import { AppointmentRecord, ContactDetailRecord, OpeningRecord, VehicleRecord } from "./schemas";
 import { hashSecret } from "./secrets";
 import { lockLocation } from "./session";
-import { instantOf, localDateOf, validateRecord, type RecordProblem } from "./validate";
+import { instantOf, localDateOf, toDetail, validateRecord, type RecordProblem } from "./validate";
 
 type Upload = typeof sandboxUploads.$inferSelect;
 
@@ -226,7 +226,7 @@ export async function receiveUpload(request: Request, context: SandboxContext, u
         422,
         code,
         "The upload was rejected as a whole; nothing of it was kept.",
-        problems.slice(0, maxReportedDetails).map(({ code: _code, ...detail }) => detail),
+        problems.slice(0, maxReportedDetails).map(toDetail),
       );
     }
     await acceptUpload(context, upload, count, bytes);

@@ -41,3 +41,11 @@ export function localDateOf(dateTime: string): string {
 export function instantOf(dateTime: string): number {
   return Date.parse(dateTime.replace(/Z(?=[+-]\d{2}:\d{2}$)/, ""));
 }
+
+export function toDetail(problem: RecordProblem): SandboxErrorDetail {
+  return {
+    ...(problem.index === undefined ? {} : { index: problem.index }),
+    ...(problem.field === undefined ? {} : { field: problem.field }),
+    reason: problem.reason,
+  };
+}

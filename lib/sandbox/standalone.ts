@@ -1,0 +1,68 @@
+// `npm run sandbox`: the upstream simulator on its own, API and upload addresses on two ports.
+import { Command } from "commander";
+import { connectDatabase } from "@/db/client";
+import { startEmbeddedPostgres, type EmbeddedServer } from "@/db/embedded";
+import { applyMigrations } from "@/db/migrate";
+import { areFaultsEnabled } from "./fault-policy";
+import { ensureSandboxDemo } from "./provision";
+import { startSandboxServer } from "./server";
+
+const log = (line: string) => console.log(`[sandbox] ${line}`);
+
+async function main() {
+  const options = new Command()
+    .name("sandbox")
+    .description("Simulator of the Marketing Automation Service (upstream) for tests and local clients")
+    .option("--api-port <port>", "port of the API", "4010")
+    .option("--upload-port <port>", "port of the upload addresses", "4011")
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--count-only", "count upload records and bytes without validating or storing them (benchmarks)", false)
+    .option("--database-url <url>", "PostgreSQL to keep state in (default DATABASE_URL, else an embedded one in .data/sandbox)")
+    .parse()
+    .opts<{ apiPort: string; uploadPort: string; host: string; countOnly: boolean; databaseUrl?: string }>();
+
+  let embedded: EmbeddedServer | undefined;
+  let url = options.databaseUrl ?? process.env.DATABASE_URL;
+  if (!url) {
+    log("no DATABASE_URL: starting an embedded PostgreSQL in .data/sandbox");
+    embedded = await startEmbeddedPostgres({ dataDir: ".data/sandbox" });
+    url = embedded.url;
+  }
+  const connection = connectDatabase(url);
+  await applyMigrations(connection.db);
+  const demo = await ensureSandboxDemo(connection.db);
+  const server = await startSandboxServer({
+    db: connection.db,
+    host: options.host,
+    apiPort: Number(options.apiPort),
+    uploadPort: Number(options.uploadPort),
+    countOnly: options.countOnly,
+  });
+
+  log(`API      ${server.apiBaseUrl}   (base_url; endpoints at ${server.apiBaseUrl}/v1/...)`);
+  log(`uploads  ${server.uploadOrigin}/uploads/<one-time token>`);
+  log(`stats    GET ${server.apiBaseUrl}/__sandbox/stats${options.countOnly ? "   (count-only mode)" : ""}`);
+  if (areFaultsEnabled()) log(`faults   POST/DELETE ${server.apiBaseUrl}/__sandbox/faults`);
+  log(`demo credentials (fixed, local simulator only):`);
+  log(`  x-api-key ${demo.apiKey}  client_id ${demo.clientId}  client_secret ${demo.clientSecret}  data source ${demo.dataSourceName}`);
+  for (const owner of demo.owners) log(`  owner    ${owner.email} / ${owner.password}  locations ${owner.locationIds.join(", ")}`);
+  for (const stranger of demo.strangers) log(`  no locations ${stranger.email} / ${stranger.password}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    await server.close();
+    await connection.close();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error("[sandbox] failed to start:", error instanceof Error ? error.message : error);
+  process.exit(1);
+});
