@@ -1,5 +1,7 @@
 import { redirect } from "next/navigation";
+import { requirePageUser } from "@/lib/auth/guard";
 
-export default function HomePage() {
+export default async function HomePage() {
+  await requirePageUser();
   redirect("/locations");
 }

@@ -1,0 +1,95 @@
+import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+import type { Role } from "../lib/auth/roles";
+import { concretePath, discoverRoutes } from "./support/routes";
+import { roles, storageStateOf } from "./support/roles";
+import { baseUrl, expect, test } from "./support/test";
+
+type Access = Role[] | "public" | "external";
+const STAFF: Role[] = ["admin", "support", "engineer"];
+const EVERYONE: Role[] = [...STAFF, "owner"];
+
+/**
+ * Who may use each page and route handler. "public": no sign-in needed (the
+ * invite link is the credential). "external": not our session surface (next-auth's
+ * own endpoints; the sandbox simulates another company's API with its own keys).
+ */
+const expectations: Record<string, Access> = {
+  "page /": EVERYONE,
+  "page /sign-in": "public",
+  "page /invite/[token]": "public",
+  "page /locations": EVERYONE,
+  "page /sessions": EVERYONE,
+  "page /settings": EVERYONE,
+  "page /settings/users": ["admin"],
+  "page /settings/audit": ["admin"],
+  "page /settings/environments": ["admin"],
+  "page /settings/sandbox": ["admin", "engineer"],
+  "api /api/auth/[...nextauth]": "external",
+  "api /api/users": ["admin"],
+  "api /api/users/[id]": ["admin"],
+  "api /api/users/[id]/invite": ["admin"],
+  "api /api/invites/[token]": "public",
+  "api /api/audit-log": ["admin"],
+  "api /api/environments": ["admin"],
+  "api /api/environments/[name]": ["admin"],
+};
+
+const routes = discoverRoutes();
+const bypassHeaders: Record<string, string>[] = [
+  {},
+  // Known ways to skip Next.js middleware; our checks live in every handler and page, so they change nothing.
+  { "x-middleware-subrequest": "middleware:middleware:middleware:middleware:middleware", "x-nextjs-data": "1" },
+];
+
+test("every page and route handler has an access expectation", () => {
+  const missing = routes.map((route) => `${route.kind} ${route.pattern}`).filter((key) => !(key in expectations) && !key.startsWith("api /sandbox/"));
+  expect(missing).toEqual([]);
+});
+
+async function contextFor(role: Role | null, headers: Record<string, string>): Promise<APIRequestContext> {
+  return playwrightRequest.newContext({ baseURL: baseUrl(), storageState: role ? storageStateOf(role) : undefined, extraHTTPHeaders: headers });
+}
+
+for (const [index, headers] of bypassHeaders.entries()) {
+  test(`role × route matrix${index ? " with middleware-bypass headers" : ""}`, async () => {
+    const failures: string[] = [];
+    for (const caller of [null, ...roles] as (Role | null)[]) {
+      const api = await contextFor(caller, headers);
+      for (const route of routes) {
+        const access = expectations[`${route.kind} ${route.pattern}`];
+        if (!access || access === "external") continue;
+        const url = concretePath(route.pattern);
+        for (const method of route.methods) {
+          const response = await api.fetch(url, { method, maxRedirects: 0, data: method === "GET" ? undefined : {}, failOnStatusCode: false });
+          const status = response.status();
+          const label = `${caller ?? "signed-out"} ${method} ${url} → ${status}`;
+          const allowed = access === "public" || (caller !== null && access.includes(caller));
+          if (route.kind === "page") {
+            const location = response.headers()["location"] ?? "";
+            if (route.pattern === "/" && caller !== null) {
+              if (!(status === 307 && location.endsWith("/locations"))) failures.push(`${label} (expected redirect to /locations)`);
+            } else if (access === "public") {
+              // Signed-in callers may be sent on (sign-in → their page); nobody is refused.
+              if (!(status === 200 || (caller !== null && status === 307))) failures.push(`${label} (expected 200)`);
+            } else if (caller === null) {
+              if (!(status === 307 && location.includes("/sign-in"))) failures.push(`${label} (expected redirect to sign-in)`);
+            } else if (status !== (allowed ? 200 : 403)) {
+              failures.push(`${label} (expected ${allowed ? 200 : 403})`);
+            }
+          } else {
+            const isProblem = (response.headers()["content-type"] ?? "").includes("application/problem+json");
+            if (access !== "public" && caller === null) {
+              if (status !== 401 || !isProblem) failures.push(`${label} (expected 401 problem+json)`);
+            } else if (!allowed) {
+              if (status !== 403 || !isProblem) failures.push(`${label} (expected 403 problem+json)`);
+            } else if (status === 401 || status === 403 || status >= 500) {
+              failures.push(`${label} (expected the handler to run)`);
+            }
+          }
+        }
+      }
+      await api.dispose();
+    }
+    expect(failures).toEqual([]);
+  });
+}
