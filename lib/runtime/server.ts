@@ -15,6 +15,7 @@ const log = (line: string) => console.log(`[location-sync] ${line}`);
 
 async function main() {
   const dev = process.argv.includes("--dev");
+  if (!dev) (process.env as Record<string, string>).NODE_ENV ??= "production";
   const port = Number(process.env.PORT ?? 3000);
   const production = isProductionMode();
   const host = process.env.HOST ?? (production ? "0.0.0.0" : "127.0.0.1");
@@ -36,9 +37,8 @@ async function main() {
     if (applyRequestPolicies(request, response, { dev, trustProxy })) void handle(request, response);
   });
 
-  let jobs: JobEngine | undefined;
   const runWorker = process.env.RUN_WORKER !== "false";
-  jobs = await startJobEngine({ databaseUrl: database.url, work: runWorker, log });
+  const jobs: JobEngine = await startJobEngine({ databaseUrl: database.url, work: runWorker, log });
 
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   printBanner({ port, production, embedded: database.embedded, runWorker });
@@ -50,7 +50,7 @@ async function main() {
     log(`${signal}: shutting down`);
     server.close();
     server.closeAllConnections();
-    await jobs?.stop().catch(() => {});
+    await jobs.stop().catch(() => {});
     await closeDatabase().catch(() => {});
     await database.stop().catch((error) => log(`database stop: ${String(error)}`));
     log("stopped");
