@@ -25,6 +25,8 @@ export const sandboxEnvironments = sandbox.table("environments", {
   clientId: text("client_id").notNull(),
   clientSecretHash: text("client_secret_hash").notNull(),
   dataSourceName: text("data_source_name").notNull(),
+  // Which date-time form records must use (ARCHITECTURE.md: the spec's form unless switched).
+  dateTimeStyle: text("date_time_style", { enum: ["spec", "rfc3339"] }).notNull().default("spec"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -14,7 +14,17 @@ import {
 } from "./auth";
 import { defaultUploadTtlSeconds, maxReportedDetails, type SandboxContext } from "./context";
 import { jsonResponse, SandboxError } from "./errors";
-import { CalendarRecord, LocalDate, ServiceCategoryRecord, ServiceRecord } from "./schemas";
+import {
+  AccessTokenRequest,
+  BatchSyncBody,
+  BulkUploadRequestBody,
+  DateRangeImportBody,
+  LocationAccessTokenRequest,
+  OpeningsImportBody,
+  recordKeyOf,
+  recordSchemasOf,
+  UpdateManagementSystemBody,
+} from "./schemas";
 import { createRandomToken, hashSecret } from "./secrets";
 import { closeSession, openSession } from "./session";
 import { describeIssues, toDetail, validateRecord, type RecordProblem } from "./validate";
@@ -50,12 +60,9 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   return parsed.data;
 }
 
-const PasswordGrant = z.object({ email: z.string(), password: z.string(), client_id: z.string(), client_secret: z.string() });
-const ClientGrant = z.object({ client_id: z.string(), client_secret: z.string() });
-
 // POST /v1/access_tokens – a User Access Token for email + password
 export async function issueUserToken(call: ApiCall): Promise<Response> {
-  const body = parseBody(PasswordGrant, await readJsonObject(call.request));
+  const body = parseBody(AccessTokenRequest, await readJsonObject(call.request));
   assertClient(call.environment, body.client_id, body.client_secret);
   const user = await findUserByEmail(call.context.db, call.environment, body.email);
   if (!(await verifyPassword(user?.passwordHash, body.password)) || !user) {
@@ -72,7 +79,7 @@ export async function issueLocationToken(call: ApiCall): Promise<Response> {
   if (token.kind !== "user") {
     throw new SandboxError(401, "wrong_token_kind", "This endpoint needs a User Access Token, not a Location Access Token.");
   }
-  const body = parseBody(ClientGrant, await readJsonObject(call.request));
+  const body = parseBody(LocationAccessTokenRequest, await readJsonObject(call.request));
   assertClient(call.environment, body.client_id, body.client_secret);
   const location = await findLocation(call.context.db, call.environment, call.params.location_id!);
   call.note.locationId = location.id;
@@ -106,15 +113,10 @@ async function authorizeLocationCall(call: ApiCall, { needsSync }: { needsSync: 
   return location;
 }
 
-const UpdateManagementSystem = z.object({
-  management_system: z.string(),
-  management_system_sync_in_progress: z.boolean(),
-});
-
 // PUT /v1/locations/{location_id}/update_management_system – opens or closes the sync session
 export async function updateManagementSystem(call: ApiCall): Promise<Response> {
   const location = await authorizeLocationCall(call, { needsSync: false });
-  const body = parseBody(UpdateManagementSystem, await readJsonObject(call.request));
+  const body = parseBody(UpdateManagementSystemBody, await readJsonObject(call.request));
   if (body.management_system !== call.environment.dataSourceName) {
     throw new SandboxError(422, "data_source_mismatch", "management_system is not this client's Data Source Name.", [
       { field: "management_system", reason: "must be the Data Source Name issued with the credentials" },
@@ -165,33 +167,39 @@ async function existingKeys(db: Database, locationId: string, type: SandboxRecor
   return new Set(rows.map((row) => row.key));
 }
 
-function validateDataArray<T extends { external_id: string }>(schema: z.ZodType<T>, body: Record<string, unknown>): T[] {
-  if (!Array.isArray(body.data)) {
-    throw new SandboxError(422, "invalid_request", "The request body is not valid.", [{ field: "data", reason: "must be an array of records" }]);
-  }
+interface KeyedRecord {
+  key: string;
+  record: Record<string, unknown>;
+}
+
+function validateDataArray<T extends { external_id?: string; id?: string }>(schema: z.ZodType<T>, body: Record<string, unknown>): (KeyedRecord & { record: T })[] {
+  const { data } = parseBody(BatchSyncBody, body);
   const problems: RecordProblem[] = [];
-  const records: T[] = [];
+  const records: (KeyedRecord & { record: T })[] = [];
   const seen = new Set<string>();
-  body.data.forEach((value, index) => {
+  data.forEach((value, index) => {
     const result = validateRecord(schema, value, index);
     problems.push(...result.problems);
     if (!result.record) return;
-    if (seen.has(result.record.external_id)) {
-      problems.push({ code: "duplicate_external_id", index, field: "external_id", reason: "appears more than once in this request" });
+    const key = recordKeyOf(result.record)!;
+    if (seen.has(key)) {
+      problems.push({ code: "duplicate_external_id", index, field: result.record.external_id === undefined ? "id" : "external_id", reason: "appears more than once in this request" });
     }
-    seen.add(result.record.external_id);
-    records.push(result.record);
+    seen.add(key);
+    records.push({ key, record: result.record });
   });
   if (problems.length) rejectRecords(problems);
   return records;
 }
 
-async function replaceRecords(db: Database, locationId: string, type: SandboxRecordType, records: { external_id: string }[]): Promise<void> {
+const schemasOf = (call: ApiCall) => recordSchemasOf(call.environment.dateTimeStyle);
+
+async function replaceRecords(db: Database, locationId: string, type: SandboxRecordType, records: KeyedRecord[]): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(sandboxRecords).where(and(eq(sandboxRecords.locationId, locationId), eq(sandboxRecords.type, type)));
     for (let start = 0; start < records.length; start += 1000) {
       const chunk = records.slice(start, start + 1000);
-      await tx.insert(sandboxRecords).values(chunk.map((record) => ({ locationId, type, key: record.external_id, data: record })));
+      await tx.insert(sandboxRecords).values(chunk.map(({ key, record }) => ({ locationId, type, key, data: record })));
     }
   });
 }
@@ -199,7 +207,7 @@ async function replaceRecords(db: Database, locationId: string, type: SandboxRec
 // POST …/calendars/batch_sync_calendars – replaces all calendars
 export async function syncCalendars(call: ApiCall): Promise<Response> {
   const location = await authorizeLocationCall(call, { needsSync: true });
-  const records = validateDataArray(CalendarRecord, await readJsonObject(call.request));
+  const records = validateDataArray(schemasOf(call).calendars, await readJsonObject(call.request));
   await replaceRecords(call.context.db, location.id, "calendars", records);
   return jsonResponse(200, { synced: records.length });
 }
@@ -207,7 +215,7 @@ export async function syncCalendars(call: ApiCall): Promise<Response> {
 // POST …/service_categories/batch_sync_service_categories – replaces all service categories
 export async function syncServiceCategories(call: ApiCall): Promise<Response> {
   const location = await authorizeLocationCall(call, { needsSync: true });
-  const records = validateDataArray(ServiceCategoryRecord, await readJsonObject(call.request));
+  const records = validateDataArray(schemasOf(call).service_categories, await readJsonObject(call.request));
   await replaceRecords(call.context.db, location.id, "service_categories", records);
   return jsonResponse(200, { synced: records.length });
 }
@@ -215,16 +223,16 @@ export async function syncServiceCategories(call: ApiCall): Promise<Response> {
 // POST …/services/batch_sync_services – replaces all services; categories and calendars must exist
 export async function syncServices(call: ApiCall): Promise<Response> {
   const location = await authorizeLocationCall(call, { needsSync: true });
-  const records = validateDataArray(ServiceRecord, await readJsonObject(call.request));
+  const records = validateDataArray(schemasOf(call).services, await readJsonObject(call.request));
   const categories = await existingKeys(call.context.db, location.id, "service_categories", [
-    ...new Set(records.map((record) => record.service_category_external_id)),
+    ...new Set(records.flatMap(({ record }) => record.service_category_external_id ?? [])),
   ]);
   const calendars = await existingKeys(call.context.db, location.id, "calendars", [
-    ...new Set(records.flatMap((record) => record.calendar_external_ids ?? [])),
+    ...new Set(records.flatMap(({ record }) => record.calendar_external_ids ?? [])),
   ]);
   const problems: RecordProblem[] = [];
-  records.forEach((record, index) => {
-    if (!categories.has(record.service_category_external_id)) {
+  records.forEach(({ record }, index) => {
+    if (record.service_category_external_id !== undefined && !categories.has(record.service_category_external_id)) {
       problems.push({ code: "unknown_reference", index, field: "service_category_external_id", reason: "no service category has this external_id" });
     }
     (record.calendar_external_ids ?? []).forEach((calendarId, position) => {
@@ -237,16 +245,6 @@ export async function syncServices(call: ApiCall): Promise<Response> {
   await replaceRecords(call.context.db, location.id, "services", records);
   return jsonResponse(200, { synced: records.length });
 }
-
-const DateRange = z
-  .object({ start_date: LocalDate, end_date: LocalDate })
-  .refine((range) => range.start_date <= range.end_date, { message: "must not be before start_date", path: ["end_date"] });
-
-const OpeningsRequest = z.object({
-  start_date: LocalDate,
-  end_date: LocalDate,
-  service_external_id: z.union([z.string().min(1), z.array(z.string())]),
-});
 
 async function issueUploadAddress(
   call: ApiCall,
@@ -273,35 +271,34 @@ async function issueUploadAddress(
 // POST …/contact_details/batch_create_or_update – an upload address for contact details
 export async function requestContactUpload(call: ApiCall): Promise<Response> {
   const location = await authorizeLocationCall(call, { needsSync: true });
-  await readJsonObject(call.request);
+  parseBody(BulkUploadRequestBody, await readJsonObject(call.request));
   return issueUploadAddress(call, location, "contact_details", {});
 }
 
 // POST …/vehicles/batch_create_or_update – an upload address for vehicles
 export async function requestVehicleUpload(call: ApiCall): Promise<Response> {
   const location = await authorizeLocationCall(call, { needsSync: true });
-  await readJsonObject(call.request);
+  parseBody(BulkUploadRequestBody, await readJsonObject(call.request));
   return issueUploadAddress(call, location, "vehicles", {});
 }
 
 // POST …/appointments/batch_sync_appointments – an upload address for one inclusive date range
 export async function requestAppointmentUpload(call: ApiCall): Promise<Response> {
   const location = await authorizeLocationCall(call, { needsSync: true });
-  const body = parseBody(DateRange, await readJsonObject(call.request));
+  const body = parseBody(DateRangeImportBody, await readJsonObject(call.request));
   return issueUploadAddress(call, location, "appointments", { start_date: body.start_date, end_date: body.end_date });
 }
 
 // POST …/openings/batch_sync_openings – an upload address for one service's openings in a range
 export async function requestOpeningUpload(call: ApiCall): Promise<Response> {
   const location = await authorizeLocationCall(call, { needsSync: true });
-  const body = parseBody(OpeningsRequest, await readJsonObject(call.request));
-  if (Array.isArray(body.service_external_id)) {
+  const raw = await readJsonObject(call.request);
+  // Checked before the body schema so the answer names the rule (spec 4.4.5), not a type mismatch.
+  if (Array.isArray(raw.service_external_id)) {
     rejectRecords([{ code: "multiple_services", field: "service_external_id", reason: "must name exactly one service" }]);
   }
-  if (body.start_date > body.end_date) {
-    throw new SandboxError(422, "invalid_request", "The request body is not valid.", [{ field: "end_date", reason: "must not be before start_date" }]);
-  }
-  const serviceId = body.service_external_id as string;
+  const body = parseBody(OpeningsImportBody, raw);
+  const serviceId = body.service_external_id;
   const services = await existingKeys(call.context.db, location.id, "services", [serviceId]);
   if (!services.has(serviceId)) {
     rejectRecords([{ code: "unknown_reference", field: "service_external_id", reason: "no service has this external_id" }]);

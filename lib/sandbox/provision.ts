@@ -16,7 +16,14 @@ export interface SandboxCredentials {
 /** Issues the credentials a client receives for one sandbox environment (staging-like). */
 export async function createSandboxEnvironment(
   db: DatabaseOrTransaction,
-  input: { name?: string; apiKey?: string; clientId?: string; clientSecret?: string; dataSourceName?: string } = {},
+  input: {
+    name?: string;
+    apiKey?: string;
+    clientId?: string;
+    clientSecret?: string;
+    dataSourceName?: string;
+    dateTimeStyle?: "spec" | "rfc3339";
+  } = {},
 ): Promise<SandboxCredentials> {
   const apiKey = input.apiKey ?? createRandomToken("sbx_key_");
   const clientId = input.clientId ?? `sbx_client_${randomBytes(6).toString("hex")}`;
@@ -30,6 +37,7 @@ export async function createSandboxEnvironment(
       clientId,
       clientSecretHash: hashSecret(clientSecret),
       dataSourceName,
+      dateTimeStyle: input.dateTimeStyle ?? "spec",
     })
     .returning({ id: sandboxEnvironments.id });
   return { environmentId: row!.id, apiKey, clientId, clientSecret, dataSourceName };

@@ -153,7 +153,7 @@ describe("calendars, categories and services", () => {
   test("rejects a batch with an invalid record by index, field and reason, and keeps the old set", async () => {
     await setSync(true);
     await post("/calendars/batch_sync_calendars", { data: calendars });
-    const result = await post("/calendars/batch_sync_calendars", { data: [{ external_id: "cal-3", name: "Cy" }, { external_id: "cal-4" }] });
+    const result = await post("/calendars/batch_sync_calendars", { data: [{ external_id: "cal-3", name: "Cy" }, { external_id: "cal-4", name: 4 }] });
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("invalid_records");
     expect(result.json.error.details[0]).toMatchObject({ index: 1, field: "name" });
@@ -173,7 +173,7 @@ describe("calendars, categories and services", () => {
     await setSync(true);
     const result = await post("/calendars/batch_sync_calendars", { data: [{ ...calendars[0], id: "upstream-1" }] });
     expect(result.status).toBe(422);
-    expect(result.json.error.details[0]).toMatchObject({ index: 0 });
+    expect(result.json.error.details[0]).toMatchObject({ index: 0, field: "id" });
   });
 
   test("rejects a body whose data is not an array", async () => {
@@ -247,6 +247,23 @@ describe("contact details", () => {
     expect(result.json.error.details[0]?.reason).toEqual(expect.any(String));
     await setSync(false);
     expect(await records("contact_details")).toEqual([]);
+  });
+
+  test("rejects a contact that carries neither external_id nor id", async () => {
+    await setSync(true);
+    const url = await uploadAddress("/contact_details/batch_create_or_update", {});
+    const result = await putUpload(url, [{ first_name: "Nobody" }]);
+    expect(result.status).toBe(422);
+    expect(result.json.error.details[0]).toMatchObject({ index: 0, field: "external_id" });
+  });
+
+  test("rejects a contact with a field the spec does not define", async () => {
+    await setSync(true);
+    const url = await uploadAddress("/contact_details/batch_create_or_update", {});
+    const result = await putUpload(url, [contact("c-1", { shoe_size: 42 })]);
+    expect(result.status).toBe(422);
+    expect(result.json.error.details[0]).toMatchObject({ index: 0 });
+    expect(result.json.error.details[0]?.reason).toContain("shoe_size");
   });
 
   test("rejects a duplicate external_id within one upload", async () => {
@@ -383,6 +400,25 @@ describe("appointments", () => {
     expect(result.json.error.details[0]).toMatchObject({ index: 0, field: "start_at" });
   });
 
+  test("rejects an appointment that ends before it starts", async () => {
+    await setSync(true);
+    await seedMenu();
+    await uploadContacts([contact("c-1")]);
+    const url = await uploadAddress("/appointments/batch_sync_appointments", { start_date: "2026-03-01", end_date: "2026-03-31" });
+    const result = await putUpload(url, [appointment("a-1", "2026-03-05T09:00:00Z+01:00", { end_at: "2026-03-05T08:00:00Z+01:00" })]);
+    expect(result.status).toBe(422);
+    expect(result.json.error.details[0]).toMatchObject({ index: 0, field: "end_at" });
+  });
+
+  test("accepts an appointment whose contact was uploaded earlier in the same session", async () => {
+    await setSync(true);
+    await seedMenu();
+    await uploadContacts([contact("c-7")]);
+    const url = await uploadAddress("/appointments/batch_sync_appointments", { start_date: "2026-03-01", end_date: "2026-03-31" });
+    const result = await putUpload(url, [appointment("a-1", "2026-03-05T09:00:00Z+01:00", { contact_detail_external_id: "c-7" })]);
+    expect(result.status, result.text).toBe(200);
+  });
+
   test.each([
     ["contact_detail_external_id", "c-404"],
     ["service_external_id", "svc-404"],
@@ -489,5 +525,32 @@ describe("openings", () => {
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("unknown_reference");
     expect(result.json.error.details[0]).toMatchObject({ index: 0, field: "calendar_external_id" });
+  });
+});
+
+describe("date-time style", () => {
+  test("an environment switched to RFC 3339 accepts that form and rejects the spec's", async () => {
+    const { createSandboxEnvironment, createSandboxOwner, createSandboxLocation } = await import("./provision");
+    const credentials = await createSandboxEnvironment(testDb.db, { dateTimeStyle: "rfc3339" });
+    const owner = await createSandboxOwner(testDb.db, { environmentId: credentials.environmentId, email: "rfc@sandbox.test", password: "rfc-password-1" });
+    const locationId = await createSandboxLocation(testDb.db, { ownerId: owner.id });
+    const rfc = createSandboxHttp(server.apiBaseUrl, credentials.apiKey);
+    const rfcToken = await rfc.userToken("rfc@sandbox.test", "rfc-password-1", credentials.clientId, credentials.clientSecret);
+    const path = `/locations/${locationId}`;
+    await rfc.call("PUT", `${path}/update_management_system`, {
+      token: rfcToken,
+      body: { management_system: credentials.dataSourceName, management_system_sync_in_progress: true },
+    });
+    await rfc.call("POST", `${path}/calendars/batch_sync_calendars`, { token: rfcToken, body: { data: calendars } });
+    await rfc.call("POST", `${path}/service_categories/batch_sync_service_categories`, { token: rfcToken, body: { data: categories } });
+    await rfc.call("POST", `${path}/services/batch_sync_services`, { token: rfcToken, body: { data: services } });
+    const range = { start_date: dateFromNow(0), end_date: dateFromNow(3), service_external_id: "svc-1" };
+    const spec = (await rfc.call("POST", `${path}/openings/batch_sync_openings`, { token: rfcToken, body: range })).json.put_data_url as string;
+    const rejected = await putUpload(spec, [{ start_at: hoursFromNow(2), calendar_external_id: "cal-1" }]);
+    expect(rejected.status).toBe(422);
+    expect(rejected.json.error.details[0]).toMatchObject({ index: 0, field: "start_at" });
+    const plain = (await rfc.call("POST", `${path}/openings/batch_sync_openings`, { token: rfcToken, body: range })).json.put_data_url as string;
+    const accepted = await putUpload(plain, [{ start_at: hoursFromNow(2).replace("Z+", "+"), calendar_external_id: "cal-1" }]);
+    expect(accepted.status, accepted.text).toBe(200);
   });
 });

@@ -3,10 +3,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { sandboxStagedRecords, sandboxUploads } from "@/db/schema";
 import { maxReportedDetails, openingsHorizonHours, type SandboxContext } from "./context";
 import { jsonResponse, SandboxError } from "./errors";
-import { AppointmentRecord, ContactDetailRecord, OpeningRecord, VehicleRecord } from "./schemas";
+import { parseUpstreamDateTime, recordKeyOf, recordSchemasOf, type DateTimeStyle } from "./schemas";
 import { hashSecret } from "./secrets";
 import { lockLocation } from "./session";
-import { instantOf, localDateOf, toDetail, validateRecord, type RecordProblem } from "./validate";
+import { localDateOf, toDetail, validateRecord, type RecordProblem } from "./validate";
 
 type Upload = typeof sandboxUploads.$inferSelect;
 
@@ -38,47 +38,55 @@ export async function claimUpload(context: SandboxContext, token: string): Promi
   return claimed;
 }
 
-function checkElement(upload: Upload, value: unknown, index: number, now: Date): { row?: StagedRow; problems: RecordProblem[] } {
-  const parameters = upload.parameters;
-  switch (upload.kind) {
-    case "contact_details": {
-      const { record, problems } = validateRecord(ContactDetailRecord, value, index);
-      if (!record) return { problems };
-      return { problems, row: { position: index, key: record.external_id, data: record, localDate: null, references: [] } };
-    }
+interface UploadRules {
+  kind: Upload["kind"];
+  parameters: Record<string, string>;
+  style: DateTimeStyle;
+  schemas: ReturnType<typeof recordSchemasOf>;
+  horizon: number;
+}
+
+function rulesOf(upload: Upload, style: DateTimeStyle, now: Date): UploadRules {
+  return {
+    kind: upload.kind,
+    parameters: upload.parameters,
+    style,
+    schemas: recordSchemasOf(style),
+    horizon: now.getTime() + openingsHorizonHours * 3600_000,
+  };
+}
+
+function referencesOf(record: Record<string, unknown>, fields: [StagedRow["references"][number]["type"], string][]): StagedRow["references"] {
+  return fields.flatMap(([type, field]) => (typeof record[field] === "string" ? [{ type, key: record[field], field }] : []));
+}
+
+function checkElement(rules: UploadRules, value: unknown, index: number): { row?: StagedRow; problems: RecordProblem[] } {
+  const { parameters } = rules;
+  const outsideRange = (localDate: string): RecordProblem[] =>
+    localDate < parameters.start_date! || localDate > parameters.end_date!
+      ? [{ code: "out_of_range", index, field: "start_at", reason: `must lie within ${parameters.start_date}..${parameters.end_date}` }]
+      : [];
+  switch (rules.kind) {
+    case "contact_details":
     case "vehicles": {
-      const { record, problems } = validateRecord(VehicleRecord, value, index);
+      const { record, problems } = validateRecord(rules.schemas[rules.kind], value, index);
       if (!record) return { problems };
-      const references: StagedRow["references"] = [];
-      if (typeof record.contact_detail_external_id === "string") {
-        references.push({ type: "contact_details", key: record.contact_detail_external_id, field: "contact_detail_external_id" });
-      }
-      return { problems, row: { position: index, key: record.external_id, data: record, localDate: null, references } };
+      const data = record as Record<string, unknown>;
+      const references = rules.kind === "vehicles" ? referencesOf(data, [["contact_details", "contact_detail_external_id"]]) : [];
+      return { problems, row: { position: index, key: recordKeyOf(record)!, data, localDate: null, references } };
     }
     case "appointments": {
-      const { record, problems } = validateRecord(AppointmentRecord, value, index);
+      const { record, problems } = validateRecord(rules.schemas.appointments, value, index);
       if (!record) return { problems };
       const localDate = localDateOf(record.start_at);
-      if (localDate < parameters.start_date! || localDate > parameters.end_date!) {
-        problems.push({ code: "out_of_range", index, field: "start_at", reason: `must lie within ${parameters.start_date}..${parameters.end_date}` });
-      }
-      if (instantOf(record.end_at) < instantOf(record.start_at)) {
-        problems.push({ code: "invalid_records", index, field: "end_at", reason: "must not be before start_at" });
-      }
-      return {
-        problems,
-        row: {
-          position: index,
-          key: record.external_id,
-          data: record,
-          localDate,
-          references: [
-            { type: "contact_details", key: record.contact_detail_external_id, field: "contact_detail_external_id" },
-            { type: "services", key: record.service_external_id, field: "service_external_id" },
-            { type: "calendars", key: record.calendar_external_id, field: "calendar_external_id" },
-          ],
-        },
-      };
+      problems.push(...outsideRange(localDate));
+      const data = record as Record<string, unknown>;
+      const references = referencesOf(data, [
+        ["contact_details", "contact_detail_external_id"],
+        ["services", "service_external_id"],
+        ["calendars", "calendar_external_id"],
+      ]);
+      return { problems, row: { position: index, key: recordKeyOf(record)!, data, localDate, references } };
     }
     case "openings": {
       const carried = value && typeof value === "object" ? (value as Record<string, unknown>).service_external_id : undefined;
@@ -87,14 +95,11 @@ function checkElement(upload: Upload, value: unknown, index: number, now: Date):
           problems: [{ code: "multiple_services", index, field: "service_external_id", reason: "an openings request covers only the service named in the request" }],
         };
       }
-      const bare = carried === undefined ? value : Object.fromEntries(Object.entries(value as object).filter(([key]) => key !== "service_external_id"));
-      const { record, problems } = validateRecord(OpeningRecord, bare, index);
+      const { record, problems } = validateRecord(rules.schemas.openings, value, index);
       if (!record) return { problems };
       const localDate = localDateOf(record.start_at);
-      if (localDate < parameters.start_date! || localDate > parameters.end_date!) {
-        problems.push({ code: "out_of_range", index, field: "start_at", reason: `must lie within ${parameters.start_date}..${parameters.end_date}` });
-      }
-      if (instantOf(record.start_at) > now.getTime() + openingsHorizonHours * 3600_000) {
+      problems.push(...outsideRange(localDate));
+      if (parseUpstreamDateTime(record.start_at, rules.style).getTime() > rules.horizon) {
         problems.push({ code: "beyond_openings_horizon", index, field: "start_at", reason: "is beyond the next 72 hours" });
       }
       return {
@@ -127,8 +132,8 @@ async function findKnownKeys(context: SandboxContext, upload: Upload, type: stri
  * PUT to a one-time upload address: the body is parsed as a stream, every element is
  * validated as it arrives, valid ones are staged in batches; any problem rejects the whole upload.
  */
-export async function receiveUpload(request: Request, context: SandboxContext, upload: Upload): Promise<Response> {
-  const now = context.now?.() ?? new Date();
+export async function receiveUpload(request: Request, context: SandboxContext, upload: Upload, style: DateTimeStyle): Promise<Response> {
+  const rules = rulesOf(upload, style, context.now?.() ?? new Date());
   const problems: RecordProblem[] = [];
   const seen = new Set<string>();
   const known = new Map<string, Set<string>>();
@@ -142,7 +147,7 @@ export async function receiveUpload(request: Request, context: SandboxContext, u
     const index = count++;
     if (context.countOnly) return;
     if (problems.length >= maxReportedDetails) return;
-    const result = checkElement(upload, value, index, now);
+    const result = checkElement(rules, value, index);
     problems.push(...result.problems);
     if (!result.row) return;
     if (seen.has(result.row.key)) {
@@ -272,3 +277,11 @@ export async function assertUploadSessionOpen(context: SandboxContext, upload: U
   if (!rows[0]?.open) throw new SandboxError(409, "not_in_sync", "The sync session of this upload address is closed.");
 }
 
+
+/** The date-time form the environment of the upload's location expects. */
+export async function findDateTimeStyle(context: SandboxContext, upload: Upload): Promise<DateTimeStyle> {
+  const rows = await context.db.execute<{ style: DateTimeStyle }>(
+    sql`select e.date_time_style as style from sandbox.locations l join sandbox.environments e on e.id = l.environment_id where l.id = ${upload.locationId}`,
+  );
+  return rows[0]?.style ?? "spec";
+}

@@ -21,25 +21,13 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], index?: numb
 
 export function validateRecord<T>(schema: z.ZodType<T>, value: unknown, index: number): { record?: T; problems: RecordProblem[] } {
   const parsed = schema.safeParse(value);
-  if (parsed.success) {
-    const problems: RecordProblem[] = [];
-    // Spec 2.1.3: a record names itself by external_id or by the service's id, never both.
-    if (value && typeof value === "object" && "id" in value && "external_id" in value) {
-      problems.push({ code: "invalid_records", index, field: "id", reason: "a record must not carry both id and external_id" });
-    }
-    return problems.length ? { problems } : { record: parsed.data, problems };
-  }
+  if (parsed.success) return { record: parsed.data, problems: [] };
   return { problems: describeIssues(parsed.error.issues, index) };
 }
 
 /** The local calendar date of a spec date-time: its first ten characters (wall-clock date at its offset). */
 export function localDateOf(dateTime: string): string {
   return dateTime.slice(0, 10);
-}
-
-/** The instant of `YYYY-MM-DDTHH:MM:SSZ±HH:MM` (spec form) or plain RFC 3339. */
-export function instantOf(dateTime: string): number {
-  return Date.parse(dateTime.replace(/Z(?=[+-]\d{2}:\d{2}$)/, ""));
 }
 
 export function toDetail(problem: RecordProblem): SandboxErrorDetail {
