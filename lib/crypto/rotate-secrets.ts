@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database, DatabaseOrTransaction } from "@/db/client";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { encryptedColumnLabel, encryptedColumns, type EncryptedColumn } from "./encrypted-columns";
-import { generateSecretKey, loadKeyring, readKeyFile, writeKeyFile, type Keyring } from "./keyring";
+import { generateSecretKey, type EnvironmentVariables, loadKeyring, readKeyFile, writeKeyFile, type Keyring } from "./keyring";
 import { keyIdOf, openSecret, sealSecret } from "./secret-box";
 
 export interface RotationResult {
@@ -73,7 +73,7 @@ export async function listKeyIdsInUse(db: DatabaseOrTransaction): Promise<Set<st
  * default's key file: generate a new key, make it current with the old ones as
  * previous, re-encrypt, then drop previous keys no value uses any more.
  */
-export async function runSecretsRotation(db: Database, actor: AuditActor, env: NodeJS.ProcessEnv = process.env): Promise<RotationResult> {
+export async function runSecretsRotation(db: Database, actor: AuditActor, env: EnvironmentVariables = process.env): Promise<RotationResult> {
   let keyring = loadKeyring(env);
   if (keyring.source === "environment") return { ...(await rotateSecrets(db, keyring, actor)), droppedKeyIds: [] };
   const file = keyring.keyFilePath!;

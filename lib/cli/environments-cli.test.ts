@@ -1,0 +1,119 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { auditLog, environments } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
+import { generateSecretKey, loadKeyring } from "@/lib/crypto/keyring";
+import { keyIdOf, openSecret } from "@/lib/crypto/secret-box";
+
+const testDb = await useTestDatabase();
+const root = path.resolve(import.meta.dirname, "../..");
+const appSecretKey = generateSecretKey();
+const apiKey = "cli-api-key-8e2f9b61a0c7d5";
+const clientSecret = "cli-client-secret-3b7e1d9f2a";
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "development",
+    DATABASE_URL: testDb.url,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "cli-")),
+    APP_SECRET_KEY: appSecretKey,
+    ...extraEnv,
+  };
+  return new Promise((resolve) => {
+    execFile(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "lib/cli/main.ts"), ...args], { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+function expectNoSecret(result: CliResult) {
+  for (const secret of [apiKey, clientSecret, appSecretKey]) {
+    expect(result.stdout).not.toContain(secret);
+    expect(result.stderr).not.toContain(secret);
+  }
+}
+
+describe("environment CLI", () => {
+  it("env:set takes the secrets from UPSTREAM_API_KEY / UPSTREAM_CLIENT_SECRET, stores them sealed and never prints them", async () => {
+    const result = await runCli(
+      ["env:set", "staging", "--base-url", "https://api.staging.example.test", "--upload-hosts", "uploads.example.test, Files.Example.test:8443", "--client-id", "cli-client", "--data-source-name", "LocationSync", "--json"],
+      { UPSTREAM_API_KEY: apiKey, UPSTREAM_CLIENT_SECRET: clientSecret },
+    );
+    expect(result).toMatchObject({ code: 0 });
+    expectNoSecret(result);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      name: "staging",
+      uploadHosts: ["uploads.example.test", "files.example.test:8443"],
+      apiKey: { set: true, hint: "set · ends in c7d5" },
+      configured: true,
+    });
+
+    const [row] = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
+    const keyring = loadKeyring({ APP_SECRET_KEY: appSecretKey });
+    expect(keyIdOf(row!.apiKeyEncrypted!)).toBe(keyring.current.id);
+    expect(JSON.stringify(row)).not.toContain(apiKey);
+    expect(openSecret(row!.apiKeyEncrypted!, environmentSecretContext.apiKey("staging"), keyring)).toBe(apiKey);
+    expect(openSecret(row!.clientSecretEncrypted!, environmentSecretContext.clientSecret("staging"), keyring)).toBe(clientSecret);
+    const [audit] = await testDb.db.select().from(auditLog).where(eq(auditLog.targetId, "staging"));
+    expect(audit).toMatchObject({ actorEmail: "cli", action: "environment.credentials_changed" });
+  });
+
+  it("env:show --json prints the environment with secrets masked", async () => {
+    const result = await runCli(["env:show", "staging", "--json"]);
+    expect(result.code).toBe(0);
+    expectNoSecret(result);
+    const view = JSON.parse(result.stdout);
+    expect(view).toMatchObject({ baseUrl: "https://api.staging.example.test", clientSecret: { set: true, hint: "set · ends in 9f2a" } });
+    expect(Object.keys(view).sort()).toEqual(["apiKey", "baseUrl", "clientId", "clientSecret", "configured", "dataSourceName", "name", "updatedAt", "updatedBy", "uploadHosts"]);
+    const text = await runCli(["env:show", "staging"]);
+    expect(text.stdout).toMatch(/API key\s+set · ends in c7d5/);
+    expectNoSecret(text);
+  });
+
+  it("env:set refuses a base URL change without re-entered secrets, naming the variables, and changes nothing", async () => {
+    const [before] = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
+    const result = await runCli(["env:set", "staging", "--base-url", "https://elsewhere.example.test"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("UPSTREAM_API_KEY");
+    expect(result.stderr).toContain("UPSTREAM_CLIENT_SECRET");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const [after] = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
+    expect(after).toEqual(before);
+  });
+
+  it("env:set refuses secrets given as flags", async () => {
+    const result = await runCli(["env:set", "staging", "--api-key", apiKey]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/never taken from flags.*UPSTREAM_API_KEY/);
+    expect(result.stderr).not.toContain(apiKey);
+  });
+
+  it("secrets:rotate --json re-encrypts under the new APP_SECRET_KEY with the old one as previous", async () => {
+    const newKey = generateSecretKey();
+    const result = await runCli(["secrets:rotate", "--json"], { APP_SECRET_KEY: newKey, APP_SECRET_KEY_PREVIOUS: appSecretKey });
+    expect(result.code).toBe(0);
+    expectNoSecret(result);
+    expect(result.stdout).not.toContain(newKey);
+    const newId = loadKeyring({ APP_SECRET_KEY: newKey }).current.id;
+    expect(JSON.parse(result.stdout)).toMatchObject({ currentKeyId: newId, reencrypted: { "environments.api_key_encrypted": 1, "environments.client_secret_encrypted": 1 } });
+    const [row] = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
+    expect(keyIdOf(row!.clientSecretEncrypted!)).toBe(newId);
+    // Without the old key the CLI explains what is missing instead of crashing.
+    const stale = await runCli(["env:show", "staging"]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/sealed under key [0-9a-f]{8}, which is not in APP_SECRET_KEY/);
+  });
+});

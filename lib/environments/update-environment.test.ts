@@ -1,0 +1,143 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { auditLog, environments, users } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { generateSecretKey } from "@/lib/crypto/keyring";
+import { keyIdOf } from "@/lib/crypto/secret-box";
+import { DomainError } from "@/lib/errors/domain-error";
+import { getEnvironmentCredentials } from "./get-environment-credentials";
+import { getEnvironmentView, listEnvironmentViews } from "./get-environment-view";
+import { updateEnvironment } from "./update-environment";
+
+const testDb = await useTestDatabase();
+process.env.APP_SECRET_KEY = generateSecretKey();
+delete process.env.APP_SECRET_KEY_PREVIOUS;
+
+const apiKey = "stg-api-key-5d41402abc4b2a76";
+const clientSecret = "stg-client-secret-9a0364b9e99bb480";
+let admin: { id: string; email: string };
+
+const validInput = {
+  baseUrl: "https://Staging.Example.test/api/",
+  uploadHosts: ["Uploads.Example.test", "files.example.test:8443"],
+  clientId: "client-123",
+  dataSourceName: "LocationSync",
+  apiKey,
+  clientSecret,
+};
+
+async function rejection(promise: Promise<unknown>): Promise<DomainError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+beforeAll(async () => {
+  const [row] = await testDb.db.insert(users).values({ email: "admin@example.test", name: "Admin", role: "admin" }).returning();
+  admin = { id: row!.id, email: row!.email };
+});
+
+describe("environments", () => {
+  it("always lists both environments, empty and not configured at first", async () => {
+    const views = await listEnvironmentViews(testDb.db);
+    expect(views.map((view) => view.name)).toEqual(["staging", "production"]);
+    expect(views[0]).toMatchObject({ configured: false, baseUrl: null, uploadHosts: [], apiKey: { set: false, hint: null } });
+    await expect(getEnvironmentCredentials(testDb.db, "staging")).rejects.toMatchObject({ code: "NOT_CONFIGURED", message: expect.stringContaining("API key") });
+  });
+
+  it("stores normalised settings and sealed secrets; the view shows only hints", async () => {
+    const view = await updateEnvironment(testDb.db, admin, "staging", validInput);
+    expect(view).toMatchObject({
+      name: "staging",
+      baseUrl: "https://staging.example.test/api",
+      uploadHosts: ["uploads.example.test", "files.example.test:8443"],
+      apiKey: { set: true, hint: "set · ends in 2a76" },
+      clientSecret: { set: true, hint: "set · ends in b480" },
+      configured: true,
+      updatedBy: "admin@example.test",
+    });
+    expect(JSON.stringify(view)).not.toContain(apiKey);
+    expect(JSON.stringify(await listEnvironmentViews(testDb.db))).not.toContain(clientSecret);
+
+    const [row] = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
+    expect(row!.apiKeyEncrypted).toMatch(/^v1\./);
+    expect(keyIdOf(row!.apiKeyEncrypted!)).toHaveLength(8);
+    expect(JSON.stringify(row)).not.toContain(apiKey);
+    expect(await getEnvironmentCredentials(testDb.db, "staging")).toEqual({
+      name: "staging",
+      baseUrl: "https://staging.example.test/api",
+      uploadHosts: ["uploads.example.test", "files.example.test:8443"],
+      apiKey,
+      clientId: "client-123",
+      clientSecret,
+      dataSourceName: "LocationSync",
+    });
+
+    const [audit] = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "environment.credentials_changed"));
+    expect(audit).toMatchObject({ actorEmail: "admin@example.test", targetType: "environment", targetId: "staging" });
+    expect(audit!.details).toEqual({ changedFields: ["baseUrl", "uploadHosts", "clientId", "dataSourceName", "apiKey", "clientSecret"] });
+    expect(JSON.stringify(audit)).not.toContain(apiKey);
+  });
+
+  it("keeps stored secrets when they are left out and the destination is unchanged", async () => {
+    const { apiKey: _apiKey, clientSecret: _clientSecret, ...withoutSecrets } = validInput;
+    const view = await updateEnvironment(testDb.db, admin, "staging", { ...withoutSecrets, clientId: "client-456" });
+    expect(view).toMatchObject({ clientId: "client-456", apiKey: { set: true, hint: "set · ends in 2a76" } });
+    expect((await getEnvironmentCredentials(testDb.db, "staging")).apiKey).toBe(apiKey);
+    const entries = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "environment.updated"));
+    expect(entries.map((entry) => entry.details)).toEqual([{ changedFields: ["clientId"] }]);
+  });
+
+  it("requires the API key and client secret again when the base URL changes, and writes nothing", async () => {
+    const before = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
+    const auditBefore = await testDb.db.select().from(auditLog);
+    const error = await rejection(
+      updateEnvironment(testDb.db, admin, "staging", { baseUrl: "https://attacker.example.test", uploadHosts: validInput.uploadHosts, clientId: "client-456", dataSourceName: "LocationSync" }),
+    );
+    expect(error.code).toBe("INVALID");
+    expect(error.fields.map((field) => field.field)).toEqual(["apiKey", "clientSecret"]);
+    expect(error.fields[0]!.reason).toMatch(/base URL or upload hosts changed/);
+    expect(await testDb.db.select().from(environments).where(eq(environments.name, "staging"))).toEqual(before);
+    expect(await testDb.db.select().from(auditLog)).toHaveLength(auditBefore.length);
+  });
+
+  it("requires the secrets when only the upload hosts change, naming just the missing one", async () => {
+    const error = await rejection(
+      updateEnvironment(testDb.db, admin, "staging", { ...validInput, uploadHosts: ["other.example.test"], clientSecret: undefined }),
+    );
+    expect(error.fields).toEqual([{ field: "clientSecret", reason: expect.stringContaining("Re-enter") }]);
+  });
+
+  it("rejects malformed input field by field without echoing it", async () => {
+    const error = await rejection(
+      updateEnvironment(testDb.db, admin, "production", {
+        baseUrl: "https://user:pw@api.example.test/?q=1",
+        uploadHosts: ["https://uploads.example.test/path"],
+        clientId: "",
+        dataSourceName: "LocationSync",
+        apiKey: "",
+      }),
+    );
+    expect(error.fields.map((field) => field.field).sort()).toEqual(["apiKey", "baseUrl", "clientId", "uploadHosts.0"]);
+    expect(JSON.stringify(error.fields)).not.toContain("pw@");
+    for (const [baseUrl, reason] of [
+      ["ftp://api.example.test", /https/],
+      ["https://api.example.test/#frag", /fragment/],
+      ["api.example.test", /full URL/],
+    ] as const) {
+      const failure = await rejection(updateEnvironment(testDb.db, admin, "production", { ...validInput, baseUrl }));
+      expect(failure.fields).toEqual([{ field: "baseUrl", reason: expect.stringMatching(reason) }]);
+    }
+    expect(await getEnvironmentView(testDb.db, "production")).toMatchObject({ configured: false, baseUrl: null });
+  });
+
+  it("does nothing and records nothing when nothing changed", async () => {
+    const auditBefore = await testDb.db.select().from(auditLog);
+    const { apiKey: _apiKey, clientSecret: _clientSecret, ...same } = { ...validInput, clientId: "client-456" };
+    await updateEnvironment(testDb.db, admin, "staging", same);
+    expect(await testDb.db.select().from(auditLog)).toHaveLength(auditBefore.length);
+  });
+});
