@@ -1,0 +1,48 @@
+import { expect, test } from "vitest";
+import { useTestDatabase } from "@/db/testing/test-database";
+import * as apiRoute from "@/app/sandbox/api/[...path]/route";
+import * as controlRoute from "@/app/sandbox/control/[...path]/route";
+import * as uploadRoute from "@/app/sandbox/uploads/[token]/route";
+import { createSandboxFixture } from "./testing";
+
+const testDb = await useTestDatabase();
+const origin = "http://app.test";
+
+// The route handlers are thin: the same core as the standalone server, under /sandbox/... of the app.
+test("the app's route handlers serve the API under /sandbox/api and uploads under /sandbox/uploads", async () => {
+  const fixture = await createSandboxFixture(testDb.db);
+  const json = { "content-type": "application/json", "x-api-key": fixture.apiKey };
+  const tokenResponse = await apiRoute.POST(
+    new Request(`${origin}/sandbox/api/v1/access_tokens`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ email: fixture.owner.email, password: fixture.owner.password, client_id: fixture.clientId, client_secret: fixture.clientSecret }),
+    }),
+  );
+  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+  const authorized = { ...json, authorization: `Bearer ${token}` };
+  const location = `${origin}/sandbox/api/v1/locations/${fixture.locationId}`;
+  await apiRoute.PUT(
+    new Request(`${location}/update_management_system`, {
+      method: "PUT",
+      headers: authorized,
+      body: JSON.stringify({ management_system: fixture.dataSourceName, management_system_sync_in_progress: true }),
+    }),
+  );
+  const addressResponse = await apiRoute.POST(new Request(`${location}/contact_details/batch_create_or_update`, { method: "POST", headers: authorized, body: "{}" }));
+  const { put_data_url: url } = (await addressResponse.json()) as { put_data_url: string };
+  expect(url.startsWith(`${origin}/sandbox/uploads/`)).toBe(true);
+  const upload = await uploadRoute.PUT(new Request(url, { method: "PUT", headers: { "content-type": "application/json" }, body: '[{"external_id":"c-1"}]' }));
+  expect(upload.status).toBe(200);
+  const wrongPlace = await apiRoute.PUT(new Request(url.replace("/sandbox/uploads/", "/sandbox/api/v1/uploads/"), { method: "PUT", body: "[]" }));
+  expect(wrongPlace.status).toBe(404);
+  const armed = await controlRoute.POST(
+    new Request(`${origin}/sandbox/control/faults`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ target: "users_me", mode: { kind: "status", status: 503 }, count: 1 }),
+    }),
+  );
+  expect(armed.status).toBe(201);
+  expect((await apiRoute.GET(new Request(`${origin}/sandbox/api/v1/users/me`, { headers: authorized }))).status).toBe(503);
+});
