@@ -40,3 +40,38 @@ export function describeError(error: SandboxError): string {
   const where = [first.index === undefined ? undefined : `[${first.index}]`, first.field].filter(Boolean).join(" ");
   return `${error.message} (${where ? where + ": " : ""}${first.reason}${error.details.length > 1 ? `, +${error.details.length - 1} more` : ""})`;
 }
+
+/** Every error code the sandbox answers, with its status (documented in the README). */
+export const sandboxErrorCodes = {
+  invalid_json: { status: 400, meaning: "the body is not valid JSON (or, for the API, not a JSON object)" },
+  not_an_array: { status: 400, meaning: "an upload body that is not a JSON array" },
+  invalid_api_key: { status: 401, meaning: "x-api-key missing or unknown" },
+  missing_token: { status: 401, meaning: "no access token (Bearer header or access_token query parameter)" },
+  invalid_token: { status: 401, meaning: "unknown, revoked, malformed or other-environment access token" },
+  wrong_token_kind: { status: 401, meaning: "a Location Access Token where a User Access Token is required" },
+  invalid_credentials: { status: 401, meaning: "email or password wrong" },
+  invalid_client: { status: 401, meaning: "client_id or client_secret wrong" },
+  not_location_owner: { status: 403, meaning: "the token's user does not own the location" },
+  token_location_mismatch: { status: 403, meaning: "a Location Access Token used for another location" },
+  credentials_on_upload: { status: 403, meaning: "an API key or access token sent to an upload address" },
+  not_found: { status: 404, meaning: "no endpoint has this path" },
+  unknown_location: { status: 404, meaning: "no location with this id in the API key's environment" },
+  unknown_upload_address: { status: 404, meaning: "no upload address matches the URL" },
+  method_not_allowed: { status: 405, meaning: "wrong HTTP method for the path" },
+  not_in_sync: { status: 409, meaning: "a data-sync call or upload while the location's session is not in progress" },
+  upload_address_used: { status: 410, meaning: "the one-time upload address was already used" },
+  upload_address_expired: { status: 410, meaning: "the upload address expired (1 hour after issue by default)" },
+  unsupported_media_type: { status: 415, meaning: "an upload with a Content-Type other than application/json" },
+  invalid_request: { status: 422, meaning: "the request body (not a record) breaks its schema; details name the field" },
+  invalid_records: { status: 422, meaning: "records break a rule or format; details name index, field, reason" },
+  duplicate_external_id: { status: 422, meaning: "an external_id (or opening calendar+start_at) repeats in one request/upload" },
+  unknown_reference: { status: 422, meaning: "a reference to an unknown calendar, category, service or contact" },
+  out_of_range: { status: 422, meaning: "an appointment/opening whose local start date is outside start_date..end_date" },
+  beyond_openings_horizon: { status: 422, meaning: "an opening more than 72 hours ahead" },
+  multiple_services: { status: 422, meaning: "an openings request naming more than one service" },
+  data_source_mismatch: { status: 422, meaning: "management_system is not the environment's Data Source Name" },
+  rate_limited: { status: 429, meaning: "injected fault: rate limit, with Retry-After" },
+  internal_error: { status: 500, meaning: "a bug in the sandbox" },
+  injected_fault: { status: 500, meaning: "injected fault: 500, 502 or 503" },
+} as const;
+export type SandboxErrorCode = keyof typeof sandboxErrorCodes;
