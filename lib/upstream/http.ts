@@ -1,0 +1,181 @@
+import type { Readable } from "node:stream";
+import { Agent, request, type Dispatcher } from "undici";
+import {
+  UpstreamAuthenticationError,
+  UpstreamError,
+  UpstreamErrorBody,
+  UpstreamInvalidResponseError,
+  UpstreamRejectedError,
+  UpstreamUnavailableError,
+  type UpstreamErrorInit,
+} from "./errors";
+import { redactText, truncateText } from "./redact";
+import { AttemptFailure, parseRetryAfter } from "./retry";
+
+/** One HTTP exchange, as the sync history shows it. Nothing in it is a secret. */
+export interface AttemptReport {
+  /** The client operation, e.g. "syncCalendars" or "importContactDetails". */
+  operation: string;
+  /** 1-based attempt of the operation this exchange belongs to. */
+  attempt: number;
+  method: string;
+  /** Path (API) or host + path (upload address), secrets removed. */
+  path: string;
+  status?: number;
+  startedAt: Date;
+  durationMs: number;
+  /** Why the exchange failed, redacted. */
+  error?: string;
+  /** Set when another attempt follows after this many milliseconds. */
+  retryDelayMs?: number;
+  /** Upload exchanges: records and bytes sent. */
+  records?: number;
+  bytes?: number;
+}
+
+export type AttemptListener = (report: AttemptReport) => void;
+
+export interface Exchange {
+  operation: string;
+  attempt: number;
+  method: "GET" | "POST" | "PUT";
+  url: URL;
+  /** The path as reported (already stripped of secrets). */
+  reportedPath: string;
+  headers: Record<string, string>;
+  body?: string | Readable;
+  timeoutMs: number;
+  /** Values to remove from anything reported or thrown. */
+  secrets: readonly (string | undefined)[];
+  /** Counts filled in while an upload body streams. */
+  progress?: () => { records: number; bytes: number };
+}
+
+export interface ExchangeResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+// Keep at most this much of a response: enough for any error body, bounded for a hostile one.
+const maxResponseBytes = 1024 * 1024;
+
+/** A dispatcher that follows no redirects (undici's request never does) and bounds idle waits. */
+export function createUpstreamDispatcher(options: { connectTimeoutMs?: number } = {}): Dispatcher {
+  return new Agent({ connect: { timeout: options.connectTimeoutMs ?? 10_000 }, keepAliveTimeout: 4_000 });
+}
+
+async function readLimited(body: AsyncIterable<Buffer | Uint8Array>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size < maxResponseBytes) {
+      const buffer = Buffer.from(chunk);
+      chunks.push(buffer);
+      size += buffer.length;
+    }
+  }
+  return Buffer.concat(chunks).toString("utf8").slice(0, maxResponseBytes);
+}
+
+function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `timed out after ${timeoutMs} ms`;
+  if (!(error instanceof Error)) return "network error";
+  const code = (error as { code?: unknown }).code;
+  const causeCode = (error.cause as { code?: unknown } | undefined)?.code;
+  return [typeof code === "string" ? code : undefined, typeof causeCode === "string" ? causeCode : undefined, error.message]
+    .filter(Boolean)
+    .join(": ");
+}
+
+/** The upstream's refusal in our terms; `retryable` for 408, 429 and 5xx. */
+export function classifyFailure(
+  result: ExchangeResult,
+  exchange: Pick<Exchange, "method" | "reportedPath" | "secrets">,
+): { error: UpstreamError; retryable: boolean; retryAfterMs?: number } {
+  const { status } = result;
+  const body = truncateText(redactText(result.text, exchange.secrets));
+  const init: UpstreamErrorInit = { request: `${exchange.method} ${exchange.reportedPath}`, status, body };
+  const parsed = parseErrorBody(result.text);
+  if (parsed) {
+    init.upstreamCode = parsed.error.code;
+    init.details = (parsed.error.details ?? []).map((detail) => ({ ...detail, reason: redactText(detail.reason, exchange.secrets) }));
+  }
+  const said = parsed ? `: ${redactText(parsed.error.message, exchange.secrets)}` : "";
+  const where = `${exchange.method} ${exchange.reportedPath}`;
+  if (status >= 300 && status < 400) {
+    const location = headerValue(result.headers, "location");
+    const target = location ? ` to ${redactText(location, exchange.secrets).slice(0, 200)}` : "";
+    return { error: new UpstreamInvalidResponseError(`${where} answered a redirect (${status})${target}; redirects are not followed`, init), retryable: false };
+  }
+  if (status === 408 || status === 429 || status >= 500) {
+    const retryAfterMs = parseRetryAfter(headerValue(result.headers, "retry-after"));
+    return { error: new UpstreamUnavailableError(`${where} answered ${status}${said}`, init), retryable: true, retryAfterMs };
+  }
+  if (status === 401 || status === 403) {
+    return { error: new UpstreamAuthenticationError(`${where} refused the credentials (${status})${said}`, init), retryable: false };
+  }
+  return { error: new UpstreamRejectedError(`${where} was rejected (${status})${said}`, init), retryable: false };
+}
+
+function parseErrorBody(text: string): UpstreamErrorBody | undefined {
+  try {
+    const parsed = UpstreamErrorBody.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function headerValue(headers: ExchangeResult["headers"], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Performs one exchange and reports it. A 2xx is returned; anything else is thrown as an AttemptFailure
+ * whose report the retry loop completes with its decision.
+ */
+export async function performExchange(exchange: Exchange, dispatcher: Dispatcher, onAttempt?: AttemptListener): Promise<ExchangeResult> {
+  const startedAt = new Date();
+  const base = { operation: exchange.operation, attempt: exchange.attempt, method: exchange.method, path: exchange.reportedPath, startedAt };
+  const emit = (extra: Partial<AttemptReport>) => {
+    try {
+      onAttempt?.({ ...base, durationMs: Date.now() - startedAt.getTime(), ...exchange.progress?.(), ...extra });
+    } catch {
+      // A failing listener must not fail the sync.
+    }
+  };
+  const signal = AbortSignal.timeout(exchange.timeoutMs);
+  let result: ExchangeResult;
+  try {
+    const response = await request(exchange.url, {
+      method: exchange.method,
+      headers: exchange.headers,
+      body: exchange.body,
+      dispatcher,
+      signal,
+      headersTimeout: exchange.timeoutMs,
+      bodyTimeout: exchange.timeoutMs,
+    });
+    result = { status: response.statusCode, headers: response.headers, text: await readLimited(response.body) };
+  } catch (thrown) {
+    if (thrown instanceof UpstreamError) {
+      // Raised by our own body stream (e.g. a record failed validation): not the network's fault.
+      throw new AttemptFailure(thrown, false, undefined, (retryDelayMs) => emit({ error: thrown.message, retryDelayMs }));
+    }
+    const reason = redactText(describeNetworkError(thrown, signal.aborted, exchange.timeoutMs), exchange.secrets);
+    const error = new UpstreamUnavailableError(`${exchange.method} ${exchange.reportedPath} failed: ${reason}`, {
+      request: `${exchange.method} ${exchange.reportedPath}`,
+    });
+    throw new AttemptFailure(error, true, undefined, (retryDelayMs) => emit({ error: reason, retryDelayMs }));
+  }
+  if (result.status >= 200 && result.status < 300) {
+    emit({ status: result.status });
+    return result;
+  }
+  const failure = classifyFailure(result, exchange);
+  throw new AttemptFailure(failure.error, failure.retryable, failure.retryAfterMs, (retryDelayMs) =>
+    emit({ status: result.status, error: failure.error.message, retryDelayMs }),
+  );
+}

@@ -1,0 +1,116 @@
+import { Readable } from "node:stream";
+import type { z } from "zod";
+import { UpstreamUploadError, type UpstreamErrorDetail } from "./errors";
+
+/** Records for an upload: an iterable, or a function that opens one (needed to retry with a fresh address). */
+export type RecordSource<T> = AsyncIterable<T> | Iterable<T> | (() => AsyncIterable<T> | Iterable<T>);
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+function hostMatches(url: URL, entry: string): boolean {
+  const allowed = entry.trim().toLowerCase();
+  if (!allowed) return false;
+  // "host:port" pins the port; "*.example.com" admits subdomains (e.g. a bucket host of a storage service).
+  if (allowed.startsWith("*.")) return url.hostname.endsWith(allowed.slice(1)) && url.hostname.length > allowed.length - 1;
+  return allowed.includes(":") && !allowed.startsWith("[") ? url.host === allowed : url.hostname === allowed || url.host === allowed;
+}
+
+/**
+ * The upload address as a URL, when we may send records to it: https (http on loopback only), no user info,
+ * and a host in the environment's allow-list. Otherwise throws before anything is sent.
+ */
+export function checkUploadAddress(address: string, uploadHosts: readonly string[]): URL {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new UpstreamUploadError("The upload address (put_data_url) is not a valid URL; nothing was sent.");
+  }
+  const shown = `${url.protocol}//${url.host}`;
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
+    throw new UpstreamUploadError(`The upload address ${shown} must use https (plain http only on loopback); nothing was sent.`);
+  }
+  if (url.username || url.password) {
+    throw new UpstreamUploadError(`The upload address ${shown} carries user credentials; nothing was sent.`);
+  }
+  if (!uploadHosts.some((entry) => hostMatches(url, entry))) {
+    throw new UpstreamUploadError(
+      `The upload address host ${url.host} is not in this environment's upload-host allow-list; nothing was sent.`,
+    );
+  }
+  return url;
+}
+
+function openSource<T>(source: RecordSource<T>): AsyncIterable<T> | Iterable<T> {
+  return typeof source === "function" ? source() : source;
+}
+
+/** False for a one-shot iterator (a generator object): a retry could not read its records again. */
+export function canReopen(source: RecordSource<unknown>): boolean {
+  if (typeof source === "function") return true;
+  const asIterator = source as { next?: unknown; pipe?: unknown; [Symbol.asyncIterator]?: () => unknown; [Symbol.iterator]?: () => unknown };
+  if (typeof asIterator.pipe === "function") return false; // a stream is read once
+  if (typeof asIterator.next !== "function") return true;
+  const opened = asIterator[Symbol.asyncIterator]?.() ?? asIterator[Symbol.iterator]?.();
+  return opened !== source;
+}
+
+export interface UploadProgress {
+  records: number;
+  bytes: number;
+}
+
+const chunkBytes = 64 * 1024;
+
+/**
+ * The records as one JSON array, produced lazily in ~64 KiB chunks: only the chunk in flight is held in memory.
+ * With a schema, each record is checked first; an invalid one stops the stream with its position.
+ */
+export function streamJsonArray<T>(source: RecordSource<T>, schema: z.ZodType | undefined, progress: UploadProgress): Readable {
+  async function* generate(): AsyncGenerator<Buffer> {
+    let pending: string[] = ["["];
+    let pendingLength = 1;
+    let index = 0;
+    for await (const record of openSource(source)) {
+      let value: unknown = record;
+      if (schema) {
+        const parsed = schema.safeParse(record);
+        if (!parsed.success) throw invalidRecordError(index, parsed.error.issues);
+        value = parsed.data;
+      }
+      const json = (index === 0 ? "" : ",") + JSON.stringify(value);
+      pending.push(json);
+      pendingLength += json.length;
+      index += 1;
+      progress.records = index;
+      if (pendingLength >= chunkBytes) {
+        const chunk = Buffer.from(pending.join(""), "utf8");
+        progress.bytes += chunk.length;
+        pending = [];
+        pendingLength = 0;
+        yield chunk;
+      }
+    }
+    pending.push("]");
+    const chunk = Buffer.from(pending.join(""), "utf8");
+    progress.bytes += chunk.length;
+    yield chunk;
+  }
+  return Readable.from(generate(), { objectMode: false });
+}
+
+function invalidRecordError(index: number, issues: readonly z.core.$ZodIssue[]): UpstreamUploadError {
+  const details: UpstreamErrorDetail[] = issues.slice(0, 10).map((issue) => ({
+    index,
+    ...(issue.path.length ? { field: issue.path.map(String).join(".") } : {}),
+    // The message only, never the value: records hold personal data.
+    reason: issue.message,
+  }));
+  const first = details[0];
+  return new UpstreamUploadError(
+    `Record ${index} does not match the upstream record schema${first ? ` (${first.field ?? "record"}: ${first.reason})` : ""}; the upload was aborted.`,
+    { details },
+  );
+}
