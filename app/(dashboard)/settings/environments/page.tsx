@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import { EnvironmentForm } from "@/components/environments/environment-form";
+import { PageHeader } from "@/components/layout/page-header";
+import { getDatabase } from "@/db/client";
+import { requirePageUser } from "@/lib/auth/guard";
+import { listEnvironmentViews } from "@/lib/environments/get-environment-view";
+
+export const metadata: Metadata = { title: "Environments" };
+
+export default async function EnvironmentsPage() {
+  await requirePageUser({ roles: ["admin"] });
+  const environments = await listEnvironmentViews(getDatabase());
+  return (
+    <>
+      <PageHeader
+        title="Environments"
+        description="Where the upstream service lives and the credentials it issued. Secrets are encrypted at rest and never shown again after saving."
+      />
+      <div className="flex flex-col gap-6">
+        {environments.map((environment) => (
+          <EnvironmentForm key={`${environment.name}-${environment.updatedAt}`} environment={environment} />
+        ))}
+      </div>
+    </>
+  );
+}

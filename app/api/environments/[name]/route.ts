@@ -1,0 +1,17 @@
+// GET /api/environments/[name] – one environment (masked) · PUT – change its settings and credentials
+import { z } from "zod";
+import { getDatabase } from "@/db/client";
+import { EnvironmentName, EnvironmentUpdateInput } from "@/lib/environments/environment-inputs";
+import { getEnvironmentView } from "@/lib/environments/get-environment-view";
+import { updateEnvironment } from "@/lib/environments/update-environment";
+import { routeHandler } from "@/lib/http/route-handler";
+
+const EnvironmentParams = z.object({ name: EnvironmentName });
+
+export const GET = routeHandler({ roles: ["admin"], params: EnvironmentParams }, async ({ params }) => ({
+  environment: await getEnvironmentView(getDatabase(), params.name),
+}));
+
+export const PUT = routeHandler({ roles: ["admin"], params: EnvironmentParams, body: EnvironmentUpdateInput }, async ({ user, params, body, clientAddress }) => ({
+  environment: await updateEnvironment(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.name, body),
+}));

@@ -1,0 +1,194 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { Alert, FieldError } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import type { EnvironmentView, SecretStatus } from "@/lib/environments/environment-inputs";
+import { callApi } from "@/lib/http/api-client";
+
+const titles = { staging: "Staging", production: "Production" } as const;
+
+function splitHosts(value: string): string[] {
+  return value
+    .split(/[\s,]+/)
+    .map((host) => host.trim())
+    .filter(Boolean);
+}
+
+/** Field errors of the list come back as uploadHosts.0, uploadHosts.1 …: show them on the one field. */
+function groupFieldErrors(errors: Record<string, string>): Record<string, string> {
+  const grouped: Record<string, string> = {};
+  for (const [field, reason] of Object.entries(errors)) {
+    const [head, index] = field.split(".");
+    const key = head ?? field;
+    const message = index !== undefined ? `Host ${Number(index) + 1}: ${reason}` : reason;
+    grouped[key] = grouped[key] ? `${grouped[key]} ${message}` : message;
+  }
+  return grouped;
+}
+
+export function EnvironmentForm({ environment }: { environment: EnvironmentView }) {
+  const router = useRouter();
+  const id = (field: string) => `${environment.name}-${field}`;
+  const storedHosts = environment.uploadHosts.join("\n");
+  const [baseUrl, setBaseUrl] = useState(environment.baseUrl ?? "");
+  const [uploadHosts, setUploadHosts] = useState(storedHosts);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [pending, setPending] = useState(false);
+
+  // Mirrors the server's rule: a stored secret is never sent to a newly typed host.
+  const destinationChanged = baseUrl.trim() !== (environment.baseUrl ?? "") || splitHosts(uploadHosts).join("\n") !== storedHosts;
+  const secretsRequired = destinationChanged || !environment.apiKey.set || !environment.clientSecret.set;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const text = (name: string) => String(form.get(name) ?? "");
+    const apiKey = text("apiKey");
+    const clientSecret = text("clientSecret");
+    setPending(true);
+    setSaved(false);
+    const result = await callApi<{ environment: EnvironmentView }>("PUT", `/api/environments/${environment.name}`, {
+      baseUrl: text("baseUrl"),
+      uploadHosts: splitHosts(text("uploadHosts")),
+      clientId: text("clientId"),
+      dataSourceName: text("dataSourceName"),
+      // Empty = keep the stored secret.
+      ...(apiKey && { apiKey }),
+      ...(clientSecret && { clientSecret }),
+    });
+    setPending(false);
+    if (!result.ok) {
+      setError(result.detail);
+      setFieldErrors(groupFieldErrors(result.fieldErrors));
+      return;
+    }
+    setError(null);
+    setFieldErrors({});
+    setSaved(true);
+    // Secrets never stay in the page once saved.
+    for (const name of ["apiKey", "clientSecret"]) {
+      const input = formElement.elements.namedItem(name);
+      if (input instanceof HTMLInputElement) input.value = "";
+    }
+    setBaseUrl(result.data.environment.baseUrl ?? "");
+    setUploadHosts(result.data.environment.uploadHosts.join("\n"));
+    router.refresh();
+  }
+
+  const textField = (field: "clientId" | "dataSourceName", label: string, defaultValue: string | null) => (
+    <div className="flex flex-col gap-1.5">
+      <Label htmlFor={id(field)}>{label}</Label>
+      <Input
+        id={id(field)}
+        name={field}
+        defaultValue={defaultValue ?? ""}
+        required
+        autoComplete="off"
+        aria-invalid={Boolean(fieldErrors[field])}
+        aria-describedby={id(`${field}-error`)}
+      />
+      <FieldError id={id(`${field}-error`)} message={fieldErrors[field]} />
+    </div>
+  );
+
+  const secretField = (field: "apiKey" | "clientSecret", label: string, status: SecretStatus) => (
+    <div className="flex flex-col gap-1.5">
+      <div className="flex items-center justify-between gap-2">
+        <Label htmlFor={id(field)}>{label}</Label>
+        <span id={id(`${field}-status`)} className="text-xs text-slate-600">
+          {status.set ? status.hint : "not set"}
+        </span>
+      </div>
+      <Input
+        id={id(field)}
+        name={field}
+        type="password"
+        defaultValue=""
+        autoComplete="new-password"
+        required={secretsRequired}
+        aria-invalid={Boolean(fieldErrors[field])}
+        aria-describedby={`${id(`${field}-status`)} ${id(`${field}-help`)} ${id(`${field}-error`)}`}
+      />
+      <p id={id(`${field}-help`)} className="text-xs text-slate-600">
+        {secretsRequired ? (status.set ? "Required: re-enter it for the new address." : "Required.") : "Leave empty to keep the stored value."}
+      </p>
+      <FieldError id={id(`${field}-error`)} message={fieldErrors[field]} />
+    </div>
+  );
+
+  return (
+    <Card>
+      <CardHeader>
+        <div className="flex items-center gap-3">
+          <CardTitle>{titles[environment.name]}</CardTitle>
+          {environment.configured ? <Badge tone="success">Configured</Badge> : <Badge tone="warning">Not configured</Badge>}
+        </div>
+        <CardDescription>
+          {environment.updatedBy ? `Last changed ${new Date(environment.updatedAt).toLocaleString()} by ${environment.updatedBy}.` : null}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        {error ? <Alert tone="error">{error}</Alert> : null}
+        {saved ? <Alert tone="success">Saved {titles[environment.name].toLowerCase()} settings.</Alert> : null}
+        <form onSubmit={onSubmit} noValidate aria-label={`${titles[environment.name]} environment`} className="grid gap-4 md:grid-cols-2">
+          <div className="flex flex-col gap-1.5 md:col-span-2">
+            <Label htmlFor={id("baseUrl")}>Base URL</Label>
+            <Input
+              id={id("baseUrl")}
+              name="baseUrl"
+              type="url"
+              inputMode="url"
+              placeholder="https://api.example.com"
+              value={baseUrl}
+              onChange={(event) => setBaseUrl(event.target.value)}
+              required
+              aria-invalid={Boolean(fieldErrors.baseUrl)}
+              aria-describedby={id("baseUrl-error")}
+            />
+            <FieldError id={id("baseUrl-error")} message={fieldErrors.baseUrl} />
+          </div>
+          <div className="flex flex-col gap-1.5 md:col-span-2">
+            <Label htmlFor={id("uploadHosts")}>Upload hosts</Label>
+            <textarea
+              id={id("uploadHosts")}
+              name="uploadHosts"
+              rows={2}
+              value={uploadHosts}
+              onChange={(event) => setUploadHosts(event.target.value)}
+              className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 aria-[invalid=true]:border-red-600"
+              aria-invalid={Boolean(fieldErrors.uploadHosts)}
+              aria-describedby={`${id("uploadHosts-help")} ${id("uploadHosts-error")}`}
+            />
+            <p id={id("uploadHosts-help")} className="text-xs text-slate-600">
+              Hosts the upstream&apos;s upload addresses may point to, one per line (e.g. uploads.example.com or host:8443).
+            </p>
+            <FieldError id={id("uploadHosts-error")} message={fieldErrors.uploadHosts} />
+          </div>
+          {textField("clientId", "Client ID", environment.clientId)}
+          {textField("dataSourceName", "Data source name", environment.dataSourceName)}
+          {destinationChanged && (environment.apiKey.set || environment.clientSecret.set) ? (
+            <Alert tone="info" className="md:col-span-2">
+              The base URL or upload hosts changed: re-enter the API key and client secret, so stored credentials are never sent to a newly typed host.
+            </Alert>
+          ) : null}
+          {secretField("apiKey", "API key", environment.apiKey)}
+          {secretField("clientSecret", "Client secret", environment.clientSecret)}
+          <div className="md:col-span-2">
+            <Button type="submit" disabled={pending}>
+              {pending ? "Saving…" : `Save ${titles[environment.name].toLowerCase()}`}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
