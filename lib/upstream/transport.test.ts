@@ -1,0 +1,283 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { createUpstreamClient, type UpstreamClientOptions } from "./client";
+import {
+  UpstreamAuthenticationError,
+  UpstreamInvalidResponseError,
+  UpstreamRejectedError,
+  UpstreamUnavailableError,
+  UpstreamUploadError,
+} from "./errors";
+import type { AttemptReport } from "./http";
+import { computeBackoffDelay, defaultRetryPolicy, parseRetryAfter } from "./retry";
+import { checkUploadAddress } from "./upload";
+
+// A scripted server for pure transport behaviour (redirects, timeouts, Retry-After); the API contract is tested against the sandbox.
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+type Reply = (request: Seen, response: http.ServerResponse) => void;
+
+let server: http.Server;
+let origin: string;
+let replies: Reply[] = [];
+let seen: Seen[] = [];
+
+beforeAll(async () => {
+  server = http.createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const request = { method: incoming.method ?? "", url: incoming.url ?? "", headers: incoming.headers, body: Buffer.concat(chunks).toString() };
+      seen.push(request);
+      const reply = replies.shift() ?? ((_, response) => response.writeHead(500).end("no scripted reply"));
+      reply(request, outgoing);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  replies = [];
+  seen = [];
+});
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => (_, response) =>
+  response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+
+const apiKey = "test-api-key-0001";
+const sleeps: number[] = [];
+function makeClient(overrides: Partial<UpstreamClientOptions> = {}) {
+  const attempts: AttemptReport[] = [];
+  sleeps.length = 0;
+  const client = createUpstreamClient({
+    baseUrl: origin,
+    apiKey,
+    uploadHosts: ["127.0.0.1"],
+    maxAttempts: 4,
+    timeoutMs: 2000,
+    onAttempt: (report) => attempts.push(report),
+    retryRuntime: {
+      random: () => 0.5,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    },
+    ...overrides,
+  });
+  return { client, attempts };
+}
+
+describe("headers", () => {
+  test("sends the API key, the bearer token and JSON headers to the API", async () => {
+    replies = [json(200, { id: "u1" })];
+    const { client } = makeClient();
+    await client.getCurrentUser({ accessToken: "tok-abc" });
+    expect(seen[0]?.url).toBe("/v1/users/me");
+    expect(seen[0]?.headers["x-api-key"]).toBe(apiKey);
+    expect(seen[0]?.headers.authorization).toBe("Bearer tok-abc");
+    expect(seen[0]?.headers.accept).toBe("application/json");
+  });
+});
+
+describe("retries", () => {
+  test("retries 503 then succeeds, reporting every attempt with its delay", async () => {
+    replies = [json(503, { error: { code: "down", message: "down" } }), json(502, {}), json(200, { id: "u1" })];
+    const { client, attempts } = makeClient();
+    expect(await client.getCurrentUser({ accessToken: "t" })).toEqual({ id: "u1" });
+    expect(attempts.map((report) => [report.attempt, report.status, report.retryDelayMs])).toEqual([
+      [1, 503, 250],
+      [2, 502, 500],
+      [3, 200, undefined],
+    ]);
+    expect(attempts[0]).toMatchObject({ operation: "getCurrentUser", method: "GET", path: "/v1/users/me" });
+    expect(sleeps).toEqual([250, 500]);
+  });
+
+  test("gives up after maxAttempts with an unavailable error that counts them", async () => {
+    replies = [json(500, {}), json(500, {}), json(500, {}), json(500, {})];
+    const { client, attempts } = makeClient();
+    const error = await client.getCurrentUser({ accessToken: "t" }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UpstreamUnavailableError);
+    expect((error as UpstreamUnavailableError).attempts).toBe(4);
+    expect(seen).toHaveLength(4);
+    expect(attempts.at(-1)?.retryDelayMs).toBeUndefined();
+  });
+
+  test("honours Retry-After in seconds and as an HTTP date", async () => {
+    const inTwoSeconds = new Date(Date.now() + 2000).toUTCString();
+    replies = [json(429, {}, { "retry-after": "3" }), json(503, {}, { "retry-after": inTwoSeconds }), json(200, { id: "u1" })];
+    const { client } = makeClient();
+    await client.getCurrentUser({ accessToken: "t" });
+    expect(sleeps[0]).toBe(3000);
+    expect(sleeps[1]).toBeGreaterThan(0);
+    expect(sleeps[1]).toBeLessThanOrEqual(2000);
+  });
+
+  test("retries 408 and network errors", async () => {
+    replies = [json(408, {}), (_, response) => response.socket?.destroy(), json(200, { id: "u1" })];
+    const { client, attempts } = makeClient();
+    await client.getCurrentUser({ accessToken: "t" });
+    expect(attempts.map((report) => report.status)).toEqual([408, undefined, 200]);
+    expect(attempts[1]?.error).toBeTruthy();
+  });
+
+  test.each([
+    [400, UpstreamRejectedError],
+    [404, UpstreamRejectedError],
+    [409, UpstreamRejectedError],
+    [422, UpstreamRejectedError],
+    [401, UpstreamAuthenticationError],
+    [403, UpstreamAuthenticationError],
+  ])("does not retry %i", async (status, type) => {
+    replies = [json(status, { error: { code: "nope", message: "No.", details: [{ index: 3, field: "name", reason: "too long" }] } })];
+    const { client } = makeClient();
+    const error = await client.getCurrentUser({ accessToken: "t" }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(type);
+    expect(seen).toHaveLength(1);
+    expect(error).toMatchObject({ status, upstreamCode: "nope", details: [{ index: 3, field: "name", reason: "too long" }], attempts: 1 });
+  });
+
+  test("times out a request that hangs and retries it", async () => {
+    replies = [() => undefined, json(200, { id: "u1" })];
+    const { client, attempts } = makeClient({ timeoutMs: 300 });
+    await client.getCurrentUser({ accessToken: "t" });
+    expect(attempts[0]?.error).toMatch(/timed out after 300 ms/);
+    expect(attempts[0]?.durationMs).toBeGreaterThanOrEqual(250);
+  });
+
+  test("full jitter stays under the doubling ceiling", () => {
+    expect(computeBackoffDelay(1, defaultRetryPolicy, () => 0.999)).toBeLessThan(500);
+    expect(computeBackoffDelay(3, defaultRetryPolicy, () => 0.999)).toBeLessThan(2000);
+    expect(computeBackoffDelay(30, defaultRetryPolicy, () => 0.999)).toBeLessThan(30_000);
+    expect(computeBackoffDelay(3, defaultRetryPolicy, () => 0)).toBe(0);
+  });
+
+  test("reads Retry-After forms", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(parseRetryAfter("120", now)).toBe(120_000);
+    expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:30 GMT", now)).toBe(30_000);
+    expect(parseRetryAfter("Wed, 31 Dec 2025 00:00:00 GMT", now)).toBe(0);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter("-5", now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+
+  test("gives up at once when Retry-After asks for longer than the configured maximum", async () => {
+    replies = [json(429, {}, { "retry-after": "3600" })];
+    const { client } = makeClient({ maxRetryAfterMs: 60_000 });
+    await expect(client.getCurrentUser({ accessToken: "t" })).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe("redirects and bodies", () => {
+  test("refuses to follow a redirect from the API", async () => {
+    replies = [(_, response) => response.writeHead(302, { location: `${origin}/elsewhere?access_token=leak` }).end()];
+    const { client } = makeClient();
+    const error = await client.getCurrentUser({ accessToken: "t" }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UpstreamInvalidResponseError);
+    expect((error as Error).message).not.toContain("leak");
+    expect(seen.map((request) => request.url)).toEqual(["/v1/users/me"]);
+  });
+
+  test("accepts an empty or non-JSON 2xx body where the spec shows none", async () => {
+    replies = [(_, response) => response.writeHead(204).end(), (_, response) => response.writeHead(200).end("ok")];
+    const { client } = makeClient();
+    const call = { accessToken: "t", locationId: "loc-1", managementSystem: "Acme", syncInProgress: true };
+    expect(await client.updateManagementSystem(call)).toBeUndefined();
+    expect(await client.updateManagementSystem(call)).toBe("ok");
+    expect(JSON.parse(seen[0]!.body)).toEqual({ management_system: "Acme", management_system_sync_in_progress: true });
+  });
+
+  test("keeps secrets out of errors even when the upstream echoes them", async () => {
+    replies = [json(401, { error: { code: "bad", message: `key ${apiKey} and secret cs-secret-1 refused` }, password: "pw-1234" })];
+    const { client } = makeClient();
+    const error = await client
+      .createUserAccessToken({ email: "a@b.c", password: "pw-1234", clientId: "cid", clientSecret: "cs-secret-1" })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UpstreamAuthenticationError);
+    const shown = JSON.stringify(error) + (error as Error).message;
+    for (const secret of [apiKey, "cs-secret-1", "pw-1234"]) expect(shown).not.toContain(secret);
+  });
+
+  test("does not send records that break the schema or repeat an external_id", async () => {
+    const { client } = makeClient();
+    const call = { accessToken: "t", locationId: "loc-1" };
+    await expect(client.syncCalendars({ ...call, records: [{ external_id: "a" }, { external_id: "a" }] })).rejects.toMatchObject({
+      details: [{ index: 1, field: "external_id" }],
+    });
+    await expect(client.syncCalendars({ ...call, records: [{ external_id: "a", id: "b" }] })).rejects.toBeInstanceOf(UpstreamRejectedError);
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe("upload step", () => {
+  test.each([
+    ["plain http off loopback", "http://uploads.example.com/u/1", ["uploads.example.com"]],
+    ["a host outside the allow-list", "https://evil.example.net/u/1", ["uploads.example.com"]],
+    ["user info in the address", "https://user:pw@uploads.example.com/u/1", ["uploads.example.com"]],
+    ["a port other than the pinned one", "https://uploads.example.com:8443/u/1", ["uploads.example.com:443"]],
+    ["not a URL", "uploads/1", ["uploads.example.com"]],
+  ])("refuses %s", (_, address, hosts) => {
+    expect(() => checkUploadAddress(address, hosts)).toThrow(UpstreamUploadError);
+  });
+
+  test("admits https hosts of the allow-list, wildcard subdomains and loopback http", () => {
+    expect(checkUploadAddress("https://uploads.example.com/u/1", ["uploads.example.com"]).host).toBe("uploads.example.com");
+    expect(checkUploadAddress("https://bucket.s3.example.com/u/1", ["*.s3.example.com"]).hostname).toBe("bucket.s3.example.com");
+    expect(checkUploadAddress("http://127.0.0.1:4000/u/1", ["127.0.0.1"]).port).toBe("4000");
+  });
+
+  test("sends nothing when put_data_url points outside the allow-list", async () => {
+    replies = [json(200, { put_data_url: "https://evil.example.net/u/abc" })];
+    const { client } = makeClient();
+    const error = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c-1" }] }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UpstreamUploadError);
+    expect((error as Error).message).toMatch(/allow-list/);
+    expect(seen).toHaveLength(1);
+  });
+
+  test("streams a JSON array with no API key and no token to the upload address", async () => {
+    replies = [json(200, { put_data_url: `${origin}/uploads/0123456789abcdef0123` }), json(200, { received: 3 })];
+    const { client, attempts } = makeClient();
+    async function* contacts() {
+      for (let index = 0; index < 3; index += 1) yield { external_id: `c-${index}`, mobile_phone_number: "+4912345" };
+    }
+    const outcome = await client.importContactDetails({ accessToken: "tok-xyz", locationId: "loc-1", records: contacts });
+    const upload = seen[1]!;
+    expect(upload.method).toBe("PUT");
+    expect(upload.headers["x-api-key"]).toBeUndefined();
+    expect(upload.headers.authorization).toBeUndefined();
+    expect(upload.url).not.toContain("access_token");
+    expect(upload.headers["content-type"]).toBe("application/json");
+    expect(upload.headers["transfer-encoding"]).toBe("chunked");
+    expect(JSON.parse(upload.body)).toHaveLength(3);
+    expect(JSON.parse(seen[0]!.body)).toEqual({});
+    expect(outcome).toMatchObject({ records: 3, status: 200, attempts: 1, response: { received: 3 } });
+    expect(attempts[1]).toMatchObject({ method: "PUT", path: `127.0.0.1:${new URL(origin).port}/uploads/[REDACTED]`, records: 3 });
+  });
+
+  test("refuses a redirect from the upload address", async () => {
+    replies = [json(200, { put_data_url: `${origin}/uploads/0123456789abcdef0123` }), (_, response) => response.writeHead(307, { location: "/x" }).end()];
+    const { client } = makeClient();
+    await expect(client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c" }] })).rejects.toBeInstanceOf(
+      UpstreamInvalidResponseError,
+    );
+    expect(seen).toHaveLength(2);
+  });
+
+  test("aborts the upload at the first invalid record, naming its position", async () => {
+    replies = [json(200, { put_data_url: `${origin}/uploads/0123456789abcdef0123` }), json(200, {})];
+    const { client } = makeClient();
+    const records = [{ external_id: "c-0" }, { external_id: "c-1", birthdate: "1990-02-30" }];
+    const error = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UpstreamUploadError);
+    expect((error as UpstreamUploadError).details[0]).toMatchObject({ index: 1, field: "birthdate" });
+  });
+});
