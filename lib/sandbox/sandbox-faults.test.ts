@@ -40,6 +40,13 @@ describe("fault injection", () => {
     expect((await me()).status).toBe(200);
   });
 
+  test("consumes a counted fault exactly once under concurrent requests", async () => {
+    await injectFault(testDb.db, { target: "users_me", mode: { kind: "status", status: 500 }, count: 2 });
+    const statuses = await Promise.all(Array.from({ length: 6 }, () => me().then((result) => result.status)));
+    expect(statuses.filter((status) => status === 500)).toHaveLength(2);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(4);
+  });
+
   test("leaves other endpoints alone", async () => {
     await injectFault(testDb.db, { target: "access_tokens", mode: { kind: "status", status: 500 }, count: 1 });
     expect((await me()).status).toBe(200);
