@@ -10,8 +10,9 @@ export function createAppSandboxContext(): SandboxContext {
     apiPrefix: "/sandbox/api",
     uploadPrefix: "/sandbox/uploads",
     controlPrefix: "/sandbox/control",
-    // Behind a proxy the request's own origin may be internal; APP_ORIGIN is the public one.
-    uploadBaseUrl: process.env.APP_ORIGIN ? `${process.env.APP_ORIGIN.replace(/\/$/, "")}/sandbox/uploads` : undefined,
+    // Default: the origin the client called (so the address is on the host it already trusts);
+    // SANDBOX_UPLOAD_BASE_URL overrides it, e.g. behind a proxy.
+    uploadBaseUrl: process.env.SANDBOX_UPLOAD_BASE_URL || undefined,
     faultsEnabled: areFaultsEnabled(),
   };
 }
