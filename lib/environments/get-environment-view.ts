@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { environments, users } from "@/db/schema";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
-import { openSecret, secretHint } from "@/lib/crypto/secret-box";
+import { openSecret, SecretBoxError, secretHint } from "@/lib/crypto/secret-box";
 import { ensureEnvironments } from "./ensure-environments";
 import { EnvironmentView, type EnvironmentName, type SecretStatus } from "./environment-inputs";
 
@@ -45,5 +45,11 @@ function toEnvironmentView(row: EnvironmentRow, updatedByEmail: string | null): 
 
 function secretStatus(sealed: string | null, context: string): SecretStatus {
   if (!sealed) return { set: false, hint: null };
-  return { set: true, hint: secretHint(openSecret(sealed, context)) };
+  try {
+    return { set: true, hint: secretHint(openSecret(sealed, context)) };
+  } catch (error) {
+    // A lost key must not lock the admin out of the page that lets them re-enter the secret.
+    if (error instanceof SecretBoxError) return { set: true, hint: "set · cannot be decrypted with the current keys: re-enter it" };
+    throw error;
+  }
 }

@@ -141,3 +141,17 @@ describe("environments", () => {
     expect(await testDb.db.select().from(auditLog)).toHaveLength(auditBefore.length);
   });
 });
+
+describe("environments after a lost key", () => {
+  it("shows an undecryptable secret as set but unreadable, and the upstream credentials explain the missing key", async () => {
+    const original = process.env.APP_SECRET_KEY;
+    process.env.APP_SECRET_KEY = generateSecretKey();
+    try {
+      const view = await getEnvironmentView(testDb.db, "staging");
+      expect(view.apiKey).toEqual({ set: true, hint: expect.stringContaining("cannot be decrypted") });
+      await expect(getEnvironmentCredentials(testDb.db, "staging")).rejects.toThrow(/sealed under key [0-9a-f]{8}, which is not in APP_SECRET_KEY/);
+    } finally {
+      process.env.APP_SECRET_KEY = original;
+    }
+  });
+});
