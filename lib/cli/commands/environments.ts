@@ -99,7 +99,8 @@ function withCommandLineNames(error: unknown): unknown {
   const fields = error.fields.map((field) => {
     const [head, ...rest] = field.field.split(".");
     const source = sourceOf[head ?? ""];
-    return { field: source ? [source, ...rest].join(".") : field.field, reason: field.reason };
+    const entry = rest.length ? ` (entry ${Number(rest[0]) + 1})` : "";
+    return { field: source ? `${source}${entry}` : field.field, reason: field.reason };
   });
   const summary = error.code === "INVALID" ? "The environment was not changed." : error.message;
   return new DomainError(error.code, summary, fields);
