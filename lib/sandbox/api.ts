@@ -246,6 +246,13 @@ export async function syncServices(call: ApiCall): Promise<Response> {
   return jsonResponse(200, { synced: records.length });
 }
 
+/** The origin the client addressed: Next builds request.url from its own hostname, the Host header is what the client used. */
+function originCalled(request: Request): string {
+  const url = new URL(request.url);
+  const host = request.headers.get("host");
+  return host && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? `${url.protocol}//${host}` : url.origin;
+}
+
 async function issueUploadAddress(
   call: ApiCall,
   location: SandboxLocation,
@@ -264,7 +271,7 @@ async function issueUploadAddress(
     createdAt: now,
     expiresAt: new Date(now.getTime() + ttl * 1000),
   });
-  const base = call.context.uploadBaseUrl ?? new URL(call.context.uploadPrefix, call.request.url).toString();
+  const base = call.context.uploadBaseUrl ?? `${originCalled(call.request)}${call.context.uploadPrefix}`;
   return jsonResponse(200, { put_data_url: `${base.replace(/\/$/, "")}/${token}` });
 }
 

@@ -32,6 +32,11 @@ test("the app's route handlers serve the API under /sandbox/api and uploads unde
   const addressResponse = await apiRoute.POST(new Request(`${location}/contact_details/batch_create_or_update`, { method: "POST", headers: authorized, body: "{}" }));
   const { put_data_url: url } = (await addressResponse.json()) as { put_data_url: string };
   expect(url.startsWith(`${origin}/sandbox/uploads/`)).toBe(true);
+  // Next builds request.url from its configured hostname; the address follows the Host the client used.
+  const viaHost = await apiRoute.POST(
+    new Request(`${location}/contact_details/batch_create_or_update`, { method: "POST", headers: { ...authorized, host: "127.0.0.1:3999" }, body: "{}" }),
+  );
+  expect(((await viaHost.json()) as { put_data_url: string }).put_data_url.startsWith("http://127.0.0.1:3999/sandbox/uploads/")).toBe(true);
   const upload = await uploadRoute.PUT(new Request(url, { method: "PUT", headers: { "content-type": "application/json" }, body: '[{"external_id":"c-1"}]' }));
   expect(upload.status).toBe(200);
   const wrongPlace = await apiRoute.PUT(new Request(url.replace("/sandbox/uploads/", "/sandbox/api/v1/uploads/"), { method: "PUT", body: "[]" }));
