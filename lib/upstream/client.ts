@@ -9,7 +9,7 @@ import {
   UpdateManagementSystemBody,
   UserMeResponse,
 } from "./endpoints";
-import { UpstreamError, UpstreamInvalidResponseError, UpstreamRejectedError, UpstreamUploadError, type UpstreamErrorDetail } from "./errors";
+import { UpstreamError, UpstreamInvalidResponseError, UpstreamRejectedError, type UpstreamErrorDetail } from "./errors";
 import { defaultDateTimeStyle, type DateTimeStyle } from "./formats";
 import { createUpstreamDispatcher, performExchange, type AttemptListener, type Exchange, type ExchangeResult } from "./http";
 import {
@@ -46,6 +46,8 @@ export interface UpstreamClientOptions {
   /** Check every record against its schema before it is sent (default true). */
   validateRecords?: boolean;
   dispatcher?: Dispatcher;
+  /** Cancels every request and backoff wait of this client (e.g. a cancelled sync session). */
+  signal?: AbortSignal;
   /** Tests: deterministic jitter and waits. */
   retryRuntime?: RetryRuntime;
 }
@@ -84,6 +86,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
   const schemas = recordSchemasOf(options.dateTimeStyle ?? defaultDateTimeStyle);
   const validate = options.validateRecords ?? true;
   const dispatcher = options.dispatcher ?? createUpstreamDispatcher();
+  const retryRuntime: RetryRuntime = { signal: options.signal, ...options.retryRuntime };
   const ownsDispatcher = !options.dispatcher;
 
   interface ApiRequest {
@@ -109,12 +112,13 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       headers,
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
       timeoutMs,
+      signal: options.signal,
       secrets: [options.apiKey, call.token, ...(call.secrets ?? [])],
     };
   }
 
   async function callApi(call: ApiRequest): Promise<ExchangeResult> {
-    return runWithRetries(policy, (attempt) => performExchange(apiExchange(call, attempt), dispatcher, options.onAttempt), options.retryRuntime);
+    return runWithRetries(policy, (attempt) => performExchange(apiExchange(call, attempt), dispatcher, options.onAttempt), retryRuntime);
   }
 
   function readJson<T>(result: ExchangeResult, schema: SchemaFor<T>, where: string): T {
@@ -201,6 +205,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       headers: { "content-type": "application/json" },
       body: streamJsonArray(records, validate ? schema : undefined, progress),
       timeoutMs: uploadTimeoutMs,
+      signal: options.signal,
       // The address is a one-time capability: keep it out of anything reported.
       secrets: [options.apiKey, putDataUrl, url.pathname, url.search.slice(1)],
       progress: () => ({ ...progress }),
@@ -247,7 +252,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
           throw failure;
         }
       },
-      options.retryRuntime,
+      retryRuntime,
     );
   }
 

@@ -5,7 +5,8 @@ export type UpstreamErrorCode =
   | "UPSTREAM_REJECTED"
   | "UPSTREAM_UNAVAILABLE"
   | "UPSTREAM_UPLOAD"
-  | "UPSTREAM_INVALID_RESPONSE";
+  | "UPSTREAM_INVALID_RESPONSE"
+  | "UPSTREAM_CANCELLED";
 
 /** One reason the upstream gave for refusing records (`index` = position in the sent array). */
 export const UpstreamErrorDetail = z.object({
@@ -114,5 +115,13 @@ export class UpstreamInvalidResponseError extends UpstreamError {
   constructor(message: string, init: UpstreamErrorInit = {}) {
     super("UPSTREAM_INVALID_RESPONSE", message, init);
     this.name = "UpstreamInvalidResponseError";
+  }
+}
+
+/** The caller's signal aborted the operation (e.g. a person cancelled the sync session). */
+export class UpstreamCancelledError extends UpstreamError {
+  constructor(message: string, init: UpstreamErrorInit = {}) {
+    super("UPSTREAM_CANCELLED", message, init);
+    this.name = "UpstreamCancelledError";
   }
 }

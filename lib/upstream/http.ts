@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { Agent, request, type Dispatcher } from "undici";
 import {
   UpstreamAuthenticationError,
+  UpstreamCancelledError,
   UpstreamError,
   UpstreamErrorBody,
   UpstreamInvalidResponseError,
@@ -45,6 +46,8 @@ export interface Exchange {
   headers: Record<string, string>;
   body?: string | Readable;
   timeoutMs: number;
+  /** Cancellation from outside (not retried). */
+  signal?: AbortSignal;
   /** Values to remove from anything reported or thrown. */
   secrets: readonly (string | undefined)[];
   /** Counts filled in while an upload body streams. */
@@ -146,7 +149,8 @@ export async function performExchange(exchange: Exchange, dispatcher: Dispatcher
       // A failing listener must not fail the sync.
     }
   };
-  const signal = AbortSignal.timeout(exchange.timeoutMs);
+  const timeout = AbortSignal.timeout(exchange.timeoutMs);
+  const signal = exchange.signal ? AbortSignal.any([timeout, exchange.signal]) : timeout;
   let result: ExchangeResult;
   try {
     const response = await request(exchange.url, {
@@ -164,7 +168,11 @@ export async function performExchange(exchange: Exchange, dispatcher: Dispatcher
       // Raised by our own body stream (e.g. a record failed validation): not the network's fault.
       throw new AttemptFailure(thrown, false, undefined, (retryDelayMs) => emit({ error: thrown.message, retryDelayMs }));
     }
-    const reason = redactText(describeNetworkError(thrown, signal.aborted, exchange.timeoutMs), exchange.secrets);
+    if (exchange.signal?.aborted) {
+      const error = new UpstreamCancelledError(`${exchange.method} ${exchange.reportedPath} was cancelled`, { request: `${exchange.method} ${exchange.reportedPath}` });
+      throw new AttemptFailure(error, false, undefined, (retryDelayMs) => emit({ error: "cancelled", retryDelayMs }));
+    }
+    const reason = redactText(describeNetworkError(thrown, timeout.aborted, exchange.timeoutMs), exchange.secrets);
     const error = new UpstreamUnavailableError(`${exchange.method} ${exchange.reportedPath} failed: ${reason}`, {
       request: `${exchange.method} ${exchange.reportedPath}`,
     });

@@ -53,13 +53,26 @@ export class AttemptFailure extends Error {
 export interface RetryRuntime {
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Ends a backoff wait early; the next attempt then fails as cancelled. */
+  signal?: AbortSignal;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
 
 /** Runs `attempt` until it succeeds, fails for good, or `policy.maxAttempts` is reached. */
 export async function runWithRetries<T>(policy: RetryPolicy, attempt: (number: number) => Promise<T>, runtime: RetryRuntime = {}): Promise<T> {
-  const sleep = runtime.sleep ?? defaultSleep;
+  const sleep = runtime.sleep ?? ((ms: number) => sleepUnlessAborted(ms, runtime.signal));
   for (let number = 1; ; number += 1) {
     try {
       return await attempt(number);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { createUpstreamClient, type UpstreamClientOptions } from "./client";
 import {
   UpstreamAuthenticationError,
+  UpstreamCancelledError,
   UpstreamInvalidResponseError,
   UpstreamRejectedError,
   UpstreamUnavailableError,
@@ -149,6 +150,16 @@ describe("retries", () => {
     await client.getCurrentUser({ accessToken: "t" });
     expect(attempts[0]?.error).toMatch(/timed out after 300 ms/);
     expect(attempts[0]?.durationMs).toBeGreaterThanOrEqual(250);
+  });
+
+  test("stops at once, without retrying, when the caller cancels", async () => {
+    replies = [() => undefined, json(200, { id: "u1" })];
+    const controller = new AbortController();
+    const { client, attempts } = makeClient({ timeoutMs: 5000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(client.getCurrentUser({ accessToken: "t" })).rejects.toBeInstanceOf(UpstreamCancelledError);
+    expect(seen).toHaveLength(1);
+    expect(attempts).toMatchObject([{ error: "cancelled" }]);
   });
 
   test("full jitter stays under the doubling ceiling", () => {
