@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 import { connectDatabase, type Database } from "@/db/client";
 import type { SandboxContext, SandboxStats } from "./context";
 import { areFaultsEnabled } from "./fault-policy";
@@ -31,6 +30,44 @@ export interface StartSandboxServerOptions {
   now?: () => Date;
 }
 
+/**
+ * The request body as a web stream that pauses the socket while the consumer is busy,
+ * so a slow consumer (validation, inserts) never makes a large upload pile up in memory.
+ */
+function toWebStream(incoming: http.IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        incoming.on("data", (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+        });
+        // After a cancel the controller is closed; late events must not throw out of the emitter.
+        incoming.once("end", () => {
+          try {
+            controller.close();
+          } catch {}
+        });
+        incoming.once("error", (error) => {
+          try {
+            controller.error(error);
+          } catch {}
+        });
+        incoming.pause();
+      },
+      pull() {
+        incoming.resume();
+      },
+      cancel() {
+        // Drain what is left so the answer can still be sent on this connection.
+        incoming.removeAllListeners("data");
+        incoming.resume();
+      },
+    },
+    { highWaterMark: 8 },
+  );
+}
+
 function toWebRequest(incoming: http.IncomingMessage, origin: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
@@ -41,7 +78,7 @@ function toWebRequest(incoming: http.IncomingMessage, origin: string): Request {
   return new Request(new URL(incoming.url ?? "/", origin), {
     method: incoming.method,
     headers,
-    body: hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody ? toWebStream(incoming) : undefined,
     duplex: "half",
   } as RequestInit);
 }

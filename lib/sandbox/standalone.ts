@@ -17,15 +17,21 @@ async function main() {
     .option("--upload-port <port>", "port of the upload addresses", "4011")
     .option("--host <host>", "address to bind", "127.0.0.1")
     .option("--count-only", "count upload records and bytes without validating or storing them (benchmarks)", false)
-    .option("--database-url <url>", "PostgreSQL to keep state in (default DATABASE_URL, else an embedded one in .data/sandbox)")
+    .option("--database-url <url>", "PostgreSQL to keep state in (default DATABASE_URL, else an embedded one in --data-dir)")
+    .option("--data-dir <dir>", "folder of the embedded PostgreSQL (one sandbox process per folder)", ".data/sandbox")
     .parse()
-    .opts<{ apiPort: string; uploadPort: string; host: string; countOnly: boolean; databaseUrl?: string }>();
+    .opts<{ apiPort: string; uploadPort: string; host: string; countOnly: boolean; databaseUrl?: string; dataDir: string }>();
 
   let embedded: EmbeddedServer | undefined;
   let url = options.databaseUrl ?? process.env.DATABASE_URL;
   if (!url) {
-    log("no DATABASE_URL: starting an embedded PostgreSQL in .data/sandbox");
-    embedded = await startEmbeddedPostgres({ dataDir: ".data/sandbox" });
+    log(`no DATABASE_URL: starting an embedded PostgreSQL in ${options.dataDir}`);
+    embedded = await startEmbeddedPostgres({ dataDir: options.dataDir }).catch((error: unknown) => {
+      throw new Error(
+        `the embedded PostgreSQL in ${options.dataDir} did not start (${error instanceof Error ? error.message : String(error)}); ` +
+          "if another sandbox process uses that folder, pass --data-dir <other folder> or --database-url",
+      );
+    });
     url = embedded.url;
   }
   const connection = connectDatabase(url);
@@ -63,6 +69,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error("[sandbox] failed to start:", error instanceof Error ? error.message : error);
+  console.error("[sandbox] failed to start:", error instanceof Error ? error.message : String(error));
   process.exit(1);
 });
