@@ -237,6 +237,8 @@ describe("contact details", () => {
     ["birthdate", "10/12/1990"],
     ["email", "not-an-email"],
     ["email_subscribed", "yes"],
+    ["gender", "Female"],
+    ["birthdate", "1990-02-30"],
   ])("rejects a contact whose %s is %j, naming index and field, and keeps nothing", async (field, value) => {
     await setSync(true);
     const url = await uploadAddress("/contact_details/batch_create_or_update", {});
@@ -400,6 +402,16 @@ describe("appointments", () => {
     expect(result.json.error.details[0]).toMatchObject({ index: 0, field: "start_at" });
   });
 
+  test("rejects an appointment whose price_cents is not an integer", async () => {
+    await setSync(true);
+    await seedMenu();
+    await uploadContacts([contact("c-1")]);
+    const url = await uploadAddress("/appointments/batch_sync_appointments", { start_date: "2026-03-01", end_date: "2026-03-31" });
+    const result = await putUpload(url, [appointment("a-1", "2026-03-05T09:00:00Z+01:00"), appointment("a-2", "2026-03-06T09:00:00Z+01:00", { price_cents: 12.5 })]);
+    expect(result.status).toBe(422);
+    expect(result.json.error.details[0]).toMatchObject({ index: 1, field: "price_cents" });
+  });
+
   test("rejects an appointment that ends before it starts", async () => {
     await setSync(true);
     await seedMenu();
@@ -515,6 +527,16 @@ describe("openings", () => {
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("unknown_reference");
     expect(result.json.error.details[0]).toMatchObject({ field: "service_external_id" });
+  });
+
+  test("rejects an opening whose start_at lacks the UTC offset", async () => {
+    await setSync(true);
+    await seedMenu();
+    const url = await uploadAddress("/openings/batch_sync_openings", { start_date: dateFromNow(0), end_date: dateFromNow(2), service_external_id: "svc-1" });
+    const result = await putUpload(url, [{ start_at: hoursFromNow(2).replace("Z+00:00", "Z"), calendar_external_id: "cal-1" }]);
+    expect(result.status).toBe(422);
+    expect(result.json.error.code).toBe("invalid_records");
+    expect(result.json.error.details[0]).toMatchObject({ index: 0, field: "start_at" });
   });
 
   test("rejects an opening on an unknown calendar", async () => {
