@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { inspectSandboxLocation, listSandboxLocations } from "./inspect";
+import { pruneSandboxRequestLog } from "./request-log";
 import { startSandboxServer, type SandboxServer } from "./server";
 import { createSandboxFixture, createSandboxHttp, putUpload } from "./testing";
 
@@ -42,4 +43,13 @@ test("shows records per type, sessions with their events and uploads, and the re
   expect(uploadEntry?.reason).toContain("mobile_phone_number");
   // The log never holds the one-time address.
   expect(uploadEntry?.path).not.toContain(new URL(url).pathname.split("/").pop());
+});
+
+test("prunes request-log entries older than the kept days", async () => {
+  const fixture = await createSandboxFixture(testDb.db);
+  const http = createSandboxHttp(server.apiBaseUrl, fixture.apiKey);
+  await http.call("GET", "/users/me");
+  const inTwentyDays = new Date(Date.now() + 20 * 86_400_000);
+  expect(await pruneSandboxRequestLog(testDb.db, { keepDays: 14, now: new Date() })).toBe(0);
+  expect(await pruneSandboxRequestLog(testDb.db, { keepDays: 14, now: inTwentyDays })).toBeGreaterThan(0);
 });

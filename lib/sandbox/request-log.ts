@@ -1,3 +1,4 @@
+import { lt } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { sandboxRequestLog } from "@/db/schema";
 import { describeError, type SandboxError } from "./errors";
@@ -20,4 +21,11 @@ export async function logSandboxRequest(
       reason: reset ? "connection reset (injected)" : error ? describeError(error).slice(0, 1000) : null,
     })
     .catch((failure: unknown) => console.error("sandbox: request log failed", failure instanceof Error ? failure.message : failure));
+}
+
+/** Drops request-log entries older than `keepDays` (the log is for inspection, not an archive). */
+export async function pruneSandboxRequestLog(db: Database, input: { keepDays?: number; now?: Date } = {}): Promise<number> {
+  const cutoff = new Date((input.now ?? new Date()).getTime() - (input.keepDays ?? 14) * 86_400_000);
+  const deleted = await db.delete(sandboxRequestLog).where(lt(sandboxRequestLog.at, cutoff)).returning({ id: sandboxRequestLog.id });
+  return deleted.length;
 }
