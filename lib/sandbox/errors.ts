@@ -45,6 +45,7 @@ export function describeError(error: SandboxError): string {
 export const sandboxErrorCodes = {
   invalid_json: { status: 400, meaning: "the body is not valid JSON (or, for the API, not a JSON object)" },
   not_an_array: { status: 400, meaning: "an upload body that is not a JSON array" },
+  upload_interrupted: { status: 400, meaning: "the upload connection broke before the body was complete" },
   invalid_api_key: { status: 401, meaning: "x-api-key missing or unknown" },
   missing_token: { status: 401, meaning: "no access token (Bearer header or access_token query parameter)" },
   invalid_token: { status: 401, meaning: "unknown, revoked, malformed or other-environment access token" },

@@ -1,6 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { sandboxRecords } from "@/db/schema";
+import { sandboxRecords, sandboxRequestLog, sandboxUploads } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { startSandboxServer, type SandboxServer } from "./server";
 import { createSandboxFixture, createSandboxHttp, type SandboxFixture } from "./testing";
@@ -85,3 +85,39 @@ test("rejects the whole large upload when one record near the end is invalid, ke
     .where(and(eq(sandboxRecords.locationId, fixture.locationId), eq(sandboxRecords.key, "late-0")));
   expect(row?.count).toBe(0);
 });
+
+test("records an upload whose client disconnects mid-body as interrupted and keeps nothing of it", async () => {
+  await sync(true);
+  const url = await contactAddress();
+  const abort = new AbortController();
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (sent === 0) {
+        controller.enqueue(new TextEncoder().encode('[{"external_id":"gone-1"},'));
+        sent += 1;
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      abort.abort();
+    },
+  });
+  await expect(
+    fetch(url, { method: "PUT", headers: { "content-type": "application/json" }, body, duplex: "half", signal: abort.signal } as RequestInit),
+  ).rejects.toThrow();
+  await expect
+    .poll(async () => {
+      const [upload] = await testDb.db.select().from(sandboxUploads).where(eq(sandboxUploads.id, await uploadIdOf(url)));
+      return upload?.status;
+    })
+    .toBe("rejected");
+  const [entry] = await testDb.db.select().from(sandboxRequestLog).where(eq(sandboxRequestLog.code, "upload_interrupted"));
+  expect(entry?.status).toBe(400);
+});
+
+async function uploadIdOf(url: string): Promise<string> {
+  const { hashSecret } = await import("./secrets");
+  const token = new URL(url).pathname.split("/").pop()!;
+  const [upload] = await testDb.db.select({ id: sandboxUploads.id }).from(sandboxUploads).where(eq(sandboxUploads.tokenHash, hashSecret(token)));
+  return upload!.id;
+}

@@ -43,9 +43,18 @@ function toWebStream(incoming: http.IncomingMessage): ReadableStream<Uint8Array>
           if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
         });
         // After a cancel the controller is closed; late events must not throw out of the emitter.
+        let ended = false;
         incoming.once("end", () => {
+          ended = true;
           try {
             controller.close();
+          } catch {}
+        });
+        // A client that disconnects mid-body may surface only as "close".
+        incoming.once("close", () => {
+          if (ended) return;
+          try {
+            controller.error(new Error("the client closed the connection mid-body"));
           } catch {}
         });
         incoming.once("error", (error) => {

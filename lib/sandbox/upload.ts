@@ -197,7 +197,9 @@ export async function receiveUpload(request: Request, context: SandboxContext, u
     if (!request.body) throw new SandboxError(400, "not_an_array", "The upload body must be a JSON array.");
     const reader = request.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(() => {
+        throw new SandboxError(400, "upload_interrupted", "The upload body ended before it was complete (connection lost).");
+      });
       if (done) break;
       bytes += value.byteLength;
       if (sawArray === undefined) {
