@@ -278,6 +278,25 @@ describe("contact details", () => {
   });
 });
 
+describe("vehicles", () => {
+  test("pass their fields through and must name a known contact", async () => {
+    await setSync(true);
+    await uploadContacts([contact("c-1")]);
+    const bad = await putUpload(await uploadAddress("/vehicles/batch_create_or_update", {}), [
+      { external_id: "v-1", contact_detail_external_id: "c-404", make: "Volvo" },
+    ]);
+    expect(bad.status).toBe(422);
+    expect(bad.json.error.code).toBe("unknown_reference");
+    expect(bad.json.error.details[0]).toMatchObject({ index: 0, field: "contact_detail_external_id" });
+    const good = await putUpload(await uploadAddress("/vehicles/batch_create_or_update", {}), [
+      { external_id: "v-1", contact_detail_external_id: "c-1", make: "Volvo", year: 2019 },
+    ]);
+    expect(good.status, good.text).toBe(200);
+    await setSync(false);
+    expect(await records("vehicles")).toEqual([{ external_id: "v-1", contact_detail_external_id: "c-1", make: "Volvo", year: 2019 }]);
+  });
+});
+
 describe("upload addresses", () => {
   test("are served on a different origin than the API", async () => {
     await setSync(true);
