@@ -1,7 +1,11 @@
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
+import { systemActor } from "@/lib/audit/record-audit-event";
 import { hashPassword } from "@/lib/auth/passwords";
 import type { Role } from "@/lib/auth/roles";
+import { getEnvironmentView } from "@/lib/environments/get-environment-view";
+import { updateEnvironment } from "@/lib/environments/update-environment";
+import { ensureSandboxDemo } from "@/lib/sandbox/provision";
 
 /** The embedded default's demo accounts; the README and the start-up banner list them. */
 export const demoUsers: { email: string; password: string; role: Role; name: string }[] = [
@@ -19,4 +23,26 @@ export async function seedDemoUsers(db: Database): Promise<void> {
       .values({ email: user.email, name: user.name, role: user.role, passwordHash: await hashPassword(user.password) })
       .onConflictDoNothing();
   }
+}
+
+const builtInSandboxUrl = /^http:\/\/127\.0\.0\.1:\d+\/sandbox\/api$/;
+
+/**
+ * Points `staging` at the sandbox this process serves, with the sandbox's demo
+ * credentials, unless an admin configured staging for something else.
+ */
+export async function pointStagingAtSandbox(db: Database, port: number): Promise<void> {
+  const demo = await ensureSandboxDemo(db);
+  const baseUrl = `http://127.0.0.1:${port}/sandbox/api`;
+  const staging = await getEnvironmentView(db, "staging");
+  const untouched = !staging.configured || (staging.baseUrl !== null && builtInSandboxUrl.test(staging.baseUrl));
+  if (!untouched || staging.baseUrl === baseUrl) return;
+  await updateEnvironment(db, systemActor, "staging", {
+    baseUrl,
+    uploadHosts: [`127.0.0.1:${port}`],
+    clientId: demo.clientId,
+    dataSourceName: demo.dataSourceName,
+    apiKey: demo.apiKey,
+    clientSecret: demo.clientSecret,
+  });
 }

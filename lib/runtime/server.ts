@@ -8,7 +8,8 @@ import { readOrCreateSecretFile } from "@/db/embedded";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
 import { assertProductionConfiguration, ConfigurationError, dataDirectory, isProductionMode } from "./mode";
 import { applyRequestPolicies } from "./request-policies";
-import { demoUsers, seedDemoUsers } from "./seed-demo";
+import { sandboxDemo } from "@/lib/sandbox/provision";
+import { demoUsers, pointStagingAtSandbox, seedDemoUsers } from "./seed-demo";
 import { startDatabase } from "./start-database";
 
 const log = (line: string) => console.log(`[location-sync] ${line}`);
@@ -27,7 +28,10 @@ async function main() {
   }
   process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
   process.env.APP_ORIGIN ??= process.env.NEXTAUTH_URL;
-  if (!production) await seedDemoUsers(getDatabase());
+  if (!production) {
+    await seedDemoUsers(getDatabase());
+    await pointStagingAtSandbox(getDatabase(), port);
+  }
 
   const app = next({ dev, dir: process.cwd(), hostname: host, port });
   await app.prepare();
@@ -68,6 +72,8 @@ function printBanner(info: { port: number; production: boolean; embedded: boolea
   if (!info.production) {
     lines.push("Demo users (embedded default only):");
     for (const user of demoUsers) lines.push(`  ${user.role.padEnd(9)} ${user.email.padEnd(22)} ${user.password}`);
+    lines.push(`Sandbox (staging points at http://127.0.0.1:${info.port}/sandbox/api) owner accounts:`);
+    for (const owner of sandboxDemo.owners) lines.push(`  ${owner.email.padEnd(22)} ${owner.password.padEnd(20)} owns ${owner.locations.map((l) => l.id).join(", ")}`);
   }
   console.log(lines.map((line) => `[location-sync] ${line}`).join("\n"));
 }
