@@ -1,1 +1,0 @@
-ALTER TABLE "sandbox"."environments" ADD COLUMN "date_time_style" text DEFAULT 'spec' NOT NULL;
