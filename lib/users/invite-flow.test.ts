@@ -87,3 +87,16 @@ describe("updateUser", () => {
     await expect(updateUser(testDb.db, admin, only.id, { active: false })).rejects.toMatchObject({ code: "CONFLICT" });
   });
 });
+
+describe("listUsers", () => {
+  it("shows a pending invite until it is used", async () => {
+    const { listUsers } = await import("./list-users");
+    const created = await createUser(testDb.db, admin, { email: "pending@example.test", name: "", role: "support" });
+    const before = (await listUsers(testDb.db)).find((user) => user.id === created.id);
+    expect(before).toMatchObject({ hasPassword: false });
+    expect(before?.pendingInviteExpiresAt).toBeInstanceOf(Date);
+    await acceptInvite(testDb.db, { token: tokenOf(created.invite!.path), password: "a long enough password", clientAddress: "x" });
+    const after = (await listUsers(testDb.db)).find((user) => user.id === created.id);
+    expect(after).toMatchObject({ hasPassword: true, pendingInviteExpiresAt: null });
+  });
+});

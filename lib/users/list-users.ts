@@ -1,6 +1,6 @@
 import { asc, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { userInvites, users } from "@/db/schema";
+import { users } from "@/db/schema";
 
 export interface UserListItem {
   id: string;
@@ -23,7 +23,7 @@ export async function listUsers(db: Database): Promise<UserListItem[]> {
       role: users.role,
       active: users.active,
       hasPassword: sql<boolean>`${users.passwordHash} is not null`,
-      pendingInviteExpiresAt: sql<Date | null>`(select max(${userInvites.expiresAt}) from ${userInvites} where ${userInvites.userId} = ${users.id} and ${userInvites.usedAt} is null and ${userInvites.expiresAt} > now())`,
+      pendingInviteExpiresAt: sql<Date | null>`(select max(i.expires_at) from user_invites i where i.user_id = "users"."id" and i.used_at is null and i.expires_at > now())`,
       lastSignInAt: users.lastSignInAt,
       createdAt: users.createdAt,
     })
