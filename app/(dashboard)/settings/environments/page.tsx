@@ -18,7 +18,7 @@ export default async function EnvironmentsPage() {
       />
       <div className="flex flex-col gap-6">
         {environments.map((environment) => (
-          <EnvironmentForm key={`${environment.name}-${environment.updatedAt}`} environment={environment} />
+          <EnvironmentForm key={environment.name} environment={environment} />
         ))}
       </div>
     </>
