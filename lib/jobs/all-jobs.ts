@@ -1,4 +1,5 @@
 import type { AnyJob } from "./define-job";
 import { pruneAuditLogJob } from "./prune-audit-log";
+import { pruneSandboxRequestLogJob } from "./prune-sandbox-request-log";
 
-export const allJobs: AnyJob[] = [pruneAuditLogJob as unknown as AnyJob];
+export const allJobs = [pruneAuditLogJob, pruneSandboxRequestLogJob] as unknown as AnyJob[];

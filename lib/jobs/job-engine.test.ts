@@ -34,8 +34,13 @@ describe("job engine", () => {
     expect(left.map((row) => row.email)).toEqual(["recent@example.test"]);
   });
 
-  it("registers the daily pruning schedule", async () => {
+  it("registers the daily pruning schedules", async () => {
     const rows = await testDb.db.execute<{ name: string; cron: string }>(sql`select name, cron from pgboss.schedule`);
-    expect(rows.map((row) => [row.name, row.cron])).toContainEqual(["audit-log.prune", "17 3 * * *"]);
+    expect(rows.map((row) => [row.name, row.cron])).toEqual(
+      expect.arrayContaining([
+        ["audit-log.prune", "17 3 * * *"],
+        ["sandbox.prune-request-log", "37 3 * * *"],
+      ]),
+    );
   });
 });
