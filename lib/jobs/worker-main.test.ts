@@ -1,0 +1,51 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { PgBoss } from "pg-boss";
+import { afterAll, describe, expect, it } from "vitest";
+import { auditLog } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { pruneAuditLogJob } from "./prune-audit-log";
+
+const testDb = await useTestDatabase();
+const root = path.resolve(import.meta.dirname, "../..");
+
+describe("npm run worker", () => {
+  // Node itself (not the tsx wrapper) so the signal reaches the worker's own handler.
+  const worker = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib/jobs/worker-main.ts")], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "development", DATABASE_URL: testDb.url },
+  });
+  let output = "";
+  worker.stdout.on("data", (chunk) => (output += chunk));
+  worker.stderr.on("data", (chunk) => (output += chunk));
+  const sender = new PgBoss({ connectionString: testDb.url, schema: "pgboss", max: 2 });
+
+  afterAll(async () => {
+    await sender.stop({ graceful: false });
+    if (worker.exitCode === null) {
+      const exited = new Promise((resolve) => worker.once("exit", resolve));
+      worker.kill("SIGTERM");
+      await exited;
+    }
+  });
+
+  it("a standalone worker process takes jobs from the shared database and stops on SIGTERM", async () => {
+    for (let i = 0; i < 150 && !output.includes("taking jobs"); i++) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(output).toContain("[worker] taking jobs");
+
+    await testDb.db.insert(auditLog).values({ action: "auth.sign_in", actorEmail: "ancient@example.test", at: new Date(Date.now() - 90 * 86_400_000) });
+    await sender.start();
+    const jobId = await pruneAuditLogJob.send(sender, { olderThanDays: 30 });
+    let state: string | undefined;
+    for (let i = 0; i < 150 && state !== "completed"; i++) {
+      state = (await sender.getJobById(pruneAuditLogJob.name, jobId!))?.state;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(state).toBe("completed");
+    expect(await testDb.db.select().from(auditLog)).toHaveLength(0);
+
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
+    worker.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+});
