@@ -73,7 +73,7 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                     value={user.role}
                     disabled={user.id === currentUserId}
                     onChange={(event) => update(user, { role: event.target.value as Role })}
-                    className="w-40"
+                    className="w-44"
                   >
                     {ALL_ROLES.map((role) => (
                       <option key={role} value={role}>
