@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { sandboxRecords, sandboxSessionEvents, sandboxSessions, sandboxUploads } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { startSandboxServer, type SandboxServer } from "./server";
-import { createSandboxFixture, createSandboxHttp, putUpload, type SandboxFixture } from "./testing";
+import { createSandboxFixture, createSandboxHttp, putUpload, sampleCatalog, type SandboxFixture } from "./testing";
 
 const testDb = await useTestDatabase();
 let server: SandboxServer;
@@ -43,23 +43,7 @@ const records = (type: string) =>
     .where(and(eq(sandboxRecords.locationId, fixture.locationId), eq(sandboxRecords.type, type as "calendars")))
     .then((rows) => rows.map((row) => row.data).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
 
-const calendars = [
-  { external_id: "cal-1", name: "Alice" },
-  { external_id: "cal-2", name: "Bob" },
-];
-const categories = [{ external_id: "cat-1", name: "Hair", list_order: 1 }];
-const services = [
-  {
-    external_id: "svc-1",
-    name: "Cut",
-    description: "A haircut",
-    available: true,
-    price_cents: 2500,
-    service_category_external_id: "cat-1",
-    calendar_external_ids: ["cal-1", "cal-2"],
-    list_order: 1,
-  },
-];
+const { calendars, categories, services } = sampleCatalog;
 const contact = (id: string, extra: Record<string, unknown> = {}) => ({
   external_id: id,
   email: `${id}@example.com`,

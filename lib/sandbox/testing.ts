@@ -86,3 +86,24 @@ export async function putUpload(url: string, body: string | unknown[], headers: 
   const text = await response.text();
   return { status: response.status, headers: response.headers, json: parseJson(text), text };
 }
+
+/** A small valid catalogue (two calendars, one category, one service) shared by the sandbox and client tests. */
+export const sampleCatalog = {
+  calendars: [
+    { external_id: "cal-1", name: "Alice" },
+    { external_id: "cal-2", name: "Bob" },
+  ],
+  categories: [{ external_id: "cat-1", name: "Hair", list_order: 1 }],
+  services: [
+    {
+      external_id: "svc-1",
+      name: "Cut",
+      description: "A haircut",
+      available: true,
+      price_cents: 2500,
+      service_category_external_id: "cat-1",
+      calendar_external_ids: ["cal-1", "cal-2"],
+      list_order: 1,
+    },
+  ],
+};

@@ -4,7 +4,7 @@ import { sandboxLocations, sandboxRecords, sandboxUploads, type SandboxRecordTyp
 import { useTestDatabase } from "@/db/testing/test-database";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import { createSandboxFixture, type SandboxFixture } from "@/lib/sandbox/testing";
+import { createSandboxFixture, sampleCatalog, type SandboxFixture } from "@/lib/sandbox/testing";
 import { createUpstreamClient, type UpstreamClientOptions } from "./client";
 import { UpstreamAuthenticationError, UpstreamRejectedError, UpstreamUnavailableError } from "./errors";
 import { formatLocalDate, formatUpstreamDateTime } from "./formats";
@@ -64,23 +64,7 @@ const storedRecords = (type: SandboxRecordType) =>
     .then((rows) => rows.map((row) => row.data).sort((a, b) => String(a.external_id ?? a.start_at).localeCompare(String(b.external_id ?? b.start_at))));
 
 const zone = "Europe/Berlin";
-const calendars = [
-  { external_id: "cal-1", name: "Alice" },
-  { external_id: "cal-2", name: "Bob" },
-];
-const categories = [{ external_id: "cat-1", name: "Hair", list_order: 1 }];
-const services = [
-  {
-    external_id: "svc-1",
-    name: "Cut",
-    description: "A haircut",
-    available: true,
-    price_cents: 2500,
-    service_category_external_id: "cat-1",
-    calendar_external_ids: ["cal-1", "cal-2"],
-    list_order: 1,
-  },
-];
+const { calendars, categories, services } = sampleCatalog;
 const contact = (index: number): ContactDetailRecord => ({
   external_id: `c-${index}`,
   email: `c${index}@example.com`,
