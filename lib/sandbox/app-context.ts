@@ -1,6 +1,8 @@
 import { getDatabase } from "@/db/client";
 import type { SandboxContext } from "./context";
+import { isProductionMode } from "@/lib/runtime/mode";
 import { areFaultsEnabled } from "./fault-policy";
+import { handleSandboxRequest } from "./handle-request";
 
 /** The sandbox as served by the app's own route handlers under /sandbox/…. */
 export function createAppSandboxContext(): SandboxContext {
@@ -15,4 +17,16 @@ export function createAppSandboxContext(): SandboxContext {
     uploadBaseUrl: process.env.SANDBOX_UPLOAD_BASE_URL || undefined,
     faultsEnabled: areFaultsEnabled(),
   };
+}
+
+/**
+ * Serves one request with the app's built-in sandbox. In production mode the
+ * simulator is off unless the operator opts in with SANDBOX_ENABLED=true: a real
+ * deployment talks to the real service and exposes no simulated API.
+ */
+export function serveAppSandbox(request: Request): Promise<Response> {
+  if (isProductionMode() && process.env.SANDBOX_ENABLED !== "true") {
+    return Promise.resolve(Response.json({ error: { code: "not_found", message: "Not found.", details: [] } }, { status: 404 }));
+  }
+  return handleSandboxRequest(request, createAppSandboxContext());
 }

@@ -51,3 +51,30 @@ test("the app's route handlers serve the API under /sandbox/api and uploads unde
   expect(armed.status).toBe(201);
   expect((await apiRoute.GET(new Request(`${origin}/sandbox/api/v1/users/me`, { headers: authorized }))).status).toBe(503);
 });
+
+test("in production mode the app serves no sandbox unless SANDBOX_ENABLED=true", async () => {
+  const fixture = await createSandboxFixture(testDb.db);
+  const saved = { NODE_ENV: process.env.NODE_ENV, LOCATION_SYNC_EMBEDDED: process.env.LOCATION_SYNC_EMBEDDED, SANDBOX_ENABLED: process.env.SANDBOX_ENABLED };
+  const env = process.env as Record<string, string | undefined>;
+  const call = () =>
+    apiRoute.POST(
+      new Request(`${origin}/sandbox/api/v1/access_tokens`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": fixture.apiKey },
+        body: JSON.stringify({ email: fixture.owner.email, password: fixture.owner.password, client_id: fixture.clientId, client_secret: fixture.clientSecret }),
+      }),
+    );
+  try {
+    env.NODE_ENV = "production";
+    delete env.LOCATION_SYNC_EMBEDDED;
+    delete env.SANDBOX_ENABLED;
+    expect((await call()).status).toBe(404);
+    env.SANDBOX_ENABLED = "true";
+    expect((await call()).status).toBe(200);
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete env[key];
+      else env[key] = value;
+    }
+  }
+});

@@ -1,11 +1,6 @@
 // /sandbox/uploads/{token} – the simulator's one-time upload addresses
-import { createAppSandboxContext } from "@/lib/sandbox/app-context";
-import { handleSandboxRequest } from "@/lib/sandbox/handle-request";
+import { serveAppSandbox } from "@/lib/sandbox/app-context";
 
 export const dynamic = "force-dynamic";
 
-function handle(request: Request): Promise<Response> {
-  return handleSandboxRequest(request, createAppSandboxContext());
-}
-
-export { handle as DELETE, handle as GET, handle as POST, handle as PUT };
+export { serveAppSandbox as DELETE, serveAppSandbox as GET, serveAppSandbox as POST, serveAppSandbox as PUT };
