@@ -1,7 +1,8 @@
-import { pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { environmentName } from "./enums";
 import { users } from "./users";
 
-export const environmentName = pgEnum("environment_name", ["staging", "production"]);
+export { environmentName };
 
 export const environments = pgTable("environments", {
   name: environmentName("name").primaryKey(),

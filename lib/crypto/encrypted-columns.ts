@@ -16,7 +16,10 @@ export const environmentSecretContext = {
   clientSecret: (name: string) => `environments.client_secret:${name}`,
 };
 
+export const locationTokenContext = (locationId: string) => `locations.token:${locationId}`;
+
 export const encryptedColumns: EncryptedColumn[] = [
+  { table: "locations", keyColumns: ["id"], column: "location_token_encrypted", context: (key) => locationTokenContext(key.id!) },
   { table: "environments", keyColumns: ["name"], column: "api_key_encrypted", context: (key) => environmentSecretContext.apiKey(key.name!) },
   { table: "environments", keyColumns: ["name"], column: "client_secret_encrypted", context: (key) => environmentSecretContext.clientSecret(key.name!) },
 ];
