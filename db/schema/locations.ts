@@ -18,7 +18,7 @@ export const locations = pgTable(
     sourceKey: text("source_key"),
     automotive: boolean("automotive").notNull().default(false),
     /** Daily sync time, local HH:MM within 09:00–19:00. */
-    syncTime: text("sync_time").notNull().default("09:00"),
+    syncTime: text("sync_time").notNull().default("10:00"),
     /** Sealed with lib/crypto (context: locations.token:<id>). */
     locationTokenEncrypted: text("location_token_encrypted"),
     connectedAt: timestamp("connected_at", { withTimezone: true }),
@@ -28,6 +28,9 @@ export const locations = pgTable(
     upstreamAccountEmail: text("upstream_account_email"),
     lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
     lastCheckOk: boolean("last_check_ok"),
+    /** Why a person must look at this location (e.g. the upstream refused its token); null when all is well. */
+    attentionReason: text("attention_reason"),
+    attentionSince: timestamp("attention_since", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

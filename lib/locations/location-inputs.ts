@@ -1,0 +1,100 @@
+import { getCountries } from "libphonenumber-js/min";
+import { IANAZone } from "luxon";
+import { z } from "zod";
+import { EnvironmentName } from "@/lib/environments/environment-inputs";
+import { Email } from "@/lib/users/user-inputs";
+
+// One schema per shape, used by the forms in the browser and by the route handlers and CLI.
+
+/** Spec section 8: the recommended sync window, local time of the business. */
+export const SYNC_WINDOW = { start: "09:00", end: "19:00" } as const;
+
+const countryCodes = new Set<string>(getCountries());
+
+export const TimeZone = z
+  .string()
+  .trim()
+  .min(1, "Choose the location's time zone")
+  .refine((zone) => IANAZone.isValidZone(zone), "Must be an IANA time zone such as Europe/Berlin or America/New_York");
+
+export const CountryCode = z
+  .string()
+  .trim()
+  .transform((code) => code.toUpperCase())
+  .refine((code) => countryCodes.has(code), "Must be a two-letter country code such as US, DE or GB");
+
+/** HH:MM, local time, within the spec's recommended window (start inclusive, end exclusive). */
+export const SyncTime = z
+  .string()
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Must be a time written HH:MM, e.g. 10:30")
+  .refine(
+    (time) => time >= SYNC_WINDOW.start && time < SYNC_WINDOW.end,
+    `Must be between ${SYNC_WINDOW.start} and 18:59: the upstream recommends syncing between 9am and 7pm local time`,
+  );
+
+/** The upstream's location_id: it goes into URL paths (encoded), so no control characters. */
+export const UpstreamLocationId = z
+  .string()
+  .trim()
+  .min(1, "Enter the upstream location ID")
+  .max(200, "Must be at most 200 characters")
+  .regex(/^[^\s/?#\\]+$/, "Must not contain spaces, slashes, ? or #");
+
+export const SourceKey = z
+  .string()
+  .trim()
+  .min(1, "Enter the source key of the management system's location")
+  .max(200, "Must be at most 200 characters");
+
+export const LocationName = z.string().trim().min(1, "Enter a name").max(120, "Must be at most 120 characters");
+
+export const LocationInput = z.object({
+  name: LocationName,
+  timeZone: TimeZone,
+  country: CountryCode,
+  environment: EnvironmentName,
+  upstreamLocationId: UpstreamLocationId,
+  sourceKey: SourceKey,
+  automotive: z.boolean().default(false),
+  syncTime: SyncTime.default("10:00"),
+});
+export type LocationInput = z.infer<typeof LocationInput>;
+export type LocationFormValues = z.input<typeof LocationInput>;
+
+export const LocationUpdateInput = LocationInput.partial().refine((value) => Object.values(value).some((field) => field !== undefined), {
+  message: "Change at least one field",
+});
+export type LocationUpdateInput = z.infer<typeof LocationUpdateInput>;
+
+export const LocationId = z.object({ locationId: z.uuid("must be a location id") });
+
+export const connectionStatuses = ["connected", "not_connected", "needs_attention"] as const;
+export const ConnectionStatusFilter = z.enum(connectionStatuses);
+export type ConnectionStatusFilter = z.infer<typeof ConnectionStatusFilter>;
+
+export const LOCATIONS_PAGE_SIZE = 50;
+
+/** List query: search, filters and a keyset cursor (after/before an opaque key). */
+export const LocationListQuery = z.object({
+  q: z.string().trim().max(200).optional(),
+  status: ConnectionStatusFilter.optional(),
+  environment: EnvironmentName.optional(),
+  after: z.string().max(500).optional(),
+  before: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(LOCATIONS_PAGE_SIZE),
+});
+export type LocationListQuery = z.infer<typeof LocationListQuery>;
+
+/** The upstream account's credentials, typed by the owner: used once in the request, never stored. */
+export const ConnectLocationInput = z.object({
+  email: z.string().trim().min(1, "Enter the email of the upstream account").max(254, "Must be at most 254 characters"),
+  password: z.string().min(1, "Enter the password of the upstream account").max(1024, "Must be at most 1024 characters"),
+});
+export type ConnectLocationInput = z.infer<typeof ConnectLocationInput>;
+
+export const OwnerInvitationInput = z.object({
+  email: Email,
+  name: z.string().trim().max(120, "Must be at most 120 characters").default(""),
+});
+export type OwnerInvitationInput = z.infer<typeof OwnerInvitationInput>;
