@@ -31,7 +31,8 @@ export function AcceptInviteForm({ token, email }: { token: string; email: strin
       return;
     }
     await signIn("credentials", { email, password, redirect: false });
-    router.replace(result.data.locationId ? `/locations/${result.data.locationId}` : "/locations");
+    // An owner invited for a location goes straight on to connect it.
+    router.replace(result.data.locationId ? `/locations/${result.data.locationId}/connect` : "/locations");
     router.refresh();
   }
 

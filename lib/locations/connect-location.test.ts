@@ -1,0 +1,245 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { auditLog, locations, sandboxAccessTokens } from "@/db/schema";
+import { databaseAsText } from "@/db/testing/database-text";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActor } from "@/lib/audit/record-audit-event";
+import { isSealedSecret } from "@/lib/crypto/secret-box";
+import { updateEnvironment } from "@/lib/environments/update-environment";
+import { DomainError } from "@/lib/errors/domain-error";
+import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
+import { createSandboxFixture, createSandboxHttp, type SandboxFixture } from "@/lib/sandbox/testing";
+import { startRecordingProxy, type RecordingProxy } from "@/lib/upstream/testing/recording-proxy";
+import { connectLimits, connectLocation } from "./connect-location";
+import { disconnectLocation } from "./disconnect-location";
+import { getLocationRow } from "./get-location";
+import { openLocationToken } from "./location-token";
+import { TOKEN_REFUSED_REASON, testConnection } from "./test-connection";
+
+// The owner token flow against the sandbox over real HTTP, through a proxy that keeps what crossed the wire.
+const testDb = await useTestDatabase();
+const db = testDb.db;
+let sandbox: SandboxServer;
+let proxy: RecordingProxy;
+let fixture: SandboxFixture;
+let address = 0;
+const noWaits = { retryRuntime: { random: () => 0, sleep: async () => {} } };
+
+const actorFor = () => ({ id: null, email: "support@example.test", clientAddress: `198.51.100.${++address}` });
+
+async function pointStagingAt(baseUrl: string, overrides: { clientSecret?: string } = {}) {
+  await updateEnvironment(db, systemActor, "staging", {
+    baseUrl,
+    uploadHosts: [new URL(sandbox.uploadOrigin).host],
+    clientId: fixture.clientId,
+    dataSourceName: fixture.dataSourceName,
+    apiKey: fixture.apiKey,
+    clientSecret: fixture.clientSecret,
+    ...overrides,
+  });
+}
+
+async function addLocation(values: Partial<typeof locations.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(locations)
+    .values({ name: `Salon ${Math.random()}`, environment: "staging", upstreamLocationId: fixture.locationId, timeZone: "Europe/Berlin", ...values })
+    .returning();
+  return row!;
+}
+
+async function connectError(promise: Promise<unknown>): Promise<DomainError> {
+  const error = await promise.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandboxServer({ db });
+  proxy = await startRecordingProxy(sandbox.apiBaseUrl);
+});
+afterAll(async () => {
+  await proxy.close();
+  await sandbox.close();
+});
+beforeEach(async () => {
+  fixture = await createSandboxFixture(db);
+  await pointStagingAt(proxy.url);
+  proxy.exchanges.length = 0;
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe("connect", () => {
+  it("stores only the sealed Location Access Token; the password and the user token are nowhere", async () => {
+    const logged: string[] = [];
+    for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    }
+    const location = await addLocation();
+    const actor = actorFor();
+    const view = await connectLocation(db, actor, location.id, { email: fixture.owner.email, password: fixture.owner.password });
+
+    expect(view).toMatchObject({ connected: true, connectedByEmail: actor.email, upstreamAccountEmail: fixture.owner.email, lastCheckOk: true });
+    expect(proxy.exchanges.map((exchange) => `${exchange.method} ${exchange.path} ${exchange.status}`)).toEqual([
+      "POST /v1/access_tokens 200",
+      `POST /v1/access_tokens/locations/${fixture.locationId} 200`,
+      "GET /v1/users/me 200",
+    ]);
+    const [userTokenExchange, locationTokenExchange] = proxy.exchanges;
+    expect(JSON.parse(userTokenExchange!.requestBody)).toEqual({
+      email: fixture.owner.email,
+      password: fixture.owner.password,
+      client_id: fixture.clientId,
+      client_secret: fixture.clientSecret,
+    });
+    expect(JSON.parse(locationTokenExchange!.requestBody)).toEqual({ client_id: fixture.clientId, client_secret: fixture.clientSecret });
+    const userToken = JSON.parse(userTokenExchange!.responseBody).access_token as string;
+    const locationToken = JSON.parse(locationTokenExchange!.responseBody).access_token as string;
+    expect(locationTokenExchange!.requestHeaders.authorization).toBe(`Bearer ${userToken}`);
+    expect(proxy.exchanges[2]!.requestHeaders.authorization).toBe(`Bearer ${locationToken}`);
+
+    const everything = await databaseAsText(db);
+    const returned = JSON.stringify(view);
+    for (const secret of [fixture.owner.password, userToken, locationToken]) {
+      expect(everything).not.toContain(secret);
+      expect(logged.join("\n")).not.toContain(secret);
+      expect(returned).not.toContain(secret);
+    }
+    const row = await getLocationRow(db, location.id);
+    expect(isSealedSecret(row.locationTokenEncrypted!)).toBe(true);
+    expect(openLocationToken(row)).toBe(locationToken);
+    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.targetId, location.id), eq(auditLog.action, "location.connected")));
+    expect(audit).toMatchObject({ actorEmail: actor.email, clientAddress: actor.clientAddress });
+  });
+
+  it("a wrong password gets its message and stores nothing", async () => {
+    const location = await addLocation();
+    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: "not-the-password" }));
+    expect(error.code).toBe("INVALID");
+    expect(error.message).toBe("The email or password is wrong for the Marketing Automation Service account. Nothing was stored.");
+    expect(error.fields).toEqual([{ field: "password", reason: "does not match this email at the Marketing Automation Service" }]);
+    expect(await getLocationRow(db, location.id)).toMatchObject({ locationTokenEncrypted: null, connectedAt: null, upstreamAccountEmail: null });
+    expect(proxy.exchanges).toHaveLength(1);
+  });
+
+  it("refuses an account that does not own the location, with its message", async () => {
+    const location = await addLocation();
+    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.stranger.email, password: fixture.stranger.password }));
+    expect(error.message).toBe(
+      `That account does not own location “${fixture.locationId}” at the Marketing Automation Service. Nothing was stored. Sign in with the account of the location's owner.`,
+    );
+    expect((await getLocationRow(db, location.id)).locationTokenEncrypted).toBeNull();
+  });
+
+  it("names an upstream location id the service does not know", async () => {
+    const location = await addLocation({ upstreamLocationId: "no-such-location" });
+    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }));
+    expect(error.code).toBe("CONFLICT");
+    expect(error.message).toContain("has no location with ID “no-such-location”");
+  });
+
+  it("says the environment is not configured, and calls nothing", async () => {
+    const location = await addLocation({ environment: "production" });
+    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }));
+    expect(error.code).toBe("NOT_CONFIGURED");
+    expect(error.message).toContain("The production environment is not configured");
+    expect(proxy.exchanges).toHaveLength(0);
+  });
+
+  it("says the environment's own credentials were refused", async () => {
+    await pointStagingAt(proxy.url, { clientSecret: "not-the-client-secret" });
+    const location = await addLocation();
+    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }));
+    expect(error.code).toBe("NOT_CONFIGURED");
+    expect(error.message).toContain("refused the staging environment's API key or client credentials");
+  });
+
+  it("tells the user to retry later when the upstream cannot be reached", async () => {
+    const closed = await startRecordingProxy(sandbox.apiBaseUrl);
+    await closed.close();
+    await pointStagingAt(closed.url);
+    const location = await addLocation();
+    const error = await connectError(
+      connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }, { client: noWaits }),
+    );
+    expect(error.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(error.message).toContain("could not be reached. Nothing was changed. Try again in a few minutes");
+  });
+
+  it("reconnect replaces the token; disconnect deletes it; both are audited", async () => {
+    const location = await addLocation();
+    await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
+    const first = (await getLocationRow(db, location.id)).locationTokenEncrypted;
+    await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
+    const second = await getLocationRow(db, location.id);
+    expect(second.locationTokenEncrypted).not.toBe(first);
+    const disconnected = await disconnectLocation(db, actorFor(), location.id);
+    expect(disconnected).toMatchObject({ connected: false, connectedAt: null, upstreamAccountEmail: null });
+    expect((await getLocationRow(db, location.id)).locationTokenEncrypted).toBeNull();
+    const actions = (await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, location.id)).orderBy(auditLog.id)).map(
+      (row) => row.action,
+    );
+    expect(actions).toEqual(["location.connected", "location.reconnected", "location.disconnected"]);
+  });
+});
+
+describe("throttling", () => {
+  it("refuses the attempt past the per-location limit without calling the upstream", async () => {
+    const location = await addLocation();
+    for (let attempt = 0; attempt < connectLimits.perLocation.limit; attempt++) {
+      await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: "wrong" }));
+    }
+    const calls = proxy.exchanges.length;
+    expect(calls).toBe(connectLimits.perLocation.limit);
+    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }));
+    expect(error.code).toBe("RATE_LIMITED");
+    expect(error.message).toMatch(/^Too many connection attempts\. Nothing was sent to the Marketing Automation Service\. Try again in \d+ minutes?\.$/);
+    expect(error.retryAfterSeconds).toBeGreaterThan(0);
+    expect(proxy.exchanges).toHaveLength(calls);
+  });
+
+  it("refuses the attempt past the per-address limit, across locations", async () => {
+    const actor = actorFor();
+    for (let attempt = 0; attempt < connectLimits.perAddress.limit; attempt++) {
+      const location = await addLocation({ upstreamLocationId: `unknown-${attempt}` });
+      await connectError(connectLocation(db, actor, location.id, { email: fixture.owner.email, password: "wrong" }));
+    }
+    const calls = proxy.exchanges.length;
+    const location = await addLocation();
+    const error = await connectError(connectLocation(db, actor, location.id, { email: fixture.owner.email, password: fixture.owner.password }));
+    expect(error.code).toBe("RATE_LIMITED");
+    expect(proxy.exchanges).toHaveLength(calls);
+  });
+});
+
+describe("test connection", () => {
+  it("confirms a working token and flags a refused one as needing attention", async () => {
+    const location = await addLocation();
+    await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
+    const working = await testConnection(db, actorFor(), location.id);
+    expect(working).toMatchObject({ ok: true, message: `Connected: the token acts as ${fixture.owner.email}.` });
+
+    await db.update(sandboxAccessTokens).set({ revokedAt: new Date() }).where(eq(sandboxAccessTokens.locationId, fixture.locationId));
+    const refused = await testConnection(db, actorFor(), location.id);
+    expect(refused).toMatchObject({ ok: false, message: TOKEN_REFUSED_REASON, location: { lastCheckOk: false, attentionReason: TOKEN_REFUSED_REASON } });
+
+    await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
+    expect(await getLocationRow(db, location.id)).toMatchObject({ attentionReason: null, lastCheckOk: true });
+  });
+
+  it("refuses to test a location that is not connected", async () => {
+    const location = await addLocation();
+    const error = await connectError(testConnection(db, actorFor(), location.id));
+    expect(error.code).toBe("CONFLICT");
+  });
+
+  it("the stored token works for the sandbox's own check", async () => {
+    const location = await addLocation();
+    await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
+    const http = createSandboxHttp(sandbox.apiBaseUrl, fixture.apiKey);
+    const me = await http.call("GET", "/users/me", { token: openLocationToken(await getLocationRow(db, location.id)) });
+    expect(me.json).toMatchObject({ email: fixture.owner.email, location_id: fixture.locationId });
+  });
+});

@@ -1,0 +1,126 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { locations } from "@/db/schema";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { createEnvironmentClient } from "@/lib/environments/environment-client";
+import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
+import { DomainError } from "@/lib/errors/domain-error";
+import { hitRateLimit, type RateLimitRule } from "@/lib/rate-limit/rate-limit";
+import type { UpstreamClientOptions } from "@/lib/upstream/client";
+import { connectionProblem, type ConnectStep } from "./connection-errors";
+import { getLocationRow, toLocationView, type LocationView } from "./get-location";
+import type { ConnectLocationInput } from "./location-inputs";
+import { sealLocationToken } from "./location-token";
+
+export const connectLimits = {
+  perLocation: { limit: 5, windowSeconds: 15 * 60 } satisfies RateLimitRule,
+  perAddress: { limit: 20, windowSeconds: 15 * 60 } satisfies RateLimitRule,
+};
+
+/** A person is waiting on the page: a few quick retries, then a clear "try again later". */
+export const interactiveClientOptions: Partial<UpstreamClientOptions> = { timeoutMs: 15_000, maxAttempts: 3, maxDelayMs: 2_000, maxRetryAfterMs: 5_000 };
+
+export interface ConnectOptions {
+  /** Tests: extra client options (e.g. an attempt listener). */
+  client?: Partial<UpstreamClientOptions>;
+  now?: Date;
+}
+
+/**
+ * The owner token flow (spec 5.5), inside the request: email + password → User
+ * Access Token → Location Access Token → checked with GET /users/me. Only the
+ * Location Access Token is kept, sealed. The password and the user token live in
+ * this function's frame only: never stored, logged, returned or queued.
+ */
+export async function connectLocation(
+  db: Database,
+  actor: AuditActor,
+  locationId: string,
+  input: ConnectLocationInput,
+  options: ConnectOptions = {},
+): Promise<LocationView> {
+  const location = await getLocationRow(db, locationId);
+  const target = { type: "location", id: location.id, label: location.name };
+  await throttle(db, actor, location.id, target);
+  if (!location.upstreamLocationId) {
+    throw new DomainError("CONFLICT", "This location has no upstream location ID yet. Support sets it (Edit location) before it can be connected.");
+  }
+  const upstreamLocationId = location.upstreamLocationId;
+  const credentials = await getEnvironmentCredentials(db, location.environment);
+  const client = createEnvironmentClient(credentials, { ...interactiveClientOptions, ...options.client });
+  const where = { environment: location.environment, upstreamLocationId };
+
+  let step: ConnectStep = "user_token";
+  try {
+    const userAccessToken = await client.createUserAccessToken({
+      email: input.email.trim(),
+      password: input.password,
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+    });
+    step = "location_token";
+    const locationToken = await client.createLocationAccessToken({
+      userAccessToken,
+      locationId: upstreamLocationId,
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+    });
+    step = "verify";
+    const me = await client.getCurrentUser({ accessToken: locationToken });
+    if (me.location_id && me.location_id !== upstreamLocationId) {
+      throw new DomainError("UPSTREAM_REJECTED", "The Marketing Automation Service issued a token for another location. Nothing was stored; try again.");
+    }
+    const now = options.now ?? new Date();
+    const reconnect = Boolean(location.locationTokenEncrypted);
+    const upstreamAccountEmail = me.email ?? input.email.trim().toLowerCase();
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(locations)
+        .set({
+          locationTokenEncrypted: sealLocationToken(location.id, locationToken),
+          connectedAt: now,
+          connectedByUserId: actor.id,
+          connectedByEmail: actor.email,
+          upstreamAccountEmail,
+          lastCheckedAt: now,
+          lastCheckOk: true,
+          attentionReason: null,
+          attentionSince: null,
+          updatedAt: now,
+        })
+        .where(eq(locations.id, location.id))
+        .returning();
+      await recordAuditEvent(tx, {
+        actor,
+        action: reconnect ? "location.reconnected" : "location.connected",
+        target,
+        details: { environment: location.environment, upstreamLocationId, upstreamAccountEmail },
+      });
+      return toLocationView(row!);
+    });
+  } catch (error) {
+    const problem = error instanceof DomainError ? error : connectionProblem(error, step, where);
+    await recordAuditEvent(db, { actor, action: "location.connect_failed", target, details: { step, reason: problem.code } });
+    throw problem;
+  } finally {
+    await client.close();
+  }
+}
+
+/** Every attempt counts, per location and per client address; past a limit nothing reaches the upstream. */
+async function throttle(db: Database, actor: AuditActor, locationId: string, target: { type: string; id: string; label: string }) {
+  const [byLocation, byAddress] = await Promise.all([
+    hitRateLimit(db, `connect:location:${locationId}`, connectLimits.perLocation),
+    hitRateLimit(db, `connect:address:${actor.clientAddress ?? "unknown"}`, connectLimits.perAddress),
+  ]);
+  if (!byLocation.limited && !byAddress.limited) return;
+  const retryAfterSeconds = Math.max(byLocation.retryAfterSeconds, byAddress.retryAfterSeconds);
+  await recordAuditEvent(db, { actor, action: "location.connect_throttled", target, details: { by: byLocation.limited ? "location" : "address" } });
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  throw new DomainError(
+    "RATE_LIMITED",
+    `Too many connection attempts. Nothing was sent to the Marketing Automation Service. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    [],
+    retryAfterSeconds,
+  );
+}

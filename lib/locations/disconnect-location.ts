@@ -1,0 +1,36 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { locations } from "@/db/schema";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { getLocationRow, toLocationView, type LocationView } from "./get-location";
+
+/** Deletes the Location Access Token and who connected it. Disconnecting twice changes nothing the second time. */
+export async function disconnectLocation(db: Database, actor: AuditActor, locationId: string, now = new Date()): Promise<LocationView> {
+  return db.transaction(async (tx) => {
+    const location = await getLocationRow(tx, locationId);
+    if (!location.locationTokenEncrypted) return toLocationView(location);
+    const [row] = await tx
+      .update(locations)
+      .set({
+        locationTokenEncrypted: null,
+        connectedAt: null,
+        connectedByUserId: null,
+        connectedByEmail: null,
+        upstreamAccountEmail: null,
+        lastCheckedAt: null,
+        lastCheckOk: null,
+        attentionReason: null,
+        attentionSince: null,
+        updatedAt: now,
+      })
+      .where(eq(locations.id, location.id))
+      .returning();
+    await recordAuditEvent(tx, {
+      actor,
+      action: "location.disconnected",
+      target: { type: "location", id: location.id, label: location.name },
+      details: { upstreamAccountEmail: location.upstreamAccountEmail, connectedAt: location.connectedAt?.toISOString() ?? null },
+    });
+    return toLocationView(row!);
+  });
+}

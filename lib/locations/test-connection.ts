@@ -1,0 +1,66 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { locations } from "@/db/schema";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { createEnvironmentClient } from "@/lib/environments/environment-client";
+import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
+import { DomainError } from "@/lib/errors/domain-error";
+import type { UpstreamClientOptions } from "@/lib/upstream/client";
+import { UpstreamAuthenticationError, UpstreamError, UpstreamUnavailableError } from "@/lib/upstream/errors";
+import { interactiveClientOptions } from "./connect-location";
+import { getLocationRow, toLocationView, type LocationView } from "./get-location";
+import { openLocationToken } from "./location-token";
+
+export const TOKEN_REFUSED_REASON = "The Marketing Automation Service refused this location's token. Its owner reconnects the location.";
+
+export interface ConnectionCheck {
+  ok: boolean;
+  message: string;
+  location: LocationView;
+}
+
+/**
+ * Test connection: GET /users/me with the stored Location Access Token. A refused
+ * token marks the location "needs attention"; an unreachable service changes nothing.
+ */
+export async function testConnection(
+  db: Database,
+  actor: AuditActor,
+  locationId: string,
+  options: { client?: Partial<UpstreamClientOptions>; now?: Date } = {},
+): Promise<ConnectionCheck> {
+  const location = await getLocationRow(db, locationId);
+  const accessToken = openLocationToken(location);
+  const credentials = await getEnvironmentCredentials(db, location.environment);
+  const client = createEnvironmentClient(credentials, { ...interactiveClientOptions, ...options.client });
+  const now = options.now ?? new Date();
+  let ok: boolean;
+  let message: string;
+  try {
+    const me = await client.getCurrentUser({ accessToken });
+    ok = !me.location_id || me.location_id === location.upstreamLocationId;
+    message = ok ? `Connected: the token acts as ${me.email ?? me.id}.` : "The token acts for another upstream location. Reconnect the location.";
+  } catch (error) {
+    if (error instanceof UpstreamUnavailableError) {
+      throw new DomainError("UPSTREAM_UNAVAILABLE", "The Marketing Automation Service could not be reached. Nothing was changed; try again in a few minutes.");
+    }
+    if (!(error instanceof UpstreamAuthenticationError) && !(error instanceof UpstreamError && error.status === 403)) throw error;
+    ok = false;
+    message = TOKEN_REFUSED_REASON;
+  } finally {
+    await client.close();
+  }
+  const [row] = await db.transaction(async (tx) => {
+    await recordAuditEvent(tx, { actor, action: "location.connection_tested", target: { type: "location", id: location.id, label: location.name }, details: { ok } });
+    return tx
+      .update(locations)
+      .set({
+        lastCheckedAt: now,
+        lastCheckOk: ok,
+        ...(ok ? { attentionReason: null, attentionSince: null } : { attentionReason: message, attentionSince: location.attentionSince ?? now }),
+      })
+      .where(eq(locations.id, location.id))
+      .returning();
+  });
+  return { ok, message, location: toLocationView(row!) };
+}
