@@ -5,6 +5,7 @@ import { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { Email } from "@/lib/users/user-inputs";
 
 // One schema per shape, used by the forms in the browser and by the route handlers and CLI.
+// `abort: true` on a field's first check: an empty or malformed value gets one message, not several.
 
 /** Spec section 8: the recommended sync window, local time of the business. */
 export const SYNC_WINDOW = { start: "09:00", end: "19:00" } as const;
@@ -14,7 +15,7 @@ const countryCodes = new Set<string>(getCountries());
 export const TimeZone = z
   .string()
   .trim()
-  .min(1, "Choose the location's time zone")
+  .min(1, { error: "Choose the location's time zone", abort: true })
   .refine((zone) => IANAZone.isValidZone(zone), "Must be an IANA time zone such as Europe/Berlin or America/New_York");
 
 export const CountryCode = z
@@ -27,7 +28,7 @@ export const CountryCode = z
 export const SyncTime = z
   .string()
   .trim()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Must be a time written HH:MM, e.g. 10:30")
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "Must be a time written HH:MM, e.g. 10:30", abort: true })
   .refine(
     (time) => time >= SYNC_WINDOW.start && time < SYNC_WINDOW.end,
     `Must be between ${SYNC_WINDOW.start} and 18:59: the upstream recommends syncing between 9am and 7pm local time`,
@@ -37,7 +38,7 @@ export const SyncTime = z
 export const UpstreamLocationId = z
   .string()
   .trim()
-  .min(1, "Enter the upstream location ID")
+  .min(1, { error: "Enter the upstream location ID", abort: true })
   .max(200, "Must be at most 200 characters")
   .regex(/^[^\s/?#\\]+$/, "Must not contain spaces, slashes, ? or #");
 
@@ -49,20 +50,27 @@ export const SourceKey = z
 
 export const LocationName = z.string().trim().min(1, "Enter a name").max(120, "Must be at most 120 characters");
 
-export const LocationInput = z.object({
+const locationFields = {
   name: LocationName,
   timeZone: TimeZone,
   country: CountryCode,
-  environment: EnvironmentName,
+  environment: z.enum(EnvironmentName.options, "Choose staging or production"),
   upstreamLocationId: UpstreamLocationId,
   sourceKey: SourceKey,
-  automotive: z.boolean().default(false),
-  syncTime: SyncTime.default("10:00"),
+  automotive: z.boolean(),
+  syncTime: SyncTime,
+};
+
+export const LocationInput = z.object({
+  ...locationFields,
+  automotive: locationFields.automotive.default(false),
+  syncTime: locationFields.syncTime.default("10:00"),
 });
 export type LocationInput = z.infer<typeof LocationInput>;
 export type LocationFormValues = z.input<typeof LocationInput>;
 
-export const LocationUpdateInput = LocationInput.partial().refine((value) => Object.values(value).some((field) => field !== undefined), {
+// Built from the fields without defaults: a partial update must not reset what it leaves out.
+export const LocationUpdateInput = z.object(locationFields).partial().refine((value) => Object.values(value).some((field) => field !== undefined), {
   message: "Change at least one field",
 });
 export type LocationUpdateInput = z.infer<typeof LocationUpdateInput>;

@@ -1,0 +1,35 @@
+import type { Database } from "@/db/client";
+import { locations } from "@/db/schema";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { toLocationView, type LocationView } from "./get-location";
+import type { LocationInput } from "./location-inputs";
+import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
+
+/** Adds a location (not yet connected: the owner connects it later). */
+export async function createLocation(db: Database, actor: AuditActor, input: LocationInput): Promise<LocationView> {
+  try {
+    return await db.transaction(async (tx) => {
+      await assertUpstreamLocationIdFree(tx, { environment: input.environment, upstreamLocationId: input.upstreamLocationId });
+      const [row] = await tx.insert(locations).values(input).returning();
+      if (!row) throw new Error("insert returned no row");
+      await recordAuditEvent(tx, {
+        actor,
+        action: "location.created",
+        target: { type: "location", id: row.id, label: row.name },
+        details: {
+          name: row.name,
+          timeZone: row.timeZone,
+          country: row.country,
+          environment: row.environment,
+          upstreamLocationId: row.upstreamLocationId,
+          sourceKey: row.sourceKey,
+          automotive: row.automotive,
+          syncTime: row.syncTime,
+        },
+      });
+      return toLocationView(row);
+    });
+  } catch (error) {
+    throw upstreamKeyViolation(error) ?? error;
+  }
+}

@@ -1,0 +1,130 @@
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { locationMembers, locations } from "@/db/schema";
+import type { CurrentUser } from "@/lib/auth/current-user";
+import type { EnvironmentName } from "@/lib/environments/environment-inputs";
+import { DomainError } from "@/lib/errors/domain-error";
+import { decodeLocationCursor, encodeLocationCursor, type LocationCursor } from "./location-cursor";
+import type { ConnectionStatusFilter, LocationListQuery } from "./location-inputs";
+import { nextScheduledSync } from "./next-sync";
+
+export interface LocationListItem {
+  id: string;
+  name: string;
+  environment: EnvironmentName;
+  upstreamLocationId: string | null;
+  connected: boolean;
+  connectionStatus: ConnectionStatusFilter;
+  connectedAt: Date | null;
+  attentionReason: string | null;
+  lastCheckOk: boolean | null;
+  /** Sync sessions arrive with issue 6; until then every location has none. */
+  lastSession: { status: string; endedAt: Date } | null;
+  nextSyncAt: Date;
+  syncTime: string;
+  timeZone: string;
+}
+
+export interface LocationListPage {
+  items: LocationListItem[];
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+  /** Pass as `before` for the previous page; null on the first page. */
+  previousCursor: string | null;
+  /** All locations matching the search and filters, across pages. */
+  total: number;
+}
+
+/** Who is looking: owners see only their own locations. */
+export type LocationViewer = Pick<CurrentUser, "id" | "role">;
+
+const sortName = sql<string>`lower(${locations.name})`;
+
+const statusConditions: Record<ConnectionStatusFilter, SQL> = {
+  connected: and(isNotNull(locations.locationTokenEncrypted), isNull(locations.attentionReason))!,
+  not_connected: isNull(locations.locationTokenEncrypted),
+  needs_attention: isNotNull(locations.attentionReason),
+};
+
+function escapeLike(text: string): string {
+  return text.replace(/[%_\\]/g, "\\$&");
+}
+
+function filterConditions(viewer: LocationViewer, query: LocationListQuery): SQL[] {
+  const conditions: SQL[] = [];
+  if (viewer.role === "owner") conditions.push(eq(locationMembers.userId, viewer.id));
+  if (query.q) conditions.push(or(ilike(locations.name, `%${escapeLike(query.q)}%`), eq(locations.upstreamLocationId, query.q))!);
+  if (query.status) conditions.push(statusConditions[query.status]);
+  if (query.environment) conditions.push(eq(locations.environment, query.environment));
+  return conditions;
+}
+
+function connectionStatusOf(row: { connected: boolean; attentionReason: string | null }): ConnectionStatusFilter {
+  if (row.attentionReason !== null) return "needs_attention";
+  return row.connected ? "connected" : "not_connected";
+}
+
+/**
+ * One page of the locations the viewer may see, ordered by name, with keyset
+ * cursors both ways (deep pages cost what the first does: locations_name_idx).
+ */
+export async function listLocations(db: DatabaseOrTransaction, viewer: LocationViewer, query: LocationListQuery, now: Date = new Date()): Promise<LocationListPage> {
+  if (query.after && query.before) throw new DomainError("INVALID", "Give either after or before, not both.", [{ field: "before", reason: "cannot be combined with after" }]);
+  const after = query.after ? decodeLocationCursor(query.after, "after") : null;
+  const before = query.before ? decodeLocationCursor(query.before, "before") : null;
+  const filters = filterConditions(viewer, query);
+  const keyset = after
+    ? sql`(${sortName}, ${locations.id}) > (${after.sortName}, ${after.id}::uuid)`
+    : before
+      ? sql`(${sortName}, ${locations.id}) < (${before.sortName}, ${before.id}::uuid)`
+      : undefined;
+
+  // Never the sealed token itself: only whether there is one.
+  const columns = {
+    id: locations.id,
+    name: locations.name,
+    sortName,
+    environment: locations.environment,
+    upstreamLocationId: locations.upstreamLocationId,
+    connected: sql<boolean>`${locations.locationTokenEncrypted} is not null`,
+    connectedAt: locations.connectedAt,
+    attentionReason: locations.attentionReason,
+    lastCheckOk: locations.lastCheckOk,
+    syncTime: locations.syncTime,
+    timeZone: locations.timeZone,
+  };
+  const base = db.select(columns).from(locations);
+  const scoped = viewer.role === "owner" ? base.innerJoin(locationMembers, eq(locationMembers.locationId, locations.id)) : base;
+  const rows = await scoped
+    .where(and(...filters, keyset))
+    .orderBy(...(before ? [desc(sortName), desc(locations.id)] : [asc(sortName), asc(locations.id)]))
+    .limit(query.limit + 1);
+
+  const hasMore = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  if (before) page.reverse();
+  const first = page[0];
+  const last = page.at(-1);
+  const cursorOf = (row: LocationCursor) => encodeLocationCursor({ sortName: row.sortName, id: row.id });
+
+  return {
+    items: page.map(({ sortName: _sortName, ...row }) => ({
+      ...row,
+      connectionStatus: connectionStatusOf(row),
+      lastSession: null,
+      nextSyncAt: nextScheduledSync(row.syncTime, row.timeZone, now),
+    })),
+    // Coming back from a later page (before), a next page exists: the one we came from.
+    nextCursor: last && (before || hasMore) ? cursorOf(last) : null,
+    // Going forward (after), a previous page exists: the one we came from.
+    previousCursor: first && (after || (before && hasMore)) ? cursorOf(first) : null,
+    total: await countLocations(db, viewer, filters),
+  };
+}
+
+async function countLocations(db: DatabaseOrTransaction, viewer: LocationViewer, filters: SQL[]): Promise<number> {
+  const base = db.select({ total: count() }).from(locations);
+  const scoped = viewer.role === "owner" ? base.innerJoin(locationMembers, eq(locationMembers.locationId, locations.id)) : base;
+  const [result] = await scoped.where(and(...filters));
+  return result?.total ?? 0;
+}

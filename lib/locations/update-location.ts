@@ -1,0 +1,60 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { locations } from "@/db/schema";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { DomainError } from "@/lib/errors/domain-error";
+import { toLocationView, type LocationRow, type LocationView } from "./get-location";
+import type { LocationUpdateInput } from "./location-inputs";
+import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
+
+type EditableField = keyof LocationUpdateInput;
+type Change = { from: unknown; to: unknown };
+
+/** The token was issued for one upstream location in one environment: it cannot follow a change of either. */
+const fieldsBoundToToken: readonly EditableField[] = ["environment", "upstreamLocationId"];
+export const DISCONNECT_FIRST = "Disconnect the location first: its token belongs to the upstream location it was connected to.";
+
+function changesOf(row: LocationRow, input: LocationUpdateInput): Partial<Record<EditableField, Change>> {
+  const changes: Partial<Record<EditableField, Change>> = {};
+  for (const field of Object.keys(input) as EditableField[]) {
+    const to = input[field];
+    if (to !== undefined && to !== row[field]) changes[field] = { from: row[field], to };
+  }
+  return changes;
+}
+
+/** Edits a location's settings. A no-op edit writes nothing, not even an audit entry. */
+export async function updateLocation(db: Database, actor: AuditActor, id: string, input: LocationUpdateInput): Promise<LocationView> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(locations).where(eq(locations.id, id)).for("update").limit(1);
+      if (!row) throw new DomainError("NOT_FOUND", "Location not found.");
+      const changes = changesOf(row, input);
+      const changedFields = Object.keys(changes) as EditableField[];
+      if (changedFields.length === 0) return toLocationView(row);
+
+      const connected = row.locationTokenEncrypted !== null;
+      const blocked = connected ? fieldsBoundToToken.filter((field) => changes[field]) : [];
+      if (blocked.length) throw new DomainError("CONFLICT", DISCONNECT_FIRST, blocked.map((field) => ({ field, reason: DISCONNECT_FIRST })));
+
+      const environment = input.environment ?? row.environment;
+      const upstreamLocationId = input.upstreamLocationId ?? row.upstreamLocationId;
+      if ((changes.environment || changes.upstreamLocationId) && upstreamLocationId) {
+        await assertUpstreamLocationIdFree(tx, { environment, upstreamLocationId, exceptLocationId: id });
+      }
+
+      const values = Object.fromEntries(changedFields.map((field) => [field, input[field]])) as LocationUpdateInput;
+      const [updated] = await tx.update(locations).set({ ...values, updatedAt: new Date() }).where(eq(locations.id, id)).returning();
+      if (!updated) throw new Error("update returned no row");
+      await recordAuditEvent(tx, {
+        actor,
+        action: "location.updated",
+        target: { type: "location", id, label: updated.name },
+        details: { changed: changes },
+      });
+      return toLocationView(updated);
+    });
+  } catch (error) {
+    throw upstreamKeyViolation(error) ?? error;
+  }
+}
