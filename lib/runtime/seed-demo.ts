@@ -1,5 +1,6 @@
+import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { users } from "@/db/schema";
+import { locationMembers, locations, users } from "@/db/schema";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { hashPassword } from "@/lib/auth/passwords";
 import type { Role } from "@/lib/auth/roles";
@@ -22,6 +23,27 @@ export async function seedDemoUsers(db: Database): Promise<void> {
       .insert(users)
       .values({ email: user.email, name: user.name, role: user.role, passwordHash: await hashPassword(user.password) })
       .onConflictDoNothing();
+  }
+}
+
+/** Demo locations linked to the sandbox's demo locations (lib/sandbox/provision.ts), not yet connected. */
+export const demoLocations = [
+  { name: "Demo Salon North", upstreamLocationId: "sbx-loc-1001", sourceKey: "demo-salon-north", timeZone: "Europe/Berlin", country: "DE", automotive: false, ownerEmail: "owner@demo.test" },
+  { name: "Demo Salon South", upstreamLocationId: "sbx-loc-1002", sourceKey: "demo-salon-south", timeZone: "Europe/Berlin", country: "DE", automotive: false, ownerEmail: "owner@demo.test" },
+  { name: "Demo Garage", upstreamLocationId: "sbx-loc-2001", sourceKey: "demo-garage", timeZone: "America/New_York", country: "US", automotive: true, ownerEmail: null },
+] as const;
+
+/** Creates the demo locations that are missing (and their owner membership); never touches existing ones. */
+export async function seedDemoLocations(db: Database): Promise<void> {
+  for (const { ownerEmail, ...location } of demoLocations) {
+    const [created] = await db
+      .insert(locations)
+      .values({ ...location, environment: "staging", syncTime: "10:00" })
+      .onConflictDoNothing()
+      .returning({ id: locations.id });
+    if (!created || !ownerEmail) continue;
+    const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, ownerEmail));
+    if (owner) await db.insert(locationMembers).values({ locationId: created.id, userId: owner.id }).onConflictDoNothing();
   }
 }
 

@@ -9,7 +9,7 @@ import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
 import { assertProductionConfiguration, ConfigurationError, dataDirectory, isProductionMode } from "./mode";
 import { applyRequestPolicies } from "./request-policies";
 import { sandboxDemo } from "@/lib/sandbox/provision";
-import { demoUsers, pointStagingAtSandbox, seedDemoUsers } from "./seed-demo";
+import { demoUsers, pointStagingAtSandbox, seedDemoLocations, seedDemoUsers } from "./seed-demo";
 import { startDatabase } from "./start-database";
 
 const log = (line: string) => console.log(`[location-sync] ${line}`);
@@ -30,6 +30,7 @@ async function main() {
   process.env.APP_ORIGIN ??= process.env.NEXTAUTH_URL;
   if (!production) {
     await seedDemoUsers(getDatabase());
+    await seedDemoLocations(getDatabase());
     await pointStagingAtSandbox(getDatabase(), port);
   }
 

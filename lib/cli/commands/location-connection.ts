@@ -1,0 +1,47 @@
+import type { Command } from "commander";
+import { getDatabase } from "@/db/client";
+import { DomainError } from "@/lib/errors/domain-error";
+import { connectLocation } from "@/lib/locations/connect-location";
+import { disconnectLocation } from "@/lib/locations/disconnect-location";
+import { ConnectLocationInput, LocationId } from "@/lib/locations/location-inputs";
+import { readSecretFromStdin } from "../read-stdin";
+import { runWithDatabase } from "../run-with-database";
+
+const cliActor = { id: null, email: "cli", clientAddress: "cli" };
+
+function parseLocationId(id: string): string {
+  const parsed = LocationId.safeParse({ locationId: id });
+  if (!parsed.success) throw new DomainError("INVALID", `<id>: must be a location id (see location:list), got "${id}"`);
+  return parsed.data.locationId;
+}
+
+export function register(program: Command) {
+  program
+    .command("location:link")
+    .description("connect a location with its owner's upstream email; the password is read from standard input and never stored")
+    .argument("<id>", "the location's id (location:list)")
+    .requiredOption("--email <email>", "the upstream account's email")
+    .option("--json", "print the result as JSON")
+    .action(async (id: string, options: { email: string; json?: boolean }) => {
+      await runWithDatabase(async () => {
+        const locationId = parseLocationId(id);
+        const input = ConnectLocationInput.safeParse({ email: options.email, password: await readSecretFromStdin("password") });
+        if (!input.success) throw new DomainError("INVALID", input.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+        const location = await connectLocation(getDatabase(), cliActor, locationId, input.data);
+        const summary = { id: location.id, name: location.name, connected: location.connected, upstreamAccountEmail: location.upstreamAccountEmail, connectedAt: location.connectedAt };
+        console.log(options.json ? JSON.stringify(summary) : `Connected ${location.name} (${location.id}) as ${location.upstreamAccountEmail}`);
+      });
+    });
+
+  program
+    .command("location:unlink")
+    .description("disconnect a location: delete its location access token")
+    .argument("<id>", "the location's id (location:list)")
+    .option("--json", "print the result as JSON")
+    .action(async (id: string, options: { json?: boolean }) => {
+      await runWithDatabase(async () => {
+        const location = await disconnectLocation(getDatabase(), cliActor, parseLocationId(id));
+        console.log(options.json ? JSON.stringify({ id: location.id, name: location.name, connected: location.connected }) : `Disconnected ${location.name} (${location.id})`);
+      });
+    });
+}
