@@ -1,10 +1,6 @@
 import { hash, verify } from "@node-rs/argon2";
-import { z } from "zod";
 
-export const NewPassword = z
-  .string()
-  .min(12, "must be at least 12 characters")
-  .max(200, "must be at most 200 characters");
+export { NewPassword } from "./password-rules";
 
 // OWASP's argon2id baseline (19 MiB, 2 passes, 1 lane).
 // algorithm 2 = Argon2id (the package exports it as a const enum, which isolatedModules cannot read).

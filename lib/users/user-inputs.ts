@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NewPassword } from "@/lib/auth/passwords";
+import { NewPassword } from "@/lib/auth/password-rules";
 import { Role } from "@/lib/auth/roles";
 
 export const Email = z.email("must be an email address").max(254).transform((value) => value.trim().toLowerCase());
