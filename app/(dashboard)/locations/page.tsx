@@ -1,44 +1,110 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
+import { LocationFilters } from "@/components/locations/location-filters";
+import { LocationsTable } from "@/components/locations/locations-table";
+import { Alert } from "@/components/ui/alert";
+import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
-import { listVisibleLocations } from "@/lib/locations/list-visible-locations";
+import { ALL_ROLES } from "@/lib/auth/roles";
+import { DomainError } from "@/lib/errors/domain-error";
+import { listLocations, type LocationListPage } from "@/lib/locations/list-locations";
+import { LocationListQuery } from "@/lib/locations/location-inputs";
 
 export const metadata: Metadata = { title: "Locations" };
 
-export default async function LocationsPage() {
-  const user = await requirePageUser();
-  const locations = await listVisibleLocations(getDatabase(), user);
+type SearchParams = Record<string, string | string[] | undefined>;
+
+/** First value of each parameter; empty ones (a GET form's "Any") count as absent. */
+function queryInputOf(searchParams: SearchParams): Record<string, string> {
+  const entries = Object.entries(searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]);
+  return Object.fromEntries(entries.filter((entry): entry is [string, string] => Boolean(entry[1])));
+}
+
+function pageHref(query: LocationListQuery, cursor: { after: string } | { before: string }): string {
+  const params = new URLSearchParams();
+  if (query.q) params.set("q", query.q);
+  if (query.status) params.set("status", query.status);
+  if (query.environment) params.set("environment", query.environment);
+  for (const [key, value] of Object.entries(cursor)) params.set(key, value);
+  return `/locations?${params.toString()}`;
+}
+
+export default async function LocationsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const user = await requirePageUser({ roles: ALL_ROLES });
+  const parsed = LocationListQuery.safeParse(queryInputOf(await searchParams));
+  let query = parsed.success ? parsed.data : LocationListQuery.parse({});
+  let notice = parsed.success ? null : "Some filters were not valid and were ignored.";
+  let page: LocationListPage;
+  try {
+    page = await listLocations(getDatabase(), user, query);
+  } catch (error) {
+    if (!(error instanceof DomainError && error.code === "INVALID")) throw error;
+    // A stale or edited page link: keep the filters, start from the first page.
+    query = { ...query, after: undefined, before: undefined };
+    notice = "That page link is no longer valid; showing the first page.";
+    page = await listLocations(getDatabase(), user, query);
+  }
+  const isEditor = user.role === "admin" || user.role === "support";
+  const filtered = Boolean(query.q || query.status || query.environment);
+
   return (
     <>
       <PageHeader
         title="Locations"
-        description={user.role === "owner" ? "The business locations you manage." : "Every business location kept in sync with the Marketing Automation Service."}
+        description={
+          user.role === "owner"
+            ? "The business locations you manage. Open one to connect it to your Marketing Automation Service account or to see its syncs."
+            : "Every business location kept in sync with the Marketing Automation Service."
+        }
+        actions={
+          isEditor ? (
+            <Link href="/locations/new" className={buttonVariants()}>
+              New location
+            </Link>
+          ) : null
+        }
       />
-      <Card>
+      <Card className="mb-4">
         <CardContent>
-          {locations.length === 0 ? (
-            <p className="py-8 text-center text-sm text-slate-600">No locations yet.</p>
+          <LocationFilters query={query} />
+        </CardContent>
+      </Card>
+      {notice ? (
+        <Alert tone="error" className="mb-4">
+          {notice}
+        </Alert>
+      ) : null}
+      <Card>
+        <CardContent className="flex flex-col gap-4">
+          <p className="text-sm text-slate-600" aria-live="polite">
+            {page.total === 1 ? "1 location" : `${page.total} locations`}
+          </p>
+          {page.items.length === 0 ? (
+            <p className="py-8 text-center text-sm text-slate-600">
+              {filtered ? "No locations match. Try another search or clear the filters." : isEditor ? "No locations yet. Add the first with New location." : "No locations yet."}
+            </p>
           ) : (
-            <Table>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Name</TableHead>
-                  <TableHead>Added</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {locations.map((location) => (
-                  <TableRow key={location.id}>
-                    <TableCell>{location.name}</TableCell>
-                    <TableCell>{location.createdAt.toISOString().slice(0, 10)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <LocationsTable items={page.items} />
           )}
+          {page.previousCursor || page.nextCursor ? (
+            <nav aria-label="Pages" className="flex justify-between text-sm">
+              {page.previousCursor ? (
+                <Link href={pageHref(query, { before: page.previousCursor })} className="text-blue-700 underline" rel="prev">
+                  Previous
+                </Link>
+              ) : (
+                <span />
+              )}
+              {page.nextCursor ? (
+                <Link href={pageHref(query, { after: page.nextCursor })} className="text-blue-700 underline" rel="next">
+                  Next
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
         </CardContent>
       </Card>
     </>

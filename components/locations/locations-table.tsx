@@ -1,0 +1,55 @@
+import Link from "next/link";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatWeekdayTime } from "@/lib/format/weekday-time";
+import type { LocationListItem } from "@/lib/locations/list-locations";
+import { ConnectionStatusBadge } from "./connection-status-badge";
+
+const environmentLabels = { staging: "Staging", production: "Production" } as const;
+
+export function LocationsTable({ items }: { items: LocationListItem[] }) {
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Name</TableHead>
+          <TableHead>Environment</TableHead>
+          <TableHead>Connection</TableHead>
+          <TableHead>Last session</TableHead>
+          <TableHead>Next scheduled sync</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {items.map((location) => (
+          <TableRow key={location.id} data-testid={`location-row-${location.id}`}>
+            <TableCell>
+              <Link href={`/locations/${location.id}`} className="font-medium text-blue-700 underline-offset-4 hover:underline">
+                {location.name}
+              </Link>
+              {location.upstreamLocationId ? <div className="text-xs text-slate-600">{location.upstreamLocationId}</div> : null}
+            </TableCell>
+            <TableCell>{environmentLabels[location.environment]}</TableCell>
+            <TableCell>
+              <span title={location.attentionReason ?? undefined}>
+                <ConnectionStatusBadge status={location.connectionStatus} />
+              </span>
+              {location.attentionReason ? <span className="sr-only">: {location.attentionReason}</span> : null}
+            </TableCell>
+            <TableCell>
+              {location.lastSession ? (
+                <>
+                  {location.lastSession.status} · <time dateTime={location.lastSession.endedAt.toISOString()}>{formatWeekdayTime(location.lastSession.endedAt, location.timeZone)}</time>
+                </>
+              ) : (
+                <span className="text-slate-600">Never synced</span>
+              )}
+            </TableCell>
+            <TableCell className="whitespace-nowrap">
+              <time dateTime={location.nextSyncAt.toISOString()}>{formatWeekdayTime(location.nextSyncAt, location.timeZone)}</time>{" "}
+              <span className="text-slate-600">{location.timeZone}</span>
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
