@@ -8,7 +8,7 @@ import { ConnectionStatusBadge, connectionStatusOf } from "./connection-status-b
 export function ConnectionCard({ location, timeZone, canAct }: { location: LocationView; timeZone: string; canAct: boolean }) {
   const when = (value: Date | null) => (value ? `${formatDateTime(value, timeZone)} (${timeZone})` : "—");
   return (
-    <Card aria-labelledby="connection-title">
+    <Card role="region" aria-labelledby="connection-title">
       <CardHeader className="flex-row items-center justify-between">
         <CardTitle id="connection-title">Connection</CardTitle>
         <ConnectionStatusBadge status={connectionStatusOf(location)} />

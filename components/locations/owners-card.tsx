@@ -5,7 +5,7 @@ import { OwnerInviteForm } from "./owner-invite-form";
 
 export function OwnersCard({ locationId, owners, canInvite }: { locationId: string; owners: LocationOwner[]; canInvite: boolean }) {
   return (
-    <Card aria-labelledby="owners-title">
+    <Card role="region" aria-labelledby="owners-title">
       <CardHeader>
         <CardTitle id="owners-title">Owners</CardTitle>
         <CardDescription>Owners sign in to see this location and connect it. An invitation link works once and expires after 72 hours.</CardDescription>

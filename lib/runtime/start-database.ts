@@ -14,7 +14,7 @@ export interface RuntimeDatabase {
 }
 
 /** The port of an embedded server another process of ours already runs on this data folder. */
-function runningEmbeddedPort(dataDir: string): number | null {
+export function runningEmbeddedPort(dataDir: string): number | null {
   const pidFile = path.join(dataDir, "postgres", "postmaster.pid");
   if (!existsSync(pidFile)) return null;
   const [pidLine, , , portLine] = readFileSync(pidFile, "utf8").split("\n");

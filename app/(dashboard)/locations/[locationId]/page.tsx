@@ -37,7 +37,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
       />
       <div className="grid gap-6 lg:grid-cols-2">
         <ConnectionCard location={location} timeZone={location.timeZone} canAct={canConnect} />
-        <Card aria-labelledby="schedule-title">
+        <Card role="region" aria-labelledby="schedule-title">
           <CardHeader>
             <CardTitle id="schedule-title">Schedule</CardTitle>
             <CardDescription>
@@ -59,7 +59,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
             </dl>
           </CardContent>
         </Card>
-        <Card aria-labelledby="latest-session-title">
+        <Card role="region" aria-labelledby="latest-session-title">
           <CardHeader>
             <CardTitle id="latest-session-title">Latest session</CardTitle>
           </CardHeader>
@@ -67,7 +67,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
             <p className="text-sm text-slate-600">No sync session has run for this location yet.</p>
           </CardContent>
         </Card>
-        <Card aria-labelledby="preview-sync-title">
+        <Card role="region" aria-labelledby="preview-sync-title">
           <CardHeader>
             <CardTitle id="preview-sync-title">Preview and sync</CardTitle>
             <CardDescription>What would be sent, and the controls to start, resume or cancel a sync, will appear here.</CardDescription>
