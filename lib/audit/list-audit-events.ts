@@ -30,6 +30,16 @@ export const auditActions = [
   "environment.updated",
   "environment.credentials_changed",
   "secrets.rotated",
+  "location.created",
+  "location.updated",
+  "location.connected",
+  "location.reconnected",
+  "location.connect_failed",
+  "location.connect_throttled",
+  "location.connection_tested",
+  "location.disconnected",
+  "location.owner_invited",
+  "location.owner_added",
 ];
 
 export async function listAuditEvents(db: Database, query: AuditLogQuery) {
