@@ -4,3 +4,4 @@ export * from "./locations";
 export * from "./rate-limits";
 export * from "./users";
 export * from "./sandbox";
+export * from "./demo-source";
