@@ -5,3 +5,5 @@ export * from "./rate-limits";
 export * from "./users";
 export * from "./sandbox";
 export * from "./demo-source";
+export * from "./previews";
+export * from "./synced-records";

@@ -1,0 +1,22 @@
+import { date, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { locations } from "./locations";
+
+/**
+ * What the upstream accepted, per location, type and record key: the basis of
+ * incremental syncs and of the preview's diff. Written only after the upstream accepted the records.
+ */
+export const syncedRecords = pgTable(
+  "synced_records",
+  {
+    locationId: uuid("location_id")
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    recordType: text("record_type").notNull(),
+    recordKey: text("record_key").notNull(),
+    contentHash: text("content_hash").notNull(),
+    /** Appointments: the local date it was sent for (a move touches the old and the new date). */
+    appointmentDate: date("appointment_date"),
+    syncedAt: timestamp("synced_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.locationId, table.recordType, table.recordKey] })],
+);
