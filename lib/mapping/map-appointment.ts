@@ -1,0 +1,49 @@
+import type { AppointmentRow } from "@/lib/source/source-rows";
+import type { AppointmentRecord } from "@/lib/upstream/records";
+import { errorIssue, shownOriginal } from "./issues";
+import { checkedRow, withoutUndefined } from "./mapped-row";
+import type { MappedAppointmentRow, MappingContext } from "./mapping-types";
+import { normaliseAppointmentStatus } from "./normalisers/appointment-status";
+import { normaliseIdentifier, requireExternalId, requireReference } from "./normalisers/identifier";
+import { normaliseLocalDateTime } from "./normalisers/local-date-time";
+import { normalisePrice } from "./normalisers/price";
+
+// Spec 4.4.4: an import holds all valid appointments of its range "excluding canceled ones and no-shows".
+const excludedStatuses = new Set(["canceled", "no-show"]);
+
+/**
+ * An appointment → an appointment record. Canceled and no-show rows are left out by rule before any other check; they
+ * still name their local date, since a cancellation changes that date's import.
+ */
+export function mapAppointment(row: AppointmentRow, ctx: MappingContext): MappedAppointmentRow<AppointmentRecord> {
+  const sourceId = normaliseIdentifier(row.id) ?? "";
+  const status = normaliseAppointmentStatus(row.status);
+  const start = normaliseLocalDateTime(row.starts_at, "start_at", ctx);
+  const localDate = start.value?.localDate ?? null;
+  if (status.value !== undefined && excludedStatuses.has(status.value)) {
+    return { sourceId, record: null, issues: [], excludedByRule: status.value, localDate };
+  }
+  const externalId = requireExternalId(row.id);
+  const end = normaliseLocalDateTime(row.ends_at, "end_at", ctx);
+  const contact = requireReference(row.customer_id, "contact_detail_external_id");
+  const service = requireReference(row.service_id, "service_external_id");
+  const calendar = requireReference(row.staff_id, "calendar_external_id");
+  const price = normalisePrice(row.price);
+  const issues = [...externalId.issues, ...start.issues, ...end.issues, ...contact.issues, ...service.issues, ...calendar.issues, ...price.issues, ...status.issues];
+  if (start.value !== undefined && end.value !== undefined && end.value.instant < start.value.instant) {
+    issues.push(errorIssue("end_at", "end_before_start", "is before start_at", shownOriginal(row.ends_at)));
+  }
+  if (externalId.value === undefined || start.value === undefined || end.value === undefined) {
+    return { sourceId, record: null, issues, excludedByRule: null, localDate };
+  }
+  const record = withoutUndefined({
+    external_id: externalId.value,
+    start_at: start.value.dateTime,
+    end_at: end.value.dateTime,
+    contact_detail_external_id: contact.value,
+    service_external_id: service.value,
+    calendar_external_id: calendar.value,
+    price_cents: price.value,
+  });
+  return { ...checkedRow("appointments", sourceId, record, issues, ctx), localDate };
+}

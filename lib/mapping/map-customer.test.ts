@@ -1,0 +1,76 @@
+import { describe, expect, test } from "vitest";
+import { mapCustomer } from "./map-customer";
+import { berlinContext, customerRow } from "./testing/mapping-fixtures";
+
+describe("mapCustomer", () => {
+  test("maps every field, normalising e-mail, phone, birthdate and gender", () => {
+    const row = customerRow({ email: " Grace@Example.com ", first_name: " Grace ", address_line_2: "  Hinterhaus\n 2. OG " });
+    expect(mapCustomer(row, berlinContext)).toEqual({
+      sourceId: "cust-1",
+      record: {
+        external_id: "cust-1",
+        email: "grace@example.com",
+        email_subscribed: true,
+        text_message_subscribed: false,
+        first_name: "Grace",
+        last_name: "Hopper",
+        address_line_1: "Hauptstraße 1",
+        address_line_2: "Hinterhaus 2. OG",
+        city: "Berlin",
+        postal_code: "10115",
+        mobile_phone_number: "+491712345678",
+        birthdate: "1985-02-28",
+        gender: "female",
+        active_membership: true,
+      },
+      issues: [],
+      excludedByRule: null,
+    });
+  });
+
+  test("reads phones in the location's country", () => {
+    const newYork = { ...berlinContext, timeZone: "America/New_York", country: "US" };
+    expect(mapCustomer(customerRow({ phone: "(212) 555-2368" }), newYork).record?.mobile_phone_number).toBe("+12125552368");
+  });
+
+  test("omits missing values, including unknown consents", () => {
+    const row = customerRow({ email: null, email_opt_in: null, sms_opt_in: null, phone: " ", birthdate: null, gender: "", member: null, city: null });
+    expect(mapCustomer(row, berlinContext)).toEqual({
+      sourceId: "cust-1",
+      record: { external_id: "cust-1", first_name: "Grace", last_name: "Hopper", address_line_1: "Hauptstraße 1", postal_code: "10115" },
+      issues: [],
+      excludedByRule: null,
+    });
+  });
+
+  test("drops unusable contact fields with masked warnings and still sends the contact", () => {
+    const row = customerRow({ email: "grace.hopper@example", phone: "0171 23", birthdate: "2026-06-16", gender: "m/w" });
+    const mapped = mapCustomer(row, berlinContext);
+    expect(mapped.record).toEqual({
+      external_id: "cust-1",
+      email_subscribed: true,
+      text_message_subscribed: false,
+      first_name: "Grace",
+      last_name: "Hopper",
+      address_line_1: "Hauptstraße 1",
+      city: "Berlin",
+      postal_code: "10115",
+      active_membership: true,
+    });
+    expect(mapped.issues).toEqual([
+      { severity: "warning", field: "email", code: "invalid_email", reason: "is not a valid e-mail address", original: "gr***@" },
+      { severity: "warning", field: "mobile_phone_number", code: "invalid_phone", reason: "is not a valid phone number for DE", original: "**** 23" },
+      { severity: "warning", field: "birthdate", code: "invalid_birthdate", reason: "is in the future", original: "****-**-**" },
+      { severity: "warning", field: "gender", code: "invalid_gender", reason: "is not a single word of letters a–z", original: "m/w" },
+    ]);
+  });
+
+  test("excludes a row without an id", () => {
+    expect(mapCustomer(customerRow({ id: "" }), berlinContext)).toEqual({
+      sourceId: "",
+      record: null,
+      issues: [{ severity: "error", field: "external_id", code: "missing_id", reason: "is missing", original: "" }],
+      excludedByRule: null,
+    });
+  });
+});

@@ -1,0 +1,43 @@
+import type { CustomerRow } from "@/lib/source/source-rows";
+import type { ContactDetailRecord } from "@/lib/upstream/records";
+import { checkedRow, rejectedRow, withoutUndefined } from "./mapped-row";
+import type { MappedRow, MappingContext } from "./mapping-types";
+import { normaliseBirthdate } from "./normalisers/birthdate";
+import { normaliseEmail } from "./normalisers/email";
+import { normaliseGender } from "./normalisers/gender";
+import { normaliseIdentifier, requireExternalId } from "./normalisers/identifier";
+import { normalisePhone } from "./normalisers/phone";
+import { normaliseText } from "./normalisers/text";
+
+function booleanOf(value: boolean | null | undefined): boolean | undefined {
+  return typeof value === "boolean" ? value : undefined;
+}
+
+/** A customer → a contact detail. Unusable contact fields are dropped with a warning; the contact is still sent. */
+export function mapCustomer(row: CustomerRow, ctx: MappingContext): MappedRow<ContactDetailRecord> {
+  const sourceId = normaliseIdentifier(row.id) ?? "";
+  const externalId = requireExternalId(row.id);
+  if (externalId.value === undefined) return rejectedRow(sourceId, externalId.issues);
+  const email = normaliseEmail(row.email);
+  const phone = normalisePhone(row.phone, ctx.country);
+  const birthdate = normaliseBirthdate(row.birthdate, ctx);
+  const gender = normaliseGender(row.gender);
+  const record = withoutUndefined({
+    external_id: externalId.value,
+    email: email.value,
+    email_subscribed: booleanOf(row.email_opt_in),
+    text_message_subscribed: booleanOf(row.sms_opt_in),
+    first_name: normaliseText(row.first_name),
+    last_name: normaliseText(row.last_name),
+    address_line_1: normaliseText(row.address_line_1),
+    address_line_2: normaliseText(row.address_line_2),
+    city: normaliseText(row.city),
+    postal_code: normaliseText(row.postal_code),
+    mobile_phone_number: phone.value,
+    birthdate: birthdate.value,
+    gender: gender.value,
+    active_membership: booleanOf(row.member),
+  });
+  const issues = [...email.issues, ...phone.issues, ...birthdate.issues, ...gender.issues];
+  return checkedRow("contact_details", sourceId, record, issues, ctx);
+}

@@ -1,0 +1,46 @@
+import type { DateTimeStyle } from "@/lib/upstream/formats";
+import { recordSchemasOf, type UpstreamRecordType } from "@/lib/upstream/records";
+import { errorIssue, hasError } from "./issues";
+import type { MappedRow, MappingContext, MappingIssue, UpstreamRecordOf } from "./mapping-types";
+
+type RecordSchemas = ReturnType<typeof recordSchemasOf>;
+const schemasByStyle = new Map<DateTimeStyle, RecordSchemas>();
+
+function schemasOf(style: DateTimeStyle): RecordSchemas {
+  let schemas = schemasByStyle.get(style);
+  if (schemas === undefined) {
+    schemas = recordSchemasOf(style);
+    schemasByStyle.set(style, schemas);
+  }
+  return schemas;
+}
+
+/** The record without its undefined fields: an omitted field is absent, not `undefined`. */
+export function withoutUndefined<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
+}
+
+/** A row that an error excludes. */
+export function rejectedRow<R>(sourceId: string, issues: MappingIssue[]): MappedRow<R> {
+  return { sourceId, record: null, issues, excludedByRule: null };
+}
+
+/**
+ * A built record, checked against the upstream schema of its type as the last step: the contract with the sync engine
+ * is that every emitted record passes it. A record that does not (a mapping bug) is excluded with an error, never sent.
+ */
+export function checkedRow<T extends UpstreamRecordType>(
+  type: T,
+  sourceId: string,
+  record: UpstreamRecordOf[T],
+  issues: MappingIssue[],
+  ctx: MappingContext,
+): MappedRow<UpstreamRecordOf[T]> {
+  if (hasError(issues)) return rejectedRow(sourceId, issues);
+  const result = schemasOf(ctx.dateTimeStyle)[type].safeParse(record);
+  if (result.success) return { sourceId, record, issues, excludedByRule: null };
+  const schemaIssues = result.error.issues.map((issue) =>
+    errorIssue(String(issue.path[0] ?? "record"), "invalid_record", `does not match the upstream schema: ${issue.message}`, null),
+  );
+  return rejectedRow(sourceId, [...issues, ...schemaIssues]);
+}
