@@ -1,0 +1,160 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { generateDemoSource } from "./demo/generate-demo-source";
+import { sourceColumns } from "./source-columns";
+import type { SourceReader, SourceReadParams } from "./source-reader";
+import { sourceResources, type SourceResource, type SourceRowOf } from "./source-rows";
+import { createSqlSourceReader, sourceReaderFromEnvironment } from "./sql-source-reader";
+
+const testDb = await useTestDatabase();
+const [salon, , garage] = await generateDemoSource(testDb.db, { locations: 3, contacts: 60, years: 1, seed: 5, today: "2025-06-15", sourceKeys: ["reader-1", "reader-2", "reader-3"] });
+const reader = createSqlSourceReader({ url: testDb.url });
+afterAll(() => reader.close());
+
+async function readAll<R extends SourceResource>(source: SourceReader, resource: R, params: SourceReadParams, batchSize?: number) {
+  const batches: SourceRowOf[R][][] = [];
+  for await (const batch of source.read(resource, params, { batchSize })) batches.push(batch);
+  return { batches, rows: batches.flat() };
+}
+
+/** A reader whose `<resource>.sql` is the given text (the other files are not needed by these tests). */
+async function readerWithFile(resource: SourceResource, text: string) {
+  const directory = await mkdtemp(path.join(tmpdir(), "source-sql-"));
+  await writeFile(path.join(directory, `${resource}.sql`), text);
+  return { reader: createSqlSourceReader({ url: testDb.url, sqlDirectory: directory }), file: path.join(directory, `${resource}.sql`) };
+}
+
+const column = async (query: string) => (await testDb.sql.unsafe(query)).map((row) => row.value as unknown);
+
+describe("createSqlSourceReader", () => {
+  it("reads every resource with exactly the contract's columns and their types", async () => {
+    for (const resource of sourceResources) {
+      const { rows } = await readAll(reader, resource, { sourceKey: garage! });
+      expect(rows.length, resource).toBeGreaterThan(0);
+      for (const row of rows) expect(Object.keys(row).sort(), resource).toEqual(sourceColumns(resource).sort());
+    }
+    const [service] = (await readAll(reader, "services", { sourceKey: salon! })).rows;
+    expect(service).toMatchObject({ id: "1", name: "Damenhaarschnitt", price: "39.00", category_id: "1", bookable: true, position: 1 });
+    expect(service!.staff_ids!.every((id) => typeof id === "string")).toBe(true);
+    const [appointment] = (await readAll(reader, "appointments", { sourceKey: salon! })).rows;
+    expect(appointment!.starts_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(appointment!.updated_at).toBeInstanceOf(Date);
+    const customers = (await readAll(reader, "customers", { sourceKey: salon! })).rows;
+    expect(customers.filter((customer) => customer.id === customers[3]!.id)).toHaveLength(2);
+  });
+
+  it("leaves out deleted categories but keeps the service that points at one", async () => {
+    const categories = (await readAll(reader, "service_categories", { sourceKey: salon! })).rows.map((category) => category.id);
+    const services = (await readAll(reader, "services", { sourceKey: salon! })).rows;
+    expect(services.some((service) => service.category_id !== null && !categories.includes(service.category_id))).toBe(true);
+  });
+
+  it("delivers batches in id order, none larger than the batch size", async () => {
+    const { batches, rows } = await readAll(reader, "appointments", { sourceKey: salon! }, 7);
+    expect(batches.length).toBeGreaterThan(10);
+    expect(batches.slice(0, -1).every((batch) => batch.length === 7)).toBe(true);
+    expect(batches.at(-1)!.length).toBeLessThanOrEqual(7);
+    expect(rows.map((row) => row.id)).toEqual(await column(`select id::text as value from demo_source.appointments where source_key = '${salon}' order by id`));
+  });
+
+  it("reads only appointments and availability starting inside the window, end excluded", async () => {
+    const window = { sourceKey: salon!, windowStart: "2025-03-30 00:00:00", windowEnd: "2025-03-31 00:00:00" };
+    const starts = (await readAll(reader, "appointments", window)).rows.map((row) => row.starts_at);
+    expect(starts).toContain("2025-03-30 02:30:00");
+    expect(starts.every((start) => start !== null && start >= window.windowStart && start < window.windowEnd)).toBe(true);
+    expect(starts).toHaveLength(Number((await column(`select count(*) as value from demo_source.appointments where source_key = '${salon}' and starts_at::date = '2025-03-30'`))[0]));
+
+    const openEnded = (await readAll(reader, "appointments", { sourceKey: salon!, windowStart: "2025-06-15 00:00:00" })).rows;
+    expect(openEnded.length).toBeGreaterThan(0);
+    expect(openEnded.every((row) => row.starts_at! >= "2025-06-15 00:00:00")).toBe(true);
+    const everything = (await readAll(reader, "appointments", { sourceKey: salon!, windowStart: null, windowEnd: null })).rows;
+    expect(everything.length).toBe(Number((await column(`select count(*) as value from demo_source.appointments where source_key = '${salon}'`))[0]));
+
+    const slots = (await readAll(reader, "availability", { sourceKey: salon!, windowStart: "2025-06-17 12:00:00", windowEnd: "2025-06-18 12:00:00" })).rows;
+    expect(slots.length).toBeGreaterThan(0);
+    expect(slots.every((slot) => slot.starts_at! >= "2025-06-17 12:00:00" && slot.starts_at! < "2025-06-18 12:00:00")).toBe(true);
+  });
+
+  it("gives the connection back when the caller stops after the first batch", async () => {
+    const single = createSqlSourceReader({ url: testDb.url, maxConnections: 1 });
+    try {
+      for await (const batch of single.read("customers", { sourceKey: salon! }, { batchSize: 5 })) {
+        expect(batch).toHaveLength(5);
+        break;
+      }
+      expect((await readAll(single, "staff", { sourceKey: salon! })).rows.length).toBeGreaterThan(0);
+      expect(await single.fingerprint(salon!)).toMatch(/^[0-9a-f]{32}$/);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it("runs the files read-only: an UPDATE fails and changes nothing", async () => {
+    const { reader: writing, file } = await readerWithFile(
+      "staff",
+      "update demo_source.staff set display_name = 'changed' where source_key = :source_key returning id::text as id, first_name, last_name, display_name",
+    );
+    try {
+      await expect(readAll(writing, "staff", { sourceKey: salon! })).rejects.toThrow(`${file}: cannot execute UPDATE in a read-only transaction`);
+      expect(await column(`select count(*)::int as value from demo_source.staff where display_name = 'changed'`)).toEqual([0]);
+    } finally {
+      await writing.close();
+    }
+  });
+
+  it("names the missing and extra columns when a file does not return the contract's", async () => {
+    const { reader: wrong, file } = await readerWithFile("staff", "select id::text as id, first_name, display_name as nickname from demo_source.staff where source_key = :source_key and false");
+    try {
+      await expect(readAll(wrong, "staff", { sourceKey: salon! })).rejects.toThrow(`${file}: the columns differ from the staff contract (lib/source/source-rows.ts): missing last_name, display_name; extra nickname`);
+    } finally {
+      await wrong.close();
+    }
+  });
+
+  it("names the file and the parameter it does not know", async () => {
+    const { reader: unknown, file } = await readerWithFile("staff", "select * from demo_source.staff where source_key = :location -- :not_this");
+    try {
+      await expect(readAll(unknown, "staff", { sourceKey: salon! })).rejects.toThrow(`${file}: unknown parameter :location (allowed: :source_key, :window_start, :window_end)`);
+    } finally {
+      await unknown.close();
+    }
+  });
+
+  it("fingerprints a source key: stable while nothing changes, different after a change", async () => {
+    const before = await reader.fingerprint(salon!);
+    expect(before).toMatch(/^[0-9a-f]{32}$/);
+    expect(await reader.fingerprint(salon!)).toBe(before);
+    expect(await reader.fingerprint(garage!)).not.toBe(before);
+    await testDb.sql`update demo_source.customers set email = 'new@example.com', updated_at = now() where id = (select min(id) from demo_source.customers where source_key = ${salon!})`;
+    const afterUpdate = await reader.fingerprint(salon!);
+    expect(afterUpdate).not.toBe(before);
+    await testDb.sql`delete from demo_source.availability_slots where source_key = ${salon!} and id = 1`;
+    expect(await reader.fingerprint(salon!)).not.toBe(afterUpdate);
+  });
+});
+
+describe("sourceReaderFromEnvironment", () => {
+  it("reads SOURCE_DATABASE_URL when it is set, the app's database otherwise", async () => {
+    const saved = { source: process.env.SOURCE_DATABASE_URL, app: process.env.DATABASE_URL };
+    try {
+      process.env.SOURCE_DATABASE_URL = testDb.url;
+      process.env.DATABASE_URL = "postgres://nobody@127.0.0.1:1/nothing";
+      const fromSource = sourceReaderFromEnvironment();
+      expect(await fromSource.fingerprint(salon!)).toBe(await reader.fingerprint(salon!));
+      await fromSource.close();
+
+      delete process.env.SOURCE_DATABASE_URL;
+      process.env.DATABASE_URL = testDb.url;
+      const fromApp = sourceReaderFromEnvironment();
+      expect(await fromApp.fingerprint(salon!)).toBe(await reader.fingerprint(salon!));
+      await fromApp.close();
+    } finally {
+      if (saved.source === undefined) delete process.env.SOURCE_DATABASE_URL;
+      else process.env.SOURCE_DATABASE_URL = saved.source;
+      process.env.DATABASE_URL = saved.app;
+    }
+  });
+});
