@@ -25,6 +25,7 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "page /locations/[locationId]": EVERYONE,
   "page /locations/[locationId]/edit": EDITORS,
   "page /locations/[locationId]/connect": ACTORS,
+  "page /locations/[locationId]/preview": EVERYONE,
   "page /sessions": EVERYONE,
   "page /settings": EVERYONE,
   "page /settings/users": ["admin"],
@@ -44,6 +45,9 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/locations/[locationId]/connection": { POST: ACTORS, DELETE: ACTORS },
   "api /api/locations/[locationId]/connection/test": ACTORS,
   "api /api/locations/[locationId]/owner-invitations": EDITORS,
+  "api /api/locations/[locationId]/preview": { GET: EVERYONE, POST: ACTORS },
+  "api /api/locations/[locationId]/preview/records": EVERYONE,
+  "api /api/locations/[locationId]/preview/issues": EVERYONE,
 };
 
 function accessOf(route: { kind: string; pattern: string }, method: string): Access | undefined {

@@ -2,14 +2,9 @@
 // times listLocations for the dashboard's common requests. Prints median and p95 of 30 runs each and exits 1
 // when a median exceeds 50 ms. Uses a new database on DATABASE_URL's server when set, else a throwaway
 // embedded PostgreSQL (nothing under .data/ is touched).
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import postgres from "postgres";
 import { connectDatabase, type Database } from "@/db/client";
-import { startEmbeddedPostgres } from "@/db/embedded";
 import { applyMigrations } from "@/db/migrate";
+import { createFreshDatabase } from "./fresh-database";
 import { locationMembers, locations, users } from "@/db/schema";
 import { listLocations, type LocationViewer } from "@/lib/locations/list-locations";
 import { LocationListQuery } from "@/lib/locations/location-inputs";
@@ -20,37 +15,6 @@ const RUNS = 30;
 const WARM_UP_RUNS = 3;
 const MEDIAN_BUDGET_MS = 50;
 const DEEP_PAGE = 100;
-
-interface FreshDatabase {
-  url: string;
-  dispose: () => Promise<void>;
-}
-
-async function createFreshDatabase(): Promise<FreshDatabase> {
-  const name = `bench_locations_${randomBytes(4).toString("hex")}`;
-  if (process.env.DATABASE_URL) {
-    const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      dispose: async () => {
-        await admin.unsafe(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      },
-    };
-  }
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "bench-locations-"));
-  const server = await startEmbeddedPostgres({ dataDir, database: name });
-  return {
-    url: server.url,
-    dispose: async () => {
-      await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 const words = ["Salon", "Garage", "Studio", "Barber", "Spa", "Clinic", "Atelier", "Workshop", "Lounge", "Parlour"];
 const cities = ["Berlin", "Hamburg", "Munich", "Austin", "Denver", "Leeds", "Porto", "Lyon", "Graz", "Malmo"];
@@ -110,7 +74,7 @@ async function cursorOfPage(db: Database, viewer: LocationViewer, page: number):
 
 async function main() {
   console.log(`creating a fresh database and seeding ${LOCATION_COUNT.toLocaleString("en")} locations…`);
-  const fresh = await createFreshDatabase();
+  const fresh = await createFreshDatabase("bench_locations");
   const connection = connectDatabase(fresh.url, { max: 2 });
   try {
     const db = connection.db;

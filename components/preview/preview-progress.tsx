@@ -1,0 +1,63 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import type { PreviewProgress as Progress } from "@/db/schema";
+
+type RunState = { status: string; progress: Progress } | null;
+
+const typeLabels: Record<string, string> = {
+  calendars: "Calendars",
+  service_categories: "Service categories",
+  services: "Services",
+  contact_details: "Contact details",
+  vehicles: "Vehicles",
+  appointments: "Appointments",
+  openings: "Openings",
+};
+
+/** Polls the run in flight once a second and reloads the page when it has ended. */
+export function PreviewProgress({ locationId, initial }: { locationId: string; initial: NonNullable<RunState> }) {
+  const router = useRouter();
+  const [run, setRun] = useState<RunState>(initial);
+
+  useEffect(() => {
+    let stopped = false;
+    const timer = setInterval(async () => {
+      const response = await fetch(`/api/locations/${locationId}/preview`, { headers: { accept: "application/json" } }).catch(() => null);
+      if (!response?.ok || stopped) return;
+      const state = (await response.json()) as { active: RunState };
+      setRun(state.active);
+      if (!state.active) {
+        clearInterval(timer);
+        router.refresh();
+      }
+    }, 1000);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [locationId, router]);
+
+  if (!run) return null;
+  const entries = Object.entries(run.progress);
+  const done = entries.filter(([, value]) => value.done).length;
+  const total = Math.max(entries.length, 1);
+  return (
+    <div role="status" aria-live="polite" className="flex flex-col gap-2 rounded-md border border-blue-200 bg-blue-50 p-4 text-sm text-blue-950">
+      <p className="font-medium">{run.status === "queued" ? "Preview queued…" : "Computing the preview…"}</p>
+      <progress className="h-2 w-full" max={total} value={done} aria-label="Preview progress">
+        {done} of {total} record types
+      </progress>
+      <ul className="grid grid-cols-2 gap-x-4 sm:grid-cols-4">
+        {entries.map(([type, value]) => (
+          <li key={type}>
+            {typeLabels[type] ?? type}: {value.rows.toLocaleString("en")} rows{value.done ? " ✓" : "…"}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export { typeLabels as previewTypeLabels };

@@ -1,0 +1,75 @@
+import { once } from "node:events";
+import type { Command } from "commander";
+import { eq } from "drizzle-orm";
+import { getConnection } from "@/db/client";
+import { previewRuns } from "@/db/schema";
+import { DomainError } from "@/lib/errors/domain-error";
+import { LocationId } from "@/lib/locations/location-inputs";
+import { upstreamTypeOf } from "@/lib/mapping/map-row";
+import { computePreview } from "@/lib/preview/compute-preview";
+import { previewRecordTypes, type PreviewRecordType } from "@/lib/preview/preview-plan";
+import { sourceResources, type SourceResource } from "@/lib/source/source-rows";
+import { runWithDatabase } from "../run-with-database";
+
+async function write(text: string) {
+  if (!process.stdout.write(text)) await once(process.stdout, "drain");
+}
+
+function recordTypeOf(resource: string | undefined): PreviewRecordType | null {
+  if (!resource) return null;
+  if ((previewRecordTypes as readonly string[]).includes(resource)) return resource as PreviewRecordType;
+  if ((sourceResources as readonly string[]).includes(resource)) return upstreamTypeOf[resource as SourceResource];
+  throw new DomainError("INVALID", `--resource: must be one of ${[...previewRecordTypes, ...sourceResources].join(", ")}`);
+}
+
+export function register(program: Command) {
+  program
+    .command("preview")
+    .description("compute what a first sync of a location would send: the valid mapped records and every issue")
+    .argument("<location>", "the location's id (location:list)")
+    .option("--resource <resource>", "only this record type (calendars, contact_details, …) or source resource (staff, customers, …)")
+    .option("--json", "print { counts, records, issues } as JSON (streamed)")
+    .action(async (location: string, options: { resource?: string; json?: boolean }) => {
+      await runWithDatabase(async () => {
+        const parsed = LocationId.safeParse({ locationId: location });
+        if (!parsed.success) throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${location}"`);
+        const type = recordTypeOf(options.resource);
+        const connection = getConnection();
+        const [run] = await connection.db.insert(previewRuns).values({ locationId: parsed.data.locationId, requestedByEmail: "cli" }).onConflictDoNothing().returning();
+        if (!run) throw new DomainError("CONFLICT", "A preview of this location is being computed right now; run this again when it has finished.");
+        await computePreview(connection, run.id);
+        const [done] = await connection.db.select().from(previewRuns).where(eq(previewRuns.id, run.id));
+        if (done?.status !== "succeeded") throw new DomainError("CONFLICT", done?.error ?? "The preview failed.");
+        const counts = type ? { [type]: done.counts![type] } : done.counts!;
+        if (!options.json) {
+          for (const [name, count] of Object.entries(counts)) {
+            if (!count) continue;
+            await write(`${name.padEnd(20)} ${count.sourceRows} rows · ${count.valid} valid (${count.warnings} with warnings) · ${count.errors} errors · ${count.excludedByRule} excluded by rule\n`);
+          }
+          return;
+        }
+        await write(`{"counts":${JSON.stringify(counts)},"records":[`);
+        let first = true;
+        const typeFilter = type ? connection.sql`and record_type = ${type}` : connection.sql``;
+        for await (const rows of connection.sql<{ record_type: string; payload: unknown }[]>`
+          select record_type, payload from preview_records where run_id = ${run.id} and status in ('valid', 'warning') ${typeFilter} order by record_type, seq`.cursor(1000)) {
+          for (const row of rows) {
+            await write(`${first ? "" : ","}${JSON.stringify({ type: row.record_type, record: row.payload })}`);
+            first = false;
+          }
+        }
+        await write(`],"issues":[`);
+        first = true;
+        for await (const rows of connection.sql<Record<string, string | null>[]>`
+          select i.record_type as type, r.source_id, r.record_key as external_id, i.severity, i.field, i.code, i.reason, i.original
+          from preview_issues i join preview_records r on r.run_id = i.run_id and r.record_type = i.record_type and r.seq = i.seq
+          where i.run_id = ${run.id} ${type ? connection.sql`and i.record_type = ${type}` : connection.sql``} order by i.record_type, i.seq`.cursor(1000)) {
+          for (const row of rows) {
+            await write(`${first ? "" : ","}${JSON.stringify(row)}`);
+            first = false;
+          }
+        }
+        await write("]}\n");
+      });
+    });
+}

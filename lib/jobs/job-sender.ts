@@ -1,0 +1,33 @@
+import { PgBoss } from "pg-boss";
+import type { z } from "zod";
+import type { JobDefinition } from "./define-job";
+
+const globalForJobs = globalThis as unknown as { locationSyncJobSender?: Promise<PgBoss> };
+
+/**
+ * A pg-boss handle that only sends (no workers, no maintenance), for web requests
+ * and the CLI. Any process may send; workers anywhere pick the job up.
+ */
+function jobSender(): Promise<PgBoss> {
+  globalForJobs.locationSyncJobSender ??= (async () => {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set");
+    const boss = new PgBoss({ connectionString: url, schema: "pgboss", max: 2, supervise: false, schedule: false });
+    boss.on("error", (error) => console.error(`[jobs] ${error instanceof Error ? error.message : String(error)}`));
+    await boss.start();
+    return boss;
+  })();
+  return globalForJobs.locationSyncJobSender;
+}
+
+export async function sendJob<S extends z.ZodType>(job: Pick<JobDefinition<S>, "name" | "payload" | "queue">, payload: z.infer<S>): Promise<void> {
+  const boss = await jobSender();
+  await boss.createQueue(job.name, { ...job.queue });
+  await boss.send(job.name, job.payload.parse(payload) as object);
+}
+
+export async function stopJobSender(): Promise<void> {
+  const sender = globalForJobs.locationSyncJobSender;
+  globalForJobs.locationSyncJobSender = undefined;
+  if (sender) await (await sender).stop({ graceful: false });
+}

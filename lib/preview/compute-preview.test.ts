@@ -1,0 +1,185 @@
+import { and, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { locations, previewIssues, previewRecords, previewRuns, syncedRecords } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { recordSchemas } from "@/lib/upstream/records";
+import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
+import { computePreview } from "./compute-preview";
+import { getPreviewRecord, listIssueGroups, listPreviewRecords } from "./read-preview";
+import { PreviewQuery } from "./preview-inputs";
+
+const testDb = await useTestDatabase();
+const { db } = testDb;
+const now = new Date("2026-03-27T09:00:00Z");
+
+const customer = (id: string, overrides: Record<string, unknown> = {}) => ({
+  id,
+  first_name: "Anna",
+  last_name: "Alt",
+  email: `${id}@example.test`,
+  email_opt_in: true,
+  sms_opt_in: false,
+  address_line_1: null,
+  address_line_2: null,
+  city: "Berlin",
+  postal_code: "10115",
+  phone: "030 1234567",
+  birthdate: "1985-04-12",
+  gender: "F",
+  member: false,
+  updated_at: null,
+  ...overrides,
+});
+
+const appointment = (id: string, overrides: Record<string, unknown> = {}) => ({
+  id,
+  customer_id: "cu1",
+  service_id: "sv1",
+  staff_id: "s1",
+  starts_at: "2026-03-20 10:00:00",
+  ends_at: "2026-03-20 10:45:00",
+  price: "25.00",
+  status: "completed",
+  updated_at: null,
+  ...overrides,
+});
+
+function sourceRows(): SourceRows {
+  return {
+    staff: [
+      { id: "s1", first_name: "Anna", last_name: "Schmidt", display_name: "Anna S." },
+      { id: "s2", first_name: "Bob", last_name: "Baker", display_name: null },
+    ],
+    service_categories: [{ id: "c1", name: "Hair", position: 1 }],
+    services: [
+      { id: "sv1", name: "Cut", description: "A haircut", bookable: true, price: "25.00", category_id: "c1", staff_ids: ["s1", "s2"], position: 1 },
+      { id: "sv2", name: "Old colour", description: null, bookable: true, price: "40", category_id: "c-deleted", staff_ids: ["s1"], position: 2 },
+    ],
+    customers: [customer("cu1"), customer("cu2", { phone: "n/a" }), customer("cu1", { first_name: "Anna (copy)" })],
+    appointments: [
+      appointment("a1"),
+      appointment("a2", { status: "Canceled" }),
+      appointment("a3", { service_id: "sv2" }),
+      appointment("a4", { customer_id: "ghost" }),
+      // 02:30 does not exist in Berlin on 2026-03-29 (clocks jump from 02:00 to 03:00).
+      appointment("a5", { starts_at: "2026-03-29 02:30:00", ends_at: "2026-03-29 03:30:00", status: "booked" }),
+    ],
+    availability: [
+      { staff_id: "s1", service_id: "sv1", starts_at: "2026-03-28 10:00:00" },
+      { staff_id: "s1", service_id: "sv1", starts_at: "2026-04-05 10:00:00" },
+    ],
+  };
+}
+
+let locationId: string;
+
+async function runPreview(rows: SourceRows = sourceRows()) {
+  const [run] = await db.insert(previewRuns).values({ locationId }).returning();
+  await computePreview(testDb, run!.id, { reader: createArraySourceReader(rows), now, batchSize: 2 });
+  const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, run!.id));
+  return done!;
+}
+
+async function recordsOf(runId: string, type: string) {
+  return db.select().from(previewRecords).where(and(eq(previewRecords.runId, runId), eq(previewRecords.recordType, type))).orderBy(previewRecords.seq);
+}
+
+beforeEach(async () => {
+  const [location] = await db
+    .insert(locations)
+    .values({ name: `Salon ${Math.random()}`, timeZone: "Europe/Berlin", country: "DE", sourceKey: "salon", automotive: false })
+    .returning();
+  locationId = location!.id;
+});
+
+describe("computePreview", () => {
+  it("counts each type: valid, warnings, errors, excluded by rule, and all new on a first sync", async () => {
+    const run = await runPreview();
+    expect(run.status).toBe("succeeded");
+    expect(Object.keys(run.counts!).sort()).toEqual(["appointments", "calendars", "contact_details", "openings", "service_categories", "services"]);
+    expect(run.counts!.calendars).toMatchObject({ sourceRows: 2, valid: 2, errors: 0, new: 2 });
+    expect(run.counts!.services).toMatchObject({ sourceRows: 2, valid: 1, errors: 1, new: 1 });
+    expect(run.counts!.contact_details).toMatchObject({ sourceRows: 3, valid: 2, warnings: 1, errors: 1 });
+    expect(run.counts!.appointments).toMatchObject({ sourceRows: 5, valid: 2, warnings: 1, errors: 2, excludedByRule: 1 });
+    expect(run.counts!.openings).toMatchObject({ sourceRows: 1, valid: 1 });
+    expect(run.progress).toMatchObject({ appointments: { rows: 5, done: true } });
+  });
+
+  it("names the first row of a duplicated external_id and every missing or excluded reference", async () => {
+    const run = await runPreview();
+    const issues = await db.select().from(previewIssues).where(eq(previewIssues.runId, run.id));
+    const byCode = (code: string) => issues.filter((issue) => issue.code === code).map(({ recordType, field, reason, original }) => ({ recordType, field, reason, original }));
+    expect(byCode("duplicate_external_id")).toEqual([
+      { recordType: "contact_details", field: "external_id", reason: "repeats the external_id of source row cu1", original: "cu1" },
+    ]);
+    expect(byCode("missing_reference")).toEqual(
+      expect.arrayContaining([
+        { recordType: "services", field: "service_category_external_id", reason: "names service category c-deleted, which is missing or excluded", original: "c-deleted" },
+        { recordType: "appointments", field: "service_external_id", reason: "names service sv2, which is missing or excluded", original: "sv2" },
+        { recordType: "appointments", field: "contact_detail_external_id", reason: "names contact ghost, which is missing or excluded", original: "ghost" },
+      ]),
+    );
+    expect(byCode("missing_reference")).toHaveLength(3);
+  });
+
+  it("excludes canceled appointments by rule, flags the DST gap, and stores records that pass the upstream schemas", async () => {
+    const run = await runPreview();
+    const appointments = await recordsOf(run.id, "appointments");
+    expect(appointments.map((row) => [row.sourceId, row.status, row.excludedReason])).toEqual([
+      ["a1", "valid", null],
+      ["a2", "excluded", "canceled"],
+      ["a3", "error", null],
+      ["a4", "error", null],
+      ["a5", "warning", null],
+    ]);
+    const a1 = appointments[0]!;
+    expect(a1.payload).toMatchObject({ external_id: "a1", start_at: "2026-03-20T10:00:00Z+01:00", contact_detail_external_id: "cu1", price_cents: 2500 });
+    expect(a1.localDate).toBe("2026-03-20");
+    expect(appointments[4]!.payload).toMatchObject({ start_at: "2026-03-29T03:30:00Z+02:00" });
+    for (const row of appointments.filter((candidate) => candidate.status === "valid" || candidate.status === "warning")) {
+      expect(recordSchemas.appointments.safeParse(row.payload).success).toBe(true);
+    }
+    const [opening] = await recordsOf(run.id, "openings");
+    expect(opening).toMatchObject({ recordKey: "sv1|s1|2026-03-28T10:00:00Z+01:00", refService: "sv1", payload: { calendar_external_id: "s1", start_at: "2026-03-28T10:00:00Z+01:00" } });
+  });
+
+  it("diffs against what was last synced: unchanged, changed, and removed for full-replacement types", async () => {
+    const first = await runPreview();
+    const [cu1] = (await recordsOf(first.id, "contact_details")).filter((row) => row.sourceId === "cu1" && row.status !== "error");
+    const [cu2] = (await recordsOf(first.id, "contact_details")).filter((row) => row.sourceId === "cu2");
+    await db.insert(syncedRecords).values([
+      { locationId, recordType: "contact_details", recordKey: "cu1", contentHash: cu1!.contentHash! },
+      { locationId, recordType: "contact_details", recordKey: "cu2", contentHash: "an older hash" },
+      { locationId, recordType: "calendars", recordKey: "s-gone", contentHash: "x" },
+    ]);
+    const second = await runPreview();
+    expect(second.counts!.contact_details).toMatchObject({ new: 0, changed: 1, unchanged: 1 });
+    expect(second.counts!.calendars).toMatchObject({ new: 2, removed: 1 });
+    expect(cu2!.contentHash).not.toBe("an older hash");
+    // The newest succeeded run is the cache: the first one is gone.
+    expect(await db.select().from(previewRuns).where(eq(previewRuns.id, first.id))).toEqual([]);
+  });
+
+  it("reads pages, groups issues by reason and shows one record's JSON and issues", async () => {
+    const run = await runPreview();
+    const page = await listPreviewRecords(db, run.id, PreviewQuery.parse({ type: "appointments", sort: "status" }));
+    expect(page.total).toBe(5);
+    expect(page.items.map((item) => item.sourceId)).toEqual(["a3", "a4", "a5", "a2", "a1"]);
+    const errorsOnly = await listPreviewRecords(db, run.id, PreviewQuery.parse({ type: "contact_details", status: "error" }));
+    expect(errorsOnly.items.map((item) => item.sourceId)).toEqual(["cu1"]);
+    const search = await listPreviewRecords(db, run.id, PreviewQuery.parse({ type: "contact_details", q: "CU2@EXAMPLE" }));
+    expect(search.items.map((item) => item.sourceId)).toEqual(["cu2"]);
+    const groups = await listIssueGroups(db, run.id, "appointments");
+    expect(groups.map((group) => [group.severity, group.field, group.code, group.count])).toContainEqual(["error", "service_external_id", "missing_reference", 1]);
+    const detail = await getPreviewRecord(db, run.id, "contact_details", 1);
+    expect(detail).toMatchObject({ sourceId: "cu2", status: "warning" });
+    expect(detail!.issues).toEqual([expect.objectContaining({ severity: "warning", field: "mobile_phone_number" })]);
+    expect(detail!.payload).not.toHaveProperty("mobile_phone_number");
+  });
+
+  it("fails with a plain message when the location has no source key", async () => {
+    await db.update(locations).set({ sourceKey: null }).where(eq(locations.id, locationId));
+    const run = await runPreview();
+    expect(run).toMatchObject({ status: "failed", error: expect.stringContaining("no source key") });
+  });
+});

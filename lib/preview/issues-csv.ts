@@ -1,0 +1,35 @@
+import { stringify } from "csv-stringify/sync";
+import type postgres from "postgres";
+
+const header = ["record_type", "source_id", "external_id", "severity", "field", "code", "reason", "original_value_masked"];
+
+// A cell starting with = + - @ would run as a formula in a spreadsheet.
+const neutralised = (value: string | null | undefined) => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? ""));
+
+/** Every issue of a run as CSV, streamed from a cursor: the export of a million-row preview stays small in memory. */
+export function issuesCsvStream(sql: postgres.Sql, runId: string): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cursor: AsyncIterator<Record<string, string | null>[]> | undefined;
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(encoder.encode(stringify([header])));
+      cursor = sql<Record<string, string | null>[]>`
+        select i.record_type, r.source_id, r.record_key, i.severity, i.field, i.code, i.reason, i.original
+        from preview_issues i
+        join preview_records r on r.run_id = i.run_id and r.record_type = i.record_type and r.seq = i.seq
+        where i.run_id = ${runId}
+        order by i.record_type, i.seq`
+        .cursor(1000)
+        [Symbol.asyncIterator]();
+    },
+    async pull(controller) {
+      const next = await cursor!.next();
+      if (next.done) return controller.close();
+      const rows = next.value.map((row) => [row.record_type, row.source_id, row.record_key, row.severity, row.field, row.code, row.reason, row.original].map(neutralised));
+      controller.enqueue(encoder.encode(stringify(rows)));
+    },
+    async cancel() {
+      await cursor?.return?.();
+    },
+  });
+}

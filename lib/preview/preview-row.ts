@@ -1,0 +1,101 @@
+import type { MappedRow, MappingIssue } from "@/lib/mapping/mapping-types";
+import { recordHash } from "@/lib/mapping/record-hash";
+import type { PreviewRecordType } from "./preview-plan";
+
+export type MappedForPreview = MappedRow<Record<string, unknown>> & { localDate?: string | null; serviceExternalId?: string | null };
+
+/** A preview_records row in the column order of the bulk insert (lib/preview/write-preview-batch.ts). */
+export interface PreviewRecordRow {
+  run_id: string;
+  record_type: PreviewRecordType;
+  seq: number;
+  source_id: string;
+  record_key: string | null;
+  status: "valid" | "warning" | "error" | "excluded";
+  excluded_reason: string | null;
+  payload: Record<string, unknown> | null;
+  content_hash: string | null;
+  local_date: string | null;
+  ref_contact: string | null;
+  ref_service: string | null;
+  ref_calendar: string | null;
+  ref_category: string | null;
+  ref_calendars: string[] | null;
+  search_text: string;
+  diff: "new" | "changed" | "unchanged" | null;
+  issue_count: number;
+}
+
+export interface PreviewIssueRow {
+  run_id: string;
+  record_type: PreviewRecordType;
+  seq: number;
+  severity: MappingIssue["severity"];
+  field: string;
+  code: string;
+  reason: string;
+  original: string | null;
+}
+
+const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
+
+function statusOf(mapped: MappedForPreview): PreviewRecordRow["status"] {
+  if (mapped.excludedByRule) return "excluded";
+  if (!mapped.record || mapped.issues.some((issue) => issue.severity === "error")) return "error";
+  return mapped.issues.length ? "warning" : "valid";
+}
+
+/** Openings carry no external_id: a slot is named by its service, calendar and start. */
+function recordKeyOf(type: PreviewRecordType, record: Record<string, unknown>, serviceExternalId: string | null | undefined): string | null {
+  if (type === "openings") return `${serviceExternalId ?? ""}|${text(record.calendar_external_id) ?? ""}|${text(record.start_at) ?? ""}`;
+  return text(record.external_id) ?? text(record.id);
+}
+
+function searchTextOf(sourceId: string, record: Record<string, unknown> | null): string {
+  if (!record) return sourceId.toLowerCase();
+  const words = [sourceId, record.external_id, record.name, record.first_name, record.last_name, record.email, record.mobile_phone_number];
+  return words
+    .filter((word): word is string => typeof word === "string" && word !== "")
+    .join(" ")
+    .toLowerCase();
+}
+
+/** The rows to store for one mapped source row. */
+export function previewRowsOf(runId: string, type: PreviewRecordType, seq: number, mapped: MappedForPreview): { record: PreviewRecordRow; issues: PreviewIssueRow[] } {
+  const status = statusOf(mapped);
+  const record = status === "error" || status === "excluded" ? null : mapped.record;
+  const payload = mapped.record;
+  const calendars = payload?.calendar_external_ids;
+  return {
+    record: {
+      run_id: runId,
+      record_type: type,
+      seq,
+      source_id: mapped.sourceId,
+      record_key: payload ? recordKeyOf(type, payload, mapped.serviceExternalId) : null,
+      status,
+      excluded_reason: mapped.excludedByRule,
+      payload,
+      content_hash: record ? recordHash(record) : null,
+      local_date: mapped.localDate ?? null,
+      ref_contact: text(payload?.contact_detail_external_id),
+      ref_service: type === "openings" ? (mapped.serviceExternalId ?? null) : text(payload?.service_external_id),
+      ref_calendar: text(payload?.calendar_external_id),
+      ref_category: text(payload?.service_category_external_id),
+      ref_calendars: Array.isArray(calendars) ? calendars.filter((id): id is string => typeof id === "string") : null,
+      search_text: searchTextOf(mapped.sourceId, payload),
+      diff: null,
+      issue_count: mapped.issues.length,
+    },
+    issues: mapped.issues.map((issue) => ({
+      run_id: runId,
+      record_type: type,
+      seq,
+      severity: issue.severity,
+      field: issue.field,
+      code: issue.code,
+      reason: issue.reason,
+      original: issue.original,
+    })),
+  };
+}

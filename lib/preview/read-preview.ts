@@ -1,0 +1,112 @@
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { previewIssues, previewRecords, previewRuns } from "@/db/schema";
+import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "./preview-inputs";
+import type { PreviewRecordType } from "./preview-plan";
+
+export type PreviewRun = typeof previewRuns.$inferSelect;
+
+/** The run to show (newest succeeded) and the one in flight, if any. */
+export async function getPreviewRuns(db: Database, locationId: string): Promise<{ shown: PreviewRun | null; active: PreviewRun | null; lastFailed: PreviewRun | null }> {
+  const runs = await db.select().from(previewRuns).where(eq(previewRuns.locationId, locationId)).orderBy(desc(previewRuns.createdAt)).limit(10);
+  const active = runs.find((run) => run.status === "queued" || run.status === "running") ?? null;
+  const shown = runs.find((run) => run.status === "succeeded") ?? null;
+  const latest = runs.find((run) => run.status !== "queued" && run.status !== "running");
+  return { shown, active, lastFailed: latest?.status === "failed" ? latest : null };
+}
+
+export interface PreviewRecordListItem {
+  seq: number;
+  sourceId: string;
+  recordKey: string | null;
+  status: string;
+  excludedReason: string | null;
+  diff: string | null;
+  issueCount: number;
+  payload: unknown;
+}
+
+function filtersOf(runId: string, query: PreviewQuery): SQL[] {
+  const conditions: SQL[] = [eq(previewRecords.runId, runId), eq(previewRecords.recordType, query.type)];
+  if (query.q) conditions.push(sql`${previewRecords.searchText} like ${`%${query.q.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`}`);
+  if (query.status === "new" || query.status === "changed" || query.status === "unchanged") {
+    conditions.push(eq(previewRecords.diff, query.status), inArray(previewRecords.status, ["valid", "warning"]));
+  } else if (query.status) conditions.push(eq(previewRecords.status, query.status));
+  return conditions;
+}
+
+const statusOrder = sql`case ${previewRecords.status} when 'error' then 0 when 'warning' then 1 when 'excluded' then 2 else 3 end`;
+
+/** One page of records. Unfiltered in source order, a page is a seq range (seq is dense per type): no offset scan. */
+export async function listPreviewRecords(db: Database, runId: string, query: PreviewQuery): Promise<{ items: PreviewRecordListItem[]; total: number }> {
+  const conditions = filtersOf(runId, query);
+  const dense = !query.q && !query.status && query.sort === "source";
+  if (dense) conditions.push(sql`${previewRecords.seq} >= ${query.page * PREVIEW_PAGE_SIZE}`);
+  const order = query.sort === "key" ? [asc(previewRecords.recordKey), asc(previewRecords.seq)] : query.sort === "status" ? [statusOrder, asc(previewRecords.seq)] : [asc(previewRecords.seq)];
+  const items = await db
+    .select({
+      seq: previewRecords.seq,
+      sourceId: previewRecords.sourceId,
+      recordKey: previewRecords.recordKey,
+      status: previewRecords.status,
+      excludedReason: previewRecords.excludedReason,
+      diff: previewRecords.diff,
+      issueCount: previewRecords.issueCount,
+      payload: previewRecords.payload,
+    })
+    .from(previewRecords)
+    .where(and(...conditions))
+    .orderBy(...order)
+    .limit(PREVIEW_PAGE_SIZE)
+    .offset(dense ? 0 : query.page * PREVIEW_PAGE_SIZE);
+  const [counted] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(previewRecords)
+    .where(and(...filtersOf(runId, query)));
+  return { items, total: counted?.total ?? 0 };
+}
+
+export interface IssueGroup {
+  severity: string;
+  field: string;
+  code: string;
+  count: number;
+  /** A few of the records it affects, with their own reason and masked original value. */
+  samples: { seq: number; sourceId: string; reason: string; original: string | null }[];
+}
+
+/** Issues of one type grouped by what is wrong (severity, field, code), errors first, biggest first. */
+export async function listIssueGroups(db: Database, runId: string, type: PreviewRecordType, samplesPerGroup = 5): Promise<IssueGroup[]> {
+  const groups = await db
+    .select({ severity: previewIssues.severity, field: previewIssues.field, code: previewIssues.code, count: sql<number>`count(*)::int` })
+    .from(previewIssues)
+    .where(and(eq(previewIssues.runId, runId), eq(previewIssues.recordType, type)))
+    .groupBy(previewIssues.severity, previewIssues.field, previewIssues.code)
+    .orderBy(sql`case ${previewIssues.severity} when 'error' then 0 else 1 end`, desc(sql`count(*)`));
+  return Promise.all(
+    groups.map(async (group) => ({
+      ...group,
+      samples: await db
+        .select({ seq: previewIssues.seq, sourceId: previewRecords.sourceId, reason: previewIssues.reason, original: previewIssues.original })
+        .from(previewIssues)
+        .innerJoin(previewRecords, and(eq(previewRecords.runId, previewIssues.runId), eq(previewRecords.recordType, previewIssues.recordType), eq(previewRecords.seq, previewIssues.seq)))
+        .where(and(eq(previewIssues.runId, runId), eq(previewIssues.recordType, type), eq(previewIssues.code, group.code), eq(previewIssues.field, group.field), eq(previewIssues.severity, group.severity)))
+        .orderBy(asc(previewIssues.seq))
+        .limit(samplesPerGroup),
+    })),
+  );
+}
+
+/** One record with the exact JSON that would be sent and all of its issues. */
+export async function getPreviewRecord(db: Database, runId: string, type: PreviewRecordType, seq: number) {
+  const [record] = await db
+    .select()
+    .from(previewRecords)
+    .where(and(eq(previewRecords.runId, runId), eq(previewRecords.recordType, type), eq(previewRecords.seq, seq)));
+  if (!record) return null;
+  const issues = await db
+    .select({ severity: previewIssues.severity, field: previewIssues.field, code: previewIssues.code, reason: previewIssues.reason, original: previewIssues.original })
+    .from(previewIssues)
+    .where(and(eq(previewIssues.runId, runId), eq(previewIssues.recordType, type), eq(previewIssues.seq, seq)));
+  return { ...record, issues };
+}

@@ -1,0 +1,37 @@
+import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { previewRuns } from "@/db/schema";
+import { sendJob } from "@/lib/jobs/job-sender";
+import { computePreviewJob } from "./compute-preview-job";
+
+/** A run in flight longer than this lost its worker for good (the job expires after an hour and is retried twice). */
+const ABANDONED_AFTER_MS = 4 * 60 * 60 * 1000;
+
+/**
+ * Starts a preview run in the background, or returns the one in flight: one per
+ * location, whoever asks (the partial unique index decides between racing requests).
+ */
+export async function requestPreview(db: Database, locationId: string, requestedByEmail: string | null, now = new Date()) {
+  await db
+    .update(previewRuns)
+    .set({ status: "failed", error: "The run was abandoned by its worker.", finishedAt: now })
+    .where(
+      and(eq(previewRuns.locationId, locationId), inArray(previewRuns.status, ["queued", "running"]), lt(previewRuns.createdAt, new Date(now.getTime() - ABANDONED_AFTER_MS))),
+    );
+  // Twice: the run in flight may finish between our insert and our look-up.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const [created] = await db.insert(previewRuns).values({ locationId, requestedByEmail }).onConflictDoNothing().returning();
+    if (created) {
+      await sendJob(computePreviewJob, { runId: created.id });
+      return created;
+    }
+    const [active] = await db
+      .select()
+      .from(previewRuns)
+      .where(and(eq(previewRuns.locationId, locationId), inArray(previewRuns.status, ["queued", "running"])))
+      .orderBy(desc(previewRuns.createdAt))
+      .limit(1);
+    if (active) return active;
+  }
+  throw new Error("could not start or find a preview run");
+}
