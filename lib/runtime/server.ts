@@ -9,6 +9,7 @@ import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
 import { assertProductionConfiguration, ConfigurationError, dataDirectory, isProductionMode } from "./mode";
 import { applyRequestPolicies } from "./request-policies";
 import { sandboxDemo } from "@/lib/sandbox/provision";
+import { ensureDemoSource } from "@/lib/source/demo/ensure-demo-source";
 import { demoUsers, pointStagingAtSandbox, seedDemoLocations, seedDemoUsers } from "./seed-demo";
 import { startDatabase } from "./start-database";
 
@@ -31,6 +32,7 @@ async function main() {
   if (!production) {
     await seedDemoUsers(getDatabase());
     await seedDemoLocations(getDatabase());
+    await ensureDemoSource(getDatabase());
     await pointStagingAtSandbox(getDatabase(), port);
   }
 
