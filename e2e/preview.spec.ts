@@ -20,6 +20,7 @@ test("support previews a demo location: counts, an invalid phone with its reason
   expect(sourceRows).toBeGreaterThan(0);
 
   await page.getByRole("navigation", { name: "Record types" }).getByRole("link", { name: /^Contact details/ }).click();
+  await expect(page).toHaveURL(/type=contact_details/);
   const issues = page.getByRole("region", { name: "Issues by reason" });
   const phoneGroup = issues.getByRole("listitem").filter({ hasText: "mobile_phone_number · invalid_phone" });
   await expect(phoneGroup.first()).toBeVisible();
@@ -27,6 +28,7 @@ test("support previews a demo location: counts, an invalid phone with its reason
   await page.screenshot({ path: "e2e/.artifacts/screenshots/preview-contacts.png", fullPage: true });
 
   await page.getByRole("navigation", { name: "Record types" }).getByRole("link", { name: /^Appointments/ }).click();
+  await expect(page).toHaveURL(/type=appointments/);
   await page.getByLabel("Status").selectOption("excluded");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByRole("table", { name: "Mapped records" }).getByText("Excluded: canceled").first()).toBeVisible();
@@ -34,6 +36,7 @@ test("support previews a demo location: counts, an invalid phone with its reason
 
   await page.getByLabel("Status").selectOption("valid");
   await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/status=valid/);
   await page.getByRole("table", { name: "Mapped records" }).getByRole("row").nth(1).getByRole("link").click();
   const json = JSON.parse((await page.getByTestId("record-json").textContent())!);
   expect(json).toMatchObject({ external_id: expect.any(String), start_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z[+-]\d{2}:\d{2}$/) });

@@ -3,18 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { PreviewProgress as Progress } from "@/db/schema";
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import { recordTypeLabels } from "@/lib/preview/record-type-labels";
 
 type RunState = { status: string; progress: Progress } | null;
-
-const typeLabels: Record<string, string> = {
-  calendars: "Calendars",
-  service_categories: "Service categories",
-  services: "Services",
-  contact_details: "Contact details",
-  vehicles: "Vehicles",
-  appointments: "Appointments",
-  openings: "Openings",
-};
 
 /** Polls the run in flight once a second and reloads the page when it has ended. */
 export function PreviewProgress({ locationId, initial }: { locationId: string; initial: NonNullable<RunState> }) {
@@ -52,7 +44,7 @@ export function PreviewProgress({ locationId, initial }: { locationId: string; i
       <ul className="grid grid-cols-2 gap-x-4 sm:grid-cols-4">
         {entries.map(([type, value]) => (
           <li key={type}>
-            {typeLabels[type] ?? type}: {value.rows.toLocaleString("en")} rows{value.done ? " ✓" : "…"}
+            {recordTypeLabels[type as PreviewRecordType] ?? type}: {value.rows.toLocaleString("en")} rows{value.done ? " ✓" : "…"}
           </li>
         ))}
       </ul>
@@ -60,4 +52,3 @@ export function PreviewProgress({ locationId, initial }: { locationId: string; i
   );
 }
 
-export { typeLabels as previewTypeLabels };

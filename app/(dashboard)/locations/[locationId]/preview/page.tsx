@@ -3,7 +3,7 @@ import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { IssueGroups } from "@/components/preview/issue-groups";
 import { previewHref } from "@/components/preview/preview-href";
-import { PreviewProgress, previewTypeLabels } from "@/components/preview/preview-progress";
+import { PreviewProgress } from "@/components/preview/preview-progress";
 import { PreviewRecordDetail } from "@/components/preview/preview-record-detail";
 import { PreviewRecordsTable } from "@/components/preview/preview-records-table";
 import { RefreshPreviewButton } from "@/components/preview/refresh-preview-button";
@@ -20,6 +20,7 @@ import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { ensureFreshPreview } from "@/lib/preview/ensure-fresh-preview";
 import { PreviewQuery, previewStatusFilters } from "@/lib/preview/preview-inputs";
 import { previewRecordTypes } from "@/lib/preview/preview-plan";
+import { recordTypeLabels } from "@/lib/preview/record-type-labels";
 import { getSourceReader } from "@/lib/preview/preview-source";
 import { getPreviewRecord, listIssueGroups, listPreviewRecords } from "@/lib/preview/read-preview";
 
@@ -96,7 +97,7 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
                   aria-current={candidate === type ? "page" : undefined}
                   className="rounded-t-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 aria-[current=page]:border-b-2 aria-[current=page]:border-slate-900 aria-[current=page]:font-semibold"
                 >
-                  {previewTypeLabels[candidate] ?? candidate} <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span>
+                  {recordTypeLabels[candidate]} <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span>
                   {counts[candidate]!.errors ? <span className="ml-1 text-red-700">· {counts[candidate]!.errors} errors</span> : null}
                 </Link>
               ))}
