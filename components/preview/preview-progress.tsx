@@ -15,13 +15,17 @@ export function PreviewProgress({ locationId, initial }: { locationId: string; i
 
   useEffect(() => {
     let stopped = false;
+    let lastTypesDone = Object.values(initial.progress).filter((value) => value.done).length;
     const timer = setInterval(async () => {
       const response = await fetch(`/api/locations/${locationId}/preview`, { headers: { accept: "application/json" } }).catch(() => null);
       if (!response?.ok || stopped) return;
       const state = (await response.json()) as { active: RunState };
       setRun(state.active);
-      if (!state.active) {
-        clearInterval(timer);
+      const typesDone = state.active ? Object.values(state.active.progress).filter((value) => value.done).length : -1;
+      if (!state.active) clearInterval(timer);
+      // Reload when the run ends, and as each record type finishes (the page shows them provisionally).
+      if (typesDone !== lastTypesDone) {
+        lastTypesDone = typesDone;
         router.refresh();
       }
     }, 1000);
@@ -29,7 +33,7 @@ export function PreviewProgress({ locationId, initial }: { locationId: string; i
       stopped = true;
       clearInterval(timer);
     };
-  }, [locationId, router]);
+  }, [locationId, router, initial.progress]);
 
   if (!run) return null;
   const entries = Object.entries(run.progress);

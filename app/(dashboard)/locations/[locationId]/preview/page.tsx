@@ -50,15 +50,18 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
   const runs = await ensureFreshPreview(db, getSourceReader(), location, canRefresh ? user.email : null);
   const shown = runs.shown;
   const counts = shown?.counts ?? null;
+  // A first preview of a big location shows the record types read so far, before the run's checks and counts.
+  const readSoFar = runs.active && !shown ? previewRecordTypes.filter((candidate) => runs.active!.progress[candidate]?.done) : [];
+  const displayed = shown ?? (readSoFar.length ? runs.active : null);
   // In the session's order (jsonb does not keep key order).
-  const types = counts ? previewRecordTypes.filter((candidate) => counts[candidate]) : [];
+  const types = counts ? previewRecordTypes.filter((candidate) => counts[candidate]) : readSoFar;
   const type = types.includes(query.type) ? query.type : (types[0] ?? query.type);
   const current = { ...query, type };
-  const [records, groups, detail] = shown
+  const [records, groups, detail] = displayed
     ? await Promise.all([
-        listPreviewRecords(db, shown.id, current),
-        listIssueGroups(db, shown.id, type),
-        current.record === undefined ? null : getPreviewRecord(db, shown.id, type, current.record),
+        listPreviewRecords(db, displayed.id, current),
+        listIssueGroups(db, displayed.id, type),
+        current.record === undefined ? null : getPreviewRecord(db, displayed.id, type, current.record),
       ])
     : [null, null, null];
 
@@ -81,14 +84,20 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
         {runs.active ? <PreviewProgress locationId={location.id} initial={{ status: runs.active.status, progress: runs.active.progress }} /> : null}
         {runs.lastFailed ? <Alert tone="error">The last preview failed: {runs.lastFailed.error}</Alert> : null}
         {runs.stale ? <Alert tone="info">The source changed since this preview was computed; a fresh one is on its way.</Alert> : null}
-        {shown && counts ? (
+        {displayed ? (
           <>
-            <p className="text-sm text-slate-600">
-              Computed {formatDateTime(shown.finishedAt ?? shown.createdAt, location.timeZone)} ({location.timeZone}) · cached until the source changes ·{" "}
-              <a className="text-blue-700 hover:underline" href={`/api/locations/${location.id}/preview/issues`}>
-                Download all issues (CSV)
-              </a>
-            </p>
+            {shown ? (
+              <p className="text-sm text-slate-600">
+                Computed {formatDateTime(shown.finishedAt ?? shown.createdAt, location.timeZone)} ({location.timeZone}) · cached until the source changes ·{" "}
+                <a className="text-blue-700 hover:underline" href={`/api/locations/${location.id}/preview/issues`}>
+                  Download all issues (CSV)
+                </a>
+              </p>
+            ) : (
+              <Alert tone="info">
+                Provisional: the record types read so far. Duplicates, references, changes and the counts are checked when the run ends.
+              </Alert>
+            )}
             <nav aria-label="Record types" className="flex flex-wrap gap-1 border-b border-slate-200">
               {types.map((candidate) => (
                 <Link
@@ -97,21 +106,23 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
                   aria-current={candidate === type ? "page" : undefined}
                   className="rounded-t-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 aria-[current=page]:border-b-2 aria-[current=page]:border-slate-900 aria-[current=page]:font-semibold"
                 >
-                  {recordTypeLabels[candidate]} <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span>
-                  {counts[candidate]!.errors ? <span className="ml-1 text-red-700">· {counts[candidate]!.errors} errors</span> : null}
+                  {recordTypeLabels[candidate]} {counts ? <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span> : null}
+                  {counts?.[candidate]!.errors ? <span className="ml-1 text-red-700">· {counts[candidate]!.errors} errors</span> : null}
                 </Link>
               ))}
             </nav>
-            <dl aria-label="Counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
-              {countLabels.map(([key, label]) => (
-                <div key={key} className="rounded-md border border-slate-200 bg-white p-3">
-                  <dt className="text-xs text-slate-600">{label}</dt>
-                  <dd className="text-lg font-semibold" data-testid={`count-${key}`}>
-                    {counts[type]![key].toLocaleString("en")}
-                  </dd>
-                </div>
-              ))}
-            </dl>
+            {counts ? (
+              <dl aria-label="Counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
+                {countLabels.map(([key, label]) => (
+                  <div key={key} className="rounded-md border border-slate-200 bg-white p-3">
+                    <dt className="text-xs text-slate-600">{label}</dt>
+                    <dd className="text-lg font-semibold" data-testid={`count-${key}`}>
+                      {counts[type]![key].toLocaleString("en")}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            ) : null}
             {detail ? <PreviewRecordDetail record={detail} closeHref={previewHref(location.id, current, { record: undefined })} /> : null}
             <div className="grid gap-4 xl:grid-cols-[2fr_1fr]">
               <Card>
