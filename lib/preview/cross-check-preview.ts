@@ -94,6 +94,8 @@ async function markMissingCalendarsOfServices(sql: postgres.Sql, runId: string):
 }
 
 export async function crossCheckPreview(sql: postgres.Sql, runId: string): Promise<void> {
+  // Fresh statistics: the rows were just written, and without them the planner picks nested scans (seconds → minutes).
+  await sql`analyze preview_records`;
   await markDuplicates(sql, runId);
   const [categoryCheck, ...rest] = references;
   await markMissingReference(sql, runId, categoryCheck!);

@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from "luxon";
+import { cachedZone } from "./cached-zone";
 import { z } from "zod";
 
 /** How date-times are written in payloads: the spec's form (default) or plain RFC 3339. */
@@ -24,15 +25,26 @@ export function isLocalDate(value: string): boolean {
   return DateTime.fromObject({ year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) }, { zone: "utc" }).isValid;
 }
 
+const knownZones = new Map<string, boolean>();
+
+/**
+ * Memoised: luxon checks a zone by building an Intl.DateTimeFormat, whose ICU memory lives outside
+ * the JS heap and is freed late; checked per record, that grew a preview of 100k rows to gigabytes.
+ */
 export function isTimeZone(zone: string): boolean {
-  return IANAZone.isValidZone(zone);
+  let valid = knownZones.get(zone);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(zone);
+    if (knownZones.size < 1000) knownZones.set(zone, valid);
+  }
+  return valid;
 }
 
 function zonedDateTime(instant: Date | number, timeZone: string): DateTime {
   if (!isTimeZone(timeZone)) throw new RangeError(`unknown IANA time zone: ${timeZone}`);
   const millis = typeof instant === "number" ? instant : instant.getTime();
   if (!Number.isFinite(millis)) throw new RangeError("invalid instant");
-  return DateTime.fromMillis(millis, { zone: timeZone });
+  return DateTime.fromMillis(millis, { zone: cachedZone(timeZone) });
 }
 
 /**

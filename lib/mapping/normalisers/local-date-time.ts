@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { cachedZone } from "@/lib/upstream/cached-zone";
 import { formatLocalDate, formatUpstreamDateTime, isLocalDate, isTimeZone, type DateTimeStyle } from "@/lib/upstream/formats";
 import { errorIssue, shownOriginal, warningIssue } from "../issues";
 import { normalised, type Normalised } from "./normalised";
@@ -39,7 +40,7 @@ export function normaliseLocalDateTime(
   }
   const wallTime = `${date}T${hour}:${minute}:${second}`;
   // Luxon moves a skipped time forward by the gap; of the two readings of a repeated time, the earlier is taken.
-  const [placed] = DateTime.fromISO(wallTime, { zone: location.timeZone })
+  const [placed] = DateTime.fromISO(wallTime, { zone: cachedZone(location.timeZone) })
     .getPossibleOffsets()
     .sort((first, second) => first.toMillis() - second.toMillis());
   if (placed === undefined || !placed.isValid) {
