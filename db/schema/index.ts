@@ -7,3 +7,4 @@ export * from "./sandbox";
 export * from "./demo-source";
 export * from "./previews";
 export * from "./synced-records";
+export * from "./sync";

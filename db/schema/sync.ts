@@ -1,0 +1,132 @@
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, boolean, date, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { environmentName } from "./enums";
+import { locations } from "./locations";
+import { previewRuns } from "./previews";
+
+export const syncTrigger = pgEnum("sync_trigger", ["schedule", "manual", "resume", "cli"]);
+export const syncSessionStatus = pgEnum("sync_session_status", ["queued", "running", "succeeded", "failed", "cancelled"]);
+export const syncStepName = pgEnum("sync_step_name", [
+  "open",
+  "calendars",
+  "service_categories",
+  "services",
+  "contact_details",
+  "vehicles",
+  "appointments",
+  "openings",
+  "close",
+]);
+export const syncStepStatus = pgEnum("sync_step_status", ["pending", "running", "succeeded", "failed", "skipped", "cancelled"]);
+
+/** One run of a location's sync-session protocol (spec 4.4 item 6). */
+export const syncSessions = pgTable(
+  "sync_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    locationId: uuid("location_id")
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    environment: environmentName("environment").notNull(),
+    trigger: syncTrigger("trigger").notNull(),
+    requestedByEmail: text("requested_by_email"),
+    full: boolean("full").notNull().default(false),
+    /** Which of calendars / service_categories / services this session sends. */
+    optionalSteps: text("optional_steps").array().notNull(),
+    status: syncSessionStatus("status").notNull().default("queued"),
+    /** We sent sync in progress true and not yet false: campaigns wait on us. */
+    upstreamOpen: boolean("upstream_open").notNull().default(false),
+    currentStep: syncStepName("current_step"),
+    previewRunId: uuid("preview_run_id").references(() => previewRuns.id, { onDelete: "set null" }),
+    resumesSessionId: uuid("resumes_session_id"),
+    /** Scheduled runs: the local date they are for (one per location and day). */
+    scheduledFor: date("scheduled_for"),
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    /** Incremented by every claim; every write of a worker is conditional on the token it claimed. */
+    fencingToken: bigint("fencing_token", { mode: "number" }).notNull().default(0),
+    cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("sync_sessions_location_idx").on(table.locationId, table.createdAt),
+    // One session in flight per location, whichever process asks.
+    uniqueIndex("sync_sessions_one_open").on(table.locationId).where(sql`${table.status} in ('queued', 'running')`),
+    uniqueIndex("sync_sessions_one_per_day").on(table.locationId, table.scheduledFor),
+  ],
+);
+
+/** One step of a session, in protocol order. */
+export const syncSteps = pgTable(
+  "sync_steps",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => syncSessions.id, { onDelete: "cascade" }),
+    name: syncStepName("name").notNull(),
+    position: integer("position").notNull(),
+    status: syncStepStatus("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    recordsSent: integer("records_sent").notNull().default(0),
+    /** Valid records only are sent: these failed the mapping's checks. */
+    recordsInvalid: integer("records_invalid").notNull().default(0),
+    /** Left out by rule (canceled, no-show). */
+    recordsExcluded: integer("records_excluded").notNull().default(0),
+    bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+    error: text("error"),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [uniqueIndex("sync_steps_session_name").on(table.sessionId, table.name)],
+);
+
+/** One import of a step: an appointment date range, one service's openings, a chunk of contacts. */
+export const syncStepItems = pgTable(
+  "sync_step_items",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    stepId: uuid("step_id")
+      .notNull()
+      .references(() => syncSteps.id, { onDelete: "cascade" }),
+    /** What the item sends, e.g. "2026-01-01..2026-01-31", "service svc-1", "all seq 0-4999". */
+    key: text("key").notNull(),
+    position: integer("position").notNull().default(0),
+    status: syncStepStatus("status").notNull().default("pending"),
+    recordsSent: integer("records_sent").notNull().default(0),
+    bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [uniqueIndex("sync_step_items_step_key").on(table.stepId, table.key)],
+);
+
+/** One HTTP exchange with the upstream, as the client reported it (path already redacted). */
+export const syncAttempts = pgTable(
+  "sync_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => syncSessions.id, { onDelete: "cascade" }),
+    stepId: uuid("step_id").references(() => syncSteps.id, { onDelete: "cascade" }),
+    itemId: uuid("item_id").references(() => syncStepItems.id, { onDelete: "cascade" }),
+    operation: text("operation").notNull(),
+    attempt: integer("attempt").notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    status: integer("status"),
+    durationMs: integer("duration_ms").notNull(),
+    retryDelayMs: integer("retry_delay_ms"),
+    error: text("error"),
+    records: integer("records"),
+    bytes: bigint("bytes", { mode: "number" }),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("sync_attempts_session_idx").on(table.sessionId, table.id)],
+);
