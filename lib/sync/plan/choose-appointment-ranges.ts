@@ -1,0 +1,33 @@
+import { coalesceDates, monthlyRanges, type DateRange } from "./date-ranges";
+
+export interface AppointmentHistory {
+  /** A full resync was asked for. */
+  full: boolean;
+  /** Appointments recorded as accepted by the upstream. */
+  syncedCount: number;
+  /** Of those, how many lack the date they were sent for (no usable record of what was sent). */
+  syncedWithoutDate: number;
+  /** Earliest local date among valid appointments and those recorded as sent. */
+  earliestDate: string | null;
+  /** Local dates of new, changed, moved (old and new date), excluded and deleted appointments. */
+  touchedDates: readonly string[];
+  today: string;
+  /** today + 6 months (local). */
+  horizonEnd: string;
+}
+
+export type AppointmentPlanMode = "history" | "touched" | "fallback";
+
+/**
+ * Spec 4.4 item 4. First sync or full: the whole history to 6 months ahead, one import per
+ * month. Later: the touched dates coalesced into ranges (each import replaces its range).
+ * Without a usable record of what was sent: today → 6 months ahead.
+ */
+export function chooseAppointmentRanges(history: AppointmentHistory): { mode: AppointmentPlanMode; ranges: DateRange[] } {
+  if (history.full || history.syncedCount === 0) {
+    const start = history.earliestDate && history.earliestDate < history.today ? history.earliestDate : history.today;
+    return { mode: "history", ranges: monthlyRanges(start, history.horizonEnd) };
+  }
+  if (history.syncedWithoutDate > 0) return { mode: "fallback", ranges: [{ startDate: history.today, endDate: history.horizonEnd }] };
+  return { mode: "touched", ranges: coalesceDates(history.touchedDates.filter((date) => date <= history.horizonEnd)) };
+}
