@@ -1,0 +1,20 @@
+import { DomainError } from "@/lib/errors/domain-error";
+import { UpstreamError } from "@/lib/upstream/errors";
+
+/** A failure as the history and the location's attention reason show it (upstream messages are already redacted). */
+export function describeSyncError(error: unknown): string {
+  if (error instanceof UpstreamError) {
+    const status = error.status ? ` (HTTP ${error.status})` : "";
+    const attempts = error.attempts ? ` after ${error.attempts} attempt(s)` : "";
+    return `${error.message}${status}${attempts}`.slice(0, 2000);
+  }
+  if (error instanceof DomainError) return error.message;
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 2000);
+  return String(error);
+}
+
+/** Worth another engine attempt: anything but a refusal that would be repeated (bad records, bad credentials). */
+export function isRetryableStepError(error: unknown): boolean {
+  if (error instanceof UpstreamError) return error.code !== "UPSTREAM_REJECTED" && error.code !== "UPSTREAM_AUTHENTICATION";
+  return !(error instanceof DomainError);
+}

@@ -1,0 +1,25 @@
+import type postgres from "postgres";
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import { chunkKey, selectionCondition } from "./record-selection";
+
+/**
+ * Contact details (and vehicles): chunks of `chunkSize` sendable records in source
+ * order, each its own import. `onlyChanged`: new and changed records only (later syncs).
+ */
+export async function planChunks(
+  sql: postgres.Sql,
+  input: { runId: string; recordType: PreviewRecordType; onlyChanged: boolean; chunkSize: number },
+): Promise<string[]> {
+  const condition = selectionCondition(sql, input.runId, { kind: "chunk", recordType: input.recordType, onlyChanged: input.onlyChanged, firstSeq: 0, lastSeq: 2 ** 31 - 1 });
+  const chunks = await sql<{ first_seq: number; last_seq: number }[]>`
+    select min(seq)::int as first_seq, max(seq)::int as last_seq
+    from (select r.seq, (row_number() over (order by r.seq) - 1) / ${input.chunkSize} as chunk from preview_records r where ${condition}) numbered
+    group by chunk order by chunk`;
+  return chunks.map((chunk) => chunkKey(input.onlyChanged, chunk.first_seq, chunk.last_seq));
+}
+
+/** First sync (nothing of this type was ever accepted) or a full resync: send every valid record. */
+export async function hasSyncedRecords(sql: postgres.Sql, locationId: string, recordType: PreviewRecordType): Promise<boolean> {
+  const [row] = await sql`select 1 from synced_records where location_id = ${locationId} and record_type = ${recordType} limit 1`;
+  return Boolean(row);
+}

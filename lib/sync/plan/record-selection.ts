@@ -1,0 +1,52 @@
+import type postgres from "postgres";
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import { parseRangeKey } from "./date-ranges";
+
+/**
+ * Which preview records one step item sends, as a SQL condition on `preview_records r`.
+ * The same condition streams the records and, once the upstream accepted them, writes
+ * synced_records: what is recorded as sent is exactly what was sent.
+ */
+export type RecordSelection =
+  | { kind: "all"; recordType: PreviewRecordType }
+  | { kind: "chunk"; recordType: PreviewRecordType; onlyChanged: boolean; firstSeq: number; lastSeq: number }
+  | { kind: "dates"; recordType: "appointments"; startDate: string; endDate: string }
+  | { kind: "service"; recordType: "openings"; serviceExternalId: string };
+
+export function selectionCondition(sql: postgres.Sql | postgres.TransactionSql, runId: string, selection: RecordSelection) {
+  const base = sql`r.run_id = ${runId} and r.record_type = ${selection.recordType} and r.status in ('valid', 'warning')`;
+  switch (selection.kind) {
+    case "all":
+      return base;
+    case "chunk":
+      return selection.onlyChanged
+        ? sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq} and r.diff in ('new', 'changed')`
+        : sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq}`;
+    case "dates":
+      return sql`${base} and r.local_date between ${selection.startDate} and ${selection.endDate}`;
+    case "service":
+      return sql`${base} and r.ref_service = ${selection.serviceExternalId}`;
+  }
+}
+
+/** Chunk keys: "all seq 0-4999" (every valid record) or "changed seq 0-4999" (new and changed only). */
+export function chunkKey(onlyChanged: boolean, firstSeq: number, lastSeq: number): string {
+  return `${onlyChanged ? "changed" : "all"} seq ${firstSeq}-${lastSeq}`;
+}
+
+export function chunkSelection(recordType: PreviewRecordType, key: string): RecordSelection {
+  const match = /^(all|changed) seq (\d+)-(\d+)$/.exec(key);
+  if (!match) throw new Error(`not a chunk key: ${key}`);
+  return { kind: "chunk", recordType, onlyChanged: match[1] === "changed", firstSeq: Number(match[2]), lastSeq: Number(match[3]) };
+}
+
+export function dateRangeSelection(key: string): RecordSelection {
+  return { kind: "dates", recordType: "appointments", ...parseRangeKey(key) };
+}
+
+export const serviceKey = (serviceExternalId: string) => `service ${serviceExternalId}`;
+
+export function serviceSelection(key: string): RecordSelection & { kind: "service" } {
+  if (!key.startsWith("service ")) throw new Error(`not a service key: ${key}`);
+  return { kind: "service", recordType: "openings", serviceExternalId: key.slice("service ".length) };
+}

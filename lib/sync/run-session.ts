@@ -1,0 +1,131 @@
+import { eq } from "drizzle-orm";
+import type { DatabaseConnection } from "@/db/client";
+import { locations, syncSessions } from "@/db/schema";
+import { createEnvironmentClient } from "@/lib/environments/environment-client";
+import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
+import { openLocationToken } from "@/lib/locations/location-token";
+import type { SourceReader } from "@/lib/source/source-reader";
+import type { UpstreamClient, UpstreamClientOptions } from "@/lib/upstream/client";
+import { createAttemptRecorder } from "./attempt-recorder";
+import { describeSyncError } from "./describe-sync-error";
+import { runStep, StepFailedError } from "./run-step";
+import { claimSession, LeaseLostError, SessionCancelledError, type SessionFence } from "./session-fence";
+import { finishStopped, finishSucceeded } from "./session-outcome";
+import { ensureSessionPreview } from "./session-preview";
+import { ensureStepRows } from "./session-steps";
+import { stepsByName } from "./steps/all-steps";
+import type { StepContext } from "./steps/sync-step";
+import { syncConfigFromEnvironment, type SyncConfig } from "./sync-config";
+
+export interface RunSessionOptions {
+  /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */
+  reader?: SourceReader;
+  /** Overrides of the upstream client (tests: retryRuntime without waits). */
+  client?: Partial<UpstreamClientOptions>;
+  config?: Partial<SyncConfig>;
+  /** Worker identity written as lease_owner. */
+  owner?: string;
+  now?: Date;
+}
+
+export type RunSessionResult = "succeeded" | "failed" | "cancelled" | "lost" | "finished";
+
+/** Takes the open upstream session over from an earlier failed or cancelled session of the location: no re-opening. */
+async function inheritUpstreamSession(fence: SessionFence, locationId: string): Promise<boolean> {
+  return fence.write(async (tx) => {
+    const inherited = await tx`update sync_sessions set upstream_open = false
+      where location_id = ${locationId} and id <> ${fence.sessionId} and upstream_open returning id`;
+    if (inherited.length) await tx`update sync_sessions set upstream_open = true where id = ${fence.sessionId}`;
+    const [mine] = await tx<{ upstream_open: boolean }[]>`select upstream_open from sync_sessions where id = ${fence.sessionId}`;
+    return Boolean(mine?.upstream_open);
+  });
+}
+
+async function runClaimed(connection: DatabaseConnection, fence: SessionFence, config: SyncConfig, options: RunSessionOptions): Promise<RunSessionResult> {
+  const { db, sql } = connection;
+  const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, fence.sessionId));
+  const [location] = session ? await db.select().from(locations).where(eq(locations.id, session.locationId)) : [];
+  if (!session || !location) return "finished";
+  let client: UpstreamClient | undefined;
+  try {
+    const resumed = session.resumesSessionId
+      ? (await db.select().from(syncSessions).where(eq(syncSessions.id, session.resumesSessionId)))[0]
+      : undefined;
+    if (!location.upstreamLocationId) throw new Error("This location is not connected to an upstream location.");
+    const call = { accessToken: openLocationToken(location), locationId: location.upstreamLocationId };
+    const credentials = await getEnvironmentCredentials(db, session.environment);
+    const preview = await ensureSessionPreview(connection, fence, {
+      locationId: location.id,
+      requestedByEmail: session.requestedByEmail,
+      ownRunId: session.previewRunId,
+      resumedRunId: resumed?.previewRunId ?? null,
+      reader: options.reader,
+      now: options.now,
+    });
+    const upstreamOpen = await inheritUpstreamSession(fence, location.id);
+    const steps = await ensureStepRows(sql, fence, {
+      optionalSteps: session.optionalSteps,
+      automotive: location.automotive,
+      resumed: resumed
+        ? { sessionId: resumed.id, failedStep: resumed.currentStep, samePreview: resumed.previewRunId === preview.runId }
+        : null,
+    });
+    const recorder = createAttemptRecorder(fence);
+    client = createEnvironmentClient(credentials, { ...options.client, signal: fence.signal, onAttempt: recorder.record });
+    const context: StepContext = {
+      sql,
+      fence,
+      client,
+      call,
+      runId: preview.runId,
+      location: { id: location.id, timeZone: location.timeZone, automotive: location.automotive },
+      full: session.full,
+      managementSystem: credentials.dataSourceName,
+      now: preview.readAt,
+      config,
+    };
+    for (const step of steps) {
+      if (step.status === "succeeded" || step.status === "skipped") continue;
+      if (step.name === "open" && upstreamOpen) {
+        await fence.write((tx) => tx`update sync_steps set status = 'skipped', error = 'The upstream session was still open.', finished_at = now() where id = ${step.id}`);
+        continue;
+      }
+      await runStep(context, recorder, step, stepsByName[step.name]);
+    }
+    await finishSucceeded(fence, location.id);
+    return "succeeded";
+  } catch (error) {
+    if (error instanceof LeaseLostError || fence.isLost) return "lost";
+    const [current] = await db.select({ step: syncSessions.currentStep }).from(syncSessions).where(eq(syncSessions.id, fence.sessionId));
+    const step = current?.step ?? null;
+    if (error instanceof SessionCancelledError) {
+      await finishStopped(fence, { locationId: location.id, status: "cancelled", step, reason: error.message });
+      return "cancelled";
+    }
+    const reason = error instanceof StepFailedError ? error.reason : describeSyncError(error);
+    await finishStopped(fence, { locationId: location.id, status: "failed", step, reason });
+    return "failed";
+  } finally {
+    await client?.close();
+  }
+}
+
+/**
+ * Runs (or takes over) one sync session: claims it with a fresh fencing token, computes
+ * the preview it sends from, then runs the steps in protocol order, persisting each step,
+ * item and HTTP attempt. Returns how it ended for this worker ("lost": another took over).
+ */
+export async function runSession(connection: DatabaseConnection, sessionId: string, options: RunSessionOptions = {}): Promise<RunSessionResult> {
+  const config = { ...syncConfigFromEnvironment(), ...options.config };
+  const fence = await claimSession(connection.sql, sessionId, { owner: options.owner, leaseSeconds: config.leaseSeconds });
+  if (!fence) return "finished";
+  fence.startRenewal();
+  try {
+    return await runClaimed(connection, fence, config, options).catch((error: unknown) => {
+      if (error instanceof LeaseLostError) return "lost" as const;
+      throw error;
+    });
+  } finally {
+    fence.stopRenewal();
+  }
+}

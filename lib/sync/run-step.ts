@@ -1,0 +1,132 @@
+import { computeBackoffDelay } from "@/lib/upstream/retry";
+import type { AttemptRecorder } from "./attempt-recorder";
+import { describeSyncError, isRetryableStepError } from "./describe-sync-error";
+import { LeaseLostError, SessionCancelledError, type FencedTransaction } from "./session-fence";
+import type { StepRow } from "./session-steps";
+import type { StepContext, SyncStep } from "./steps/sync-step";
+
+/** The step failed for good (after the engine's attempts): the session fails with it. */
+export class StepFailedError extends Error {
+  constructor(
+    readonly step: string,
+    readonly reason: string,
+  ) {
+    super(`${step}: ${reason}`);
+    this.name = "StepFailedError";
+  }
+}
+
+interface ItemRow {
+  id: string;
+  key: string;
+  status: string;
+}
+
+const isStopping = (error: unknown) => error instanceof LeaseLostError || error instanceof SessionCancelledError;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted || ms <= 0) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+async function updateStepTotals(tx: FencedTransaction, stepId: string): Promise<void> {
+  await tx`update sync_steps set
+      records_sent = (select coalesce(sum(records_sent), 0) from sync_step_items where step_id = ${stepId}),
+      bytes = (select coalesce(sum(bytes), 0) from sync_step_items where step_id = ${stepId})
+    where id = ${stepId}`;
+}
+
+async function itemsOf(context: StepContext, step: StepRow, definition: SyncStep): Promise<ItemRow[]> {
+  const load = () => context.sql<ItemRow[]>`select id, key, status from sync_step_items where step_id = ${step.id} order by position`;
+  const existing = await load();
+  if (existing.length || !definition.planItems) return existing;
+  // Planned once and stored: a takeover or a resume sends the same items, skipping those already accepted.
+  const keys = await definition.planItems(context);
+  await context.fence.write(async (tx) => {
+    for (const [position, key] of keys.entries()) {
+      await tx`insert into sync_step_items (step_id, key, position) values (${step.id}, ${key}, ${position}) on conflict (step_id, key) do nothing`;
+    }
+  });
+  return load();
+}
+
+async function runItem(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep, item: ItemRow): Promise<void> {
+  const { fence } = context;
+  await fence.checkpoint();
+  await fence.write((tx) => tx`update sync_step_items set status = 'running', attempts = attempts + 1, error = null, started_at = now(), finished_at = null where id = ${item.id}`);
+  recorder.setCurrent(step.id, item.id);
+  try {
+    const sent = await definition.send(context, item.key);
+    await recorder.flush();
+    await fence.write(async (tx) => {
+      await sent.onAccepted?.(tx);
+      await tx`update sync_step_items set status = 'succeeded', records_sent = ${sent.records}, bytes = ${sent.bytes}, finished_at = now() where id = ${item.id}`;
+      await updateStepTotals(tx, step.id);
+    });
+  } catch (error) {
+    if (isStopping(error)) throw error;
+    await recorder.flush().catch(() => {});
+    await fence.write((tx) => tx`update sync_step_items set status = 'failed', error = ${describeSyncError(error)}, finished_at = now() where id = ${item.id}`);
+    throw error;
+  }
+}
+
+async function runOnce(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep): Promise<void> {
+  const { fence } = context;
+  if (!definition.planItems) {
+    await fence.checkpoint();
+    recorder.setCurrent(step.id, null);
+    const sent = await definition.send(context, null);
+    await recorder.flush();
+    await fence.write(async (tx) => {
+      await sent.onAccepted?.(tx);
+      await tx`update sync_steps set status = 'succeeded', records_sent = ${sent.records}, bytes = ${sent.bytes}, error = null, finished_at = now() where id = ${step.id}`;
+    });
+    return;
+  }
+  for (const item of await itemsOf(context, step, definition)) {
+    if (item.status !== "succeeded") await runItem(context, recorder, step, definition, item);
+  }
+  await fence.write((tx) => tx`update sync_steps set status = 'succeeded', error = null, finished_at = now() where id = ${step.id}`);
+}
+
+async function countSkippedRecords(context: StepContext, definition: SyncStep): Promise<{ invalid: number; excluded: number }> {
+  if (!definition.recordType) return { invalid: 0, excluded: 0 };
+  const [row] = await context.sql<{ invalid: number; excluded: number }[]>`
+    select count(*) filter (where status = 'error')::int as invalid, count(*) filter (where status = 'excluded')::int as excluded
+    from preview_records where run_id = ${context.runId} and record_type = ${definition.recordType}`;
+  return row ?? { invalid: 0, excluded: 0 };
+}
+
+/**
+ * Runs one step; the client already retried each request, so a step that still fails
+ * is tried again by the engine (SYNC_STEP_ATTEMPTS, with backoff) before it fails the session.
+ */
+export async function runStep(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep): Promise<void> {
+  const { fence, config } = context;
+  const skipped = await countSkippedRecords(context, definition);
+  for (let attempt = 1; ; attempt++) {
+    await fence.checkpoint();
+    await fence.write(async (tx) => {
+      await tx`update sync_steps set status = 'running', attempts = attempts + 1, error = null, started_at = coalesce(started_at, now()),
+                 records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded} where id = ${step.id}`;
+      await tx`update sync_sessions set current_step = ${step.name} where id = ${fence.sessionId}`;
+    });
+    try {
+      await runOnce(context, recorder, step, definition);
+      return;
+    } catch (error) {
+      if (isStopping(error)) throw error;
+      const reason = describeSyncError(error);
+      const final = attempt >= config.stepAttempts || !isRetryableStepError(error);
+      await fence.write(
+        (tx) => tx`update sync_steps set status = ${final ? "failed" : "running"}, error = ${reason}, finished_at = ${final ? new Date().toISOString() : null} where id = ${step.id}`,
+      );
+      if (final) throw new StepFailedError(step.name, reason);
+      await sleep(computeBackoffDelay(attempt, { maxAttempts: config.stepAttempts, baseDelayMs: config.stepBackoffMs, maxDelayMs: 5 * 60_000, maxRetryAfterMs: 0 }), fence.signal);
+    }
+  }
+}

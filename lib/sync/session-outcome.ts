@@ -1,0 +1,38 @@
+import type { SessionFence } from "./session-fence";
+
+/** Reasons this engine sets on a location; a later successful session clears only these. */
+const ATTENTION_PREFIX = "The last sync ";
+
+export function failureAttentionReason(step: string | null, reason: string, upstreamOpen: boolean): string {
+  const where = step ? `at ${step}` : "before it started";
+  return `${ATTENTION_PREFIX}failed ${where}: ${reason}. ${upstreamOpen ? "Resume it or close the upstream session." : "Resume it."}`;
+}
+
+export async function finishSucceeded(fence: SessionFence, locationId: string): Promise<void> {
+  await fence.write(async (tx) => {
+    await tx`update sync_sessions set status = 'succeeded', error = null, current_step = null, finished_at = now(), lease_expires_at = null where id = ${fence.sessionId}`;
+    await tx`update locations set attention_reason = null, attention_since = null, updated_at = now()
+             where id = ${locationId} and attention_reason like ${ATTENTION_PREFIX + "%"}`;
+  });
+}
+
+/** Failed or cancelled: the upstream session is left open on purpose (closing it would release campaigns on half-synced data). */
+export async function finishStopped(
+  fence: SessionFence,
+  input: { locationId: string; status: "failed" | "cancelled"; step: string | null; reason: string },
+): Promise<void> {
+  await fence.write(async (tx) => {
+    const [session] = await tx<{ upstream_open: boolean }[]>`
+      update sync_sessions set status = ${input.status}, error = ${input.reason}, finished_at = now(), lease_expires_at = null
+      where id = ${fence.sessionId} returning upstream_open`;
+    const attention =
+      input.status === "failed"
+        ? failureAttentionReason(input.step, input.reason, Boolean(session?.upstream_open))
+        : session?.upstream_open
+          ? `${ATTENTION_PREFIX}was cancelled at ${input.step ?? "its start"}. Resume it or close the upstream session.`
+          : null;
+    if (attention) {
+      await tx`update locations set attention_reason = ${attention}, attention_since = coalesce(attention_since, now()), updated_at = now() where id = ${input.locationId}`;
+    }
+  });
+}

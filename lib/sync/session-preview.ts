@@ -1,0 +1,63 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { DatabaseConnection } from "@/db/client";
+import { previewRuns } from "@/db/schema";
+import { computePreview } from "@/lib/preview/compute-preview";
+import type { SourceReader } from "@/lib/source/source-reader";
+import type { SessionFence } from "./session-fence";
+
+const WAIT_FOR_ACTIVE_RUN_MS = 10 * 60 * 1000;
+
+export interface SessionPreview {
+  runId: string;
+  /** When the preview read the source. */
+  readAt: Date;
+}
+
+async function succeededRun(connection: DatabaseConnection, runId: string | null): Promise<SessionPreview | null> {
+  if (!runId) return null;
+  const [run] = await connection.db.select().from(previewRuns).where(eq(previewRuns.id, runId));
+  return run?.status === "succeeded" ? { runId: run.id, readAt: run.startedAt ?? run.createdAt } : null;
+}
+
+/**
+ * The preview run a session sends from: the one it already has (a takeover), the resumed
+ * session's (so its planned items still mean the same records), else a fresh one computed now.
+ */
+export async function ensureSessionPreview(
+  connection: DatabaseConnection,
+  fence: SessionFence,
+  input: { locationId: string; requestedByEmail: string | null; ownRunId: string | null; resumedRunId: string | null; reader?: SourceReader; now?: Date },
+): Promise<SessionPreview> {
+  const existing = (await succeededRun(connection, input.ownRunId)) ?? (await succeededRun(connection, input.resumedRunId));
+  const preview = existing ?? (await computeFreshPreview(connection, fence, input));
+  if (preview.runId !== input.ownRunId) {
+    await fence.write((tx) => tx`update sync_sessions set preview_run_id = ${preview.runId} where id = ${fence.sessionId}`);
+  }
+  return preview;
+}
+
+async function computeFreshPreview(
+  connection: DatabaseConnection,
+  fence: SessionFence,
+  input: { locationId: string; requestedByEmail: string | null; reader?: SourceReader; now?: Date },
+): Promise<SessionPreview> {
+  const { db } = connection;
+  const deadline = Date.now() + WAIT_FOR_ACTIVE_RUN_MS;
+  // One preview run per location at a time: a run someone else started is waited for, then ours starts.
+  for (;;) {
+    await fence.checkpoint();
+    const [created] = await db.insert(previewRuns).values({ locationId: input.locationId, requestedByEmail: input.requestedByEmail }).onConflictDoNothing().returning();
+    if (created) {
+      await computePreview(connection, created.id, { reader: input.reader, now: input.now });
+      const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created.id));
+      if (done?.status !== "succeeded") throw new Error(`The preview of the source failed: ${done?.error ?? "unknown error"}`);
+      return { runId: done.id, readAt: done.startedAt ?? done.createdAt };
+    }
+    if (Date.now() > deadline) throw new Error("A preview run of this location did not finish in time.");
+    const active = await db
+      .select({ id: previewRuns.id })
+      .from(previewRuns)
+      .where(and(eq(previewRuns.locationId, input.locationId), inArray(previewRuns.status, ["queued", "running"])));
+    if (active.length) await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}

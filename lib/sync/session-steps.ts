@@ -1,0 +1,56 @@
+import type postgres from "postgres";
+import { syncStepNames, type SyncStepName } from "./step-names";
+import type { SessionFence } from "./session-fence";
+
+export interface StepRow {
+  id: string;
+  name: SyncStepName;
+  position: number;
+  status: string;
+  attempts: number;
+}
+
+export interface SessionShape {
+  optionalSteps: readonly string[];
+  automotive: boolean;
+  /** A resumed session: its failed step, whether that step's items can be carried over (same preview run). */
+  resumed: { sessionId: string; failedStep: SyncStepName | null; samePreview: boolean } | null;
+}
+
+function initialStatus(name: SyncStepName, position: number, shape: SessionShape): "pending" | "skipped" {
+  if ((name === "calendars" || name === "service_categories" || name === "services") && !shape.optionalSteps.includes(name)) return "skipped";
+  if (name === "vehicles" && !shape.automotive) return "skipped";
+  // Resume: steps before the failed one were done by the resumed session ("open" is decided when it runs).
+  const failedAt = shape.resumed?.failedStep ? syncStepNames.indexOf(shape.resumed.failedStep) : -1;
+  if (name !== "open" && position < failedAt) return "skipped";
+  return "pending";
+}
+
+/**
+ * The session's step rows, created once (a takeover finds them). A resumed session
+ * carries over the items of the failed step: the succeeded ones are not sent again.
+ */
+export async function ensureStepRows(sql: postgres.Sql, fence: SessionFence, shape: SessionShape): Promise<StepRow[]> {
+  const sessionId = fence.sessionId;
+  await fence.write(async (tx) => {
+    const [existing] = await tx`select 1 from sync_steps where session_id = ${sessionId} limit 1`;
+    if (existing) return;
+    for (const [position, name] of syncStepNames.entries()) {
+      const status = initialStatus(name, position, shape);
+      await tx`insert into sync_steps (session_id, name, position, status) values (${sessionId}, ${name}, ${position}, ${status})`;
+    }
+    const resumed = shape.resumed;
+    if (resumed?.failedStep && resumed.samePreview) {
+      await tx`
+        insert into sync_step_items (step_id, key, position, status, records_sent, bytes, attempts)
+        select mine.id, item.key, item.position,
+               case when item.status = 'succeeded' then 'succeeded'::sync_step_status else 'pending'::sync_step_status end,
+               case when item.status = 'succeeded' then item.records_sent else 0 end,
+               case when item.status = 'succeeded' then item.bytes else 0 end, 0
+        from sync_step_items item
+        join sync_steps theirs on theirs.id = item.step_id and theirs.session_id = ${resumed.sessionId} and theirs.name = ${resumed.failedStep}
+        join sync_steps mine on mine.session_id = ${sessionId} and mine.name = ${resumed.failedStep}`;
+    }
+  });
+  return sql<StepRow[]>`select id, name, position, status, attempts from sync_steps where session_id = ${sessionId} order by position`;
+}

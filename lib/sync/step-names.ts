@@ -1,0 +1,6 @@
+export const syncStepNames = ["open", "calendars", "service_categories", "services", "contact_details", "vehicles", "appointments", "openings", "close"] as const;
+export type SyncStepName = (typeof syncStepNames)[number];
+
+/** Spec 4.4 item 6: steps 2 to 4 are optional, chosen per session (all by default). */
+export const optionalStepNames = ["calendars", "service_categories", "services"] as const;
+export type OptionalStepName = (typeof optionalStepNames)[number];

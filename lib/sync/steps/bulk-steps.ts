@@ -1,0 +1,87 @@
+import type { AppointmentRecord, ContactDetailRecord, OpeningRecord, VehicleRecord } from "@/lib/upstream/records";
+import type { UploadOutcome } from "@/lib/upstream/client";
+import { streamSelectedRecords } from "../preview-record-stream";
+import { recordAccepted } from "../record-accepted";
+import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
+import { planAppointments } from "../plan/plan-appointments";
+import { hasSyncedRecords, planChunks } from "../plan/plan-chunks";
+import { planOpenings } from "../plan/plan-openings";
+import { chunkSelection, dateRangeSelection, serviceSelection, type RecordSelection } from "../plan/record-selection";
+import type { SentItem, StepContext, SyncStep } from "./sync-step";
+
+function sent(context: StepContext, selection: RecordSelection, outcome: UploadOutcome): SentItem {
+  return {
+    records: outcome.records,
+    bytes: outcome.bytes,
+    onAccepted: (tx) => recordAccepted(tx, { locationId: context.location.id, runId: context.runId, selection }),
+  };
+}
+
+function requireKey(key: string | null): string {
+  if (key === null) throw new Error("a bulk step runs per item");
+  return key;
+}
+
+/** Create-or-update: first sync or full resync sends every valid record, later syncs the new and changed ones. */
+async function planChangedChunks(context: StepContext, recordType: "contact_details" | "vehicles"): Promise<string[]> {
+  const everything = context.full || !(await hasSyncedRecords(context.sql, context.location.id, recordType));
+  return planChunks(context.sql, { runId: context.runId, recordType, onlyChanged: !everything, chunkSize: context.config.contactChunkSize });
+}
+
+export const contactDetailsStep: SyncStep = {
+  name: "contact_details",
+  recordType: "contact_details",
+  planItems: (context) => planChangedChunks(context, "contact_details"),
+  async send(context, key) {
+    const selection = chunkSelection("contact_details", requireKey(key));
+    const records = streamSelectedRecords<ContactDetailRecord>(context.sql, context.runId, selection);
+    return sent(context, selection, await context.client.importContactDetails({ ...context.call, records }));
+  },
+};
+
+export const vehiclesStep: SyncStep = {
+  name: "vehicles",
+  recordType: "vehicles",
+  planItems: (context) => planChangedChunks(context, "vehicles"),
+  async send(context, key) {
+    const selection = chunkSelection("vehicles", requireKey(key));
+    const records = streamSelectedRecords<VehicleRecord>(context.sql, context.runId, selection);
+    return sent(context, selection, await context.client.importVehicles({ ...context.call, records }));
+  },
+};
+
+export const appointmentsStep: SyncStep = {
+  name: "appointments",
+  recordType: "appointments",
+  async planItems(context) {
+    const { timeZone } = context.location;
+    const plan = await planAppointments(context.sql, {
+      runId: context.runId,
+      locationId: context.location.id,
+      full: context.full,
+      today: localToday(context.now, timeZone),
+      horizonEnd: appointmentHorizonEnd(context.now, timeZone),
+    });
+    return plan.keys;
+  },
+  async send(context, key) {
+    const selection = dateRangeSelection(requireKey(key));
+    if (selection.kind !== "dates") throw new Error("appointments are sent by date range");
+    const records = streamSelectedRecords<AppointmentRecord>(context.sql, context.runId, selection);
+    const outcome = await context.client.importAppointments({ ...context.call, startDate: selection.startDate, endDate: selection.endDate, records });
+    return sent(context, selection, outcome);
+  },
+};
+
+export const openingsStep: SyncStep = {
+  name: "openings",
+  recordType: "openings",
+  planItems: (context) => planOpenings(context.sql, { runId: context.runId, locationId: context.location.id }),
+  async send(context, key) {
+    const selection = serviceSelection(requireKey(key));
+    const records = streamSelectedRecords<OpeningRecord>(context.sql, context.runId, selection);
+    const range = openingsDateRange(context.now, context.location.timeZone);
+    const outcome = await context.client.importOpenings({ ...context.call, ...range, serviceExternalId: selection.serviceExternalId, records });
+    return sent(context, selection, outcome);
+  },
+};

@@ -1,0 +1,38 @@
+import type postgres from "postgres";
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import type { LocationCall, UpstreamClient } from "@/lib/upstream/client";
+import type { SessionFence, FencedTransaction } from "../session-fence";
+import type { SyncConfig } from "../sync-config";
+import type { SyncStepName } from "../step-names";
+
+export interface StepContext {
+  sql: postgres.Sql;
+  fence: SessionFence;
+  client: UpstreamClient;
+  call: LocationCall;
+  /** The preview run whose valid records this session sends. */
+  runId: string;
+  location: { id: string; timeZone: string; automotive: boolean };
+  full: boolean;
+  /** The environment's Data Source Name. */
+  managementSystem: string;
+  /** When the preview read the source: today, the horizons and the openings window follow from it. */
+  now: Date;
+  config: SyncConfig;
+}
+
+export interface SentItem {
+  records: number;
+  bytes: number;
+  /** Runs in the transaction that marks the item succeeded (e.g. recording synced_records). */
+  onAccepted?: (tx: FencedTransaction) => Promise<void>;
+}
+
+/** One step of the protocol. Steps with `planItems` send one import per item key; others send one request. */
+export interface SyncStep {
+  name: SyncStepName;
+  /** The preview record type whose invalid and excluded counts the step shows. */
+  recordType?: PreviewRecordType;
+  planItems?: (context: StepContext) => Promise<string[]>;
+  send: (context: StepContext, itemKey: string | null) => Promise<SentItem>;
+}
