@@ -1,0 +1,67 @@
+import { and, eq, inArray, like } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { locations, syncAttempts, syncSessions, syncSteps } from "@/db/schema";
+import { createEnvironmentClient } from "@/lib/environments/environment-client";
+import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
+import { DomainError } from "@/lib/errors/domain-error";
+import { openLocationToken } from "@/lib/locations/location-token";
+import type { UpstreamClientOptions } from "@/lib/upstream/client";
+import type { AttemptReport } from "@/lib/upstream/http";
+
+/**
+ * The explicit "close upstream session" of a failed or cancelled session that left it
+ * open: sync in progress false, so the service processes what it got and sends campaigns.
+ * Every exchange is recorded on the session's close step.
+ */
+export async function closeUpstreamSession(db: Database, sessionId: string, clientOptions: Partial<UpstreamClientOptions> = {}): Promise<void> {
+  const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
+  if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");
+  if (!session.upstreamOpen) throw new DomainError("CONFLICT", "This session did not leave the upstream session open.");
+  if (session.status === "queued" || session.status === "running") throw new DomainError("CONFLICT", "The session is still running: cancel it first.");
+  const [location] = await db.select().from(locations).where(eq(locations.id, session.locationId));
+  if (!location?.upstreamLocationId) throw new DomainError("CONFLICT", "This location is not connected.");
+  const [closeStep] = await db.select().from(syncSteps).where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, "close")));
+  const reports: AttemptReport[] = [];
+  const credentials = await getEnvironmentCredentials(db, session.environment);
+  const client = createEnvironmentClient(credentials, { ...clientOptions, onAttempt: (report) => void reports.push(report) });
+  let failure: unknown;
+  try {
+    await client.updateManagementSystem({
+      accessToken: openLocationToken(location),
+      locationId: location.upstreamLocationId,
+      managementSystem: credentials.dataSourceName,
+      syncInProgress: false,
+    });
+  } catch (error) {
+    failure = error;
+  } finally {
+    await client.close();
+  }
+  await db.transaction(async (tx) => {
+    if (reports.length) {
+      await tx.insert(syncAttempts).values(
+        reports.map((report) => ({
+          sessionId,
+          stepId: closeStep?.id ?? null,
+          operation: report.operation,
+          attempt: report.attempt,
+          method: report.method,
+          path: report.path,
+          status: report.status ?? null,
+          durationMs: Math.round(report.durationMs),
+          retryDelayMs: report.retryDelayMs ?? null,
+          error: report.error ?? null,
+          startedAt: report.startedAt,
+        })),
+      );
+    }
+    if (failure) return;
+    await tx.update(syncSessions).set({ upstreamOpen: false }).where(and(eq(syncSessions.id, sessionId), inArray(syncSessions.status, ["failed", "cancelled"])));
+    if (closeStep) await tx.update(syncSteps).set({ status: "succeeded", error: null, finishedAt: new Date() }).where(eq(syncSteps.id, closeStep.id));
+    await tx
+      .update(locations)
+      .set({ attentionReason: null, attentionSince: null, updatedAt: new Date() })
+      .where(and(eq(locations.id, location.id), like(locations.attentionReason, "The last sync %")));
+  });
+  if (failure) throw failure;
+}

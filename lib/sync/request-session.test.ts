@@ -1,0 +1,56 @@
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { locations, syncSessions } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { stopJobSender } from "@/lib/jobs/job-sender";
+import { sealLocationToken } from "@/lib/locations/location-token";
+import { requestSyncSession } from "./request-session";
+
+const testDb = await useTestDatabase();
+const { db } = testDb;
+afterAll(() => stopJobSender());
+
+async function connectedLocation() {
+  const [row] = await db.insert(locations).values({ name: `Salon ${Math.random()}`, upstreamLocationId: `up-${Math.random()}` }).returning();
+  await db.update(locations).set({ locationTokenEncrypted: sealLocationToken(row!.id, "token") }).where(eq(locations.id, row!.id));
+  return row!;
+}
+
+describe("requestSyncSession", () => {
+  it("starts exactly one session for 50 concurrent requests of one location", async () => {
+    const location = await connectedLocation();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: "support@example.test" })),
+    );
+    const started = results.filter((result) => result.started);
+    expect(started).toHaveLength(1);
+    const sessions = await db.select().from(syncSessions).where(eq(syncSessions.locationId, location.id));
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({ status: "queued", trigger: "manual", optionalSteps: ["calendars", "service_categories", "services"] });
+    expect(results.every((result) => result.sessionId === sessions[0]!.id)).toBe(true);
+    expect(new Set(results.filter((result) => !result.started).map((result) => !result.started && result.reason))).toEqual(new Set(["already_open"]));
+  });
+
+  it("starts one scheduled run per local date", async () => {
+    const location = await connectedLocation();
+    const first = await requestSyncSession(db, { locationId: location.id, trigger: "schedule", requestedByEmail: null, scheduledFor: "2026-05-01" });
+    expect(first.started).toBe(true);
+    await db.update(syncSessions).set({ status: "succeeded" }).where(eq(syncSessions.id, first.sessionId!));
+    const again = await requestSyncSession(db, { locationId: location.id, trigger: "schedule", requestedByEmail: null, scheduledFor: "2026-05-01" });
+    expect(again).toEqual({ started: false, reason: "already_scheduled", sessionId: first.sessionId });
+    const nextDay = await requestSyncSession(db, { locationId: location.id, trigger: "schedule", requestedByEmail: null, scheduledFor: "2026-05-02" });
+    expect(nextDay.started).toBe(true);
+  });
+
+  it("keeps the chosen optional steps in protocol order", async () => {
+    const location = await connectedLocation();
+    const result = await requestSyncSession(db, { locationId: location.id, trigger: "cli", requestedByEmail: null, optionalSteps: ["services", "calendars"], full: true });
+    const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, result.sessionId!));
+    expect(session).toMatchObject({ optionalSteps: ["calendars", "services"], full: true, trigger: "cli" });
+  });
+
+  it("does not start a session for a location that is not connected", async () => {
+    const [row] = await db.insert(locations).values({ name: "Unlinked" }).returning();
+    expect(await requestSyncSession(db, { locationId: row!.id, trigger: "manual", requestedByEmail: null })).toEqual({ started: false, reason: "not_connected", sessionId: null });
+  });
+});

@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { getConnection } from "@/db/client";
+import { defineJob } from "@/lib/jobs/define-job";
+import { runSession } from "./run-session";
+
+export const syncSessionJob = defineJob({
+  name: "sync.session",
+  payload: z.object({ sessionId: z.uuid() }),
+  // A killed worker's job comes back after expiry (or a retry) and takes the session over once its lease has expired.
+  queue: { retryLimit: 5, retryBackoff: true, expireInSeconds: 4 * 60 * 60 },
+  handle: async ({ sessionId }) => {
+    await runSession(getConnection(), sessionId);
+  },
+});

@@ -1,0 +1,30 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { previewRecords, syncedRecords, type sandboxRecords } from "@/db/schema";
+import { sandboxStored } from "./sync-test-setup";
+
+type RecordType = (typeof sandboxRecords.$inferSelect)["type"];
+
+/** The valid records of a preview run of one type, keyed like the sandbox keys them. */
+export async function sendableRecords(db: Database, runId: string, type: RecordType): Promise<Map<string, unknown>> {
+  const rows = await db
+    .select({ key: previewRecords.recordKey, payload: previewRecords.payload })
+    .from(previewRecords)
+    .where(and(eq(previewRecords.runId, runId), eq(previewRecords.recordType, type), inArray(previewRecords.status, ["valid", "warning"])));
+  return new Map(rows.map((row) => [row.key!, row.payload]));
+}
+
+/** Sandbox state, sendable preview records and synced_records keys of one type, for one comparison. */
+export async function compareType(db: Database, input: { runId: string; locationId: string; upstreamLocationId: string; type: RecordType }) {
+  const stored = await sandboxStored(db, input.upstreamLocationId, input.type);
+  const expected = await sendableRecords(db, input.runId, input.type);
+  const synced = await db
+    .select({ key: syncedRecords.recordKey })
+    .from(syncedRecords)
+    .where(and(eq(syncedRecords.locationId, input.locationId), eq(syncedRecords.recordType, input.type)));
+  return {
+    stored: Object.fromEntries([...stored].sort(([a], [b]) => a.localeCompare(b))),
+    expected: Object.fromEntries([...expected].sort(([a], [b]) => a.localeCompare(b))),
+    syncedKeys: synced.map((row) => row.key).sort(),
+  };
+}

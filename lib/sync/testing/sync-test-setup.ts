@@ -1,0 +1,59 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { locations, sandboxRecords, sandboxRequestLog } from "@/db/schema";
+import { systemActor } from "@/lib/audit/record-audit-event";
+import { updateEnvironment } from "@/lib/environments/update-environment";
+import { connectLocation } from "@/lib/locations/connect-location";
+import { createSandboxLocation } from "@/lib/sandbox/provision";
+import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
+import { createSandboxFixture, type SandboxFixture } from "@/lib/sandbox/testing";
+
+/** Client retries without real waits. */
+export const noWaits = { retryRuntime: { random: () => 0, sleep: async () => {} } };
+
+export interface SyncSandbox {
+  sandbox: SandboxServer;
+  fixture: SandboxFixture;
+  close: () => Promise<void>;
+}
+
+/** The sandbox over real HTTP, with the staging environment pointing at it. */
+export async function startSyncSandbox(db: Database): Promise<SyncSandbox> {
+  const sandbox = await startSandboxServer({ db, faultsEnabled: true });
+  const fixture = await createSandboxFixture(db);
+  await updateEnvironment(db, systemActor, "staging", {
+    baseUrl: sandbox.apiBaseUrl,
+    uploadHosts: [new URL(sandbox.uploadOrigin).host],
+    clientId: fixture.clientId,
+    dataSourceName: fixture.dataSourceName,
+    apiKey: fixture.apiKey,
+    clientSecret: fixture.clientSecret,
+  });
+  return { sandbox, fixture, close: () => sandbox.close() };
+}
+
+let address = 0;
+
+/** A location linked to a fresh sandbox location and connected through the owner token flow. */
+export async function createConnectedLocation(db: Database, setup: SyncSandbox, values: Partial<typeof locations.$inferInsert> = {}) {
+  const upstreamLocationId = await createSandboxLocation(db, { ownerId: setup.fixture.owner.id });
+  const [row] = await db
+    .insert(locations)
+    .values({ name: `Salon ${Math.random()}`, environment: "staging", upstreamLocationId, timeZone: "Europe/Berlin", country: "DE", ...values })
+    .returning();
+  const actor = { id: null, email: "support@example.test", clientAddress: `198.51.100.${++address % 250}` };
+  await connectLocation(db, actor, row!.id, { email: setup.fixture.owner.email, password: setup.fixture.owner.password }, { client: noWaits });
+  return { ...row!, upstreamLocationId };
+}
+
+/** "METHOD endpoint status" of every request the sandbox saw for an upstream location, in order. */
+export async function sandboxRequests(db: Database, upstreamLocationId: string): Promise<string[]> {
+  const rows = await db.select().from(sandboxRequestLog).where(eq(sandboxRequestLog.locationId, upstreamLocationId)).orderBy(sandboxRequestLog.id);
+  return rows.map((row) => `${row.method} ${row.endpoint} ${row.status}`);
+}
+
+/** The sandbox's stored records of one type, keyed. */
+export async function sandboxStored(db: Database, upstreamLocationId: string, type: (typeof sandboxRecords.$inferSelect)["type"]) {
+  const rows = await db.select().from(sandboxRecords).where(eq(sandboxRecords.locationId, upstreamLocationId));
+  return new Map(rows.filter((row) => row.type === type).map((row) => [row.key, row.data]));
+}
