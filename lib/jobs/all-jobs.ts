@@ -2,7 +2,6 @@ import type { AnyJob } from "./define-job";
 import { pruneAuditLogJob } from "./prune-audit-log";
 import { pruneSandboxRequestLogJob } from "./prune-sandbox-request-log";
 import { computePreviewJob } from "@/lib/preview/compute-preview-job";
-import { scheduleSyncsJob } from "@/lib/sync/schedule/schedule-job";
 import { syncSessionJob } from "@/lib/sync/sync-session-job";
 import { scheduleSyncsJob } from "@/lib/sync/schedule/schedule-job";
 
