@@ -71,7 +71,7 @@ describe("sync.schedule", () => {
     expect(sessions).toEqual(expect.arrayContaining(expected));
   });
 
-  it("picks up after a restart: a location that became due while no worker ran starts at the next tick", async () => {
+  it("starts a location that became due while no tick ran at the next tick: the state is in the database, not in a worker", async () => {
     const timeZone = zoneAtLocalNoon();
     const [location] = await testDb.db
       .insert(locations)
