@@ -1,0 +1,191 @@
+import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { locations, sandboxLocations, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { stopJobSender } from "@/lib/jobs/job-sender";
+import { clearFaults, injectFault } from "@/lib/sandbox/faults";
+import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
+import { closeUpstreamSession } from "./close-upstream-session";
+import { requestSyncSession } from "./request-session";
+import { runSession, type RunSessionOptions } from "./run-session";
+import { resumeSession } from "./session-actions";
+import { compareType } from "./testing/sync-assertions";
+import { sampleNow, sampleSourceRows } from "./testing/sample-source";
+import { createConnectedLocation, noWaits, sandboxRequests, startSyncSandbox, type SyncSandbox } from "./testing/sync-test-setup";
+
+const testDb = await useTestDatabase();
+const { db } = testDb;
+let setup: SyncSandbox;
+beforeAll(async () => {
+  setup = await startSyncSandbox(db);
+});
+afterEach(() => clearFaults(db));
+afterAll(async () => {
+  await setup.close();
+  await stopJobSender();
+});
+
+const options = (overrides: Partial<RunSessionOptions> = {}): RunSessionOptions => ({
+  reader: createArraySourceReader(sampleSourceRows()),
+  now: sampleNow,
+  client: noWaits,
+  config: { stepBackoffMs: 0 },
+  ...overrides,
+});
+
+async function sessionOf(id: string) {
+  const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, id));
+  const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, id)).orderBy(asc(syncSteps.position));
+  const attempts = await db.select().from(syncAttempts).where(eq(syncAttempts.sessionId, id)).orderBy(asc(syncAttempts.id));
+  return { session: session!, steps, attempts };
+}
+
+async function expectSandboxMatches(runId: string, location: { id: string; upstreamLocationId: string }) {
+  for (const type of ["calendars", "services", "contact_details", "appointments", "openings"] as const) {
+    const compared = await compareType(db, { runId, locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
+    expect(compared.stored, type).toEqual(compared.expected);
+  }
+}
+
+async function sandboxInProgress(upstreamLocationId: string) {
+  const [row] = await db.select().from(sandboxLocations).where(eq(sandboxLocations.id, upstreamLocationId));
+  return row!.syncInProgress;
+}
+
+describe("faults", () => {
+  it("completes through 5xx, 429 with Retry-After and a reset upload, with every attempt in the history", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    await injectFault(db, { target: "batch_sync_calendars", mode: { kind: "status", status: 503 }, count: 1 });
+    await injectFault(db, { target: "contact_details", mode: { kind: "rate-limit", retryAfterSeconds: 7 }, count: 1 });
+    await injectFault(db, { target: "upload", mode: { kind: "reset" }, count: 1 });
+    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await runSession(testDb, requested.sessionId!, options())).toBe("succeeded");
+
+    const { session, attempts } = await sessionOf(requested.sessionId!);
+    const failed = attempts.filter((attempt) => attempt.retryDelayMs !== null);
+    expect(failed.map((attempt) => [attempt.operation, attempt.status])).toEqual([
+      ["syncCalendars", 503],
+      ["importContactDetails", 429],
+      ["importContactDetails", null],
+    ]);
+    expect(failed[1]!.retryDelayMs).toBe(7000);
+    expect(failed[2]!.error).toBeTruthy();
+    // The sandbox logged every other exchange of the history (a reset upload is logged without its location).
+    expect(attempts.filter((attempt) => attempt.status !== null).map((attempt) => `${attempt.method} ${attempt.status}`)).toEqual(
+      (await sandboxRequests(db, location.upstreamLocationId)).filter((line) => !line.includes("access_tokens")).map((line) => line.replace(/ \S+ /, " ")),
+    );
+    await expectSandboxMatches(session.previewRunId!, location);
+  });
+
+  it("a permanent fault fails the session, leaves the upstream session open and flags the location; resume converges", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
+    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const result = await runSession(testDb, requested.sessionId!, options({ client: { ...noWaits, maxAttempts: 2 }, config: { stepBackoffMs: 0, stepAttempts: 2 } }));
+    expect(result).toBe("failed");
+
+    const failed = await sessionOf(requested.sessionId!);
+    expect(failed.session).toMatchObject({ status: "failed", upstreamOpen: true, currentStep: "openings" });
+    expect(failed.steps.find((step) => step.name === "openings")).toMatchObject({ status: "failed", attempts: 2 });
+    expect(failed.steps.find((step) => step.name === "close")).toMatchObject({ status: "pending" });
+    expect(failed.attempts.filter((attempt) => attempt.operation === "importOpenings").map((attempt) => attempt.status)).toEqual([502, 502, 502, 502]);
+    expect(await sandboxInProgress(location.upstreamLocationId)).toBe(true);
+    const [flagged] = await db.select().from(locations).where(eq(locations.id, location.id));
+    expect(flagged!.attentionReason).toMatch(/^The last sync failed at openings: .*502.*\. Resume it or close the upstream session\.$/);
+
+    await clearFaults(db);
+    const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
+    const resumed = await resumeSession(db, requested.sessionId!);
+    expect(resumed.started).toBe(true);
+    expect(await runSession(testDb, resumed.sessionId!, options())).toBe("succeeded");
+    const after = await sessionOf(resumed.sessionId!);
+    expect(after.session).toMatchObject({ trigger: "resume", resumesSessionId: requested.sessionId, previewRunId: failed.session.previewRunId, upstreamOpen: false });
+    expect(after.steps.map((step) => `${step.name}:${step.status}`)).toEqual([
+      "open:skipped",
+      "calendars:skipped",
+      "service_categories:skipped",
+      "services:skipped",
+      "contact_details:skipped",
+      "vehicles:skipped",
+      "appointments:skipped",
+      "openings:succeeded",
+      "close:succeeded",
+    ]);
+    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual([
+      "POST batch_sync_openings 200",
+      "PUT upload 200",
+      "POST batch_sync_openings 200",
+      "PUT upload 200",
+      "PUT update_management_system 200",
+    ]);
+    expect(await sandboxInProgress(location.upstreamLocationId)).toBe(false);
+    const [cleared] = await db.select().from(locations).where(eq(locations.id, location.id));
+    expect(cleared!.attentionReason).toBeNull();
+    await expectSandboxMatches(after.session.previewRunId!, location);
+  });
+
+  it("a resumed session does not send again the items the upstream already accepted", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    // Seed 8 at probability 0.5: the first openings request passes, the second fails (and has no retry here).
+    await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 503 }, probability: 0.5, seed: 8, count: 1 });
+    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await runSession(testDb, requested.sessionId!, options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }))).toBe("failed");
+    const failedItems = await db
+      .select({ key: syncStepItems.key, status: syncStepItems.status })
+      .from(syncStepItems)
+      .innerJoin(syncSteps, eq(syncSteps.id, syncStepItems.stepId))
+      .where(and(eq(syncSteps.sessionId, requested.sessionId!), eq(syncSteps.name, "openings")))
+      .orderBy(asc(syncStepItems.position));
+    expect(failedItems).toEqual([
+      { key: "service sv1", status: "succeeded" },
+      { key: "service sv2", status: "failed" },
+    ]);
+
+    const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
+    const resumed = await resumeSession(db, requested.sessionId!);
+    expect(await runSession(testDb, resumed.sessionId!, options())).toBe("succeeded");
+    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual(["POST batch_sync_openings 200", "PUT upload 200", "PUT update_management_system 200"]);
+    await expectSandboxMatches((await sessionOf(resumed.sessionId!)).session.previewRunId!, location);
+  });
+
+  it("closes an upstream session left open, explicitly, and records the exchange", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    await injectFault(db, { target: "batch_sync_services", mode: { kind: "status", status: 500 }, count: 1000 });
+    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await runSession(testDb, requested.sessionId!, options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }))).toBe("failed");
+    await clearFaults(db);
+    expect(await sandboxInProgress(location.upstreamLocationId)).toBe(true);
+    await closeUpstreamSession(db, requested.sessionId!, noWaits);
+    expect(await sandboxInProgress(location.upstreamLocationId)).toBe(false);
+    const closed = await sessionOf(requested.sessionId!);
+    expect(closed.session).toMatchObject({ status: "failed", upstreamOpen: false });
+    expect(closed.steps.find((step) => step.name === "close")).toMatchObject({ status: "succeeded" });
+    expect(closed.attempts.at(-1)).toMatchObject({ operation: "updateManagementSystem", status: 200 });
+    await expect(closeUpstreamSession(db, requested.sessionId!, noWaits)).rejects.toThrow(/did not leave/);
+  });
+});
+
+describe("lease and fencing", () => {
+  it("a worker whose lease expired is taken over; its later writes are refused by the fencing token", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const { claimSession, LeaseLostError } = await import("./session-fence");
+    const stale = (await claimSession(testDb.sql, requested.sessionId!, { owner: "worker-a", leaseSeconds: 60 }))!;
+    await expect(runSession(testDb, requested.sessionId!, options({ owner: "worker-b" }))).rejects.toThrow(/held by another worker/);
+
+    // Worker A hangs past its lease: worker B takes the session over and completes it.
+    await db.update(syncSessions).set({ leaseExpiresAt: new Date(Date.now() - 1000) }).where(eq(syncSessions.id, requested.sessionId!));
+    expect(await runSession(testDb, requested.sessionId!, options({ owner: "worker-b" }))).toBe("succeeded");
+    const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
+    expect(session).toMatchObject({ status: "succeeded", leaseOwner: "worker-b", fencingToken: stale.token + 1 });
+
+    // Worker A wakes up: nothing it writes lands, and its upstream client is cancelled.
+    await expect(stale.write((tx) => tx`update sync_sessions set status = 'failed' where id = ${requested.sessionId!}`)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(stale.signal.aborted).toBe(true);
+    await expect(stale.checkpoint()).rejects.toBeInstanceOf(LeaseLostError);
+    const [unchanged] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
+    expect(unchanged!.status).toBe("succeeded");
+    const written = await db.select().from(syncAttempts).where(and(eq(syncAttempts.sessionId, requested.sessionId!), isNotNull(syncAttempts.stepId)));
+    expect(written.length).toBeGreaterThan(0);
+  });
+});

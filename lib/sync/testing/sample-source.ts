@@ -1,0 +1,64 @@
+import type { SourceRows } from "@/lib/source/testing/array-source-reader";
+
+/** "Now" of the sample: openings on the 11th fall in the next 72 hours. */
+export const sampleNow = new Date("2026-03-10T10:00:00Z");
+
+const customer = (id: string, overrides: Record<string, unknown> = {}) => ({
+  id,
+  first_name: "Anna",
+  last_name: `Alt ${id}`,
+  email: `${id}@example.test`,
+  email_opt_in: true,
+  sms_opt_in: false,
+  address_line_1: null,
+  address_line_2: null,
+  city: "Berlin",
+  postal_code: "10115",
+  phone: "030 1234567",
+  birthdate: "1985-04-12",
+  gender: "F",
+  member: false,
+  updated_at: null,
+  ...overrides,
+});
+
+const appointment = (id: string, customerId: string, day: string, overrides: Record<string, unknown> = {}) => ({
+  id,
+  customer_id: customerId,
+  service_id: "sv1",
+  staff_id: "s1",
+  starts_at: `${day} 10:00:00`,
+  ends_at: `${day} 10:45:00`,
+  price: "25.00",
+  status: "booked",
+  updated_at: null,
+  ...overrides,
+});
+
+/** A small salon: two staff, two services, four customers, five appointments around `sampleNow`, two openings. */
+export function sampleSourceRows(): SourceRows {
+  return {
+    staff: [
+      { id: "s1", first_name: "Anna", last_name: "Schmidt", display_name: "Anna S." },
+      { id: "s2", first_name: "Bob", last_name: "Baker", display_name: null },
+    ],
+    service_categories: [{ id: "c1", name: "Hair", position: 1 }],
+    services: [
+      { id: "sv1", name: "Cut", description: "A haircut", bookable: true, price: "25.00", category_id: "c1", staff_ids: ["s1", "s2"], position: 1 },
+      { id: "sv2", name: "Colour", description: "Colour", bookable: true, price: "40.00", category_id: "c1", staff_ids: ["s1"], position: 2 },
+    ],
+    customers: [customer("cu1"), customer("cu2"), customer("cu3"), customer("cu4")],
+    appointments: [
+      appointment("a1", "cu1", "2026-02-05", { status: "completed" }),
+      appointment("a2", "cu2", "2026-02-10", { status: "completed" }),
+      appointment("a3", "cu3", "2026-03-12"),
+      appointment("a4", "cu4", "2026-04-01"),
+      appointment("a5", "cu1", "2026-03-20"),
+    ],
+    availability: [
+      { staff_id: "s1", service_id: "sv1", starts_at: "2026-03-11 10:00:00" },
+      { staff_id: "s1", service_id: "sv2", starts_at: "2026-03-11 11:00:00" },
+    ],
+  };
+}
+
