@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { previewRuns } from "@/db/schema";
 import { sendJob } from "@/lib/jobs/job-sender";
+import { getLocationRow } from "@/lib/locations/get-location";
 import { computePreviewJob } from "./compute-preview-job";
 
 /** A run in flight longer than this lost its worker for good (the job expires after an hour and is retried twice). */
@@ -12,6 +13,7 @@ const ABANDONED_AFTER_MS = 4 * 60 * 60 * 1000;
  * location, whoever asks (the partial unique index decides between racing requests).
  */
 export async function requestPreview(db: Database, locationId: string, requestedByEmail: string | null, now = new Date()) {
+  await getLocationRow(db, locationId);
   await db
     .update(previewRuns)
     .set({ status: "failed", error: "The run was abandoned by its worker.", finishedAt: now })
