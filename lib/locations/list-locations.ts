@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
-import { locationMembers, locations } from "@/db/schema";
+import { locationMembers, locations, syncSessions } from "@/db/schema";
 import type { CurrentUser } from "@/lib/auth/current-user";
 import type { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -19,6 +19,7 @@ export interface LocationListItem {
   attentionReason: string | null;
   lastCheckOk: boolean | null;
   /** Sync sessions arrive with issue 6; until then every location has none. */
+  /** The newest session: its status, and when it ended (or started, while it runs). */
   lastSession: { status: string; endedAt: Date } | null;
   nextSyncAt: Date;
   syncTime: string;
@@ -107,11 +108,15 @@ export async function listLocations(db: DatabaseOrTransaction, viewer: LocationV
   const last = page.at(-1);
   const cursorOf = (row: LocationCursor) => encodeLocationCursor({ sortName: row.sortName, id: row.id });
 
+  const lastSessions = await latestSessionsOf(
+    db,
+    page.map((row) => row.id),
+  );
   return {
     items: page.map(({ sortName: _sortName, ...row }) => ({
       ...row,
       connectionStatus: connectionStatusOf(row),
-      lastSession: null,
+      lastSession: lastSessions.get(row.id) ?? null,
       nextSyncAt: nextScheduledSync(row.syncTime, row.timeZone, now),
     })),
     // Coming back from a later page (before), a next page exists: the one we came from.
@@ -120,6 +125,21 @@ export async function listLocations(db: DatabaseOrTransaction, viewer: LocationV
     previousCursor: first && (after || (before && hasMore)) ? cursorOf(first) : null,
     total: await countLocations(db, viewer, filters),
   };
+}
+
+/** The newest session of each location on the page: one index probe per location (sync_sessions_location_idx). */
+async function latestSessionsOf(db: DatabaseOrTransaction, ids: string[]): Promise<Map<string, { status: string; endedAt: Date }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.execute<{ location_id: string; status: string; ended_at: Date | string }>(sql`
+    select l.id as location_id, s.status, coalesce(s.finished_at, s.started_at, s.created_at) as ended_at
+    from unnest(array[${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::uuid[]) as l(id)
+    cross join lateral (
+      select status, finished_at, started_at, created_at from ${syncSessions} where ${syncSessions.locationId} = l.id order by ${syncSessions.createdAt} desc limit 1
+    ) s`);
+  return new Map(rows.map((row) => [row.location_id, { status: row.status, endedAt: new Date(row.ended_at) }]));
 }
 
 async function countLocations(db: DatabaseOrTransaction, viewer: LocationViewer, filters: SQL[]): Promise<number> {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, locationMembers, locations, users } from "@/db/schema";
+import { auditLog, locationMembers, locations, syncSessions, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import type { AuditActor } from "@/lib/audit/record-audit-event";
 import type { Role } from "@/lib/auth/roles";
@@ -185,6 +185,16 @@ describe("listLocations", async () => {
     });
     expect(items.find((item) => item.id === north.id)?.connectionStatus).toBe("connected");
     expect(items.find((item) => item.id === garage.id)?.connectionStatus).toBe("not_connected");
+  });
+
+  it("shows each location's newest session", async () => {
+    await db.insert(syncSessions).values([
+      { locationId: north.id, environment: "staging", trigger: "schedule", optionalSteps: [], status: "failed", createdAt: new Date("2026-05-30T08:00:00Z"), finishedAt: new Date("2026-05-30T08:05:00Z") },
+      { locationId: north.id, environment: "staging", trigger: "manual", optionalSteps: [], status: "succeeded", createdAt: new Date("2026-05-31T08:00:00Z"), finishedAt: new Date("2026-05-31T08:04:00Z") },
+    ]);
+    const { items } = await list(staff, { q: prefix });
+    expect(items.find((item) => item.id === north.id)?.lastSession).toEqual({ status: "succeeded", endedAt: new Date("2026-05-31T08:04:00Z") });
+    expect(items.find((item) => item.id === garage.id)?.lastSession).toBeNull();
   });
 
   it("never puts the sealed token in a result", async () => {
