@@ -8,3 +8,4 @@ export * from "./demo-source";
 export * from "./previews";
 export * from "./synced-records";
 export * from "./sync";
+export * from "./alerts";

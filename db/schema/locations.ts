@@ -31,6 +31,10 @@ export const locations = pgTable(
     /** Why a person must look at this location (e.g. the upstream refused its token); null when all is well. */
     attentionReason: text("attention_reason"),
     attentionSince: timestamp("attention_since", { withTimezone: true }),
+    /** Set while the daily schedule is paused (manual syncs still run). */
+    schedulePausedAt: timestamp("schedule_paused_at", { withTimezone: true }),
+    schedulePausedByEmail: text("schedule_paused_by_email"),
+    schedulePauseReason: text("schedule_pause_reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
