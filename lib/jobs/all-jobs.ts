@@ -2,7 +2,8 @@ import type { AnyJob } from "./define-job";
 import { pruneAuditLogJob } from "./prune-audit-log";
 import { pruneSandboxRequestLogJob } from "./prune-sandbox-request-log";
 import { computePreviewJob } from "@/lib/preview/compute-preview-job";
+import { recoverSyncSessionsJob } from "@/lib/sync/recover-sessions-job";
 import { syncSessionJob } from "@/lib/sync/sync-session-job";
 import { scheduleSyncsJob } from "@/lib/sync/schedule/schedule-job";
 
-export const allJobs = [pruneAuditLogJob, pruneSandboxRequestLogJob, computePreviewJob, syncSessionJob, scheduleSyncsJob] as unknown as AnyJob[];
+export const allJobs = [pruneAuditLogJob, pruneSandboxRequestLogJob, computePreviewJob, syncSessionJob, scheduleSyncsJob, recoverSyncSessionsJob] as unknown as AnyJob[];
