@@ -52,7 +52,8 @@ export const syncSessions = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (table) => [
-    index("sync_sessions_location_idx").on(table.locationId, table.createdAt),
+    // The history and the latest-session probes: newest first, the id breaking ties for keyset pages.
+    index("sync_sessions_location_idx").on(table.locationId, table.createdAt.desc(), table.id),
     // Fleet-wide views: today's counts, the 30-day chart and the newest sessions across locations.
     index("sync_sessions_created_idx").on(table.createdAt, table.id),
     // One session in flight per location, whichever process asks.
