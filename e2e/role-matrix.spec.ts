@@ -27,6 +27,8 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "page /locations/[locationId]/connect": ACTORS,
   "page /locations/[locationId]/preview": EVERYONE,
   "page /sessions": EVERYONE,
+  "page /locations/[locationId]/sessions": EVERYONE,
+  "page /sessions/[sessionId]": EVERYONE,
   "page /settings": EVERYONE,
   "page /settings/users": ["admin"],
   "page /settings/audit": ["admin"],
@@ -48,6 +50,11 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/locations/[locationId]/preview": { GET: EVERYONE, POST: ACTORS },
   "api /api/locations/[locationId]/preview/records": EVERYONE,
   "api /api/locations/[locationId]/preview/issues": EVERYONE,
+  "api /api/locations/[locationId]/sessions": { GET: EVERYONE, POST: ACTORS },
+  "api /api/sessions/[sessionId]": EVERYONE,
+  "api /api/sessions/[sessionId]/cancel": EDITORS,
+  "api /api/sessions/[sessionId]/resume": EDITORS,
+  "api /api/sessions/[sessionId]/close-upstream": EDITORS,
 };
 
 function accessOf(route: { kind: string; pattern: string }, method: string): Access | undefined {

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { optionalStepNames } from "./step-names";
+
+// One schema per input of the session routes; the sync panel's form and the history filters use the same ones.
+
+export const SessionId = z.object({ sessionId: z.uuid("must be a session id") });
+
+export const sessionTriggers = ["schedule", "manual", "resume", "cli"] as const;
+export const sessionStatuses = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+
+/** "Sync now" (full false) or "Full resync" (full true); optional steps omitted = all of them. */
+export const StartSessionInput = z.object({
+  full: z.boolean().default(false),
+  optionalSteps: z
+    .array(z.enum(optionalStepNames, `must be one of ${optionalStepNames.join(", ")}`))
+    .max(optionalStepNames.length)
+    .refine((steps) => new Set(steps).size === steps.length, "must not repeat a step")
+    .optional(),
+});
+export type StartSessionInput = z.infer<typeof StartSessionInput>;
+
+export const SESSION_HISTORY_PAGE_SIZE = 50;
+
+/** History filters and a keyset cursor (after = older, before = newer); empty form fields count as absent. */
+export const SessionHistoryQuery = z.object({
+  status: z.preprocess((value) => (value === "" ? undefined : value), z.enum(sessionStatuses).optional()),
+  trigger: z.preprocess((value) => (value === "" ? undefined : value), z.enum(sessionTriggers).optional()),
+  after: z.string().max(200).optional(),
+  before: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(SESSION_HISTORY_PAGE_SIZE),
+});
+export type SessionHistoryQuery = z.infer<typeof SessionHistoryQuery>;
