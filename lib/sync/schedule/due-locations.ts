@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, notExists, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, notExists, sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
 import { SYNC_WINDOW } from "@/lib/locations/location-inputs";
@@ -26,7 +26,8 @@ export interface DueLocation {
  */
 export async function findDueLocations(db: DatabaseOrTransaction, now: Date): Promise<DueLocation[]> {
   const instant = sql`${now.toISOString()}::timestamptz`;
-  const connected = and(isNotNull(locations.locationTokenEncrypted), isNotNull(locations.upstreamLocationId));
+  // A paused schedule (lib/fleet/schedule-pause.ts) starts nothing; manual syncs still run.
+  const connected = and(isNotNull(locations.locationTokenEncrypted), isNotNull(locations.upstreamLocationId), isNull(locations.schedulePausedAt));
   const zoneClocks = db.$with("zone_clocks").as(
     db
       .select({

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import type { CurrentUser } from "@/lib/auth/current-user";
+import { EnvironmentName } from "@/lib/environments/environment-inputs";
+
+export const FLEET_SESSIONS_PAGE_SIZE = 50;
+export const FLEET_MATRIX_PAGE_SIZE = 50;
+
+export const FleetSessionStatus = z.enum(["queued", "running", "succeeded", "failed", "cancelled"]);
+export const FleetSessionTrigger = z.enum(["schedule", "manual", "resume", "cli"]);
+
+/** /sessions: filters and the keyset position, all from the URL. */
+export const FleetSessionQuery = z.object({
+  status: FleetSessionStatus.optional(),
+  trigger: FleetSessionTrigger.optional(),
+  environment: EnvironmentName.optional(),
+  q: z.string().trim().max(200).optional(),
+  after: z.string().max(300).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(FLEET_SESSIONS_PAGE_SIZE),
+});
+export type FleetSessionQuery = z.infer<typeof FleetSessionQuery>;
+
+/** /fleet: filters and the page number (the order is computed, so pages are numbered). */
+export const FleetMatrixQuery = z.object({
+  environment: EnvironmentName.optional(),
+  q: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(FLEET_MATRIX_PAGE_SIZE),
+});
+export type FleetMatrixQuery = z.infer<typeof FleetMatrixQuery>;
+
+/** Who is looking: owners see only their own locations. */
+export type FleetViewer = Pick<CurrentUser, "id" | "role">;
+
+export function escapeLike(text: string): string {
+  return text.replace(/[%_\\]/g, "\\$&");
+}

@@ -1,0 +1,105 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { DatabaseOrTransaction } from "@/db/client";
+import type { EnvironmentName } from "@/lib/environments/environment-inputs";
+import { escapeLike, type FleetMatrixQuery, type FleetViewer } from "./fleet-inputs";
+import { cellStateOf, freshForHours, matrixSteps, type MatrixCell, type MatrixStep } from "./step-freshness";
+import { visibleLocation } from "./viewer-scope";
+
+export interface FleetMatrixRow {
+  locationId: string;
+  name: string;
+  environment: EnvironmentName;
+  attentionReason: string | null;
+  schedulePaused: { at: Date; byEmail: string | null; reason: string | null } | null;
+  cells: MatrixCell[];
+}
+
+export interface FleetMatrixPage {
+  rows: FleetMatrixRow[];
+  total: number;
+  page: number;
+  pageCount: number;
+}
+
+type MatrixRecord = {
+  id: string;
+  name: string;
+  environment: EnvironmentName;
+  automotive: boolean;
+  attention_reason: string | null;
+  schedule_paused_at: string | null;
+  schedule_paused_by_email: string | null;
+  schedule_pause_reason: string | null;
+  /** step name → [status, finished_at] of its last ended run */
+  cells: Record<string, ["succeeded" | "failed", string]> | null;
+  total: number;
+};
+
+/** The same thresholds as cellStateOf, as SQL, so that the order agrees with the colours. */
+function staleAfter(now: Date): SQL {
+  const cases = matrixSteps.map((step) => sql`when ${step} then ${now.toISOString()}::timestamptz - ${freshForHours[step]}::int * interval '1 hour'`);
+  return sql`(case name ${sql.join(cases, sql` `)} end)`;
+}
+
+/**
+ * Locations × steps: each cell is the last ended run of that step (DISTINCT ON over steps joined
+ * to sessions) and how fresh it is. Worst first: needs attention, then most failed cells, then
+ * most stale cells, then by name. One query; the page is numbered because the order is computed.
+ */
+export async function loadFleetMatrix(db: DatabaseOrTransaction, viewer: FleetViewer, query: FleetMatrixQuery, now: Date = new Date()): Promise<FleetMatrixPage> {
+  const filters: SQL[] = [visibleLocation(viewer, sql`l.id`)];
+  if (query.environment) filters.push(sql`l.environment = ${query.environment}`);
+  if (query.q) filters.push(sql`l.name ilike ${`%${escapeLike(query.q)}%`}`);
+  const stepList = sql.join(
+    matrixSteps.map((step) => sql`${step}`),
+    sql`, `,
+  );
+  const rows = await db.execute<MatrixRecord>(sql`
+    with scoped as (
+      select l.* from locations l where ${sql.join(filters, sql` and `)}
+    ), last_runs as (
+      select distinct on (se.location_id, st.name) se.location_id, st.name::text as name, st.status::text as status, st.finished_at
+      from sync_steps st join sync_sessions se on se.id = st.session_id
+      where se.location_id in (select id from scoped)
+        and st.name::text in (${stepList}) and st.status in ('succeeded', 'failed') and st.finished_at is not null
+      order by se.location_id, st.name, st.finished_at desc
+    ), per_location as (
+      select location_id,
+             jsonb_object_agg(name, jsonb_build_array(status, finished_at)) as cells,
+             count(*) filter (where status = 'failed') as failed_cells,
+             count(*) filter (where status = 'succeeded' and finished_at < ${staleAfter(now)}) as stale_cells
+      from last_runs group by location_id
+    )
+    select s.id, s.name, s.environment, s.automotive, s.attention_reason,
+           s.schedule_paused_at, s.schedule_paused_by_email, s.schedule_pause_reason,
+           p.cells, count(*) over ()::int as total
+    from scoped s left join per_location p on p.location_id = s.id
+    order by (s.attention_reason is not null) desc, coalesce(p.failed_cells, 0) desc, coalesce(p.stale_cells, 0) desc, lower(s.name), s.id
+    limit ${query.limit} offset ${(query.page - 1) * query.limit}`);
+  const total = rows[0]?.total ?? (query.page > 1 ? await countScoped(db, filters) : 0);
+  return {
+    rows: rows.map((row) => ({
+      locationId: row.id,
+      name: row.name,
+      environment: row.environment,
+      attentionReason: row.attention_reason,
+      schedulePaused: row.schedule_paused_at
+        ? { at: new Date(row.schedule_paused_at), byEmail: row.schedule_paused_by_email, reason: row.schedule_pause_reason }
+        : null,
+      cells: matrixSteps.map((step: MatrixStep): MatrixCell => {
+        const last = row.cells?.[step];
+        const ended = last ? { status: last[0], at: new Date(last[1]) } : null;
+        return { step, state: cellStateOf(step, ended, row.automotive, now), at: ended?.at ?? null };
+      }),
+    })),
+    total,
+    page: query.page,
+    pageCount: Math.max(1, Math.ceil(total / query.limit)),
+  };
+}
+
+/** Past the last page the window function sees no rows: count separately so the page can say how many there are. */
+async function countScoped(db: DatabaseOrTransaction, filters: SQL[]): Promise<number> {
+  const [row] = await db.execute<{ total: number }>(sql`select count(*)::int as total from locations l where ${sql.join(filters, sql` and `)}`);
+  return row?.total ?? 0;
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { countLocationsNeedingAttention } from "./count-attention";
+import { FleetMatrixQuery, FleetSessionQuery } from "./fleet-inputs";
+import { countFleetSessionsToday, listFleetDays } from "./fleet-session-stats";
+import { loadFleetMatrix } from "./fleet-matrix";
+import { listFleetSessions } from "./list-fleet-sessions";
+import { createFleetLocation, createFleetSession, createOwnerOf } from "./testing/fleet-factories";
+
+const { db } = await useTestDatabase();
+const staff = { id: "00000000-0000-4000-8000-000000000001", role: "support" as const };
+const hoursBefore = (now: Date, hours: number) => new Date(now.getTime() - hours * 3_600_000);
+
+describe("fleet sessions", () => {
+  it("lists running, then failures still needing attention, then the rest newest first, page by page", async () => {
+    const now = new Date();
+    const failing = await createFleetLocation(db, { name: "Fleet failing", attentionReason: "The last sync failed", attentionSince: hoursBefore(now, 5) });
+    const healthy = await createFleetLocation(db, { name: "Fleet healthy" });
+    const oldFailure = await createFleetSession(db, { locationId: healthy.id, status: "failed", createdAt: hoursBefore(now, 48) });
+    const success = await createFleetSession(db, { locationId: healthy.id, status: "succeeded", createdAt: hoursBefore(now, 1) });
+    const currentFailure = await createFleetSession(db, { locationId: failing.id, status: "failed", createdAt: hoursBefore(now, 5), durationMs: 0 });
+    const running = await createFleetSession(db, { locationId: failing.id, status: "running", createdAt: hoursBefore(now, 10) });
+
+    const seen: string[] = [];
+    let after: string | undefined;
+    do {
+      const page = await listFleetSessions(db, staff, FleetSessionQuery.parse({ q: "Fleet ", limit: 1, after }));
+      seen.push(...page.items.map((item) => item.id));
+      after = page.nextCursor ?? undefined;
+    } while (after);
+    expect(seen).toEqual([running.id, currentFailure.id, success.id, oldFailure.id]);
+
+    const firstPage = await listFleetSessions(db, staff, FleetSessionQuery.parse({ q: "Fleet ", status: "failed" }));
+    expect(firstPage.items.map((item) => [item.locationName, item.needsAttention])).toEqual([
+      ["Fleet failing", true],
+      ["Fleet healthy", false],
+    ]);
+  });
+
+  it("shows owners only their own locations' sessions, and refuses a forged cursor", async () => {
+    const mine = await createFleetLocation(db, { name: "Owner mine" });
+    const theirs = await createFleetLocation(db, { name: "Owner theirs" });
+    const owner = await createOwnerOf(db, mine.id);
+    await createFleetSession(db, { locationId: mine.id, status: "succeeded", createdAt: new Date() });
+    await createFleetSession(db, { locationId: theirs.id, status: "succeeded", createdAt: new Date() });
+    const page = await listFleetSessions(db, owner, FleetSessionQuery.parse({}));
+    expect(page.items.map((item) => item.locationName)).toEqual(["Owner mine"]);
+    await expect(listFleetSessions(db, owner, FleetSessionQuery.parse({ after: "bm9wZQ" }))).rejects.toMatchObject({ code: "INVALID" });
+  });
+});
+
+describe("fleet statistics", () => {
+  it("counts today's outcomes by UTC day and charts 30 days with median and p90 durations", async () => {
+    const now = new Date("2030-03-10T12:00:00Z");
+    const location = await createFleetLocation(db);
+    const owner = await createOwnerOf(db, location.id);
+    await createFleetSession(db, { locationId: location.id, status: "succeeded", createdAt: new Date("2030-03-10T01:00:00Z"), durationMs: 10_000 });
+    await createFleetSession(db, { locationId: location.id, status: "failed", createdAt: new Date("2030-03-10T02:00:00Z"), durationMs: 30_000 });
+    // Ended yesterday (UTC): not today's.
+    await createFleetSession(db, { locationId: location.id, status: "succeeded", createdAt: new Date("2030-03-09T23:00:00Z"), durationMs: 20_000 });
+    await createFleetSession(db, { locationId: location.id, status: "running", createdAt: new Date("2030-03-10T11:59:00Z") });
+
+    expect(await countFleetSessionsToday(db, owner, now)).toEqual({ succeeded: 1, failed: 1, running: 1 });
+    const days = await listFleetDays(db, owner, now);
+    expect(days).toHaveLength(30);
+    expect(days[0]!.day).toBe("2030-02-09");
+    expect(days.at(-2)).toEqual({ day: "2030-03-09", sessions: 1, failed: 0, medianDurationMs: 20_000, p90DurationMs: 20_000 });
+    expect(days.at(-1)).toEqual({ day: "2030-03-10", sessions: 3, failed: 1, medianDurationMs: 20_000, p90DurationMs: 28_000 });
+  });
+});
+
+describe("fleet matrix", () => {
+  it("colours each step by its last outcome and freshness, worst locations first", async () => {
+    const now = new Date();
+    const prefix = `Matrix ${Date.now()}`;
+    const fresh = await createFleetLocation(db, { name: `${prefix} a fresh` });
+    const stale = await createFleetLocation(db, { name: `${prefix} b stale` });
+    const failed = await createFleetLocation(db, { name: `${prefix} c failed` });
+    const attention = await createFleetLocation(db, { name: `${prefix} d attention`, attentionReason: "Token refused", attentionSince: now });
+    const all = { calendars: "succeeded", service_categories: "succeeded", services: "succeeded", contact_details: "succeeded", appointments: "succeeded", openings: "succeeded" } as const;
+    await createFleetSession(db, { locationId: fresh.id, status: "succeeded", createdAt: hoursBefore(now, 2), steps: all });
+    await createFleetSession(db, { locationId: stale.id, status: "succeeded", createdAt: hoursBefore(now, 30), steps: all });
+    await createFleetSession(db, { locationId: failed.id, status: "succeeded", createdAt: hoursBefore(now, 3), steps: all });
+    // The newer failure of openings wins over the older success; a skipped step does not count.
+    await createFleetSession(db, { locationId: failed.id, status: "failed", createdAt: hoursBefore(now, 1), steps: { calendars: "skipped", openings: "failed" } });
+
+    const page = await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: prefix }), now);
+    expect(page.total).toBe(4);
+    expect(page.rows.map((row) => row.name)).toEqual([attention.name, failed.name, stale.name, fresh.name]);
+    const states = (name: string) => page.rows.find((row) => row.name === name)!.cells.map((cell) => `${cell.step}:${cell.state}`);
+    expect(states(fresh.name)).toEqual([
+      "calendars:fresh",
+      "service_categories:fresh",
+      "services:fresh",
+      "contact_details:fresh",
+      "vehicles:not_applicable",
+      "appointments:fresh",
+      "openings:fresh",
+    ]);
+    expect(states(stale.name)).toContain("openings:stale");
+    expect(states(stale.name)).toContain("contact_details:fresh");
+    expect(states(failed.name)).toContain("openings:failed");
+    expect(states(failed.name)).toContain("calendars:fresh");
+    expect(states(attention.name)).toContain("openings:never");
+
+    const second = await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: prefix, limit: 3, page: 2 }), now);
+    expect(second.rows.map((row) => row.name)).toEqual([fresh.name]);
+    expect(second.pageCount).toBe(2);
+  });
+
+  it("counts the locations needing attention that the viewer may see", async () => {
+    const mine = await createFleetLocation(db, { attentionReason: "Token refused", attentionSince: new Date() });
+    await createFleetLocation(db, { attentionReason: "Token refused", attentionSince: new Date() });
+    const owner = await createOwnerOf(db, mine.id);
+    expect(await countLocationsNeedingAttention(db, owner)).toBe(1);
+    expect(await countLocationsNeedingAttention(db, staff)).toBeGreaterThanOrEqual(2);
+  });
+});
