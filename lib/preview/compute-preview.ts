@@ -20,6 +20,9 @@ export interface ComputePreviewOptions {
   batchSize?: number;
 }
 
+const notInSyncUse = drizzleSql`not exists (select 1 from sync_sessions s where s.preview_run_id = ${previewRuns.id}
+  and (s.status in ('queued', 'running') or (s.status in ('failed', 'cancelled') and s.upstream_open)))`;
+
 /**
  * Computes a preview run: reads every resource of the location's source in
  * batches, maps each row, stores the records and issues batch by batch (with
@@ -73,8 +76,10 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
       plan.map((read) => read.recordType),
     );
     await db.update(previewRuns).set({ status: "succeeded", counts, finishedAt: new Date() }).where(eq(previewRuns.id, runId));
-    // The newest succeeded run is the cache; older runs only cost space.
-    await db.delete(previewRuns).where(and(eq(previewRuns.locationId, location.id), ne(previewRuns.id, runId), ne(previewRuns.status, "queued"), ne(previewRuns.status, "running")));
+    // The newest succeeded run is the cache; older runs only cost space, unless a sync session sends from one (or may resume from it).
+    await db.delete(previewRuns).where(
+      and(eq(previewRuns.locationId, location.id), ne(previewRuns.id, runId), ne(previewRuns.status, "queued"), ne(previewRuns.status, "running"), notInSyncUse),
+    );
   } catch (error) {
     const message = error instanceof DomainError ? error.message : `The preview could not be computed (${error instanceof Error ? error.name : "error"}). It was logged; try Refresh.`;
     if (!(error instanceof DomainError)) console.error(`[preview] run ${runId} failed:`, error instanceof Error ? error.message : error);

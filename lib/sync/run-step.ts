@@ -1,3 +1,4 @@
+import { DomainError } from "@/lib/errors/domain-error";
 import { computeBackoffDelay } from "@/lib/upstream/retry";
 import type { AttemptRecorder } from "./attempt-recorder";
 import { describeSyncError, isRetryableStepError } from "./describe-sync-error";
@@ -53,12 +54,19 @@ async function itemsOf(context: StepContext, step: StepRow, definition: SyncStep
   return load();
 }
 
+/** A preview run in use is kept (lib/preview/compute-preview.ts); without it a full replacement would send nothing. */
+async function assertPreviewPresent(context: StepContext): Promise<void> {
+  const [run] = await context.sql`select 1 from preview_runs where id = ${context.runId}`;
+  if (!run) throw new DomainError("CONFLICT", "The preview run this session sends from was deleted; nothing more was sent.");
+}
+
 async function runItem(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep, item: ItemRow): Promise<void> {
   const { fence } = context;
   await fence.checkpoint();
   await fence.write((tx) => tx`update sync_step_items set status = 'running', attempts = attempts + 1, error = null, started_at = now(), finished_at = null where id = ${item.id}`);
   recorder.setCurrent(step.id, item.id);
   try {
+    await assertPreviewPresent(context);
     const sent = await definition.send(context, item.key);
     await recorder.flush();
     await fence.write(async (tx) => {
@@ -79,6 +87,7 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
   if (!definition.planItems) {
     await fence.checkpoint();
     recorder.setCurrent(step.id, null);
+    await assertPreviewPresent(context);
     const sent = await definition.send(context, null);
     await recorder.flush();
     await fence.write(async (tx) => {

@@ -1,8 +1,9 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { locations, sandboxLocations, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
+import { locations, previewRuns, sandboxLocations, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { stopJobSender } from "@/lib/jobs/job-sender";
+import { computePreview } from "@/lib/preview/compute-preview";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { closeUpstreamSession } from "./close-upstream-session";
@@ -94,6 +95,9 @@ describe("faults", () => {
     expect(flagged!.attentionReason).toMatch(/^The last sync failed at openings: .*502.*\. Resume it or close the upstream session\.$/);
 
     await clearFaults(db);
+    // Someone opens the preview meanwhile: the run the failed session sent from is kept for the resume.
+    const [newer] = await db.insert(previewRuns).values({ locationId: location.id }).returning();
+    await computePreview(testDb, newer!.id, { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow });
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const resumed = await resumeSession(db, requested.sessionId!);
     expect(resumed.started).toBe(true);
