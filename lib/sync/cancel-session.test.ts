@@ -1,0 +1,55 @@
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { locations, syncSessions, syncSteps } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { stopJobSender } from "@/lib/jobs/job-sender";
+import { injectFault } from "@/lib/sandbox/faults";
+import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
+import { requestSyncSession } from "./request-session";
+import { runSession } from "./run-session";
+import { cancelSession } from "./session-actions";
+import { sampleNow, sampleSourceRows } from "./testing/sample-source";
+import { createConnectedLocation, noWaits, startSyncSandbox, type SyncSandbox } from "./testing/sync-test-setup";
+
+const testDb = await useTestDatabase();
+const { db } = testDb;
+let setup: SyncSandbox;
+beforeAll(async () => {
+  setup = await startSyncSandbox(db);
+});
+afterAll(async () => {
+  await setup.close();
+  await stopJobSender();
+});
+
+describe("cancel", () => {
+  it("stops a running session between requests and leaves the upstream session open", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    await injectFault(db, { target: "contact_details", mode: { kind: "delay", ms: 1500 }, count: 1 });
+    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const running = runSession(testDb, requested.sessionId!, { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow, client: noWaits });
+    for (;;) {
+      const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
+      if (session?.currentStep === "contact_details") break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await cancelSession(db, requested.sessionId!)).toEqual({ status: "running" });
+    expect(await running).toBe("cancelled");
+
+    const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
+    expect(session).toMatchObject({ status: "cancelled", upstreamOpen: true });
+    const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, session!.id)).orderBy(asc(syncSteps.position));
+    expect(steps.slice(4).map((step) => `${step.name}:${step.status}`)).toEqual(["contact_details:succeeded", "vehicles:skipped", "appointments:pending", "openings:pending", "close:pending"]);
+    const [flagged] = await db.select().from(locations).where(eq(locations.id, location.id));
+    expect(flagged!.attentionReason).toBe("The last sync was cancelled at contact_details. Resume it or close the upstream session.");
+  });
+
+  it("cancels a queued session at once; no worker runs it", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await cancelSession(db, requested.sessionId!)).toEqual({ status: "cancelled" });
+    expect(await runSession(testDb, requested.sessionId!, { client: noWaits })).toBe("finished");
+    const again = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(again.started).toBe(true);
+  });
+});
