@@ -18,6 +18,9 @@ export interface SessionHistoryItem {
   environment: string;
   status: string;
   full: boolean;
+  /** The upstream session is still open (failed or cancelled part-way): campaigns wait. */
+  upstreamOpen: boolean;
+  error: string | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -56,6 +59,8 @@ export async function listSessionHistory(db: DatabaseOrTransaction, locationId: 
       environment: syncSessions.environment,
       status: syncSessions.status,
       full: syncSessions.full,
+      upstreamOpen: syncSessions.upstreamOpen,
+      error: syncSessions.error,
       createdAt: syncSessions.createdAt,
       startedAt: syncSessions.startedAt,
       finishedAt: syncSessions.finishedAt,

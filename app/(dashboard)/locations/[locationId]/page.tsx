@@ -3,6 +3,9 @@ import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { ConnectionCard } from "@/components/locations/connection-card";
 import { OwnersCard } from "@/components/locations/owners-card";
+import { LatestSessionCard } from "@/components/sessions/latest-session-card";
+import { isSessionInFlight } from "@/components/sessions/session-labels";
+import { SyncCard } from "@/components/sessions/sync-card";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
@@ -12,6 +15,10 @@ import { listLocationOwners } from "@/lib/locations/list-location-owners";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { SYNC_WINDOW } from "@/lib/locations/location-inputs";
 import { nextScheduledSync } from "@/lib/locations/next-sync";
+import { listSessionHistory } from "@/lib/sync/read-session-history";
+import { getSessionView } from "@/lib/sync/read-session-view";
+import { SessionHistoryQuery } from "@/lib/sync/session-inputs";
+import { isOutsideSyncWindow } from "@/lib/sync/sync-window";
 
 export const metadata: Metadata = { title: "Location" };
 
@@ -22,6 +29,9 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
   const canConnect = isEditor || user.role === "owner";
   const owners = user.role === "owner" ? [] : await listLocationOwners(getDatabase(), location.id);
   const nextSync = nextScheduledSync(location.syncTime, location.timeZone);
+  const renderedAt = new Date().getTime();
+  const [latest = null] = (await listSessionHistory(getDatabase(), location.id, SessionHistoryQuery.parse({ limit: 1 }))).items;
+  const openSession = latest && isSessionInFlight(latest.status) ? await getSessionView(getDatabase(), user, latest.id) : null;
   return (
     <>
       <PageHeader
@@ -59,28 +69,16 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
             </dl>
           </CardContent>
         </Card>
-        <Card role="region" aria-labelledby="latest-session-title">
-          <CardHeader>
-            <CardTitle id="latest-session-title">Latest session</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <p className="text-sm text-slate-600">No sync session has run for this location yet.</p>
-          </CardContent>
-        </Card>
-        <Card role="region" aria-labelledby="preview-sync-title">
-          <CardHeader>
-            <CardTitle id="preview-sync-title">Preview and sync</CardTitle>
-            <CardDescription>What a sync would send, checked record by record, before anything is sent.</CardDescription>
-          </CardHeader>
-          <CardContent className="flex flex-col gap-3">
-            <Link href={`/locations/${location.id}/preview`} className={buttonVariants({ variant: "secondary", className: "self-start" })}>
-              Open the preview
-            </Link>
-            <p className="text-sm text-slate-600">
-              {location.connected ? "Starting, resuming and cancelling syncs will live here." : "Connect the location first: syncs use its access token."}
-            </p>
-          </CardContent>
-        </Card>
+        <LatestSessionCard locationId={location.id} timeZone={location.timeZone} latest={latest} canOperate={isEditor} renderedAt={renderedAt} />
+        <SyncCard
+          location={location}
+          openSession={openSession}
+          canStart={canConnect}
+          canOperate={isEditor}
+          outsideWindow={isOutsideSyncWindow(location.timeZone)}
+          nextRun={`${formatDateTime(nextSync, location.timeZone)} (${location.timeZone})`}
+          renderedAt={renderedAt}
+        />
         {user.role === "owner" ? null : <OwnersCard locationId={location.id} owners={owners} canInvite={isEditor} />}
       </div>
     </>

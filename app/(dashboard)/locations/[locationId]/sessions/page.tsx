@@ -1,0 +1,86 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { PageHeader } from "@/components/layout/page-header";
+import { SessionHistoryFilters } from "@/components/sessions/session-history-filters";
+import { SessionHistoryTable } from "@/components/sessions/session-history-table";
+import { Alert } from "@/components/ui/alert";
+import { Card, CardContent } from "@/components/ui/card";
+import { getDatabase } from "@/db/client";
+import { requirePageUser } from "@/lib/auth/guard";
+import { DomainError } from "@/lib/errors/domain-error";
+import { loadPageLocation } from "@/lib/locations/load-page-location";
+import { listSessionHistory, type SessionHistoryPage } from "@/lib/sync/read-session-history";
+import { SessionHistoryQuery } from "@/lib/sync/session-inputs";
+
+export const metadata: Metadata = { title: "Session history" };
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+export default async function SessionHistoryPage({ params, searchParams }: { params: Promise<{ locationId: string }>; searchParams: Promise<SearchParams> }) {
+  const user = await requirePageUser();
+  const location = await loadPageLocation(user, (await params).locationId);
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
+  const parsed = SessionHistoryQuery.safeParse(raw);
+  const query = parsed.success ? parsed.data : SessionHistoryQuery.parse({});
+  let page: SessionHistoryPage;
+  let problem = parsed.success ? null : "The filters in the address are not valid: showing all sessions.";
+  try {
+    page = await listSessionHistory(getDatabase(), location.id, query);
+  } catch (error) {
+    if (!(error instanceof DomainError && error.code === "INVALID")) throw error;
+    problem = "That page link is not valid: showing the newest sessions.";
+    page = await listSessionHistory(getDatabase(), location.id, { ...query, after: undefined, before: undefined });
+  }
+  const renderedAt = new Date().getTime();
+  const base = `/locations/${location.id}/sessions`;
+  const linkTo = (cursor: { after?: string; before?: string }) => {
+    const search = new URLSearchParams();
+    if (query.status) search.set("status", query.status);
+    if (query.trigger) search.set("trigger", query.trigger);
+    if (cursor.after) search.set("after", cursor.after);
+    if (cursor.before) search.set("before", cursor.before);
+    return `${base}?${search.toString()}`;
+  };
+  return (
+    <>
+      <PageHeader
+        title={`Session history · ${location.name}`}
+        description={`Newest first · times in ${location.timeZone}`}
+        actions={
+          <Link href={`/locations/${location.id}`} className="text-sm text-blue-700 underline">
+            Back to the location
+          </Link>
+        }
+      />
+      <div className="flex flex-col gap-4">
+        {problem ? <Alert tone="error">{problem}</Alert> : null}
+        <SessionHistoryFilters locationId={location.id} query={query} />
+        <Card>
+          <CardContent>
+            {page.items.length ? (
+              <SessionHistoryTable items={page.items} timeZone={location.timeZone} renderedAt={renderedAt} />
+            ) : (
+              <p className="py-8 text-center text-sm text-slate-600">No sync sessions match.</p>
+            )}
+          </CardContent>
+        </Card>
+        <nav aria-label="Pages" className="flex justify-between text-sm">
+          {page.newerCursor ? (
+            <Link href={linkTo({ before: page.newerCursor })} className="text-blue-700 underline">
+              Newer
+            </Link>
+          ) : (
+            <span />
+          )}
+          {page.olderCursor ? (
+            <Link href={linkTo({ after: page.olderCursor })} className="text-blue-700 underline">
+              Older
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { callApi } from "@/lib/http/api-client";
+import { isSessionInFlight } from "./session-labels";
+
+export const CLOSE_UPSTREAM_EXPLANATION =
+  "Closing tells the Marketing Automation Service that the sync is finished: it processes what it received and may send campaigns from it. Only close a session you will not resume.";
+
+type Outcome = { tone: "success" | "error"; text: string } | null;
+
+/**
+ * Resume, Cancel and Close upstream session for support and admin. After resuming, `openResumed`
+ * goes to the new session's page; otherwise the page is refreshed.
+ */
+export function SessionActions({ session, openResumed = false }: { session: { id: string; status: string; upstreamOpen: boolean }; openResumed?: boolean }) {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const inFlight = isSessionInFlight(session.status);
+  const canResume = session.status === "failed" || session.status === "cancelled";
+  const canClose = session.upstreamOpen && !inFlight;
+
+  async function act(action: "cancel" | "resume" | "close-upstream") {
+    setPending(true);
+    const result = await callApi<{ sessionId?: string }>("POST", `/api/sessions/${session.id}/${action}`, {});
+    setPending(false);
+    if (!result.ok) {
+      setOutcome({ tone: "error", text: result.detail });
+      return;
+    }
+    const texts = { cancel: "Cancel requested: the session stops before its next request.", resume: "Resumed: a new session continues from the failed step.", "close-upstream": "The upstream session is closed." };
+    setOutcome({ tone: "success", text: texts[action] });
+    if (action === "resume" && openResumed && result.data.sessionId) router.push(`/sessions/${result.data.sessionId}`);
+    else router.refresh();
+  }
+
+  if (!inFlight && !canResume && !canClose) return outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null;
+  return (
+    <div className="flex flex-col gap-3">
+      {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
+      <div className="flex flex-wrap gap-2">
+        {canResume ? (
+          <Button onClick={() => act("resume")} disabled={pending}>
+            Resume
+          </Button>
+        ) : null}
+        {inFlight ? (
+          <Button variant="secondary" onClick={() => act("cancel")} disabled={pending}>
+            Cancel session
+          </Button>
+        ) : null}
+        {canClose ? (
+          <ConfirmDialog trigger="Close upstream session" title="Close the upstream session?" confirmLabel="Close upstream session" onConfirm={() => act("close-upstream")} disabled={pending}>
+            {CLOSE_UPSTREAM_EXPLANATION}
+          </ConfirmDialog>
+        ) : null}
+      </div>
+      {canClose ? <p className="text-xs text-slate-600">{CLOSE_UPSTREAM_EXPLANATION}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+"use client";
+
+import Link from "next/link";
+import { Alert } from "@/components/ui/alert";
+import { Card, CardContent } from "@/components/ui/card";
+import { formatDateTime } from "@/lib/format/date-time";
+import type { SessionView } from "@/lib/sync/read-session-view";
+import { CopyJsonButton } from "./copy-json-button";
+import { durationBetween } from "./format-duration";
+import { SessionActions } from "./session-actions";
+import { isSessionInFlight, stepLabel, triggerLabels } from "./session-labels";
+import { SessionStatusBadge } from "./session-status-badge";
+import { StepTimeline } from "./step-timeline";
+import { useLiveSession } from "./use-live-session";
+
+/** The session page's body: header, actions and the step timeline, polled once a second until the session ends. */
+export function SessionLive({ initial, renderedAt, canOperate }: { initial: SessionView; renderedAt: number; canOperate: boolean }) {
+  const { view, now } = useLiveSession(initial, renderedAt);
+  const { session } = view;
+  const timeZone = session.locationTimeZone;
+  const inFlight = isSessionInFlight(session.status);
+  return (
+    <div className="flex flex-col gap-4">
+      <Card>
+        <CardContent>
+          <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr_max-content_1fr]">
+            <dt className="text-slate-600">Location</dt>
+            <dd>
+              <Link href={`/locations/${session.locationId}`} className="text-blue-700 underline">
+                {session.locationName}
+              </Link>
+            </dd>
+            <dt className="text-slate-600">Status</dt>
+            <dd aria-live="polite">
+              <SessionStatusBadge status={session.status} />
+              {session.currentStep && inFlight ? ` at ${stepLabel(session.currentStep)}` : ""}
+            </dd>
+            <dt className="text-slate-600">Trigger</dt>
+            <dd>
+              {triggerLabels[session.trigger] ?? session.trigger}
+              {session.full ? " · full resync" : ""}
+            </dd>
+            <dt className="text-slate-600">Who</dt>
+            <dd>{session.requestedByEmail ?? "the schedule"}</dd>
+            <dt className="text-slate-600">Started</dt>
+            <dd>{session.startedAt ? `${formatDateTime(session.startedAt, timeZone)} (${timeZone})` : "not yet"}</dd>
+            <dt className="text-slate-600">Duration</dt>
+            <dd>{durationBetween(session.startedAt, session.finishedAt, now) || "—"}</dd>
+            <dt className="text-slate-600">Environment</dt>
+            <dd>{session.environment}</dd>
+            <dt className="text-slate-600">Optional steps</dt>
+            <dd>{session.optionalSteps.length ? session.optionalSteps.map(stepLabel).join(", ") : "none"}</dd>
+          </dl>
+        </CardContent>
+      </Card>
+      {session.error ? <Alert tone="error">{session.error}</Alert> : null}
+      {session.upstreamOpen && !inFlight ? (
+        <Alert tone="info">The upstream session is still open: the Marketing Automation Service waits before it sends campaigns. Resume this session, or close the upstream session.</Alert>
+      ) : null}
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        {canOperate ? <SessionActions session={session} openResumed /> : <span />}
+        <CopyJsonButton sessionId={session.id} />
+      </div>
+      {view.steps.length ? (
+        <StepTimeline steps={view.steps} timeZone={timeZone} now={now} showAttempts={view.includesAttempts} />
+      ) : (
+        <p className="text-sm text-slate-600">{inFlight ? "Waiting for a worker to start the session…" : "This session has no steps."}</p>
+      )}
+      {view.includesAttempts && view.otherAttempts.length ? <p className="text-sm text-slate-600">{view.otherAttempts.length} attempts outside any step (see Copy as JSON).</p> : null}
+    </div>
+  );
+}

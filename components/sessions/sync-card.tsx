@@ -1,0 +1,49 @@
+import Link from "next/link";
+import { buttonVariants } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import type { SessionView } from "@/lib/sync/read-session-view";
+import { LiveProgress } from "./live-progress";
+import { SyncPanel } from "./sync-panel";
+
+/** Preview, start a sync, or watch the one in flight; engineers only read. */
+export function SyncCard({
+  location,
+  openSession,
+  canStart,
+  canOperate,
+  outsideWindow,
+  nextRun,
+  renderedAt,
+}: {
+  location: { id: string; timeZone: string; connected: boolean };
+  openSession: SessionView | null;
+  canStart: boolean;
+  canOperate: boolean;
+  outsideWindow: boolean;
+  nextRun: string;
+  renderedAt: number;
+}) {
+  return (
+    <Card role="region" aria-labelledby="preview-sync-title">
+      <CardHeader>
+        <CardTitle id="preview-sync-title">Preview and sync</CardTitle>
+        <CardDescription>What a sync would send, checked record by record, before anything is sent.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <Link href={`/locations/${location.id}/preview`} className={buttonVariants({ variant: "secondary", className: "self-start" })}>
+          Open the preview
+        </Link>
+        {openSession ? (
+          <LiveProgress key={`${openSession.session.id}-${openSession.session.status}`} initial={openSession} renderedAt={renderedAt} canOperate={canOperate} />
+        ) : !location.connected ? (
+          <p className="text-sm text-slate-600">Connect the location first: syncs use its access token.</p>
+        ) : canStart ? (
+          <SyncPanel locationId={location.id} timeZone={location.timeZone} outsideWindowAtRender={outsideWindow} />
+        ) : (
+          <p className="text-sm text-slate-600">Engineers see syncs read-only: support and admin start, resume and cancel them.</p>
+        )}
+        <p className="text-sm text-slate-600">Next scheduled run: {nextRun}</p>
+      </CardContent>
+    </Card>
+  );
+}
