@@ -69,7 +69,12 @@ describe("secret rotation", () => {
     Object.assign(process.env, { APP_SECRET_KEY: keyB, APP_SECRET_KEY_PREVIOUS: keyA });
     const ringB = loadKeyring(process.env);
     const result = await rotateSecrets(testDb.db, ringB, actor);
-    expect(result.reencrypted).toEqual({ "environments.api_key_encrypted": 2, "environments.client_secret_encrypted": 2, "locations.location_token_encrypted": 0 });
+    expect(result.reencrypted).toEqual({
+      "environments.api_key_encrypted": 2,
+      "environments.client_secret_encrypted": 2,
+      "locations.location_token_encrypted": 0,
+      "alert_channels.webhook_url_encrypted": 0,
+    });
 
     const after = await testDb.db.select().from(environments);
     for (const row of after) {
@@ -124,7 +129,12 @@ describe("secret rotation", () => {
     const newRing = loadKeyring(env);
     expect(newRing.current.id).not.toBe(oldRing.current.id);
     expect(result.currentKeyId).toBe(newRing.current.id);
-    expect(result.reencrypted).toEqual({ "environments.api_key_encrypted": 2, "environments.client_secret_encrypted": 2, "locations.location_token_encrypted": 0 });
+    expect(result.reencrypted).toEqual({
+      "environments.api_key_encrypted": 2,
+      "environments.client_secret_encrypted": 2,
+      "locations.location_token_encrypted": 0,
+      "alert_channels.webhook_url_encrypted": 0,
+    });
     expect(result.droppedKeyIds).toEqual([oldRing.current.id]);
     const file = path.join(dataDir, "secret-keys.json");
     expect(JSON.parse(readFileSync(file, "utf8")).previous).toEqual([]);

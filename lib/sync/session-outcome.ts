@@ -1,3 +1,5 @@
+import { enqueueAlertDelivery } from "@/lib/alerts/deliver-alert-job";
+import { recordAlertTransition } from "@/lib/alerts/record-alert-transition";
 import type { SessionFence } from "./session-fence";
 
 /** Reasons this engine sets on a location; a later successful session clears only these. */
@@ -9,11 +11,13 @@ export function failureAttentionReason(step: string | null, reason: string, upst
 }
 
 export async function finishSucceeded(fence: SessionFence, locationId: string): Promise<void> {
-  await fence.write(async (tx) => {
+  const alertId = await fence.write(async (tx) => {
     await tx`update sync_sessions set status = 'succeeded', error = null, current_step = null, finished_at = now(), lease_expires_at = null where id = ${fence.sessionId}`;
     await tx`update locations set attention_reason = null, attention_since = null, updated_at = now()
              where id = ${locationId} and attention_reason like ${ATTENTION_PREFIX + "%"}`;
+    return recordAlertTransition(tx, { locationId, sessionId: fence.sessionId, outcome: "succeeded" });
   });
+  await enqueueAlertDelivery(alertId);
 }
 
 /** Failed or cancelled: the upstream session is left open on purpose (closing it would release campaigns on half-synced data). */
@@ -21,7 +25,7 @@ export async function finishStopped(
   fence: SessionFence,
   input: { locationId: string; status: "failed" | "cancelled"; step: string | null; reason: string },
 ): Promise<void> {
-  await fence.write(async (tx) => {
+  const alertId = await fence.write(async (tx) => {
     const [session] = await tx<{ upstream_open: boolean }[]>`
       update sync_sessions set status = ${input.status}, error = ${input.reason}, finished_at = now(), lease_expires_at = null
       where id = ${fence.sessionId} returning upstream_open`;
@@ -34,5 +38,7 @@ export async function finishStopped(
     if (attention) {
       await tx`update locations set attention_reason = ${attention}, attention_since = coalesce(attention_since, now()), updated_at = now() where id = ${input.locationId}`;
     }
+    return input.status === "failed" ? recordAlertTransition(tx, { locationId: input.locationId, sessionId: fence.sessionId, outcome: "failed", reason: attention }) : null;
   });
+  await enqueueAlertDelivery(alertId);
 }

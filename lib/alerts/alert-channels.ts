@@ -1,0 +1,63 @@
+import type { DatabaseOrTransaction, Database } from "@/db/client";
+import { alertChannels } from "@/db/schema";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { alertWebhookUrlContext } from "@/lib/crypto/encrypted-columns";
+import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
+import type { AlertChannelsInput, AlertChannelsView } from "./alert-channel-inputs";
+import { smtpConfigured } from "./send-alert-email";
+
+type ChannelRow = typeof alertChannels.$inferSelect;
+
+async function channelRows(db: DatabaseOrTransaction): Promise<{ webhook?: ChannelRow; email?: ChannelRow }> {
+  const rows = await db.select().from(alertChannels);
+  return { webhook: rows.find((row) => row.kind === "webhook"), email: rows.find((row) => row.kind === "email") };
+}
+
+/** Where alerts go, opened for sending (the webhook URL in clear). Server-side only. */
+export async function loadAlertTargets(db: DatabaseOrTransaction): Promise<{ webhookUrl: string | null; recipients: string[] }> {
+  const { webhook, email } = await channelRows(db);
+  const sealed = webhook?.webhookUrlEncrypted;
+  return { webhookUrl: sealed ? openSecret(sealed, alertWebhookUrlContext) : null, recipients: email?.recipients ?? [] };
+}
+
+export async function getAlertChannelsView(db: DatabaseOrTransaction): Promise<AlertChannelsView> {
+  const { webhook, email } = await channelRows(db);
+  const { webhookUrl } = await loadAlertTargets(db);
+  return {
+    webhook: {
+      configured: webhookUrl !== null,
+      endsWith: webhookUrl ? webhookUrl.slice(-4) : null,
+      updatedAt: webhook?.updatedAt.toISOString() ?? null,
+      updatedByEmail: webhook?.updatedByEmail ?? null,
+    },
+    email: {
+      recipients: email?.recipients ?? [],
+      smtpConfigured: smtpConfigured(),
+      updatedAt: email?.updatedAt.toISOString() ?? null,
+      updatedByEmail: email?.updatedByEmail ?? null,
+    },
+  };
+}
+
+/** Saves the channels (admin). The audit entry says what changed, never the URL. */
+export async function saveAlertChannels(db: Database, actor: AuditActor, input: AlertChannelsInput): Promise<AlertChannelsView> {
+  await db.transaction(async (tx) => {
+    const now = new Date();
+    const changed: string[] = [];
+    if (input.webhookUrl !== undefined) {
+      const webhookUrlEncrypted = input.webhookUrl === null ? null : sealSecret(input.webhookUrl, alertWebhookUrlContext);
+      await tx
+        .insert(alertChannels)
+        .values({ kind: "webhook", webhookUrlEncrypted, updatedAt: now, updatedByEmail: actor.email })
+        .onConflictDoUpdate({ target: alertChannels.kind, set: { webhookUrlEncrypted, updatedAt: now, updatedByEmail: actor.email } });
+      changed.push(input.webhookUrl === null ? "webhook removed" : "webhook set");
+    }
+    const recipients = [...new Set(input.recipients.map((address) => address.toLowerCase()))];
+    await tx
+      .insert(alertChannels)
+      .values({ kind: "email", recipients, updatedAt: now, updatedByEmail: actor.email })
+      .onConflictDoUpdate({ target: alertChannels.kind, set: { recipients, updatedAt: now, updatedByEmail: actor.email } });
+    await recordAuditEvent(tx, { actor, action: "alerts.channels_updated", target: { type: "alert_channels", id: "alerts" }, details: { changed, recipients } });
+  });
+  return getAlertChannelsView(db);
+}

@@ -1,0 +1,127 @@
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { alertChannels, alertEvents, auditLog } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import type { AnyJob } from "@/lib/jobs/define-job";
+import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
+import { stopJobSender } from "@/lib/jobs/job-sender";
+import { clearFaults, injectFault } from "@/lib/sandbox/faults";
+import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
+import { requestSyncSession } from "@/lib/sync/request-session";
+import { runSession, type RunSessionOptions } from "@/lib/sync/run-session";
+import { resumeSession } from "@/lib/sync/session-actions";
+import { sampleNow, sampleSourceRows } from "@/lib/sync/testing/sample-source";
+import { createConnectedLocation, noWaits, startSyncSandbox, type SyncSandbox } from "@/lib/sync/testing/sync-test-setup";
+import { getAlertChannelsView, saveAlertChannels } from "./alert-channels";
+import { deliverAlertJob } from "./deliver-alert-job";
+import { startSmtpReceiver, startWebhookReceiver, type SmtpReceiver, type WebhookReceiver } from "./testing/alert-receivers";
+
+const testDb = await useTestDatabase();
+const { db } = testDb;
+const admin = { id: null, email: "admin@example.test" };
+let setup: SyncSandbox;
+let webhook: WebhookReceiver;
+let smtp: SmtpReceiver;
+let jobs: JobEngine;
+
+beforeAll(async () => {
+  setup = await startSyncSandbox(db);
+  webhook = await startWebhookReceiver();
+  smtp = await startSmtpReceiver();
+  process.env.SMTP_URL = smtp.url;
+  jobs = await startJobEngine({ databaseUrl: testDb.url, work: true, jobs: [deliverAlertJob as unknown as AnyJob], log: () => {} });
+});
+afterEach(() => clearFaults(db));
+afterAll(async () => {
+  delete process.env.SMTP_URL;
+  await jobs.stop();
+  await stopJobSender();
+  await Promise.all([setup.close(), webhook.close(), smtp.close()]);
+});
+
+const options = (overrides: Partial<RunSessionOptions> = {}): RunSessionOptions => ({
+  reader: createArraySourceReader(sampleSourceRows()),
+  now: sampleNow,
+  client: noWaits,
+  config: { stepBackoffMs: 0 },
+  ...overrides,
+});
+const failFast: Partial<RunSessionOptions> = { client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } };
+
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const textsOf = () => webhook.bodies.map((body) => (body as { text: string }).text);
+const allDelivered = async () => (await db.select().from(alertEvents)).every((event) => event.deliveredAt !== null);
+
+describe("alert channels", () => {
+  it("seals the webhook URL, shows only its last 4 characters and audits without it", async () => {
+    const view = await saveAlertChannels(db, admin, { webhookUrl: webhook.url, recipients: ["Ops@Example.test", "ops@example.test", "oncall@example.test"] });
+    expect(view.webhook).toMatchObject({ configured: true, endsWith: webhook.url.slice(-4), updatedByEmail: "admin@example.test" });
+    expect(view.email).toMatchObject({ recipients: ["ops@example.test", "oncall@example.test"], smtpConfigured: true });
+    const [row] = await db.select().from(alertChannels).where(eq(alertChannels.kind, "webhook"));
+    expect(row!.webhookUrlEncrypted).not.toContain("secret-token");
+    const audit = await db.select().from(auditLog).where(eq(auditLog.action, "alerts.channels_updated"));
+    expect(JSON.stringify(audit)).not.toContain("secret-token");
+
+    // Omitting the URL keeps it; the recipients are replaced.
+    await saveAlertChannels(db, admin, { recipients: ["ops@example.test", "oncall@example.test"] });
+    expect((await getAlertChannelsView(db)).webhook.configured).toBe(true);
+  });
+});
+
+describe("alerts on status changes", () => {
+  it("sends one alert on a final failure, none for retried attempts or repeated failures, one on recovery", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array", name: "Alert Salon" });
+
+    // Retried attempts that end in success: the location was never failing, nothing to say.
+    await injectFault(db, { target: "batch_sync_calendars", mode: { kind: "status", status: 503 }, count: 1 });
+    const first = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await runSession(testDb, first.sessionId!, options())).toBe("succeeded");
+
+    // A permanent fault: the session's final failure.
+    await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
+    const failing = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await runSession(testDb, failing.sessionId!, options(failFast))).toBe("failed");
+    await waitFor(() => webhook.bodies.length === 1 && smtp.messages.length === 1, "the failure alert");
+    expect(textsOf()[0]).toMatch(/^Sync failed: Alert Salon \(staging\)\. The last sync failed at openings: .*502.*\/sessions\//);
+    expect(smtp.messages[0]!.to).toEqual(["ops@example.test", "oncall@example.test"]);
+    expect(smtp.messages[0]!.data).toContain("Subject: Sync failed: Alert Salon (staging)");
+
+    // Failing again (resume still failing): still the same status, no second alert.
+    const stillFailing = await resumeSession(db, failing.sessionId!);
+    expect(await runSession(testDb, stillFailing.sessionId!, options(failFast))).toBe("failed");
+
+    await clearFaults(db);
+    const recovered = await resumeSession(db, stillFailing.sessionId!);
+    expect(await runSession(testDb, recovered.sessionId!, options())).toBe("succeeded");
+    await waitFor(() => webhook.bodies.length === 2 && smtp.messages.length === 2, "the recovery alert");
+    expect(textsOf()[1]).toMatch(/^Sync recovered: Alert Salon \(staging\)\. The latest sync session succeeded\./);
+    expect(webhook.bodies[1]).toMatchObject({ blocks: [{ type: "section" }] });
+
+    await waitFor(allDelivered, "every alert marked delivered");
+    const events = await db.select({ kind: alertEvents.kind }).from(alertEvents).where(eq(alertEvents.locationId, location.id)).orderBy(alertEvents.createdAt);
+    expect(events.map((event) => event.kind)).toEqual(["failed", "recovered"]);
+    expect(webhook.bodies).toHaveLength(2);
+    expect(smtp.messages).toHaveLength(2);
+  });
+
+  it("retries a webhook that failed, without sending the email again", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array", name: "Retry Salon" });
+    webhook.respondWith.status = 500;
+    const before = { hooks: webhook.bodies.length, mails: smtp.messages.length };
+    await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
+    const failing = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await runSession(testDb, failing.sessionId!, options(failFast))).toBe("failed");
+    await waitFor(async () => (await db.select().from(alertEvents).where(eq(alertEvents.locationId, location.id)))[0]?.lastError != null, "a failed delivery");
+    webhook.respondWith.status = 200;
+    await waitFor(() => webhook.bodies.length === before.hooks + 1, "the retried webhook", 30_000);
+    await waitFor(allDelivered, "the alert marked delivered");
+    expect(smtp.messages.length).toBe(before.mails + 1);
+  });
+});
