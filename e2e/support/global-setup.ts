@@ -30,6 +30,8 @@ export default async function globalSetup() {
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     NEXTAUTH_SECRET: canary.sessionSecret,
     APP_SECRET_KEY: canary.appSecretKey,
+    // The sessions spec injects upstream faults through the built sandbox's control API.
+    SANDBOX_FAULTS: "on",
   };
   delete env.DATABASE_URL;
   const server = spawn(process.execPath, ["--import", "tsx", "lib/runtime/server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
