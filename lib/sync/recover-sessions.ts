@@ -1,27 +1,22 @@
-import { and, eq, lt, or, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { syncSessions } from "@/db/schema";
 import { sendJob } from "@/lib/jobs/job-sender";
 import { syncSessionJob } from "./sync-session-job";
 
-/** A queued session whose job no worker has taken for this long probably lost its job. */
-const QUEUED_TOO_LONG = sql`now() - interval '2 minutes'`;
-
 /**
  * Sends the job again for every session a worker abandoned (killed or hung: its lease
- * expired while running) or that waited too long in the queue. A duplicate job is
+ * expired while running; its pg-boss job may stay "active" for hours) and for every
+ * session queued for over 2 minutes without a job waiting in pg-boss. A duplicate job is
  * harmless: the claim lets only one worker run a session.
  */
 export async function recoverAbandonedSessions(db: Database): Promise<string[]> {
-  const rows = await db
-    .select({ id: syncSessions.id })
-    .from(syncSessions)
-    .where(
-      or(
-        and(eq(syncSessions.status, "running"), lt(syncSessions.leaseExpiresAt, sql`now()`)),
-        and(eq(syncSessions.status, "queued"), lt(syncSessions.createdAt, QUEUED_TOO_LONG)),
-      ),
-    );
-  for (const row of rows) await sendJob(syncSessionJob, { sessionId: row.id });
-  return rows.map((row) => row.id);
+  const rows = await db.execute<{ id: string }>(sql`
+    select s.id from sync_sessions s
+    where (s.status = 'running' and s.lease_expires_at < now())
+       or (s.status = 'queued' and s.created_at < now() - interval '2 minutes' and not exists (
+             select 1 from pgboss.job j
+             where j.name = ${syncSessionJob.name} and j.data ->> 'sessionId' = s.id::text and j.state in ('created', 'retry')))`);
+  const ids = [...rows].map((row) => row.id);
+  for (const sessionId of ids) await sendJob(syncSessionJob, { sessionId });
+  return ids;
 }
