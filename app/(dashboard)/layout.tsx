@@ -1,8 +1,15 @@
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/layout/app-shell";
+import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
+import { countLocationsNeedingAttention } from "@/lib/fleet/count-attention";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requirePageUser();
-  return <AppShell user={user}>{children}</AppShell>;
+  const attentionCount = await countLocationsNeedingAttention(getDatabase(), user);
+  return (
+    <AppShell user={user} attentionCount={attentionCount}>
+      {children}
+    </AppShell>
+  );
 }

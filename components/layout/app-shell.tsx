@@ -4,7 +4,7 @@ import { roleLabels } from "@/lib/auth/roles";
 import { NavLinks } from "./nav-links";
 import { SignOutButton } from "./sign-out-button";
 
-export function AppShell({ user, children }: { user: CurrentUser; children: ReactNode }) {
+export function AppShell({ user, attentionCount, children }: { user: CurrentUser; attentionCount: number; children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col md:flex-row">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
@@ -12,7 +12,7 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
       </a>
       <aside className="flex flex-col gap-4 border-b border-slate-200 bg-white px-4 py-4 md:w-60 md:shrink-0 md:border-b-0 md:border-r">
         <div className="text-lg font-semibold tracking-tight">Location Sync</div>
-        <NavLinks />
+        <NavLinks attentionCount={attentionCount} isStaff={user.role !== "owner"} />
         <div className="mt-auto flex flex-col gap-2 border-t border-slate-100 pt-4 text-sm">
           <div>
             <div className="truncate font-medium" data-testid="signed-in-email">

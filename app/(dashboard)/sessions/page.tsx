@@ -1,18 +1,92 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { FleetCharts } from "@/components/fleet/fleet-charts";
+import { FleetSessionFilters } from "@/components/fleet/fleet-session-filters";
+import { FleetSessionsTable } from "@/components/fleet/fleet-sessions-table";
+import { FleetTodayCountsView } from "@/components/fleet/fleet-today-counts";
+import { hrefWith, queryInputOf, type SearchParams } from "@/components/fleet/search-params";
 import { PageHeader } from "@/components/layout/page-header";
+import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";
+import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
+import { DomainError } from "@/lib/errors/domain-error";
+import { FleetSessionQuery } from "@/lib/fleet/fleet-inputs";
+import { countFleetSessionsToday, listFleetDays } from "@/lib/fleet/fleet-session-stats";
+import { listFleetSessions, type FleetSessionPage } from "@/lib/fleet/list-fleet-sessions";
 
 export const metadata: Metadata = { title: "Sessions" };
 
-export default async function SessionsPage() {
-  await requirePageUser();
+export default async function SessionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  // Everyone may look; owners see their own locations' sessions only (filtered in every query).
+  const user = await requirePageUser();
+  const parsed = FleetSessionQuery.safeParse(queryInputOf(await searchParams));
+  let query = parsed.success ? parsed.data : FleetSessionQuery.parse({});
+  let notice = parsed.success ? null : "Some filters were not valid and were ignored.";
+  const db = getDatabase();
+  let page: FleetSessionPage;
+  try {
+    page = await listFleetSessions(db, user, query);
+  } catch (error) {
+    if (!(error instanceof DomainError && error.code === "INVALID")) throw error;
+    query = { ...query, after: undefined };
+    notice = "That page link is no longer valid; showing the first page.";
+    page = await listFleetSessions(db, user, query);
+  }
+  const [counts, days] = await Promise.all([countFleetSessionsToday(db, user), listFleetDays(db, user)]);
+  const filters = { q: query.q, status: query.status, trigger: query.trigger, environment: query.environment };
+
   return (
     <>
-      <PageHeader title="Sessions" description="Every sync session, step by step." />
+      <PageHeader
+        title="Sessions"
+        description={
+          user.role === "owner"
+            ? "The sync sessions of your locations: running first, then failures that need attention, then the newest."
+            : "Every sync session across locations: running first, then failures that need attention, then the newest."
+        }
+      />
+      <div className="mb-4 flex flex-col gap-4">
+        <FleetTodayCountsView counts={counts} />
+        <Card>
+          <CardContent>
+            <FleetCharts days={days} />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardContent>
+            <FleetSessionFilters query={query} />
+          </CardContent>
+        </Card>
+      </div>
+      {notice ? (
+        <Alert tone="error" className="mb-4">
+          {notice}
+        </Alert>
+      ) : null}
       <Card>
-        <CardContent>
-          <p className="py-8 text-center text-sm text-slate-600">No sync sessions yet.</p>
+        <CardContent className="flex flex-col gap-4">
+          {page.items.length === 0 ? (
+            <p className="py-8 text-center text-sm text-slate-600">{Object.values(filters).some(Boolean) ? "No sessions match these filters." : "No sync sessions yet."}</p>
+          ) : (
+            <FleetSessionsTable items={page.items} />
+          )}
+          {query.after || page.nextCursor ? (
+            <nav aria-label="Pages" className="flex justify-between text-sm">
+              {query.after ? (
+                <Link href={hrefWith("/sessions", filters, {})} className="text-blue-700 underline">
+                  First page
+                </Link>
+              ) : (
+                <span />
+              )}
+              {page.nextCursor ? (
+                <Link href={hrefWith("/sessions", filters, { after: page.nextCursor })} className="text-blue-700 underline" rel="next">
+                  Next
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
         </CardContent>
       </Card>
     </>

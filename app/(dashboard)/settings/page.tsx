@@ -10,6 +10,7 @@ export const metadata: Metadata = { title: "Settings" };
 const sections: { href: string; title: string; description: string; roles: Role[] }[] = [
   { href: "/settings/users", title: "Users", description: "Invite people, set their role, deactivate accounts.", roles: ["admin"] },
   { href: "/settings/environments", title: "Environments", description: "Staging and production credentials of the upstream service.", roles: ["admin"] },
+  { href: "/settings/alerts", title: "Alerts", description: "Webhook and email alerts when a location's sync fails and recovers.", roles: ["admin"] },
   { href: "/settings/audit", title: "Audit log", description: "Sign-ins, user changes and credential changes.", roles: ["admin"] },
   { href: "/settings/sandbox", title: "Sandbox inspector", description: "What the built-in upstream simulator holds.", roles: ["admin", "engineer"] },
 ];

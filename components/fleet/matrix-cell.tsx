@@ -1,0 +1,39 @@
+import { formatDateTime } from "@/lib/format/date-time";
+import { cellStateLabels, matrixStepLabels, type CellState, type MatrixCell } from "@/lib/fleet/step-freshness";
+import { cn } from "@/lib/utils";
+
+/** Colour plus a word and a symbol: colour is never the only signal. */
+const looks: Record<CellState, { symbol: string; word: string; className: string }> = {
+  failed: { symbol: "✕", word: "Failed", className: "bg-red-100 text-red-900" },
+  stale: { symbol: "!", word: "Stale", className: "bg-amber-100 text-amber-900" },
+  fresh: { symbol: "✓", word: "OK", className: "bg-green-100 text-green-900" },
+  never: { symbol: "○", word: "Never", className: "bg-slate-100 text-slate-700" },
+  not_applicable: { symbol: "–", word: "n/a", className: "bg-white text-slate-600" },
+};
+
+export function MatrixCellView({ cell }: { cell: MatrixCell }) {
+  const look = looks[cell.state];
+  const when = cell.at ? `, last ended ${formatDateTime(cell.at, "UTC")} UTC` : "";
+  const label = `${matrixStepLabels[cell.step]}: ${cellStateLabels[cell.state]}${when}`;
+  return (
+    <td className={cn("border border-white px-2 py-1 text-center text-xs font-medium whitespace-nowrap", look.className)} title={label} data-state={cell.state}>
+      <span aria-hidden="true">
+        {look.symbol} {look.word}
+      </span>
+      <span className="sr-only">{label}</span>
+    </td>
+  );
+}
+
+export function MatrixLegend() {
+  return (
+    <ul className="flex flex-wrap gap-2 text-xs" aria-label="Legend">
+      {(Object.keys(looks) as CellState[]).map((state) => (
+        <li key={state} className={cn("rounded px-2 py-1", looks[state].className)}>
+          <span aria-hidden="true">{looks[state].symbol} </span>
+          {looks[state].word}: {cellStateLabels[state]}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,76 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useRef, useState, type FormEvent } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { callApi } from "@/lib/http/api-client";
+
+/** Pause (with a reason, in a modal dialog) or resume a location's daily schedule. */
+export function SchedulePauseControl({ locationId, locationName, paused }: { locationId: string; locationName: string; paused: boolean }) {
+  const router = useRouter();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const ids = useId();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function send(body: { paused: boolean; reason?: string }): Promise<boolean> {
+    setPending(true);
+    const result = await callApi("POST", `/api/locations/${locationId}/schedule`, body);
+    setPending(false);
+    if (!result.ok) {
+      setError(result.fieldErrors.reason ?? result.detail);
+      return false;
+    }
+    setError(null);
+    router.refresh();
+    return true;
+  }
+
+  async function onPause(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const reason = String(new FormData(event.currentTarget).get("reason") ?? "");
+    if (await send({ paused: true, reason })) dialog.current?.close();
+  }
+
+  if (paused) {
+    return (
+      <div className="flex flex-col gap-1">
+        <Button variant="secondary" size="sm" disabled={pending} onClick={() => void send({ paused: false })} aria-label={`Resume the schedule of ${locationName}`}>
+          Resume
+        </Button>
+        {error ? <span className="text-xs text-red-700">{error}</span> : null}
+      </div>
+    );
+  }
+  return (
+    <>
+      <Button variant="secondary" size="sm" onClick={() => dialog.current?.showModal()} aria-label={`Pause the schedule of ${locationName}`}>
+        Pause
+      </Button>
+      <dialog ref={dialog} aria-labelledby={`${ids}-title`} className="m-auto w-full max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40">
+        <form onSubmit={onPause} className="flex flex-col gap-3 p-5">
+          <h2 id={`${ids}-title`} className="text-base font-semibold">
+            Pause the daily sync of {locationName}?
+          </h2>
+          <p className="text-sm text-slate-700">Scheduled syncs stop until someone resumes them. Manual syncs still run.</p>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={`${ids}-reason`}>Why</Label>
+            <Input id={`${ids}-reason`} name="reason" required maxLength={500} aria-invalid={error ? true : undefined} />
+          </div>
+          {error ? <Alert tone="error">{error}</Alert> : null}
+          <div className="mt-2 flex justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={() => dialog.current?.close()}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending}>
+              Pause schedule
+            </Button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}
