@@ -68,7 +68,12 @@ export const previewRecords = pgTable(
     diff: text("diff"),
     issueCount: integer("issue_count").notNull().default(0),
   },
-  (table) => [primaryKey({ columns: [table.runId, table.recordType, table.seq] }), index("preview_records_key_idx").on(table.runId, table.recordType, table.recordKey)],
+  (table) => [
+    primaryKey({ columns: [table.runId, table.recordType, table.seq] }),
+    index("preview_records_key_idx").on(table.runId, table.recordType, table.recordKey),
+    // Appointment imports select one local date range of a run at a time.
+    index("preview_records_date_idx").on(table.runId, table.recordType, table.localDate),
+  ],
 );
 
 export const previewIssues = pgTable(

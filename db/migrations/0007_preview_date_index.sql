@@ -1,0 +1,1 @@
+CREATE INDEX "preview_records_date_idx" ON "preview_records" USING btree ("run_id","record_type","local_date");
