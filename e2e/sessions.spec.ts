@@ -113,6 +113,10 @@ test("support starts a sync from the location page with the keyboard and watches
   await expect(page.getByText("Copied the session as JSON.")).toBeVisible();
   const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
   expect(copied).toMatchObject({ session: { id: firstSessionId, status: "succeeded" }, includesAttempts: true });
+  await page.goto(`/locations/${southId}`);
+  await expect(page.getByRole("region", { name: "Latest session" }).getByText("Succeeded", { exact: true })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.screenshot({ path: "e2e/.artifacts/screenshots/location-page.png", fullPage: true });
   await page.context().close();
 });
 
@@ -120,6 +124,7 @@ test("an engineer reads the attempts of the contact details step, without any ac
   const page = await pageAs(browser, "engineer");
   await page.goto(`/sessions/${firstSessionId}`);
   const contacts = page.getByTestId("step-contact_details");
+  await contacts.getByText(/^\d+ HTTP attempts?$/).first().click();
   const attempts = contacts.getByRole("table").first();
   await expect(attempts).toBeVisible();
   await expect(attempts).toContainText("POST");

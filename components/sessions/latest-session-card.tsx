@@ -41,7 +41,7 @@ export function LatestSessionCard({
                 {latest.full ? " · full resync" : ""}
                 {latest.requestedByEmail ? ` · ${latest.requestedByEmail}` : ""}
               </dd>
-              <dt className="text-slate-600">Started</dt>
+              <dt className="text-slate-600">{latest.startedAt ? "Started" : "Requested"}</dt>
               <dd>{formatDateTime(latest.startedAt ?? latest.createdAt, timeZone)}</dd>
               <dt className="text-slate-600">Duration</dt>
               <dd>{durationBetween(latest.startedAt, latest.finishedAt, renderedAt) || "not started"}</dd>

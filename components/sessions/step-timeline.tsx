@@ -43,7 +43,15 @@ export function StepTimeline({ steps, timeZone, now, showAttempts }: { steps: St
                     <Numbers sent={item.recordsSent} bytes={item.bytes} />
                   </div>
                   {item.error ? <p className="text-red-800">{item.error}</p> : null}
-                  {showAttempts ? <AttemptsTable attempts={item.httpAttempts} label={`Attempts of ${stepLabel(step.name)} ${item.key}`} timeZone={timeZone} /> : null}
+                  {showAttempts && item.httpAttempts.length ? (
+                    // Collapsed unless the import failed: a first sync has dozens of month imports.
+                    <details open={item.status === "failed"} className="mt-1">
+                      <summary className="cursor-pointer text-slate-700">
+                        {item.httpAttempts.length} HTTP {item.httpAttempts.length === 1 ? "attempt" : "attempts"}
+                      </summary>
+                      <AttemptsTable attempts={item.httpAttempts} label={`Attempts of ${stepLabel(step.name)} ${item.key}`} timeZone={timeZone} />
+                    </details>
+                  ) : null}
                 </li>
               ))}
             </ul>
