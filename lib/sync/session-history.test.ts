@@ -129,6 +129,7 @@ describe("startManualSession", () => {
     const evening = new Date("2026-06-01T19:30:00Z"); // 21:30 in Berlin
     const started = await startManualSession(db, { locationId: location.id, requestedByEmail: "support@example.test", full: true, optionalSteps: ["services"] }, evening);
     expect(started.outsideWindow).toBe(true);
+    expect(started.session).toMatchObject({ id: started.sessionId, trigger: "manual", full: true, optionalSteps: ["services"], createdAt: expect.any(String) });
     const [row] = await db.select().from(syncSessions).where(eq(syncSessions.id, started.sessionId));
     expect(row).toMatchObject({ trigger: "manual", full: true, optionalSteps: ["services"], requestedByEmail: "support@example.test" });
     await expect(startManualSession(db, { locationId: location.id, requestedByEmail: "x@example.test", full: false })).rejects.toThrow(started.sessionId);

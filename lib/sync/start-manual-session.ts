@@ -1,13 +1,32 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { locations } from "@/db/schema";
+import { locations, syncSessions } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import { requestSyncSession } from "./request-session";
+import { serializeDates, type Serialized } from "./serialize-dates";
 import type { StartSessionInput } from "./session-inputs";
 import { isOutsideSyncWindow } from "./sync-window";
 
+function selectStartedSession(db: Database, sessionId: string) {
+  return db
+    .select({
+      id: syncSessions.id,
+      locationId: syncSessions.locationId,
+      environment: syncSessions.environment,
+      trigger: syncSessions.trigger,
+      requestedByEmail: syncSessions.requestedByEmail,
+      full: syncSessions.full,
+      optionalSteps: syncSessions.optionalSteps,
+      status: syncSessions.status,
+      createdAt: syncSessions.createdAt,
+    })
+    .from(syncSessions)
+    .where(eq(syncSessions.id, sessionId));
+}
+
 export interface StartedSession {
   sessionId: string;
+  session: Serialized<Awaited<ReturnType<typeof selectStartedSession>>[number]>;
   /** The location's local time is outside 09:00–19:00: campaigns may go out at night. */
   outsideWindow: boolean;
 }
@@ -27,7 +46,12 @@ export async function startManualSession(
     full: input.full,
     optionalSteps: input.optionalSteps,
   });
-  if (result.started) return { sessionId: result.sessionId, outsideWindow: isOutsideSyncWindow(location.timeZone, now) };
+  if (result.started) {
+    // The worker may already have moved it on; this is the session as it stands now.
+    const [session] = await selectStartedSession(db, result.sessionId);
+    if (!session) throw new Error(`session ${result.sessionId} vanished`);
+    return { sessionId: result.sessionId, session: serializeDates(session), outsideWindow: isOutsideSyncWindow(location.timeZone, now) };
+  }
   if (result.reason === "not_connected") throw new DomainError("CONFLICT", "Connect the location first: a sync uses its access token.");
   throw new DomainError("CONFLICT", `Session ${result.sessionId} is already open for this location: wait for it to finish or cancel it.`);
 }
