@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
+import { findFreePort } from "@/db/embedded";
+import { sandboxDemo } from "@/lib/sandbox/provision";
+
+export interface BenchSandbox {
+  apiBaseUrl: string;
+  uploadOrigin: string;
+  /** The count-only totals so far: uploads, records, bytes. */
+  stats: () => Promise<{ uploads: number; records: number; bytes: number }>;
+  stop: () => Promise<void>;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+/** `npm run sandbox -- --count-only` on free ports, keeping its state in the given database. */
+export async function startCountOnlySandbox(databaseUrl: string): Promise<BenchSandbox> {
+  const [apiPort, uploadPort] = [await findFreePort(), await findFreePort()];
+  const child: ChildProcess = spawn(
+    path.join(repoRoot, "node_modules/.bin/tsx"),
+    ["lib/sandbox/standalone.ts", "--count-only", "--api-port", String(apiPort), "--upload-port", String(uploadPort), "--database-url", databaseUrl],
+    { cwd: repoRoot, env: process.env, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start within 120 s:\n${output}`)), 120_000);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/\[sandbox\] stats/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`sandbox exited with ${code}:\n${output}`));
+    });
+  });
+  child.stdout!.resume();
+  const apiBaseUrl = `http://127.0.0.1:${apiPort}`;
+  return {
+    apiBaseUrl,
+    uploadOrigin: `http://127.0.0.1:${uploadPort}`,
+    stats: async () => {
+      const response = await fetch(`${apiBaseUrl}/__sandbox/stats`, { headers: { "x-api-key": sandboxDemo.apiKey } });
+      return (await response.json()) as { uploads: number; records: number; bytes: number };
+    },
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}
