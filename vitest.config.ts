@@ -6,7 +6,8 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "db/**/*.test.ts"],
     globalSetup: ["./db/testing/global-setup.ts"],
-    testTimeout: 30_000,
+    // Generous: several tests start CLI or worker processes (tsx) and a sandbox, slow on a loaded 2-core machine.
+    testTimeout: 90_000,
     hookTimeout: 120_000,
     pool: "forks",
     // Two cores: keep the embedded server and the workers from starving each other.
