@@ -25,13 +25,21 @@ export function MatrixCellView({ cell }: { cell: MatrixCell }) {
   );
 }
 
+const legendText: Record<CellState, string> = {
+  failed: "its last run failed",
+  stale: "last sent longer ago than it stays fresh",
+  fresh: "sent recently",
+  never: "never sent",
+  not_applicable: "not used by this location (vehicles: automotive only)",
+};
+
 export function MatrixLegend() {
   return (
     <ul className="flex flex-wrap gap-2 text-xs" aria-label="Legend">
       {(Object.keys(looks) as CellState[]).map((state) => (
         <li key={state} className={cn("rounded px-2 py-1", looks[state].className)}>
           <span aria-hidden="true">{looks[state].symbol} </span>
-          {looks[state].word}: {cellStateLabels[state]}
+          {looks[state].word}: {legendText[state]}
         </li>
       ))}
     </ul>

@@ -37,7 +37,7 @@ export function SchedulePauseControl({ locationId, locationName, paused }: { loc
 
   if (paused) {
     return (
-      <div className="flex flex-col gap-1">
+      <div className="flex flex-col items-start gap-1">
         <Button variant="secondary" size="sm" disabled={pending} onClick={() => void send({ paused: false })} aria-label={`Resume the schedule of ${locationName}`}>
           Resume
         </Button>

@@ -1,0 +1,140 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "@playwright/test";
+import { inArray } from "drizzle-orm";
+import { alertChannels, locations } from "../db/schema";
+import { createFleetLocation, createFleetSession } from "../lib/fleet/testing/fleet-factories";
+import { apiAs } from "./support/api";
+import { randomSuffix } from "./support/canary-values";
+import { connectToAppDatabase } from "./support/database";
+import { storageStateOf } from "./support/roles";
+import { baseUrl, expect, test } from "./support/test";
+
+// Fleet view, fleet matrix, attention badge, alert settings and schedule pause, on data made by the factories.
+const database = connectToAppDatabase();
+const suffix = randomSuffix();
+const names = { failing: `Fleet Failing ${suffix}`, stale: `Fleet Stale ${suffix}`, healthy: `Fleet Healthy ${suffix}` };
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+let failingSessionId = "";
+let locationIds: string[] = [];
+let failingId = "";
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  const { db } = database;
+  const all = { calendars: "succeeded", service_categories: "succeeded", services: "succeeded", contact_details: "succeeded", appointments: "succeeded", openings: "succeeded" } as const;
+  const failing = await createFleetLocation(db, { name: names.failing, attentionReason: "The last sync failed at openings: 502.", attentionSince: hoursAgo(1.5) });
+  const stale = await createFleetLocation(db, { name: names.stale });
+  const healthy = await createFleetLocation(db, { name: names.healthy });
+  failingId = failing.id;
+  locationIds = [failing.id, stale.id, healthy.id];
+  await createFleetSession(db, { locationId: failing.id, status: "succeeded", createdAt: hoursAgo(30), durationMs: 40_000, steps: all });
+  const failed = await createFleetSession(db, { locationId: failing.id, status: "failed", createdAt: hoursAgo(1.5), durationMs: 20_000, steps: { openings: "failed" } });
+  failingSessionId = failed.id;
+  await createFleetSession(db, { locationId: stale.id, status: "succeeded", createdAt: hoursAgo(30), durationMs: 90_000, steps: all });
+  await createFleetSession(db, { locationId: healthy.id, status: "succeeded", createdAt: hoursAgo(2), durationMs: 30_000, steps: all });
+  await createFleetSession(db, { locationId: healthy.id, status: "running", createdAt: hoursAgo(0.1) });
+});
+
+test.afterAll(async () => {
+  // Left behind, the failing location would change other specs' attention counts.
+  await database.db.delete(locations).where(inArray(locations.id, locationIds));
+  await database.db.delete(alertChannels);
+  await database.close();
+});
+
+async function pageAs(browser: Browser, role: "owner" | "support" | "engineer" | "admin"): Promise<Page> {
+  const context = await browser.newContext({ storageState: storageStateOf(role), baseURL: baseUrl(), viewport: { width: 1400, height: 1000 } });
+  return context.newPage();
+}
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+test("the fleet view lists failures needing attention first, links each session, and passes axe", async ({ browser }) => {
+  const page = await pageAs(browser, "support");
+  await page.goto(`/sessions?q=${encodeURIComponent(`Fleet Failing ${suffix}`)}`);
+  const row = page.getByTestId(`fleet-session-${failingSessionId}`);
+  await expect(row).toContainText("needs attention");
+  await expect(row.getByRole("link", { name: names.failing })).toHaveAttribute("href", `/locations/${failingId}`);
+  await expect(row.getByRole("link", { name: /^Session / })).toHaveAttribute("href", `/sessions/${failingSessionId}`);
+
+  await page.goto("/sessions");
+  await expect(page.getByText("Today is the current UTC day.")).toBeVisible();
+  await expect(page.getByText("Sessions and failures per day (UTC, last 30 days)")).toBeVisible();
+  await expect(page.locator(".recharts-surface").first()).toBeVisible();
+  // Running first, then failures of a location that needs attention.
+  const texts = await page.locator("tbody tr[data-testid^='fleet-session-']").allTextContents();
+  const firstSettled = texts.findIndex((text) => !/running|queued/.test(text));
+  expect(firstSettled).toBeGreaterThan(0);
+  expect(texts[firstSettled]).toContain("needs attention");
+  await expectNoSeriousAxeViolations(page);
+  await page.screenshot({ path: "e2e/.artifacts/screenshots/fleet-sessions.png", fullPage: true });
+});
+
+test("the nav badge counts locations needing attention and links to them", async ({ browser }) => {
+  const page = await pageAs(browser, "engineer");
+  await page.goto("/sessions");
+  const badge = page.getByTestId("attention-badge");
+  await expect(badge).toHaveAttribute("href", "/locations?status=needs_attention");
+  await badge.click();
+  await expect(page).toHaveURL(/status=needs_attention/);
+  await expect(page.getByRole("link", { name: names.failing })).toBeVisible();
+});
+
+test("the fleet matrix puts the worst first, labels every cell, pauses and resumes a schedule, and passes axe", async ({ browser }) => {
+  const page = await pageAs(browser, "support");
+  await page.goto(`/fleet?q=${encodeURIComponent(suffix)}`);
+  const rows = page.locator("tbody tr");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText(names.failing);
+  await expect(rows.nth(1)).toContainText(names.stale);
+  await expect(rows.nth(2)).toContainText(names.healthy);
+  await expect(rows.nth(0).locator("[data-state='failed']")).toContainText("Openings: failed");
+  await expect(rows.nth(1).locator("td[data-state='stale']")).toContainText("Openings: stale");
+  await expect(rows.nth(2).locator("td[data-state='fresh']")).toHaveCount(6);
+
+  const healthyRow = rows.nth(2);
+  await healthyRow.getByRole("button", { name: `Pause the schedule of ${names.healthy}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Pause the daily sync of ${names.healthy}?` });
+  await dialog.getByLabel("Why").fill("Owner is importing data");
+  await dialog.getByRole("button", { name: "Pause schedule" }).click();
+  await expect(healthyRow).toContainText("Owner is importing data");
+  await expect(healthyRow).toContainText("paused");
+  await expectNoSeriousAxeViolations(page);
+  await page.screenshot({ path: "e2e/.artifacts/screenshots/fleet-matrix.png", fullPage: true });
+  await healthyRow.getByRole("button", { name: `Resume the schedule of ${names.healthy}` }).click();
+  await expect(healthyRow).not.toContainText("paused");
+});
+
+test("engineers see the matrix without pause buttons; owners may not open it", async ({ browser }) => {
+  const engineer = await pageAs(browser, "engineer");
+  await engineer.goto(`/fleet?q=${encodeURIComponent(suffix)}`);
+  await expect(engineer.locator("tbody tr")).toHaveCount(3);
+  await expect(engineer.getByRole("button", { name: /Pause the schedule/ })).toHaveCount(0);
+  const owner = await pageAs(browser, "owner");
+  const response = await owner.goto("/fleet");
+  expect(response?.status()).toBe(403);
+  await expect(owner.getByRole("link", { name: "Fleet" })).toHaveCount(0);
+});
+
+test("admins set the alert webhook, which is shown back only by its last 4 characters; the page passes axe", async ({ browser }) => {
+  const page = await pageAs(browser, "admin");
+  await page.goto("/settings/alerts");
+  await page.getByLabel("Webhook URL").fill("https://hooks.example.test/services/T1/B2/secretTOKEN");
+  await page.getByLabel("Recipients").fill("ops@example.test\noncall@example.test");
+  await page.getByRole("button", { name: "Save alert channels" }).click();
+  await expect(page.getByText("Alert channels saved.")).toBeVisible();
+  await expect(page.getByTestId("webhook-status")).toContainText("URL ends in OKEN");
+  expect(await page.content()).not.toContain("secretTOKEN");
+  await expectNoSeriousAxeViolations(page);
+
+  const api = await apiAs("admin");
+  const body = await (await api.get("/api/alerts/channels")).text();
+  expect(body).not.toContain("secretTOKEN");
+  expect(JSON.parse(body).channels.email.recipients).toEqual(["ops@example.test", "oncall@example.test"]);
+  await api.dispose();
+});
