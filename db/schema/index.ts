@@ -9,3 +9,4 @@ export * from "./previews";
 export * from "./synced-records";
 export * from "./sync";
 export * from "./alerts";
+export * from "./fleet";
