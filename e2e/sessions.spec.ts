@@ -113,6 +113,8 @@ test("support starts a sync from the location page with the keyboard and watches
   await expect(page.getByText("Copied the session as JSON.")).toBeVisible();
   const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
   expect(copied).toMatchObject({ session: { id: firstSessionId, status: "succeeded" }, includesAttempts: true });
+  const contactStep = (copied.steps as { name: string; recordsSent: number; items: unknown[] }[]).find((step) => step.name === "contact_details");
+  expect(contactStep?.recordsSent, "a first sync sends the demo location's valid contacts").toBeGreaterThan(0);
   await page.goto(`/locations/${southId}`);
   await expect(page.getByRole("region", { name: "Latest session" }).getByText("Succeeded", { exact: true })).toBeVisible();
   await expectNoSeriousAxeViolations(page);

@@ -21,22 +21,26 @@ export function useLiveSession(initial: SessionView, renderedAt: number, onEnded
   useEffect(() => {
     if (!inFlight) return;
     let stopped = false;
-    const timer = setInterval(async () => {
-      setNow(Date.now());
+    let timer: ReturnType<typeof setTimeout>;
+    // One request at a time: the next poll is scheduled when the previous answer is in.
+    const poll = async () => {
       const response = await fetch(`/api/sessions/${sessionId}`, { headers: { accept: "application/json" } }).catch(() => null);
-      if (!response?.ok || stopped) return;
-      const next = (await response.json()) as SessionView;
       if (stopped) return;
-      setView(next);
-      if (!isSessionInFlight(next.session.status)) {
+      setNow(Date.now());
+      const next = response?.ok ? ((await response.json()) as SessionView) : null;
+      if (stopped) return;
+      if (next) setView(next);
+      if (next && !isSessionInFlight(next.session.status)) {
         stopped = true;
-        clearInterval(timer);
         onEnded?.();
+        return;
       }
-    }, POLL_MS);
+      timer = setTimeout(poll, POLL_MS);
+    };
+    timer = setTimeout(poll, POLL_MS);
     return () => {
       stopped = true;
-      clearInterval(timer);
+      clearTimeout(timer);
     };
   }, [sessionId, inFlight, onEnded]);
 
