@@ -8,7 +8,8 @@ import { connectToAppDatabase } from "./support/database";
 import { storageStateOf } from "./support/roles";
 import { baseUrl, expect, test } from "./support/test";
 
-// Demo Salon South: connected here and nowhere else (locations.spec connects and disconnects North).
+// Demo Salon South: connected here and nowhere else (locations.spec connects and disconnects North);
+// its schedule stays paused so that no scheduled session races the ones this spec starts.
 const [sandboxOwner] = sandboxDemo.owners;
 const database = connectToAppDatabase();
 const SYNC_TIMEOUT = 90_000;
@@ -65,6 +66,9 @@ test.beforeAll(async () => {
   expect(pointed.status(), await pointed.text()).toBe(200);
   await admin.dispose();
   const support = await apiAs("support");
+  // Paused before connecting: the daily schedule would otherwise start its own first sync within a minute.
+  const paused = await support.post(`/api/locations/${southId}/schedule`, { data: { paused: true, reason: "The sessions e2e spec starts every sync of this location itself." } });
+  expect(paused.status(), await paused.text()).toBe(200);
   const connected = await support.post(`/api/locations/${southId}/connection`, { data: { email: sandboxOwner.email, password: sandboxOwner.password } });
   expect(connected.status(), await connected.text()).toBe(200);
   await support.dispose();
