@@ -58,6 +58,13 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   proxy = await startRecordingProxy(`${baseUrl()}/sandbox/api`);
   await pointStagingAt(proxy.url);
+  // Connected inside the sync window, the location would get its daily sync within a minute and race these checks.
+  const support = await apiAs("support");
+  const paused = await support.post(`/api/locations/${await locationIdOf("Demo Salon North")}/schedule`, {
+    data: { paused: true, reason: "The locations e2e spec connects and disconnects this location." },
+  });
+  expect(paused.status(), await paused.text()).toBe(200);
+  await support.dispose();
 });
 
 test.afterAll(async () => {
