@@ -36,10 +36,15 @@ interface ChildReport {
 
 const maxRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
+/** Old-space limit of the child processes (0: V8's default). With a bound, V8 collects instead of growing lazily, so RSS shows what is held. */
+let workerHeapMb = 0;
+
 function runChild(args: string[]): Promise<ChildReport> {
   const tsx = path.resolve(import.meta.dirname, "../../node_modules/.bin/tsx");
+  const heap = workerHeapMb ? ` --max-old-space-size=${workerHeapMb}` : "";
+  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""}${heap}`.trim() };
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, [import.meta.filename, ...args], { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(tsx, [import.meta.filename, ...args], { env, stdio: ["ignore", "pipe", "inherit"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("close", (code) =>
@@ -133,8 +138,10 @@ async function main() {
     .option("--contacts <n>", "customers of the generated location", "200000")
     .option("--years <n>", "years of past appointments (about 5 per customer and year, plus 6 months ahead)", "1")
     .option("--seed <n>", "generator seed", "7")
+    .option("--worker-heap-mb <n>", "old-space limit of the sync worker and raw pipeline processes (0: V8's default)", "160")
     .parse()
-    .opts<{ contacts: string; years: string; seed: string }>();
+    .opts<{ contacts: string; years: string; seed: string; workerHeapMb: string }>();
+  workerHeapMb = Number(options.workerHeapMb);
   const fresh = await createFreshDatabase("bench_sync");
   Object.assign(process.env, { DATABASE_URL: fresh.url, SOURCE_DATABASE_URL: fresh.url, APP_SECRET_KEY: process.env.APP_SECRET_KEY ?? generateSecretKey() });
   const connection = connectDatabase(fresh.url, { max: 4 });
@@ -151,6 +158,7 @@ async function main() {
              (select max(starts_at)::date::text from demo_source.appointments where source_key = ${sourceKey!}) as last,
              (select count(*) from demo_source.services where source_key = ${sourceKey!})::int as services,
              (select count(*) from demo_source.availability_slots where source_key = ${sourceKey!})::int as slots`;
+    console.log(`worker processes: ${workerHeapMb ? `--max-old-space-size=${workerHeapMb}` : "V8's default heap limit"}`);
     console.log(
       `source: ${count(rows!.customers)} customers, ${count(rows!.appointments)} appointments from ${rows!.first} to ${rows!.last}, ` +
         `${rows!.services} services, ${count(rows!.slots)} free slots (generated in ${round((performance.now() - generationStart) / 1000, 0)} s)`,
