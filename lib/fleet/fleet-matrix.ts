@@ -30,20 +30,18 @@ type MatrixRecord = {
   schedule_paused_at: string | null;
   schedule_paused_by_email: string | null;
   schedule_pause_reason: string | null;
-  /** step name → [status, finished_at] of its last ended run */
-  cells: Record<string, ["succeeded" | "failed", string]> | null;
   total: number;
 };
 
 /** The same thresholds as cellStateOf, as SQL, so that the order agrees with the colours. */
 function staleAfter(now: Date): SQL {
   const cases = matrixSteps.map((step) => sql`when ${step} then ${now.toISOString()}::timestamptz - ${freshForHours[step]}::int * interval '1 hour'`);
-  return sql`(case name ${sql.join(cases, sql` `)} end)`;
+  return sql`(case step::text ${sql.join(cases, sql` `)} end)`;
 }
 
 /**
- * Locations × steps: each cell is the last ended run of that step (DISTINCT ON over steps joined
- * to sessions) and how fresh it is. Worst first: needs attention, then most failed cells, then
+ * Locations × steps: each cell is the last ended run of that step (location_step_outcomes, kept
+ * by a trigger) and how fresh it is. Worst first: needs attention, then most failed cells, then
  * most stale cells, then by name. One query; the page is numbered because the order is computed.
  */
 export async function loadFleetMatrix(db: DatabaseOrTransaction, viewer: FleetViewer, query: FleetMatrixQuery, now: Date = new Date()): Promise<FleetMatrixPage> {
@@ -54,28 +52,27 @@ export async function loadFleetMatrix(db: DatabaseOrTransaction, viewer: FleetVi
     matrixSteps.map((step) => sql`${step}`),
     sql`, `,
   );
+  // The order needs only counts per location; the cells are read for the page's locations alone.
   const rows = await db.execute<MatrixRecord>(sql`
     with scoped as (
       select l.* from locations l where ${sql.join(filters, sql` and `)}
-    ), last_runs as (
-      select distinct on (se.location_id, st.name) se.location_id, st.name::text as name, st.status::text as status, st.finished_at
-      from sync_steps st join sync_sessions se on se.id = st.session_id
-      where se.location_id in (select id from scoped)
-        and st.name::text in (${stepList}) and st.status in ('succeeded', 'failed') and st.finished_at is not null
-      order by se.location_id, st.name, st.finished_at desc
     ), per_location as (
       select location_id,
-             jsonb_object_agg(name, jsonb_build_array(status, finished_at)) as cells,
              count(*) filter (where status = 'failed') as failed_cells,
              count(*) filter (where status = 'succeeded' and finished_at < ${staleAfter(now)}) as stale_cells
-      from last_runs group by location_id
+      from location_step_outcomes
+      where location_id in (select id from scoped) and step::text in (${stepList})
+      group by location_id
     )
     select s.id, s.name, s.environment, s.automotive, s.attention_reason,
-           s.schedule_paused_at, s.schedule_paused_by_email, s.schedule_pause_reason,
-           p.cells, count(*) over ()::int as total
+           s.schedule_paused_at, s.schedule_paused_by_email, s.schedule_pause_reason, count(*) over ()::int as total
     from scoped s left join per_location p on p.location_id = s.id
     order by (s.attention_reason is not null) desc, coalesce(p.failed_cells, 0) desc, coalesce(p.stale_cells, 0) desc, lower(s.name), s.id
     limit ${query.limit} offset ${(query.page - 1) * query.limit}`);
+  const outcomes = await outcomesOf(
+    db,
+    rows.map((row) => row.id),
+  );
   const total = rows[0]?.total ?? (query.page > 1 ? await countScoped(db, filters) : 0);
   return {
     rows: rows.map((row) => ({
@@ -87,8 +84,7 @@ export async function loadFleetMatrix(db: DatabaseOrTransaction, viewer: FleetVi
         ? { at: new Date(row.schedule_paused_at), byEmail: row.schedule_paused_by_email, reason: row.schedule_pause_reason }
         : null,
       cells: matrixSteps.map((step: MatrixStep): MatrixCell => {
-        const last = row.cells?.[step];
-        const ended = last ? { status: last[0], at: new Date(last[1]) } : null;
+        const ended = outcomes.get(`${row.id} ${step}`) ?? null;
         return { step, state: cellStateOf(step, ended, row.automotive, now), at: ended?.at ?? null };
       }),
     })),
@@ -96,6 +92,17 @@ export async function loadFleetMatrix(db: DatabaseOrTransaction, viewer: FleetVi
     page: query.page,
     pageCount: Math.max(1, Math.ceil(total / query.limit)),
   };
+}
+
+async function outcomesOf(db: DatabaseOrTransaction, locationIds: string[]): Promise<Map<string, { status: "succeeded" | "failed"; at: Date }>> {
+  if (locationIds.length === 0) return new Map();
+  const rows = await db.execute<{ location_id: string; step: string; status: "succeeded" | "failed"; finished_at: string }>(sql`
+    select location_id, step, status, finished_at from location_step_outcomes
+    where location_id in (${sql.join(
+      locationIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`);
+  return new Map(rows.map((row) => [`${row.location_id} ${row.step}`, { status: row.status, at: new Date(row.finished_at) }]));
 }
 
 /** Past the last page the window function sees no rows: count separately so the page can say how many there are. */

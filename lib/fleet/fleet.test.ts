@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { countLocationsNeedingAttention } from "./count-attention";
@@ -106,6 +107,20 @@ describe("fleet matrix", () => {
     const second = await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: prefix, limit: 3, page: 2 }), now);
     expect(second.rows.map((row) => row.name)).toEqual([fresh.name]);
     expect(second.pageCount).toBe(2);
+  });
+
+  it("follows steps as the engine ends them (an update from running), keeping the newest outcome", async () => {
+    const now = new Date();
+    const location = await createFleetLocation(db, { name: `Trigger ${Date.now()}` });
+    const older = await createFleetSession(db, { locationId: location.id, status: "running", createdAt: hoursBefore(now, 5), steps: { openings: "pending" } });
+    const newer = await createFleetSession(db, { locationId: location.id, status: "succeeded", createdAt: hoursBefore(now, 1), steps: { openings: "succeeded" } });
+    // The older session's step ends last but happened earlier: it must not hide the newer success.
+    await db.execute(sql`update sync_steps set status = 'failed', finished_at = ${hoursBefore(now, 4).toISOString()}::timestamptz where session_id = ${older.id}`);
+    const cellOf = async () => (await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: location.name }), now)).rows[0]!.cells.find((cell) => cell.step === "openings")!;
+    expect((await cellOf()).state).toBe("fresh");
+    await db.execute(sql`update sync_steps set status = 'running', finished_at = null where session_id = ${newer.id}`);
+    await db.execute(sql`update sync_steps set status = 'failed', finished_at = ${now.toISOString()}::timestamptz where session_id = ${newer.id}`);
+    expect((await cellOf()).state).toBe("failed");
   });
 
   it("counts the locations needing attention that the viewer may see", async () => {

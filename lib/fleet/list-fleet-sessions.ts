@@ -44,31 +44,42 @@ type SessionRecord = {
   priority: number;
 };
 
-/** Running and queued first, then failures still needing attention, then everything else; newest first within each. */
-const priority = sql`(case
-  when se.status in ('queued', 'running') then 0
-  when se.status = 'failed' and l.attention_since is not null and se.finished_at >= l.attention_since then 1
-  else 2 end)`;
+const inFlight = sql`se.status in ('queued', 'running')`;
+// "l.attention_since is not null" lets the planner start from the few locations needing attention.
+const failedNeedingAttention = sql`(l.attention_since is not null and se.status = 'failed' and se.finished_at >= l.attention_since)`;
+const notFailedNeedingAttention = sql`not coalesce(se.status = 'failed' and se.finished_at >= l.attention_since, false)`;
+
+/**
+ * The fleet order in three sections, each read on its own so that each can use an index: in
+ * flight (the one-open partial index), failures of a location's current "needs attention"
+ * episode (few locations), then everything else newest first (sync_sessions_created_idx).
+ */
+const sections = [inFlight, sql`not ${inFlight} and ${failedNeedingAttention}`, sql`not ${inFlight} and ${notFailedNeedingAttention}`];
 
 /** Sessions across every location the viewer may see, filtered in SQL and keyset-paginated. */
 export async function listFleetSessions(db: DatabaseOrTransaction, viewer: FleetViewer, query: FleetSessionQuery): Promise<FleetSessionPage> {
-  const conditions: SQL[] = [visibleLocation(viewer, sql`se.location_id`)];
-  if (query.status) conditions.push(sql`se.status = ${query.status}`);
-  if (query.trigger) conditions.push(sql`se.trigger = ${query.trigger}`);
-  if (query.environment) conditions.push(sql`se.environment = ${query.environment}`);
-  if (query.q) conditions.push(sql`l.name ilike ${`%${escapeLike(query.q)}%`}`);
-  if (query.after) {
-    const after = decodeFleetSessionCursor(query.after);
-    conditions.push(sql`(${priority} > ${after.priority} or (${priority} = ${after.priority} and (se.created_at, se.id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)))`);
+  const filters: SQL[] = [visibleLocation(viewer, sql`se.location_id`)];
+  if (query.status) filters.push(sql`se.status = ${query.status}`);
+  if (query.trigger) filters.push(sql`se.trigger = ${query.trigger}`);
+  if (query.environment) filters.push(sql`se.environment = ${query.environment}`);
+  if (query.q) filters.push(sql`l.name ilike ${`%${escapeLike(query.q)}%`}`);
+  const after = query.after ? decodeFleetSessionCursor(query.after) : null;
+
+  const rows: SessionRecord[] = [];
+  for (let priority = after?.priority ?? 0; priority < sections.length && rows.length <= query.limit; priority++) {
+    const keyset = after && after.priority === priority ? [sql`(se.created_at, se.id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`] : [];
+    const conditions = [...filters, sections[priority]!, ...keyset];
+    rows.push(
+      ...(await db.execute<SessionRecord>(sql`
+        select se.id, se.location_id, l.name as location_name, se.environment, se.trigger, se.status, se.requested_by_email,
+               se.current_step, se.error, se.created_at, se.started_at, se.finished_at, ${priority}::int as priority,
+               to_char(se.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
+        from sync_sessions se join locations l on l.id = se.location_id
+        where ${sql.join(conditions, sql` and `)}
+        order by se.created_at desc, se.id desc
+        limit ${query.limit + 1 - rows.length}`)),
+    );
   }
-  const rows = await db.execute<SessionRecord>(sql`
-    select se.id, se.location_id, l.name as location_name, se.environment, se.trigger, se.status, se.requested_by_email,
-           se.current_step, se.error, se.created_at, se.started_at, se.finished_at, ${priority}::int as priority,
-           to_char(se.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
-    from sync_sessions se join locations l on l.id = se.location_id
-    where ${sql.join(conditions, sql` and `)}
-    order by ${priority}, se.created_at desc, se.id desc
-    limit ${query.limit + 1}`);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
@@ -85,7 +96,7 @@ export async function listFleetSessions(db: DatabaseOrTransaction, viewer: Fleet
       createdAt: new Date(row.created_at),
       startedAt: row.started_at ? new Date(row.started_at) : null,
       finishedAt: row.finished_at ? new Date(row.finished_at) : null,
-      needsAttention: row.priority === 1,
+      needsAttention: Number(row.priority) === 1,
     })),
     nextCursor: last && rows.length > query.limit ? encodeFleetSessionCursor({ priority: Number(last.priority), createdAt: last.cursor_at, id: last.id }) : null,
   };
