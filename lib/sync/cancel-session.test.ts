@@ -28,9 +28,11 @@ describe("cancel", () => {
     await injectFault(db, { target: "contact_details", mode: { kind: "delay", ms: 1500 }, count: 1 });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const running = runSession(testDb, requested.sessionId!, { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow, client: noWaits });
+    // Cancel while the contacts upload is in flight (delayed by the sandbox): it must finish, and nothing after it starts.
     for (;;) {
-      const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
-      if (session?.currentStep === "contact_details") break;
+      const [item] = await testDb.sql`select 1 from sync_step_items i join sync_steps s on s.id = i.step_id
+        where s.session_id = ${requested.sessionId!} and s.name = 'contact_details' and i.status = 'running'`;
+      if (item) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(await cancelSession(db, requested.sessionId!)).toEqual({ status: "running" });

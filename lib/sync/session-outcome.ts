@@ -29,6 +29,11 @@ export async function finishStopped(
     const [session] = await tx<{ upstream_open: boolean }[]>`
       update sync_sessions set status = ${input.status}, error = ${input.reason}, finished_at = now(), lease_expires_at = null
       where id = ${fence.sessionId} returning upstream_open`;
+    // A step (or item) interrupted by the stop would otherwise read "running" in the history forever.
+    const interrupted = input.status === "cancelled" ? "cancelled" : "failed";
+    await tx`update sync_step_items set status = ${interrupted}, finished_at = now()
+      where status = 'running' and step_id in (select id from sync_steps where session_id = ${fence.sessionId})`;
+    await tx`update sync_steps set status = ${interrupted}, finished_at = now() where session_id = ${fence.sessionId} and status = 'running'`;
     const attention =
       input.status === "failed"
         ? failureAttentionReason(input.step, input.reason, Boolean(session?.upstream_open))
