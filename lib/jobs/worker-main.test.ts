@@ -19,6 +19,9 @@ describe("npm run worker", () => {
   worker.stdout.on("data", (chunk) => (output += chunk));
   worker.stderr.on("data", (chunk) => (output += chunk));
   const sender = new PgBoss({ connectionString: testDb.url, schema: "pgboss", max: 2 });
+  // Kept, not thrown: dropping the test database at teardown ends the pool's idle connections with an error event.
+  const senderErrors: unknown[] = [];
+  sender.on("error", (error) => senderErrors.push(error));
 
   afterAll(async () => {
     await sender.stop({ graceful: false });
@@ -43,6 +46,7 @@ describe("npm run worker", () => {
     }
     expect(state).toBe("completed");
     expect(await testDb.db.select().from(auditLog)).toHaveLength(0);
+    expect(senderErrors).toEqual([]);
 
     const exited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
     worker.kill("SIGTERM");
