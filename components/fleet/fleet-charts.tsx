@@ -44,8 +44,8 @@ export function FleetCharts({ days }: { days: FleetDay[] }) {
               <YAxis tickFormatter={(value: number) => formatDuration(value)} fontSize={11} width={56} />
               <Tooltip formatter={(value) => (typeof value === "number" ? formatDuration(value) : String(value))} />
               <Legend />
-              <Line type="monotone" dataKey="medianDurationMs" name="Median" stroke="#1d4ed8" dot={false} connectNulls />
-              <Line type="monotone" dataKey="p90DurationMs" name="p90" stroke="#b45309" strokeDasharray="4 2" dot={false} connectNulls />
+              <Line type="monotone" dataKey="medianDurationMs" name="Median" stroke="#1d4ed8" dot={{ r: 3 }} connectNulls />
+              <Line type="monotone" dataKey="p90DurationMs" name="p90" stroke="#b45309" strokeDasharray="4 2" dot={{ r: 3 }} connectNulls />
             </LineChart>
           </ResponsiveContainer>
         </div>
