@@ -12,6 +12,7 @@ import { listSessionHistory } from "@/lib/sync/read-session-history";
 import { getSessionView } from "@/lib/sync/read-session-view";
 import { SessionHistoryQuery } from "@/lib/sync/session-inputs";
 import { createFreshDatabase } from "./fresh-database";
+import { timeRuns } from "./time-runs";
 
 const SESSIONS = 100_000;
 const OTHER_LOCATION_SESSIONS = 11_112;
@@ -67,21 +68,7 @@ async function detailSession(db: Database, locationId: string): Promise<string> 
   return sessionId;
 }
 
-function percentile(sortedMs: number[], fraction: number): number {
-  return sortedMs[Math.min(sortedMs.length - 1, Math.ceil(fraction * sortedMs.length) - 1)]!;
-}
-
-async function time(run: () => Promise<unknown>): Promise<{ median: number; p95: number }> {
-  for (let index = 0; index < WARM_UP_RUNS; index += 1) await run();
-  const samples: number[] = [];
-  for (let index = 0; index < RUNS; index += 1) {
-    const started = performance.now();
-    await run();
-    samples.push(performance.now() - started);
-  }
-  samples.sort((a, b) => a - b);
-  return { median: percentile(samples, 0.5), p95: percentile(samples, 0.95) };
-}
+const time = (run: () => Promise<unknown>) => timeRuns(run, { runs: RUNS, warmUpRuns: WARM_UP_RUNS });
 
 async function cursorOfPage(db: Database, locationId: string, page: number): Promise<string> {
   let after: string | undefined;

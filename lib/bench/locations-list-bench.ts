@@ -5,6 +5,7 @@
 import { connectDatabase, type Database } from "@/db/client";
 import { applyMigrations } from "@/db/migrate";
 import { createFreshDatabase } from "./fresh-database";
+import { timeRuns } from "./time-runs";
 import { locationMembers, locations, users } from "@/db/schema";
 import { listLocations, type LocationViewer } from "@/lib/locations/list-locations";
 import { LocationListQuery } from "@/lib/locations/location-inputs";
@@ -46,21 +47,7 @@ async function seed(db: Database): Promise<{ owner: LocationViewer }> {
   return { owner };
 }
 
-function percentile(sortedMs: number[], fraction: number): number {
-  return sortedMs[Math.min(sortedMs.length - 1, Math.ceil(fraction * sortedMs.length) - 1)]!;
-}
-
-async function time(run: () => Promise<unknown>): Promise<{ median: number; p95: number }> {
-  for (let index = 0; index < WARM_UP_RUNS; index += 1) await run();
-  const samples: number[] = [];
-  for (let index = 0; index < RUNS; index += 1) {
-    const started = performance.now();
-    await run();
-    samples.push(performance.now() - started);
-  }
-  samples.sort((a, b) => a - b);
-  return { median: percentile(samples, 0.5), p95: percentile(samples, 0.95) };
-}
+const time = (run: () => Promise<unknown>) => timeRuns(run, { runs: RUNS, warmUpRuns: WARM_UP_RUNS });
 
 async function cursorOfPage(db: Database, viewer: LocationViewer, page: number): Promise<string> {
   let after: string | undefined;
