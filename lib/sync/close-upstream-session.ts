@@ -6,7 +6,9 @@ import { getEnvironmentCredentials } from "@/lib/environments/get-environment-cr
 import { DomainError } from "@/lib/errors/domain-error";
 import { openLocationToken } from "@/lib/locations/location-token";
 import type { UpstreamClientOptions } from "@/lib/upstream/client";
+import { UpstreamError } from "@/lib/upstream/errors";
 import type { AttemptReport } from "@/lib/upstream/http";
+import { describeSyncError } from "./describe-sync-error";
 
 /**
  * The explicit "close upstream session" of a failed or cancelled session that left it
@@ -63,5 +65,7 @@ export async function closeUpstreamSession(db: Database, sessionId: string, clie
       .set({ attentionReason: null, attentionSince: null, updatedAt: new Date() })
       .where(and(eq(locations.id, location.id), like(locations.attentionReason, "The last sync %")));
   });
+  // The attempt is in the session's history; the caller gets the upstream's (redacted) answer.
+  if (failure instanceof UpstreamError) throw new DomainError("UPSTREAM_UNAVAILABLE", `The upstream did not close the session: ${describeSyncError(failure)}`);
   if (failure) throw failure;
 }
