@@ -4,6 +4,7 @@ import { locations, previewIssues, previewRecords, previewRuns, syncedRecords } 
 import { useTestDatabase } from "@/db/testing/test-database";
 import { recordSchemas } from "@/lib/upstream/records";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
+import { sourceCustomer } from "@/lib/source/testing/source-row-factories";
 import { computePreview } from "./compute-preview";
 import { getPreviewRecord, listIssueGroups, listPreviewRecords } from "./read-preview";
 import { PreviewQuery } from "./preview-inputs";
@@ -12,24 +13,7 @@ const testDb = await useTestDatabase();
 const { db } = testDb;
 const now = new Date("2026-03-27T09:00:00Z");
 
-const customer = (id: string, overrides: Record<string, unknown> = {}) => ({
-  id,
-  first_name: "Anna",
-  last_name: "Alt",
-  email: `${id}@example.test`,
-  email_opt_in: true,
-  sms_opt_in: false,
-  address_line_1: null,
-  address_line_2: null,
-  city: "Berlin",
-  postal_code: "10115",
-  phone: "030 1234567",
-  birthdate: "1985-04-12",
-  gender: "F",
-  member: false,
-  updated_at: null,
-  ...overrides,
-});
+const customer = sourceCustomer;
 
 const appointment = (id: string, overrides: Record<string, unknown> = {}) => ({
   id,

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { previewIssues, previewRecords, previewRuns } from "@/db/schema";
+import { DomainError } from "@/lib/errors/domain-error";
 import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "./preview-inputs";
 import type { PreviewRecordType } from "./preview-plan";
 
@@ -13,6 +14,13 @@ export async function getPreviewRuns(db: Database, locationId: string): Promise<
   const shown = runs.find((run) => run.status === "succeeded") ?? null;
   const latest = runs.find((run) => run.status !== "queued" && run.status !== "running");
   return { shown, active, lastFailed: latest?.status === "failed" ? latest : null };
+}
+
+/** The preview a location shows, or NOT_FOUND when none has been computed yet. */
+export async function getShownPreviewRun(db: Database, locationId: string): Promise<PreviewRun> {
+  const { shown } = await getPreviewRuns(db, locationId);
+  if (!shown) throw new DomainError("NOT_FOUND", "No preview has been computed for this location yet.");
+  return shown;
 }
 
 export interface PreviewRecordListItem {

@@ -1,26 +1,11 @@
+import type { CustomerRow } from "@/lib/source/source-rows";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
+import { sourceCustomer } from "@/lib/source/testing/source-row-factories";
 
 /** "Now" of the sample: openings on the 11th fall in the next 72 hours. */
 export const sampleNow = new Date("2026-03-10T10:00:00Z");
 
-const customer = (id: string, overrides: Record<string, unknown> = {}) => ({
-  id,
-  first_name: "Anna",
-  last_name: `Alt ${id}`,
-  email: `${id}@example.test`,
-  email_opt_in: true,
-  sms_opt_in: false,
-  address_line_1: null,
-  address_line_2: null,
-  city: "Berlin",
-  postal_code: "10115",
-  phone: "030 1234567",
-  birthdate: "1985-04-12",
-  gender: "F",
-  member: false,
-  updated_at: null,
-  ...overrides,
-});
+const customer = (id: string, overrides: Partial<CustomerRow> = {}) => sourceCustomer(id, { last_name: `Alt ${id}`, ...overrides });
 
 const appointment = (id: string, customerId: string, day: string, overrides: Record<string, unknown> = {}) => ({
   id,

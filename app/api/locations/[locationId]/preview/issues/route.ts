@@ -2,16 +2,14 @@
 import { getConnection, getDatabase } from "@/db/client";
 import { assertLocationVisible } from "@/lib/auth/guard";
 import { ALL_ROLES } from "@/lib/auth/roles";
-import { DomainError } from "@/lib/errors/domain-error";
 import { routeHandler } from "@/lib/http/route-handler";
 import { LocationId } from "@/lib/locations/location-inputs";
 import { issuesCsvStream } from "@/lib/preview/issues-csv";
-import { getPreviewRuns } from "@/lib/preview/read-preview";
+import { getShownPreviewRun } from "@/lib/preview/read-preview";
 
 export const GET = routeHandler({ roles: ALL_ROLES, params: LocationId }, async ({ user, params }) => {
   await assertLocationVisible(user, params.locationId);
-  const { shown } = await getPreviewRuns(getDatabase(), params.locationId);
-  if (!shown) throw new DomainError("NOT_FOUND", "No preview has been computed for this location yet.");
+  const shown = await getShownPreviewRun(getDatabase(), params.locationId);
   return new Response(issuesCsvStream(getConnection().sql, shown.id), {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -2,15 +2,13 @@
 import { getDatabase } from "@/db/client";
 import { assertLocationVisible } from "@/lib/auth/guard";
 import { ALL_ROLES } from "@/lib/auth/roles";
-import { DomainError } from "@/lib/errors/domain-error";
 import { routeHandler } from "@/lib/http/route-handler";
 import { LocationId } from "@/lib/locations/location-inputs";
 import { PreviewQuery } from "@/lib/preview/preview-inputs";
-import { getPreviewRuns, listPreviewRecords } from "@/lib/preview/read-preview";
+import { getShownPreviewRun, listPreviewRecords } from "@/lib/preview/read-preview";
 
 export const GET = routeHandler({ roles: ALL_ROLES, params: LocationId, query: PreviewQuery }, async ({ user, params, query }) => {
   await assertLocationVisible(user, params.locationId);
-  const { shown } = await getPreviewRuns(getDatabase(), params.locationId);
-  if (!shown) throw new DomainError("NOT_FOUND", "No preview has been computed for this location yet.");
+  const shown = await getShownPreviewRun(getDatabase(), params.locationId);
   return { runId: shown.id, ...(await listPreviewRecords(getDatabase(), shown.id, query)) };
 });
