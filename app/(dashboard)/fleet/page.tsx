@@ -3,7 +3,7 @@ import Link from "next/link";
 import { FleetMatrixFilters } from "@/components/fleet/fleet-matrix-filters";
 import { FleetMatrixTable } from "@/components/fleet/fleet-matrix-table";
 import { MatrixLegend } from "@/components/fleet/matrix-cell";
-import { hrefWith, queryInputOf, type SearchParams } from "@/components/fleet/search-params";
+import { hrefWith, queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";

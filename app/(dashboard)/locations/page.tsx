@@ -10,18 +10,11 @@ import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { ALL_ROLES } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/errors/domain-error";
+import { queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { listLocations, type LocationListPage } from "@/lib/locations/list-locations";
 import { LocationListQuery } from "@/lib/locations/location-inputs";
 
 export const metadata: Metadata = { title: "Locations" };
-
-type SearchParams = Record<string, string | string[] | undefined>;
-
-/** First value of each parameter; empty ones (a GET form's "Any") count as absent. */
-function queryInputOf(searchParams: SearchParams): Record<string, string> {
-  const entries = Object.entries(searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]);
-  return Object.fromEntries(entries.filter((entry): entry is [string, string] => Boolean(entry[1])));
-}
 
 function pageHref(query: LocationListQuery, cursor: { after: string } | { before: string }): string {
   const params = new URLSearchParams();

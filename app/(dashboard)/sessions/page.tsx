@@ -4,7 +4,7 @@ import { FleetCharts } from "@/components/fleet/fleet-charts";
 import { FleetSessionFilters } from "@/components/fleet/fleet-session-filters";
 import { FleetSessionsTable } from "@/components/fleet/fleet-sessions-table";
 import { FleetTodayCountsView } from "@/components/fleet/fleet-today-counts";
-import { hrefWith, queryInputOf, type SearchParams } from "@/components/fleet/search-params";
+import { hrefWith, queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";

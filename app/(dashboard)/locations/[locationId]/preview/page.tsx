@@ -16,6 +16,7 @@ import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { ALL_ROLES } from "@/lib/auth/roles";
 import { formatDateTime } from "@/lib/format/date-time";
+import { queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { ensureFreshPreview } from "@/lib/preview/ensure-fresh-preview";
 import { PreviewQuery, previewStatusFilters } from "@/lib/preview/preview-inputs";
@@ -25,8 +26,6 @@ import { getSourceReader } from "@/lib/preview/preview-source";
 import { getPreviewRecord, listIssueGroups, listPreviewRecords } from "@/lib/preview/read-preview";
 
 export const metadata: Metadata = { title: "Preview" };
-
-type SearchParams = Record<string, string | string[] | undefined>;
 
 const countLabels = [
   ["sourceRows", "Source rows"],
@@ -42,8 +41,7 @@ const countLabels = [
 export default async function PreviewPage({ params, searchParams }: { params: Promise<{ locationId: string }>; searchParams: Promise<SearchParams> }) {
   const user = await requirePageUser({ roles: ALL_ROLES });
   const location = await loadPageLocation(user, (await params).locationId);
-  const raw = Object.fromEntries(Object.entries(await searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]).filter(([, value]) => value));
-  const parsedQuery = PreviewQuery.safeParse(raw);
+  const parsedQuery = PreviewQuery.safeParse(queryInputOf(await searchParams));
   const query = parsedQuery.success ? parsedQuery.data : PreviewQuery.parse({});
   const db = getDatabase();
   const canRefresh = user.role !== "engineer";
