@@ -1,5 +1,6 @@
 import type { MappedRow, MappingIssue } from "@/lib/mapping/mapping-types";
 import { recordHash } from "@/lib/mapping/record-hash";
+import { referencesOf } from "@/lib/mapping/references";
 import type { PreviewRecordType } from "./preview-plan";
 
 export type MappedForPreview = MappedRow<Record<string, unknown>> & { localDate?: string | null; serviceExternalId?: string | null };
@@ -65,7 +66,10 @@ export function previewRowsOf(runId: string, type: PreviewRecordType, seq: numbe
   const status = statusOf(mapped);
   const record = status === "error" || status === "excluded" ? null : mapped.record;
   const payload = mapped.record;
-  const calendars = payload?.calendar_external_ids;
+  // Which fields point where is lib/mapping's knowledge; the preview stores them as columns for its SQL checks.
+  const references = payload ? referencesOf(type, payload as never, mapped.serviceExternalId ?? null) : [];
+  const target = (targetType: string, field?: string) =>
+    references.find((reference) => reference.targetType === targetType && (!field || reference.field === field))?.targetExternalId ?? null;
   return {
     record: {
       run_id: runId,
@@ -78,11 +82,11 @@ export function previewRowsOf(runId: string, type: PreviewRecordType, seq: numbe
       payload,
       content_hash: record ? recordHash(record) : null,
       local_date: mapped.localDate ?? null,
-      ref_contact: text(payload?.contact_detail_external_id),
-      ref_service: type === "openings" ? (mapped.serviceExternalId ?? null) : text(payload?.service_external_id),
-      ref_calendar: text(payload?.calendar_external_id),
-      ref_category: text(payload?.service_category_external_id),
-      ref_calendars: Array.isArray(calendars) ? calendars.filter((id): id is string => typeof id === "string") : null,
+      ref_contact: target("contact_details"),
+      ref_service: target("services"),
+      ref_calendar: target("calendars", "calendar_external_id"),
+      ref_category: target("service_categories"),
+      ref_calendars: type === "services" ? references.filter((reference) => reference.field === "calendar_external_ids").map((reference) => reference.targetExternalId) : null,
       search_text: searchTextOf(mapped.sourceId, payload),
       diff: null,
       issue_count: mapped.issues.length,
