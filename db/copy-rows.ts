@@ -1,0 +1,39 @@
+import { once } from "node:events";
+import type postgres from "postgres";
+
+export type CopyValue = string | number | boolean | null | readonly string[] | Record<string, unknown>;
+
+// COPY's text format: one line per row, columns split by tabs, \N for null; backslash, tab, newline and carriage return escaped.
+const specialCharacters = /[\\\t\n\r]/g;
+const escapes: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+const escapeText = (text: string) => text.replace(specialCharacters, (character) => escapes[character]!);
+
+// A text[] literal: every element quoted, with " and \ escaped inside the quotes.
+const arrayLiteral = (values: readonly string[]) => `{${values.map((value) => `"${value.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
+
+function copyField(value: CopyValue): string {
+  if (value === null) return "\\N";
+  if (typeof value === "string") return escapeText(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return escapeText(arrayLiteral(value as readonly string[]));
+  return escapeText(JSON.stringify(value));
+}
+
+/**
+ * Writes rows with COPY … FROM STDIN in one statement: the server parses a text stream
+ * instead of a 65,535-parameter insert, and the client builds a string per row, not a parameter list.
+ */
+export async function copyRows<Row extends { [Column in keyof Row]: CopyValue }>(sql: postgres.Sql, table: string, columns: readonly (keyof Row & string)[], rows: readonly Row[]): Promise<void> {
+  if (!rows.length) return;
+  const writable = await sql`copy ${sql(table)} (${sql(columns as unknown as string[])}) from stdin`.writable();
+  let text = "";
+  for (const row of rows) {
+    text += `${columns.map((column) => copyField(row[column])).join("\t")}\n`;
+    if (text.length >= 256 * 1024) {
+      if (!writable.write(text)) await once(writable, "drain");
+      text = "";
+    }
+  }
+  writable.end(text);
+  await once(writable, "finish");
+}
