@@ -10,6 +10,7 @@ import { connectDatabase, type DatabaseConnection } from "@/db/client";
 import { applyMigrations } from "@/db/migrate";
 import { locations, previewRuns, syncSessions } from "@/db/schema";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { ensureWorkerBundle, workerNodeFlags } from "@/lib/build/build-workers";
 import { generateSecretKey } from "@/lib/crypto/keyring";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
@@ -39,12 +40,17 @@ const maxRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 /** Old-space limit of the child processes (0: V8's default). With a bound, V8 collects instead of growing lazily, so RSS shows what is held. */
 let workerHeapMb = 0;
 
-function runChild(args: string[]): Promise<ChildReport> {
-  const tsx = path.resolve(import.meta.dirname, "../../node_modules/.bin/tsx");
+/** This file compiled (lib/build/build-workers.ts), built once per bench if missing or stale: what the children run. */
+let childBundle: Promise<string> | undefined;
+const compiledChild = () => (childBundle ??= ensureWorkerBundle("sync-bench", console.log));
+
+/** Runs this file's `--sync` / `--raw` mode in a child process as `npm run worker` runs: compiled JavaScript under node, not tsx, with the worker's node flags. */
+async function runChild(args: string[]): Promise<ChildReport> {
+  const bundle = await compiledChild();
   const heap = workerHeapMb ? ` --max-old-space-size=${workerHeapMb}` : "";
   const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""}${heap}`.trim() };
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, [import.meta.filename, ...args], { env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [...workerNodeFlags, bundle, ...args], { cwd: path.resolve(import.meta.dirname, "../.."), env, stdio: ["ignore", "pipe", "inherit"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("close", (code) =>
@@ -142,6 +148,7 @@ async function main() {
     .parse()
     .opts<{ contacts: string; years: string; seed: string; workerHeapMb: string }>();
   workerHeapMb = Number(options.workerHeapMb);
+  await compiledChild();
   const fresh = await createFreshDatabase("bench_sync");
   Object.assign(process.env, { DATABASE_URL: fresh.url, SOURCE_DATABASE_URL: fresh.url, APP_SECRET_KEY: process.env.APP_SECRET_KEY ?? generateSecretKey() });
   const connection = connectDatabase(fresh.url, { max: 4 });
@@ -158,7 +165,7 @@ async function main() {
              (select max(starts_at)::date::text from demo_source.appointments where source_key = ${sourceKey!}) as last,
              (select count(*) from demo_source.services where source_key = ${sourceKey!})::int as services,
              (select count(*) from demo_source.availability_slots where source_key = ${sourceKey!})::int as slots`;
-    console.log(`worker processes: ${workerHeapMb ? `--max-old-space-size=${workerHeapMb}` : "V8's default heap limit"}`);
+    console.log(`worker processes: compiled, node ${workerNodeFlags.join(" ")} ${workerHeapMb ? `--max-old-space-size=${workerHeapMb}` : "(V8's default heap limit)"}`);
     console.log(
       `source: ${count(rows!.customers)} customers, ${count(rows!.appointments)} appointments from ${rows!.first} to ${rows!.last}, ` +
         `${rows!.services} services, ${count(rows!.slots)} free slots (generated in ${round((performance.now() - generationStart) / 1000, 0)} s)`,

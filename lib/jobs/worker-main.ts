@@ -1,4 +1,5 @@
-// `npm run worker`: a standalone worker process on the same database as the dashboard.
+// `npm run worker`: a standalone worker process on the same database as the dashboard. Run compiled, not under tsx:
+// lib/build/build-workers.ts bundles this file (anything it imports must work from the bundle, see there).
 import { closeDatabase } from "@/db/client";
 import { startDatabase } from "@/lib/runtime/start-database";
 import { assertProductionConfiguration } from "@/lib/runtime/mode";
