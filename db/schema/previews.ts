@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { date, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { locations } from "./locations";
 
 export const previewStatus = pgEnum("preview_status", ["queued", "running", "succeeded", "failed"]);
@@ -22,6 +22,14 @@ export const previewRuns = pgTable(
     status: previewStatus("status").notNull().default("queued"),
     /** The source's fingerprint when the run started: the cache is valid while it is unchanged. */
     sourceFingerprint: text("source_fingerprint"),
+    /** full: every source row mapped; incremental: only rows changed since the previous run (lib/preview/compute-preview.ts). */
+    mode: text("mode"),
+    /** The source's clock when this run began reading: the next run re-reads rows changed after it (minus a margin). */
+    sourceReadAt: timestamp("source_read_at", { withTimezone: true }),
+    /** What the mapping depended on (zone, country, automotive, SQL files, mapping version): another basis means a full run. */
+    mappingBasis: text("mapping_basis"),
+    /** Local wall time up to which appointments were read: a later run adds the days that entered the window. */
+    appointmentsUntil: text("appointments_until"),
     requestedByEmail: text("requested_by_email"),
     progress: jsonb("progress").$type<PreviewProgress>().notNull().default({}),
     counts: jsonb("counts").$type<PreviewCounts>(),
@@ -37,21 +45,28 @@ export const previewRuns = pgTable(
   ],
 );
 
-/** One mapped source row of a run: the record that would be sent (or why not), its references and its diff. */
+/**
+ * One mapped source row of a location: the record a sync would send (or why not) and its references.
+ * The set belongs to the location, not to a run: a run re-maps only the source rows changed since the
+ * last one and rewrites those rows in one transaction, so readers always see one whole run's result.
+ * Whether a record is new, changed or unchanged is not stored: it is read against synced_records.
+ */
 export const previewRecords = pgTable(
   "preview_records",
   {
-    runId: uuid("run_id")
+    locationId: uuid("location_id")
       .notNull()
-      .references(() => previewRuns.id, { onDelete: "cascade" }),
+      .references(() => locations.id, { onDelete: "cascade" }),
     recordType: text("record_type").notNull(),
-    /** Position in the source's order. */
+    /** Position in the source's order (rows added later come after the ones read before). */
     seq: integer("seq").notNull(),
     sourceId: text("source_id").notNull(),
     /** external_id, or for openings "<service>|<calendar>|<start_at>". */
     recordKey: text("record_key"),
-    /** valid | warning | error | excluded */
+    /** valid | warning | error | excluded, after the cross-checks (duplicates, references). */
     status: text("status").notNull(),
+    /** The status the mapping alone gave: what a cross-check starts again from. */
+    mappedStatus: text("mapped_status").notNull(),
     excludedReason: text("excluded_reason"),
     payload: jsonb("payload"),
     contentHash: text("content_hash"),
@@ -64,24 +79,28 @@ export const previewRecords = pgTable(
     refCalendars: text("ref_calendars").array(),
     /** Lower-cased text to search in: ids, names, email. */
     searchText: text("search_text").notNull().default(""),
-    /** new | changed | unchanged (valid records only). */
-    diff: text("diff"),
     issueCount: integer("issue_count").notNull().default(0),
+    /** The run that last mapped this row. */
+    runId: uuid("run_id").notNull(),
   },
   (table) => [
-    primaryKey({ columns: [table.runId, table.recordType, table.seq] }),
-    index("preview_records_key_idx").on(table.runId, table.recordType, table.recordKey),
-    // Appointment imports select one local date range of a run at a time.
-    index("preview_records_date_idx").on(table.runId, table.recordType, table.localDate),
+    primaryKey({ columns: [table.locationId, table.recordType, table.seq] }),
+    index("preview_records_key_idx").on(table.locationId, table.recordType, table.recordKey),
+    // Appointment imports select one local date range at a time.
+    index("preview_records_date_idx").on(table.locationId, table.recordType, table.localDate),
+    // A changed source row replaces the rows it produced before.
+    index("preview_records_source_idx").on(table.locationId, table.recordType, table.sourceId),
+    // A contact that changes re-checks the appointments and vehicles naming it.
+    index("preview_records_contact_idx").on(table.locationId, table.refContact).where(sql`${table.refContact} is not null`),
   ],
 );
 
 export const previewIssues = pgTable(
   "preview_issues",
   {
-    runId: uuid("run_id")
+    locationId: uuid("location_id")
       .notNull()
-      .references(() => previewRuns.id, { onDelete: "cascade" }),
+      .references(() => locations.id, { onDelete: "cascade" }),
     recordType: text("record_type").notNull(),
     seq: integer("seq").notNull(),
     severity: text("severity").notNull(),
@@ -89,6 +108,11 @@ export const previewIssues = pgTable(
     code: text("code").notNull(),
     reason: text("reason").notNull(),
     original: text("original"),
+    /** Found by a cross-check (duplicate, missing reference) rather than by mapping the row: checked again when either side changes. */
+    crossCheck: boolean("cross_check").notNull().default(false),
   },
-  (table) => [index("preview_issues_run_idx").on(table.runId, table.recordType, table.code), index("preview_issues_record_idx").on(table.runId, table.recordType, table.seq)],
+  (table) => [
+    index("preview_issues_type_idx").on(table.locationId, table.recordType, table.code),
+    index("preview_issues_record_idx").on(table.locationId, table.recordType, table.seq),
+  ],
 );

@@ -1,4 +1,4 @@
-import { date, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { date, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { locations } from "./locations";
 
 /**
@@ -18,5 +18,9 @@ export const syncedRecords = pgTable(
     appointmentDate: date("appointment_date"),
     syncedAt: timestamp("synced_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.locationId, table.recordType, table.recordKey] })],
+  (table) => [
+    primaryKey({ columns: [table.locationId, table.recordType, table.recordKey] }),
+    // An appointment import replaces a date range: what was recorded for it is found by date.
+    index("synced_records_date_idx").on(table.locationId, table.recordType, table.appointmentDate),
+  ],
 );

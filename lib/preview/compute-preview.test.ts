@@ -64,8 +64,8 @@ async function runPreview(rows: SourceRows = sourceRows()) {
   return done!;
 }
 
-async function recordsOf(runId: string, type: string) {
-  return db.select().from(previewRecords).where(and(eq(previewRecords.runId, runId), eq(previewRecords.recordType, type))).orderBy(previewRecords.seq);
+async function recordsOf(type: string) {
+  return db.select().from(previewRecords).where(and(eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, type))).orderBy(previewRecords.seq);
 }
 
 beforeEach(async () => {
@@ -90,8 +90,8 @@ describe("computePreview", () => {
   });
 
   it("names the first row of a duplicated external_id and every missing or excluded reference", async () => {
-    const run = await runPreview();
-    const issues = await db.select().from(previewIssues).where(eq(previewIssues.runId, run.id));
+    await runPreview();
+    const issues = await db.select().from(previewIssues).where(eq(previewIssues.locationId, locationId));
     const byCode = (code: string) => issues.filter((issue) => issue.code === code).map(({ recordType, field, reason, original }) => ({ recordType, field, reason, original }));
     expect(byCode("duplicate_external_id")).toEqual([
       { recordType: "contact_details", field: "external_id", reason: "repeats the external_id of source row cu1", original: "cu1" },
@@ -107,8 +107,8 @@ describe("computePreview", () => {
   });
 
   it("excludes canceled appointments by rule, flags the DST gap, and stores records that pass the upstream schemas", async () => {
-    const run = await runPreview();
-    const appointments = await recordsOf(run.id, "appointments");
+    await runPreview();
+    const appointments = await recordsOf("appointments");
     expect(appointments.map((row) => [row.sourceId, row.status, row.excludedReason])).toEqual([
       ["a1", "valid", null],
       ["a2", "excluded", "canceled"],
@@ -123,14 +123,14 @@ describe("computePreview", () => {
     for (const row of appointments.filter((candidate) => candidate.status === "valid" || candidate.status === "warning")) {
       expect(recordSchemas.appointments.safeParse(row.payload).success).toBe(true);
     }
-    const [opening] = await recordsOf(run.id, "openings");
+    const [opening] = await recordsOf("openings");
     expect(opening).toMatchObject({ recordKey: "sv1|s1|2026-03-28T10:00:00Z+01:00", refService: "sv1", payload: { calendar_external_id: "s1", start_at: "2026-03-28T10:00:00Z+01:00" } });
   });
 
   it("diffs against what was last synced: unchanged, changed, and removed for full-replacement types", async () => {
     const first = await runPreview();
-    const [cu1] = (await recordsOf(first.id, "contact_details")).filter((row) => row.sourceId === "cu1" && row.status !== "error");
-    const [cu2] = (await recordsOf(first.id, "contact_details")).filter((row) => row.sourceId === "cu2");
+    const [cu1] = (await recordsOf("contact_details")).filter((row) => row.sourceId === "cu1" && row.status !== "error");
+    const [cu2] = (await recordsOf("contact_details")).filter((row) => row.sourceId === "cu2");
     await db.insert(syncedRecords).values([
       { locationId, recordType: "contact_details", recordKey: "cu1", contentHash: cu1!.contentHash! },
       { locationId, recordType: "contact_details", recordKey: "cu2", contentHash: "an older hash" },
@@ -140,22 +140,23 @@ describe("computePreview", () => {
     expect(second.counts!.contact_details).toMatchObject({ new: 0, changed: 1, unchanged: 1 });
     expect(second.counts!.calendars).toMatchObject({ new: 2, removed: 1 });
     expect(cu2!.contentHash).not.toBe("an older hash");
-    // The newest succeeded run is the cache: the first one is gone.
+    // Only the newest succeeded run is kept: the records are the location's, older runs are not needed.
     expect(await db.select().from(previewRuns).where(eq(previewRuns.id, first.id))).toEqual([]);
+    expect(second.mode).toBe("incremental");
   });
 
   it("reads pages, groups issues by reason and shows one record's JSON and issues", async () => {
-    const run = await runPreview();
-    const page = await listPreviewRecords(db, run.id, PreviewQuery.parse({ type: "appointments", sort: "status" }));
+    await runPreview();
+    const page = await listPreviewRecords(db, locationId, PreviewQuery.parse({ type: "appointments", sort: "status" }));
     expect(page.total).toBe(5);
     expect(page.items.map((item) => item.sourceId)).toEqual(["a3", "a4", "a5", "a2", "a1"]);
-    const errorsOnly = await listPreviewRecords(db, run.id, PreviewQuery.parse({ type: "contact_details", status: "error" }));
+    const errorsOnly = await listPreviewRecords(db, locationId, PreviewQuery.parse({ type: "contact_details", status: "error" }));
     expect(errorsOnly.items.map((item) => item.sourceId)).toEqual(["cu1"]);
-    const search = await listPreviewRecords(db, run.id, PreviewQuery.parse({ type: "contact_details", q: "CU2@EXAMPLE" }));
+    const search = await listPreviewRecords(db, locationId, PreviewQuery.parse({ type: "contact_details", q: "CU2@EXAMPLE" }));
     expect(search.items.map((item) => item.sourceId)).toEqual(["cu2"]);
-    const groups = await listIssueGroups(db, run.id, "appointments");
+    const groups = await listIssueGroups(db, locationId, "appointments");
     expect(groups.map((group) => [group.severity, group.field, group.code, group.count])).toContainEqual(["error", "service_external_id", "missing_reference", 1]);
-    const detail = await getPreviewRecord(db, run.id, "contact_details", 1);
+    const detail = await getPreviewRecord(db, locationId, "contact_details", 1);
     expect(detail).toMatchObject({ sourceId: "cu2", status: "warning" });
     expect(detail!.issues).toEqual([expect.objectContaining({ severity: "warning", field: "mobile_phone_number" })]);
     expect(detail!.payload).not.toHaveProperty("mobile_phone_number");

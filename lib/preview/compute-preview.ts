@@ -1,33 +1,112 @@
-import { and, eq, ne, sql as drizzleSql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, ne, sql as drizzleSql } from "drizzle-orm";
+import type postgres from "postgres";
 import type { DatabaseConnection } from "@/db/client";
 import { locations, previewRuns } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
-import { mapRow } from "@/lib/mapping/map-row";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
 import { crossCheckPreview } from "./cross-check-preview";
-import { countPreview, diffBatch } from "./preview-counts";
-import { planPreviewReads } from "./preview-plan";
-import { previewRowsOf, type MappedForPreview, type PreviewIssueRow, type PreviewRecordRow } from "./preview-row";
-import { writePreviewBatch } from "./write-preview-batch";
+import { applySourceChanges, isTracked } from "./incremental-read";
+import { deleteRecordsOfType, mapAndWrite, type RecordOwner, type Sql } from "./map-source-rows";
+import { mappingBasisOf } from "./mapping-basis";
+import { countPreview } from "./preview-counts";
+import { planPreviewReads, type PlannedRead } from "./preview-plan";
+import { prepareRecheck, recheckPreview } from "./recheck-preview";
 
 export interface ComputePreviewOptions {
   /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */
   reader?: SourceReader;
   now?: Date;
   batchSize?: number;
+  /** The sync session computing the preview it sends from: its own running state does not block the run. */
+  sessionId?: string;
+  /** Map every source row, even where only the changed ones would do. */
+  full?: boolean;
 }
 
 const notInSyncUse = drizzleSql`not exists (select 1 from sync_sessions s where s.preview_run_id = ${previewRuns.id}
   and (s.status in ('queued', 'running') or (s.status in ('failed', 'cancelled') and s.upstream_open)))`;
 
+type Run = typeof previewRuns.$inferSelect;
+
+/** The run an incremental one builds on: the newest succeeded run that mapped by the same rules. */
+async function baseRunOf(connection: DatabaseConnection, locationId: string, basis: string): Promise<Run | null> {
+  const [latest] = await connection.db
+    .select()
+    .from(previewRuns)
+    .where(and(eq(previewRuns.locationId, locationId), eq(previewRuns.status, "succeeded"), isNotNull(previewRuns.mode)))
+    .orderBy(desc(previewRuns.createdAt))
+    .limit(1);
+  return latest?.mappingBasis === basis && latest.sourceReadAt ? latest : null;
+}
+
+/** A session sending records reads them again to record what was accepted: they must not change under it. */
+async function assertNoSessionSending(connection: DatabaseConnection, locationId: string, sessionId: string | undefined): Promise<void> {
+  const [sending] = await connection.sql`
+    select 1 from sync_sessions where location_id = ${locationId} and status = 'running' and id <> ${sessionId ?? "00000000-0000-0000-0000-000000000000"} limit 1`;
+  if (sending) throw new DomainError("CONFLICT", "A sync session is sending this location's records right now; refresh the preview when it has finished.");
+}
+
+async function setProgress(connection: DatabaseConnection, runId: string, type: string, rows: number, done: boolean) {
+  await connection.db
+    .update(previewRuns)
+    .set({ progress: drizzleSql`jsonb_set(${previewRuns.progress}, ${`{${type}}`}::text[], ${JSON.stringify({ rows, done })}::jsonb)` })
+    .where(eq(previewRuns.id, runId));
+}
+
+interface RunInput {
+  connection: DatabaseConnection;
+  owner: RecordOwner;
+  sourceKey: string;
+  reader: SourceReader;
+  context: MappingContext;
+  batchSize?: number;
+}
+
+/** Every row of one read mapped afresh, positions from 0. */
+async function mapWholeRead(sql: Sql, input: RunInput, read: PlannedRead): Promise<void> {
+  let seq = 0;
+  const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
+  for await (const batch of input.reader.read(read.resource, params, { batchSize: input.batchSize })) {
+    await mapAndWrite(sql, input.owner, read, batch, input.context, () => seq++);
+    await setProgress(input.connection, input.owner.runId, read.recordType, seq, false);
+  }
+  await setProgress(input.connection, input.owner.runId, read.recordType, seq, true);
+}
+
+async function fullRun(sql: Sql, input: RunInput, plan: PlannedRead[]): Promise<void> {
+  for (const read of plan) await deleteRecordsOfType(sql, input.owner.locationId, read.recordType);
+  for (const read of plan) await mapWholeRead(sql, input, read);
+  await crossCheckPreview(sql, input.owner.locationId);
+}
+
+/** Small types are read whole; customers, vehicles and appointments only where the source changed since the base run. */
+async function incrementalRun(tx: postgres.TransactionSql, input: RunInput, plan: PlannedRead[], base: Run): Promise<void> {
+  const { locationId } = input.owner;
+  await prepareRecheck(tx, locationId);
+  for (const read of plan) {
+    if (isTracked(read.resource)) {
+      const mapped = await applySourceChanges(tx, input, read, { changedSince: base.sourceReadAt!, appointmentsUntil: base.appointmentsUntil }, (rows) =>
+        setProgress(input.connection, input.owner.runId, read.recordType, rows, false),
+      );
+      await setProgress(input.connection, input.owner.runId, read.recordType, mapped, true);
+      continue;
+    }
+    // Checked whole by recheckPreview; what names a calendar or service is re-checked only if its usability flipped.
+    await deleteRecordsOfType(tx, locationId, read.recordType);
+    await mapWholeRead(tx, input, read);
+  }
+  await recheckPreview(tx, locationId);
+}
+
 /**
- * Computes a preview run: reads every resource of the location's source in
- * batches, maps each row, stores the records and issues batch by batch (with
- * progress), then cross-checks, diffs and counts in SQL. Restartable: a retry
- * starts the run over. Memory is bounded by one batch.
+ * Computes a preview run. The location's records are the result of the runs so far: the first run (and
+ * one after a change of mapping rules, zone, country or SQL files) maps every source row; later runs
+ * re-map only the rows changed since the base run and re-check what those changes touch, all in one
+ * transaction, so pages and syncs see the previous run's records until this one commits. Cross-checks,
+ * diff and counts are SQL. Memory is bounded by one batch (plus the ids of one batch of changes).
  */
 export async function computePreview(connection: DatabaseConnection, runId: string, options: ComputePreviewOptions = {}): Promise<void> {
   const { db, sql } = connection;
@@ -39,44 +118,55 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
   const now = options.now ?? new Date();
   try {
     if (!location.sourceKey) throw new DomainError("CONFLICT", "This location has no source key: support sets it (Edit location) to say which location of the management system it reads.");
-    const sourceKey = location.sourceKey;
+    await assertNoSessionSending(connection, location.id, options.sessionId);
     const plan = planPreviewReads(location, now);
-    const fingerprint = await reader.fingerprint(sourceKey);
-    await sql`delete from preview_records where run_id = ${runId}`;
-    await sql`delete from preview_issues where run_id = ${runId}`;
+    // Read before any row: a row changed while this run reads is read again by the next one.
+    const sourceReadAt = await reader.clock();
+    const fingerprint = await reader.fingerprint(location.sourceKey);
+    const basis = await mappingBasisOf(location, reader);
+    const base = options.full ? null : await baseRunOf(connection, location.id, basis);
+    const appointmentsUntil = plan.find((read) => read.resource === "appointments")?.windowEnd ?? null;
     await db
       .update(previewRuns)
-      .set({ status: "running", startedAt: now, sourceFingerprint: fingerprint, error: null, progress: Object.fromEntries(plan.map((read) => [read.recordType, { rows: 0, done: false }])) })
+      .set({
+        status: "running",
+        startedAt: now,
+        sourceFingerprint: fingerprint,
+        mode: base ? "incremental" : "full",
+        sourceReadAt,
+        mappingBasis: basis,
+        appointmentsUntil,
+        error: null,
+        progress: Object.fromEntries(plan.map((read) => [read.recordType, { rows: 0, done: false }])),
+      })
       .where(eq(previewRuns.id, runId));
 
-    const context: MappingContext = { timeZone: location.timeZone, country: location.country, dateTimeStyle: defaultDateTimeStyle, now };
-    for (const read of plan) {
-      let seq = 0;
-      for await (const batch of reader.read(read.resource, { sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd }, { batchSize: options.batchSize })) {
-        const records: PreviewRecordRow[] = [];
-        const issues: PreviewIssueRow[] = [];
-        for (const row of batch) {
-          const rows = previewRowsOf(runId, read.recordType, seq++, mapRow(read.resource, row, context) as MappedForPreview);
-          records.push(rows.record);
-          issues.push(...rows.issues);
-        }
-        const diffs = await diffBatch(sql, location.id, read.recordType, records);
-        records.forEach((record, index) => (record.diff = diffs[index] ?? null));
-        await writePreviewBatch(sql, records, issues);
-        await setProgress(connection, runId, read.recordType, seq, false);
-      }
-      await setProgress(connection, runId, read.recordType, seq, true);
+    const input: RunInput = {
+      connection,
+      owner: { locationId: location.id, runId },
+      sourceKey: location.sourceKey,
+      reader,
+      context: { timeZone: location.timeZone, country: location.country, dateTimeStyle: defaultDateTimeStyle, now },
+      batchSize: options.batchSize,
+    };
+    const [shown] = await sql`select 1 from preview_runs where location_id = ${location.id} and status = 'succeeded' limit 1`;
+    if (!shown) {
+      // Nothing shown yet: no transaction, so the page can show each record type as it is read.
+      await fullRun(sql, input, plan);
+    } else {
+      await sql.begin(async (tx) => {
+        if (base) await incrementalRun(tx, input, plan, base);
+        else await fullRun(tx, input, plan);
+      });
     }
 
-    await crossCheckPreview(sql, runId);
     const counts = await countPreview(
       sql,
-      runId,
       location.id,
       plan.map((read) => read.recordType),
     );
     await db.update(previewRuns).set({ status: "succeeded", counts, finishedAt: new Date() }).where(eq(previewRuns.id, runId));
-    // The newest succeeded run is the cache; older runs only cost space, unless a sync session sends from one (or may resume from it).
+    // Older runs are history only (the records are the location's); a run a sync session sends from is kept.
     await db.delete(previewRuns).where(
       and(eq(previewRuns.locationId, location.id), ne(previewRuns.id, runId), ne(previewRuns.status, "queued"), ne(previewRuns.status, "running"), notInSyncUse),
     );
@@ -87,11 +177,4 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
   } finally {
     if (!options.reader) await reader.close();
   }
-}
-
-async function setProgress(connection: DatabaseConnection, runId: string, type: string, rows: number, done: boolean) {
-  await connection.db
-    .update(previewRuns)
-    .set({ progress: drizzleSql`jsonb_set(${previewRuns.progress}, ${`{${type}}`}::text[], ${JSON.stringify({ rows, done })}::jsonb)` })
-    .where(eq(previewRuns.id, runId));
 }

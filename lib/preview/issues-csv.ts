@@ -6,8 +6,8 @@ const header = ["record_type", "source_id", "external_id", "severity", "field", 
 // A cell starting with = + - @ would run as a formula in a spreadsheet.
 const neutralised = (value: string | null | undefined) => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? ""));
 
-/** Every issue of a run as CSV, streamed from a cursor: the export of a million-row preview stays small in memory. */
-export function issuesCsvStream(sql: postgres.Sql, runId: string): ReadableStream<Uint8Array> {
+/** Every issue of a location's preview as CSV, streamed from a cursor: the export of a million-row preview stays small in memory. */
+export function issuesCsvStream(sql: postgres.Sql, locationId: string): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: AsyncIterator<Record<string, string | null>[]> | undefined;
   return new ReadableStream({
@@ -16,8 +16,8 @@ export function issuesCsvStream(sql: postgres.Sql, runId: string): ReadableStrea
       cursor = sql<Record<string, string | null>[]>`
         select i.record_type, r.source_id, r.record_key, i.severity, i.field, i.code, i.reason, i.original
         from preview_issues i
-        join preview_records r on r.run_id = i.run_id and r.record_type = i.record_type and r.seq = i.seq
-        where i.run_id = ${runId}
+        join preview_records r on r.location_id = i.location_id and r.record_type = i.record_type and r.seq = i.seq
+        where i.location_id = ${locationId}
         order by i.record_type, i.seq`
         .cursor(1000)
         [Symbol.asyncIterator]();

@@ -5,14 +5,16 @@ import type { PreviewRecordType } from "./preview-plan";
 
 export type MappedForPreview = MappedRow<Record<string, unknown>> & { localDate?: string | null; serviceExternalId?: string | null };
 
-/** A preview_records row in the column order of the bulk insert (lib/preview/write-preview-batch.ts). */
+/** A preview_records row as written (lib/preview/write-preview-batch.ts). */
 export interface PreviewRecordRow {
+  location_id: string;
   run_id: string;
   record_type: PreviewRecordType;
   seq: number;
   source_id: string;
   record_key: string | null;
   status: "valid" | "warning" | "error" | "excluded";
+  mapped_status: PreviewRecordRow["status"];
   excluded_reason: string | null;
   payload: Record<string, unknown> | null;
   content_hash: string | null;
@@ -23,12 +25,11 @@ export interface PreviewRecordRow {
   ref_category: string | null;
   ref_calendars: string[] | null;
   search_text: string;
-  diff: "new" | "changed" | "unchanged" | null;
   issue_count: number;
 }
 
 export interface PreviewIssueRow {
-  run_id: string;
+  location_id: string;
   record_type: PreviewRecordType;
   seq: number;
   severity: MappingIssue["severity"];
@@ -62,7 +63,12 @@ function searchTextOf(sourceId: string, record: Record<string, unknown> | null):
 }
 
 /** The rows to store for one mapped source row. */
-export function previewRowsOf(runId: string, type: PreviewRecordType, seq: number, mapped: MappedForPreview): { record: PreviewRecordRow; issues: PreviewIssueRow[] } {
+export function previewRowsOf(
+  owner: { locationId: string; runId: string },
+  type: PreviewRecordType,
+  seq: number,
+  mapped: MappedForPreview,
+): { record: PreviewRecordRow; issues: PreviewIssueRow[] } {
   const status = statusOf(mapped);
   const record = status === "error" || status === "excluded" ? null : mapped.record;
   const payload = mapped.record;
@@ -72,12 +78,14 @@ export function previewRowsOf(runId: string, type: PreviewRecordType, seq: numbe
     references.find((reference) => reference.targetType === targetType && (!field || reference.field === field))?.targetExternalId ?? null;
   return {
     record: {
-      run_id: runId,
+      location_id: owner.locationId,
+      run_id: owner.runId,
       record_type: type,
       seq,
       source_id: mapped.sourceId,
       record_key: payload ? recordKeyOf(type, payload, mapped.serviceExternalId) : null,
       status,
+      mapped_status: status,
       excluded_reason: mapped.excludedByRule,
       payload,
       content_hash: record ? recordHash(record) : null,
@@ -88,11 +96,10 @@ export function previewRowsOf(runId: string, type: PreviewRecordType, seq: numbe
       ref_category: target("service_categories"),
       ref_calendars: type === "services" ? references.filter((reference) => reference.field === "calendar_external_ids").map((reference) => reference.targetExternalId) : null,
       search_text: searchTextOf(mapped.sourceId, payload),
-      diff: null,
       issue_count: mapped.issues.length,
     },
     issues: mapped.issues.map((issue) => ({
-      run_id: runId,
+      location_id: owner.locationId,
       record_type: type,
       seq,
       severity: issue.severity,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { previewIssues, previewRecords, previewRuns } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -34,22 +34,27 @@ export interface PreviewRecordListItem {
   payload: unknown;
 }
 
-function filtersOf(runId: string, query: PreviewQuery): SQL[] {
-  const conditions: SQL[] = [eq(previewRecords.runId, runId), eq(previewRecords.recordType, query.type)];
+/** New, changed or unchanged against what the upstream last accepted (lib/preview/live-diff.ts), for usable and failed records alike. */
+// Qualified by hand: drizzle leaves a single table's columns unqualified, which the subquery would read as synced_records'.
+const diffColumn = sql<"new" | "changed" | "unchanged" | null>`${sql.raw(`case when preview_records.content_hash is null or preview_records.record_key is null then null
+  else coalesce((select case when s.content_hash = preview_records.content_hash then 'unchanged' else 'changed' end
+    from synced_records s where s.location_id = preview_records.location_id and s.record_type = preview_records.record_type
+      and s.record_key = preview_records.record_key), 'new') end`)}`;
+
+function filtersOf(locationId: string, query: PreviewQuery): SQL[] {
+  const conditions: SQL[] = [eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, query.type)];
   if (query.q) conditions.push(sql`${previewRecords.searchText} like ${`%${query.q.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`}`);
   if (query.status === "new" || query.status === "changed" || query.status === "unchanged") {
-    conditions.push(eq(previewRecords.diff, query.status), inArray(previewRecords.status, ["valid", "warning"]));
+    conditions.push(sql`${diffColumn} = ${query.status}`, inArray(previewRecords.status, ["valid", "warning"]));
   } else if (query.status) conditions.push(eq(previewRecords.status, query.status));
   return conditions;
 }
 
 const statusOrder = sql`case ${previewRecords.status} when 'error' then 0 when 'warning' then 1 when 'excluded' then 2 else 3 end`;
 
-/** One page of records. Unfiltered in source order, a page is a seq range (seq is dense per type): no offset scan. */
-export async function listPreviewRecords(db: Database, runId: string, query: PreviewQuery): Promise<{ items: PreviewRecordListItem[]; total: number }> {
-  const conditions = filtersOf(runId, query);
-  const dense = !query.q && !query.status && query.sort === "source";
-  if (dense) conditions.push(sql`${previewRecords.seq} >= ${query.page * PREVIEW_PAGE_SIZE}`);
+/** One page of a location's records of one type. */
+export async function listPreviewRecords(db: Database, locationId: string, query: PreviewQuery): Promise<{ items: PreviewRecordListItem[]; total: number }> {
+  const conditions = filtersOf(locationId, query);
   const order = query.sort === "key" ? [asc(previewRecords.recordKey), asc(previewRecords.seq)] : query.sort === "status" ? [statusOrder, asc(previewRecords.seq)] : [asc(previewRecords.seq)];
   const items = await db
     .select({
@@ -58,7 +63,7 @@ export async function listPreviewRecords(db: Database, runId: string, query: Pre
       recordKey: previewRecords.recordKey,
       status: previewRecords.status,
       excludedReason: previewRecords.excludedReason,
-      diff: previewRecords.diff,
+      diff: diffColumn,
       issueCount: previewRecords.issueCount,
       payload: previewRecords.payload,
     })
@@ -66,11 +71,11 @@ export async function listPreviewRecords(db: Database, runId: string, query: Pre
     .where(and(...conditions))
     .orderBy(...order)
     .limit(PREVIEW_PAGE_SIZE)
-    .offset(dense ? 0 : query.page * PREVIEW_PAGE_SIZE);
+    .offset(query.page * PREVIEW_PAGE_SIZE);
   const [counted] = await db
     .select({ total: sql<number>`count(*)::int` })
     .from(previewRecords)
-    .where(and(...filtersOf(runId, query)));
+    .where(and(...conditions));
   return { items, total: counted?.total ?? 0 };
 }
 
@@ -84,11 +89,11 @@ export interface IssueGroup {
 }
 
 /** Issues of one type grouped by what is wrong (severity, field, code), errors first, biggest first. */
-export async function listIssueGroups(db: Database, runId: string, type: PreviewRecordType, samplesPerGroup = 5): Promise<IssueGroup[]> {
+export async function listIssueGroups(db: Database, locationId: string, type: PreviewRecordType, samplesPerGroup = 5): Promise<IssueGroup[]> {
   const groups = await db
     .select({ severity: previewIssues.severity, field: previewIssues.field, code: previewIssues.code, count: sql<number>`count(*)::int` })
     .from(previewIssues)
-    .where(and(eq(previewIssues.runId, runId), eq(previewIssues.recordType, type)))
+    .where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.recordType, type)))
     .groupBy(previewIssues.severity, previewIssues.field, previewIssues.code)
     .orderBy(sql`case ${previewIssues.severity} when 'error' then 0 else 1 end`, desc(sql`count(*)`));
   return Promise.all(
@@ -97,8 +102,11 @@ export async function listIssueGroups(db: Database, runId: string, type: Preview
       samples: await db
         .select({ seq: previewIssues.seq, sourceId: previewRecords.sourceId, reason: previewIssues.reason, original: previewIssues.original })
         .from(previewIssues)
-        .innerJoin(previewRecords, and(eq(previewRecords.runId, previewIssues.runId), eq(previewRecords.recordType, previewIssues.recordType), eq(previewRecords.seq, previewIssues.seq)))
-        .where(and(eq(previewIssues.runId, runId), eq(previewIssues.recordType, type), eq(previewIssues.code, group.code), eq(previewIssues.field, group.field), eq(previewIssues.severity, group.severity)))
+        .innerJoin(
+          previewRecords,
+          and(eq(previewRecords.locationId, previewIssues.locationId), eq(previewRecords.recordType, previewIssues.recordType), eq(previewRecords.seq, previewIssues.seq)),
+        )
+        .where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.recordType, type), eq(previewIssues.code, group.code), eq(previewIssues.field, group.field), eq(previewIssues.severity, group.severity)))
         .orderBy(asc(previewIssues.seq))
         .limit(samplesPerGroup),
     })),
@@ -106,15 +114,15 @@ export async function listIssueGroups(db: Database, runId: string, type: Preview
 }
 
 /** One record with the exact JSON that would be sent and all of its issues. */
-export async function getPreviewRecord(db: Database, runId: string, type: PreviewRecordType, seq: number) {
+export async function getPreviewRecord(db: Database, locationId: string, type: PreviewRecordType, seq: number) {
   const [record] = await db
-    .select()
+    .select({ ...getTableColumns(previewRecords), diff: diffColumn })
     .from(previewRecords)
-    .where(and(eq(previewRecords.runId, runId), eq(previewRecords.recordType, type), eq(previewRecords.seq, seq)));
+    .where(and(eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, type), eq(previewRecords.seq, seq)));
   if (!record) return null;
   const issues = await db
     .select({ severity: previewIssues.severity, field: previewIssues.field, code: previewIssues.code, reason: previewIssues.reason, original: previewIssues.original })
     .from(previewIssues)
-    .where(and(eq(previewIssues.runId, runId), eq(previewIssues.recordType, type), eq(previewIssues.seq, seq)));
+    .where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.recordType, type), eq(previewIssues.seq, seq)));
   return { ...record, issues };
 }

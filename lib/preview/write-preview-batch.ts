@@ -3,12 +3,14 @@ import { copyRows } from "@/db/copy-rows";
 import type { PreviewIssueRow, PreviewRecordRow } from "./preview-row";
 
 const recordColumns = [
+  "location_id",
   "run_id",
   "record_type",
   "seq",
   "source_id",
   "record_key",
   "status",
+  "mapped_status",
   "excluded_reason",
   "payload",
   "content_hash",
@@ -19,14 +21,13 @@ const recordColumns = [
   "ref_category",
   "ref_calendars",
   "search_text",
-  "diff",
   "issue_count",
 ] as const satisfies readonly (keyof PreviewRecordRow)[];
 
-const issueColumns = ["run_id", "record_type", "seq", "severity", "field", "code", "reason", "original"] as const satisfies readonly (keyof PreviewIssueRow)[];
+const issueColumns = ["location_id", "record_type", "seq", "severity", "field", "code", "reason", "original"] as const satisfies readonly (keyof PreviewIssueRow)[];
 
 /** A batch of the source becomes one COPY of records and one of issues. */
-export async function writePreviewBatch(sql: postgres.Sql, records: PreviewRecordRow[], issues: PreviewIssueRow[]): Promise<void> {
+export async function writePreviewBatch(sql: postgres.Sql | postgres.TransactionSql, records: PreviewRecordRow[], issues: PreviewIssueRow[]): Promise<void> {
   await copyRows(sql, "preview_records", recordColumns, records);
   await copyRows(sql, "preview_issues", issueColumns, issues);
 }

@@ -8,9 +8,35 @@ export interface SourceReadParams {
   windowEnd?: string | null;
 }
 
+/** Resources whose rows carry updated_at: an incremental preview reads only their changed rows. */
+export const trackedResources = ["customers", "vehicles", "appointments"] as const satisfies readonly SourceResource[];
+export type TrackedResource = (typeof trackedResources)[number];
+
+/**
+ * Narrows a read to some rows. changedSince: rows whose updated_at is later, or unknown (null);
+ * ids: rows with one of these ids, as given or trimmed ("" also names rows without one). Both: either condition.
+ */
+export interface SourceRowFilter {
+  changedSince?: Date;
+  ids?: readonly string[];
+}
+
+export interface SourceIdCount {
+  id: string;
+  rows: number;
+}
+
 /** Reads a location's management-system data, each resource in batches, never all at once. */
 export interface SourceReader {
-  read<R extends SourceResource>(resource: R, params: SourceReadParams, options?: { batchSize?: number }): AsyncIterable<SourceRowOf[R][]>;
+  read<R extends SourceResource>(resource: R, params: SourceReadParams, options?: { batchSize?: number; filter?: SourceRowFilter }): AsyncIterable<SourceRowOf[R][]>;
+  /** How many rows a read would return. */
+  count(resource: SourceResource, params: SourceReadParams): Promise<number>;
+  /** The distinct ids a read would return with how many rows carry each, in byte order of the id ("C" collation), in batches. */
+  readIds(resource: SourceResource, params: SourceReadParams, options?: { batchSize?: number }): AsyncIterable<SourceIdCount[]>;
+  /** The source's clock: what its updated_at values are compared with. */
+  clock(): Promise<Date>;
+  /** Changes when the queries themselves change (an edited SQL file): earlier reads are then no basis for an incremental one. */
+  querySignature(): Promise<string>;
   /** Changes whenever any row of this source key changes (count + latest change per resource): the preview's cache key. */
   fingerprint(sourceKey: string): Promise<string>;
   close(): Promise<void>;

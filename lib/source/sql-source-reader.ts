@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import postgres from "postgres";
 import { compareColumns } from "./source-columns";
 import { defaultSqlDirectory, loadSourceQuery, parameterValues, SourceQueryError, type SourceQuery, type SourceQueryName } from "./source-queries";
-import type { SourceReadParams, SourceReader } from "./source-reader";
-import type { SourceResource, SourceRowOf } from "./source-rows";
+import type { SourceIdCount, SourceReadParams, SourceReader, SourceRowFilter } from "./source-reader";
+import { sourceResources, type SourceResource, type SourceRowOf } from "./source-rows";
 
 export interface SqlSourceReaderOptions {
   /** The management system's PostgreSQL. */
@@ -32,10 +33,37 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
   };
 
   return {
-    read<R extends SourceResource>(resource: R, params: SourceReadParams, readOptions?: { batchSize?: number }): AsyncIterable<SourceRowOf[R][]> {
-      const batchSize = readOptions?.batchSize ?? defaultBatchSize;
-      if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number of at least 1, got ${batchSize}`);
-      return readBatches<R>(sql, resource, queryOf(resource), params, batchSize);
+    read<R extends SourceResource>(resource: R, params: SourceReadParams, readOptions?: { batchSize?: number; filter?: SourceRowFilter }): AsyncIterable<SourceRowOf[R][]> {
+      const batchSize = checkedBatchSize(readOptions?.batchSize);
+      return readBatches<SourceRowOf[R]>(sql, resource, queryOf(resource), params, batchSize, (query, values) => filtered(query, values, readOptions?.filter));
+    },
+
+    async count(resource, params) {
+      const query = await queryOf(resource);
+      const values = parameterValues(query, params);
+      const rows = await withQueryErrors(query, () =>
+        sql.begin("read only", (transaction) => transaction.unsafe(`select count(*)::int as count from (${bare(query)}) as source_rows`, values)),
+      );
+      return Number(rows[0]?.count ?? 0);
+    },
+
+    async *readIds(resource, params, readOptions) {
+      const batchSize = checkedBatchSize(readOptions?.batchSize);
+      yield* readBatches<SourceIdCount>(sql, resource, queryOf(resource), params, batchSize, (query, values) => ({
+        text: `select source_rows.id::text as id, count(*)::int as rows from (${bare(query)}) as source_rows
+               where source_rows.id is not null group by 1 order by 1 collate "C"`,
+        values,
+      }));
+    },
+
+    async querySignature() {
+      const queries = await Promise.all(sourceResources.map((resource) => queryOf(resource)));
+      return createHash("sha256").update(queries.map((query) => query.text).join("\u0000")).digest("hex");
+    },
+
+    async clock() {
+      const [row] = await sql<{ now: Date }[]>`select clock_timestamp() as now`;
+      return row!.now;
     },
 
     async fingerprint(sourceKey: string): Promise<string> {
@@ -50,22 +78,58 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
   };
 }
 
-async function* readBatches<R extends SourceResource>(sql: postgres.Sql, resource: R, pendingQuery: Promise<SourceQuery>, params: SourceReadParams, batchSize: number): AsyncGenerator<SourceRowOf[R][]> {
+function checkedBatchSize(batchSize = defaultBatchSize): number {
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number of at least 1, got ${batchSize}`);
+  return batchSize;
+}
+
+/** The file's query as a subquery: without a trailing semicolon, on its own lines (it may end in a comment). */
+const bare = (query: SourceQuery) => `\n${query.text.trim().replace(/;\s*$/, "")}\n`;
+
+type Statement = { text: string; values: (string | null | string[])[] };
+
+/** The file's query, narrowed by a filter around it (PostgreSQL pushes the condition down into the query). */
+function filtered(query: SourceQuery, values: (string | null)[], filter: SourceRowFilter | undefined): Statement {
+  if (!filter || (filter.changedSince === undefined && filter.ids === undefined)) return { text: query.text, values };
+  const conditions: string[] = [];
+  const extra: (string | string[])[] = [];
+  if (filter.changedSince !== undefined) {
+    extra.push(filter.changedSince.toISOString());
+    conditions.push(`source_rows.updated_at is null or source_rows.updated_at > $${values.length + extra.length}::timestamptz`);
+  }
+  if (filter.ids !== undefined) {
+    extra.push([...filter.ids]);
+    // Also by the trimmed id: the mapping trims ids, and a record is replaced by the rows its trimmed id names.
+    const ids = `$${values.length + extra.length}::text[]`;
+    conditions.push(`source_rows.id::text = any(${ids}) or coalesce(btrim(source_rows.id::text), '') = any(${ids})`);
+  }
+  return { text: `select * from (${bare(query)}) as source_rows where ${conditions.map((condition) => `(${condition})`).join(" or ")}`, values: [...values, ...extra] };
+}
+
+async function* readBatches<Row>(
+  sql: postgres.Sql,
+  resource: SourceResource,
+  pendingQuery: Promise<SourceQuery>,
+  params: SourceReadParams,
+  batchSize: number,
+  statementOf: (query: SourceQuery, values: (string | null)[]) => Statement = (query, values) => ({ text: query.text, values }),
+): AsyncGenerator<Row[]> {
   const query = await pendingQuery;
   const values = parameterValues(query, params);
   const connection = await sql.reserve();
   try {
     await connection.unsafe("begin read only");
-    const statement = await withQueryErrors(query, () => connection.unsafe(query.text, values).describe());
-    assertContractColumns(query, resource, statement.columns.map((column) => column.name));
-    const cursor = connection.unsafe(query.text, values).cursor(batchSize);
+    const described = await withQueryErrors(query, () => connection.unsafe(query.text, values).describe());
+    assertContractColumns(query, resource, described.columns.map((column) => column.name));
+    const statement = statementOf(query, values);
+    const cursor = connection.unsafe(statement.text, statement.values as never[]).cursor(batchSize);
     const iterator = cursor[Symbol.asyncIterator]();
     try {
       while (true) {
         const next = await withQueryErrors(query, () => iterator.next());
         if (next.done) break;
         // The columns are the contract's (checked above); their values are the mapping's to judge.
-        yield [...next.value] as unknown as SourceRowOf[R][];
+        yield [...next.value] as unknown as Row[];
       }
     } finally {
       await iterator.return?.();

@@ -5,8 +5,8 @@ import { selectionCondition, type RecordSelection } from "./plan/record-selectio
  * Records what the upstream just accepted, in the transaction that marks the item done.
  * Full replacements and ranges first forget what the upstream replaced.
  */
-export async function recordAccepted(tx: FencedTransaction, input: { locationId: string; runId: string; selection: RecordSelection }): Promise<void> {
-  const { locationId, runId, selection } = input;
+export async function recordAccepted(tx: FencedTransaction, input: { locationId: string; selection: RecordSelection }): Promise<void> {
+  const { locationId, selection } = input;
   const type = selection.recordType;
   if (selection.kind === "all") {
     await tx`delete from synced_records where location_id = ${locationId} and record_type = ${type}`;
@@ -20,7 +20,7 @@ export async function recordAccepted(tx: FencedTransaction, input: { locationId:
   await tx`
     insert into synced_records (location_id, record_type, record_key, content_hash, appointment_date, synced_at)
     select distinct on (r.record_key) ${locationId}, r.record_type, r.record_key, r.content_hash, r.local_date, now()
-    from preview_records r where ${selectionCondition(tx, runId, selection)} and r.record_key is not null and r.content_hash is not null
+    from preview_records r where ${selectionCondition(tx, locationId, selection)} and r.record_key is not null and r.content_hash is not null
     order by r.record_key, r.seq
     on conflict (location_id, record_type, record_key) do update
       set content_hash = excluded.content_hash, appointment_date = excluded.appointment_date, synced_at = excluded.synced_at`;

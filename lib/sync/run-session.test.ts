@@ -64,7 +64,7 @@ describe("a first sync of a demo location", () => {
     expect(contactItems.every((item) => item.key.startsWith("all seq "))).toBe(true);
 
     // One import per calendar month from the earliest valid appointment to today + 6 months (local).
-    const appointments = await compareType(db, { runId: session!.previewRunId!, locationId: location.id, upstreamLocationId: location.upstreamLocationId, type: "appointments" });
+    const appointments = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type: "appointments" });
     const earliest = Object.values(appointments.expected)
       .map((record) => (record as { start_at: string }).start_at.slice(0, 10))
       .sort()[0]!;
@@ -95,7 +95,7 @@ describe("a first sync of a demo location", () => {
     expect(attempts.filter((attempt) => attempt.method === "PUT" && attempt.itemId).every((attempt) => attempt.records !== null && attempt.path.includes("upload"))).toBe(true);
 
     for (const type of recordTypes) {
-      const compared = await compareType(db, { runId: session!.previewRunId!, locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
+      const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
       expect(compared.stored, type).toEqual(compared.expected);
       expect(compared.syncedKeys, type).toEqual(Object.keys(compared.expected).sort());
     }

@@ -58,7 +58,6 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
       locationId: location.id,
       requestedByEmail: session.requestedByEmail,
       ownRunId: session.previewRunId,
-      resumedRunId: resumed?.previewRunId ?? null,
       reader: options.reader,
       now: options.now,
     });
@@ -66,9 +65,7 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
     const steps = await ensureStepRows(sql, fence, {
       optionalSteps: session.optionalSteps,
       automotive: location.automotive,
-      resumed: resumed
-        ? { sessionId: resumed.id, failedStep: resumed.currentStep, samePreview: resumed.previewRunId === preview.runId }
-        : null,
+      resumed: resumed ? { sessionId: resumed.id, failedStep: resumed.currentStep } : null,
     });
     const recorder = createAttemptRecorder(fence);
     // The preview already checked every record against the same upstream schemas (lib/mapping); a second check per record cost ~10 µs each.

@@ -1,4 +1,3 @@
-import { DomainError } from "@/lib/errors/domain-error";
 import { computeBackoffDelay } from "@/lib/upstream/retry";
 import type { AttemptRecorder } from "./attempt-recorder";
 import { describeSyncError, isRetryableStepError } from "./describe-sync-error";
@@ -54,19 +53,12 @@ async function itemsOf(context: StepContext, step: StepRow, definition: SyncStep
   return load();
 }
 
-/** A preview run in use is kept (lib/preview/compute-preview.ts); without it a full replacement would send nothing. */
-async function assertPreviewPresent(context: StepContext): Promise<void> {
-  const [run] = await context.sql`select 1 from preview_runs where id = ${context.runId}`;
-  if (!run) throw new DomainError("CONFLICT", "The preview run this session sends from was deleted; nothing more was sent.");
-}
-
 async function runItem(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep, item: ItemRow): Promise<void> {
   const { fence } = context;
   await fence.checkpoint();
   await fence.write((tx) => tx`update sync_step_items set status = 'running', attempts = attempts + 1, error = null, started_at = now(), finished_at = null where id = ${item.id}`);
   recorder.setCurrent(step.id, item.id);
   try {
-    await assertPreviewPresent(context);
     const sent = await definition.send(context, item.key);
     await recorder.flush();
     await fence.write(async (tx) => {
@@ -87,7 +79,6 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
   if (!definition.planItems) {
     await fence.checkpoint();
     recorder.setCurrent(step.id, null);
-    await assertPreviewPresent(context);
     const sent = await definition.send(context, null);
     await recorder.flush();
     await fence.write(async (tx) => {
@@ -106,7 +97,7 @@ async function countSkippedRecords(context: StepContext, definition: SyncStep): 
   if (!definition.recordType) return { invalid: 0, excluded: 0 };
   const [row] = await context.sql<{ invalid: number; excluded: number }[]>`
     select count(*) filter (where status = 'error')::int as invalid, count(*) filter (where status = 'excluded')::int as excluded
-    from preview_records where run_id = ${context.runId} and record_type = ${definition.recordType}`;
+    from preview_records where location_id = ${context.location.id} and record_type = ${definition.recordType}`;
   return row ?? { invalid: 0, excluded: 0 };
 }
 

@@ -20,16 +20,16 @@ async function succeededRun(connection: DatabaseConnection, runId: string | null
 }
 
 /**
- * The preview run a session sends from: the one it already has (a takeover), the resumed
- * session's (so its planned items still mean the same records), else a fresh one computed now.
+ * Brings the location's preview records up to date before a session sends from them: a run of its own
+ * (incremental after the first), or, for a takeover, the run it already made (no other run can change the
+ * records while the session is running: lib/preview/compute-preview.ts refuses to).
  */
 export async function ensureSessionPreview(
   connection: DatabaseConnection,
   fence: SessionFence,
-  input: { locationId: string; requestedByEmail: string | null; ownRunId: string | null; resumedRunId: string | null; reader?: SourceReader; now?: Date },
+  input: { locationId: string; requestedByEmail: string | null; ownRunId: string | null; reader?: SourceReader; now?: Date },
 ): Promise<SessionPreview> {
-  const existing = (await succeededRun(connection, input.ownRunId)) ?? (await succeededRun(connection, input.resumedRunId));
-  const preview = existing ?? (await computeFreshPreview(connection, fence, input));
+  const preview = (await succeededRun(connection, input.ownRunId)) ?? (await computeFreshPreview(connection, fence, input));
   if (preview.runId !== input.ownRunId) {
     await fence.write((tx) => tx`update sync_sessions set preview_run_id = ${preview.runId} where id = ${fence.sessionId}`);
   }
@@ -48,7 +48,7 @@ async function computeFreshPreview(
     await fence.checkpoint();
     const [created] = await db.insert(previewRuns).values({ locationId: input.locationId, requestedByEmail: input.requestedByEmail }).onConflictDoNothing().returning();
     if (created) {
-      await computePreview(connection, created.id, { reader: input.reader, now: input.now });
+      await computePreview(connection, created.id, { reader: input.reader, now: input.now, sessionId: fence.sessionId });
       const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created.id));
       if (done?.status !== "succeeded") throw new Error(`The preview of the source failed: ${done?.error ?? "unknown error"}`);
       return { runId: done.id, readAt: done.startedAt ?? done.createdAt };

@@ -13,8 +13,8 @@ export interface StepRow {
 export interface SessionShape {
   optionalSteps: readonly string[];
   automotive: boolean;
-  /** A resumed session: its failed step, whether that step's items can be carried over (same preview run). */
-  resumed: { sessionId: string; failedStep: SyncStepName | null; samePreview: boolean } | null;
+  /** A resumed session and its failed step, whose items are carried over. */
+  resumed: { sessionId: string; failedStep: SyncStepName | null } | null;
 }
 
 function initialStatus(name: SyncStepName, position: number, shape: SessionShape): "pending" | "skipped" {
@@ -28,7 +28,9 @@ function initialStatus(name: SyncStepName, position: number, shape: SessionShape
 
 /**
  * The session's step rows, created once (a takeover finds them). A resumed session
- * carries over the items of the failed step: the succeeded ones are not sent again.
+ * carries over the items of the failed step: the succeeded ones are not sent again. The pending
+ * ones send the location's records as they are now; what changed inside an item that already
+ * succeeded stays new or changed for the next session.
  */
 export async function ensureStepRows(sql: postgres.Sql, fence: SessionFence, shape: SessionShape): Promise<StepRow[]> {
   const sessionId = fence.sessionId;
@@ -40,7 +42,7 @@ export async function ensureStepRows(sql: postgres.Sql, fence: SessionFence, sha
       await tx`insert into sync_steps (session_id, name, position, status) values (${sessionId}, ${name}, ${position}, ${status})`;
     }
     const resumed = shape.resumed;
-    if (resumed?.failedStep && resumed.samePreview) {
+    if (resumed?.failedStep) {
       await tx`
         insert into sync_step_items (step_id, key, position, status, records_sent, bytes, attempts)
         select mine.id, item.key, item.position,

@@ -103,7 +103,7 @@ describe("random source changes, each followed by a sync", () => {
           const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
           expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
           for (const type of ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"] as const) {
-            const compared = await compareType(db, { runId: session!.previewRunId!, locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
+            const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
             expect(compared.stored, `${type} after ${JSON.stringify(next)}`).toEqual(compared.expected);
           }
         }

@@ -41,9 +41,9 @@ async function sessionOf(id: string) {
   return { session: session!, steps, attempts };
 }
 
-async function expectSandboxMatches(runId: string, location: { id: string; upstreamLocationId: string }) {
+async function expectSandboxMatches(location: { id: string; upstreamLocationId: string }) {
   for (const type of ["calendars", "services", "contact_details", "appointments", "openings"] as const) {
-    const compared = await compareType(db, { runId, locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
+    const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
     expect(compared.stored, type).toEqual(compared.expected);
   }
 }
@@ -62,7 +62,7 @@ describe("faults", () => {
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb, requested.sessionId!, options())).toBe("succeeded");
 
-    const { session, attempts } = await sessionOf(requested.sessionId!);
+    const { attempts } = await sessionOf(requested.sessionId!);
     const failed = attempts.filter((attempt) => attempt.retryDelayMs !== null);
     expect(failed.map((attempt) => [attempt.operation, attempt.status])).toEqual([
       ["syncCalendars", 503],
@@ -75,7 +75,7 @@ describe("faults", () => {
     expect(attempts.filter((attempt) => attempt.status !== null).map((attempt) => `${attempt.method} ${attempt.status}`)).toEqual(
       (await sandboxRequests(db, location.upstreamLocationId)).filter((line) => !line.includes("access_tokens")).map((line) => line.replace(/ \S+ /, " ")),
     );
-    await expectSandboxMatches(session.previewRunId!, location);
+    await expectSandboxMatches(location);
   });
 
   it("a permanent fault fails the session, leaves the upstream session open and flags the location; resume converges", async () => {
@@ -95,7 +95,7 @@ describe("faults", () => {
     expect(flagged!.attentionReason).toMatch(/^The last sync failed at openings: .*502.*\. Resume it or close the upstream session\.$/);
 
     await clearFaults(db);
-    // Someone opens the preview meanwhile: the run the failed session sent from is kept for the resume.
+    // Someone opens the preview meanwhile; the resume brings the records up to date again with a run of its own.
     const [newer] = await db.insert(previewRuns).values({ locationId: location.id }).returning();
     await computePreview(testDb, newer!.id, { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow });
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
@@ -103,7 +103,10 @@ describe("faults", () => {
     expect(resumed.started).toBe(true);
     expect(await runSession(testDb, resumed.sessionId!, options())).toBe("succeeded");
     const after = await sessionOf(resumed.sessionId!);
-    expect(after.session).toMatchObject({ trigger: "resume", resumesSessionId: requested.sessionId, previewRunId: failed.session.previewRunId, upstreamOpen: false });
+    expect(after.session).toMatchObject({ trigger: "resume", resumesSessionId: requested.sessionId, upstreamOpen: false });
+    const [resumedRun] = await db.select().from(previewRuns).where(eq(previewRuns.id, after.session.previewRunId!));
+    expect(resumedRun).toMatchObject({ status: "succeeded", mode: "incremental" });
+    expect(resumedRun!.id).not.toBe(newer!.id);
     expect(after.steps.map((step) => `${step.name}:${step.status}`)).toEqual([
       "open:skipped",
       "calendars:skipped",
@@ -125,7 +128,7 @@ describe("faults", () => {
     expect(await sandboxInProgress(location.upstreamLocationId)).toBe(false);
     const [cleared] = await db.select().from(locations).where(eq(locations.id, location.id));
     expect(cleared!.attentionReason).toBeNull();
-    await expectSandboxMatches(after.session.previewRunId!, location);
+    await expectSandboxMatches(location);
   });
 
   it("a resumed session does not send again the items the upstream already accepted", async () => {
@@ -149,7 +152,7 @@ describe("faults", () => {
     const resumed = await resumeSession(db, requested.sessionId!);
     expect(await runSession(testDb, resumed.sessionId!, options())).toBe("succeeded");
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual(["POST batch_sync_openings 200", "PUT upload 200", "PUT update_management_system 200"]);
-    await expectSandboxMatches((await sessionOf(resumed.sessionId!)).session.previewRunId!, location);
+    await expectSandboxMatches(location);
   });
 
   it("closes an upstream session left open, explicitly, and records the exchange", async () => {

@@ -101,7 +101,7 @@ describe("a worker killed mid-step", () => {
     const firstItemUploads = await db.select().from(syncAttempts).where(and(eq(syncAttempts.itemId, items[0]!.id), eq(syncAttempts.method, "PUT")));
     expect(firstItemUploads).toHaveLength(1);
     for (const type of ["calendars", "services", "contact_details", "appointments", "openings"] as const) {
-      const compared = await compareType(db, { runId: session!.previewRunId!, locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
+      const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
       expect(compared.stored, type).toEqual(compared.expected);
       expect(compared.syncedKeys, type).toEqual(Object.keys(compared.expected).sort());
     }

@@ -52,7 +52,7 @@ export function register(program: Command) {
         let first = true;
         const typeFilter = type ? connection.sql`and record_type = ${type}` : connection.sql``;
         for await (const rows of connection.sql<{ record_type: string; payload: unknown }[]>`
-          select record_type, payload from preview_records where run_id = ${run.id} and status in ('valid', 'warning') ${typeFilter} order by record_type, seq`.cursor(1000)) {
+          select record_type, payload from preview_records where location_id = ${run.locationId} and status in ('valid', 'warning') ${typeFilter} order by record_type, seq`.cursor(1000)) {
           for (const row of rows) {
             await write(`${first ? "" : ","}${JSON.stringify({ type: row.record_type, record: row.payload })}`);
             first = false;
@@ -62,8 +62,8 @@ export function register(program: Command) {
         first = true;
         for await (const rows of connection.sql<Record<string, string | null>[]>`
           select i.record_type as type, r.source_id, r.record_key as external_id, i.severity, i.field, i.code, i.reason, i.original
-          from preview_issues i join preview_records r on r.run_id = i.run_id and r.record_type = i.record_type and r.seq = i.seq
-          where i.run_id = ${run.id} ${type ? connection.sql`and i.record_type = ${type}` : connection.sql``} order by i.record_type, i.seq`.cursor(1000)) {
+          from preview_issues i join preview_records r on r.location_id = i.location_id and r.record_type = i.record_type and r.seq = i.seq
+          where i.location_id = ${run.locationId} ${type ? connection.sql`and i.record_type = ${type}` : connection.sql``} order by i.record_type, i.seq`.cursor(1000)) {
           for (const row of rows) {
             await write(`${first ? "" : ","}${JSON.stringify(row)}`);
             first = false;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { SourceReader } from "../source-reader";
+import type { SourceReadParams, SourceReader } from "../source-reader";
 import type { SourceResource, SourceRowOf } from "../source-rows";
 
 export type SourceRows = { [R in SourceResource]?: SourceRowOf[R][] };
@@ -11,13 +11,39 @@ export type SourceRows = { [R in SourceResource]?: SourceRowOf[R][] };
 export function createArraySourceReader(rows: SourceRows): SourceReader & { rows: SourceRows } {
   const inWindow = (startsAt: string | null, start?: string | null, end?: string | null) =>
     startsAt === null || ((!start || startsAt >= start) && (!end || startsAt < end));
+  const windowed = (resource: SourceResource, params: SourceReadParams) =>
+    ((rows[resource] ?? []) as SourceRowOf[SourceResource][]).filter((row) => !("starts_at" in row) || inWindow(row.starts_at, params.windowStart, params.windowEnd));
   return {
     rows,
     async *read(resource, params, options) {
-      const all = (rows[resource] ?? []) as SourceRowOf[typeof resource][];
-      const selected = all.filter((row) => !("starts_at" in row) || inWindow(row.starts_at, params.windowStart, params.windowEnd));
+      const filter = options?.filter;
+      const passes = (row: SourceRowOf[SourceResource]) => {
+        if (!filter || (filter.changedSince === undefined && filter.ids === undefined)) return true;
+        const updatedAt = "updated_at" in row ? row.updated_at : null;
+        const changed = filter.changedSince !== undefined && (updatedAt === null || updatedAt > filter.changedSince);
+        const id = "id" in row && row.id !== null ? String(row.id) : null;
+        return changed || (filter.ids !== undefined && (filter.ids.includes(id ?? "") || filter.ids.includes((id ?? "").trim())));
+      };
+      const selected = windowed(resource, params).filter(passes) as SourceRowOf[typeof resource][];
       const size = options?.batchSize ?? 2000;
       for (let start = 0; start < selected.length; start += size) yield selected.slice(start, start + size);
+    },
+    async count(resource, params) {
+      return windowed(resource, params).length;
+    },
+    async *readIds(resource, params, options) {
+      const counts = new Map<string, number>();
+      for (const row of windowed(resource, params)) if ("id" in row && row.id !== null) counts.set(String(row.id), (counts.get(String(row.id)) ?? 0) + 1);
+      const ids = [...counts].map(([id, rows]) => ({ id, rows }));
+      ids.sort((first, second) => Buffer.compare(Buffer.from(first.id), Buffer.from(second.id)));
+      const size = options?.batchSize ?? 2000;
+      for (let start = 0; start < ids.length; start += size) yield ids.slice(start, start + size);
+    },
+    async clock() {
+      return new Date();
+    },
+    async querySignature() {
+      return "array";
     },
     async fingerprint() {
       return createHash("sha256").update(JSON.stringify(rows)).digest("hex");

@@ -5,11 +5,11 @@ import { serviceKey } from "./record-selection";
  * One openings import per service with valid openings now, plus one (empty) per service
  * that had openings at the last accepted sync and has none now, so stale ones disappear.
  */
-export async function planOpenings(sql: postgres.Sql, input: { runId: string; locationId: string }): Promise<string[]> {
+export async function planOpenings(sql: postgres.Sql, input: { locationId: string }): Promise<string[]> {
   const services = await sql<{ service: string }[]>`
     select service from (
       select r.ref_service as service from preview_records r
-      where r.run_id = ${input.runId} and r.record_type = 'openings' and r.status in ('valid', 'warning') and r.ref_service is not null
+      where r.location_id = ${input.locationId} and r.record_type = 'openings' and r.status in ('valid', 'warning') and r.ref_service is not null
       union
       select split_part(s.record_key, '|', 1) from synced_records s where s.location_id = ${input.locationId} and s.record_type = 'openings'
     ) services where service <> '' order by service`;

@@ -1,9 +1,10 @@
 import type postgres from "postgres";
+import { newOrChanged } from "@/lib/preview/live-diff";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { parseRangeKey } from "./date-ranges";
 
 /**
- * Which preview records one step item sends, as a SQL condition on `preview_records r`.
+ * Which of the location's preview records one step item sends, as a SQL condition on `preview_records r`.
  * The same condition streams the records and, once the upstream accepted them, writes
  * synced_records: what is recorded as sent is exactly what was sent.
  */
@@ -13,14 +14,14 @@ export type RecordSelection =
   | { kind: "dates"; recordType: "appointments"; startDate: string; endDate: string }
   | { kind: "service"; recordType: "openings"; serviceExternalId: string };
 
-export function selectionCondition(sql: postgres.Sql | postgres.TransactionSql, runId: string, selection: RecordSelection) {
-  const base = sql`r.run_id = ${runId} and r.record_type = ${selection.recordType} and r.status in ('valid', 'warning')`;
+export function selectionCondition(sql: postgres.Sql | postgres.TransactionSql, locationId: string, selection: RecordSelection) {
+  const base = sql`r.location_id = ${locationId} and r.record_type = ${selection.recordType} and r.status in ('valid', 'warning')`;
   switch (selection.kind) {
     case "all":
       return base;
     case "chunk":
       return selection.onlyChanged
-        ? sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq} and r.diff in ('new', 'changed')`
+        ? sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq} and ${sql.unsafe(newOrChanged)}`
         : sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq}`;
     case "dates":
       return sql`${base} and r.local_date between ${selection.startDate} and ${selection.endDate}`;

@@ -13,7 +13,7 @@ function sent(context: StepContext, selection: RecordSelection, outcome: UploadO
   return {
     records: outcome.records,
     bytes: outcome.bytes,
-    onAccepted: (tx) => recordAccepted(tx, { locationId: context.location.id, runId: context.runId, selection }),
+    onAccepted: (tx) => recordAccepted(tx, { locationId: context.location.id, selection }),
   };
 }
 
@@ -25,7 +25,7 @@ function requireKey(key: string | null): string {
 /** Create-or-update: first sync or full resync sends every valid record, later syncs the new and changed ones. */
 async function planChangedChunks(context: StepContext, recordType: "contact_details" | "vehicles"): Promise<string[]> {
   const everything = context.full || !(await hasSyncedRecords(context.sql, context.location.id, recordType));
-  return planChunks(context.sql, { runId: context.runId, recordType, onlyChanged: !everything, chunkSize: context.config.contactChunkSize });
+  return planChunks(context.sql, { locationId: context.location.id, recordType, onlyChanged: !everything, chunkSize: context.config.contactChunkSize });
 }
 
 export const contactDetailsStep: SyncStep = {
@@ -34,7 +34,7 @@ export const contactDetailsStep: SyncStep = {
   planItems: (context) => planChangedChunks(context, "contact_details"),
   async send(context, key) {
     const selection = chunkSelection("contact_details", requireKey(key));
-    const records = streamSelectedRecords<ContactDetailRecord>(context.sql, context.runId, selection);
+    const records = streamSelectedRecords<ContactDetailRecord>(context.sql, context.location.id, selection);
     return sent(context, selection, await context.client.importContactDetails({ ...context.call, records }));
   },
 };
@@ -45,7 +45,7 @@ export const vehiclesStep: SyncStep = {
   planItems: (context) => planChangedChunks(context, "vehicles"),
   async send(context, key) {
     const selection = chunkSelection("vehicles", requireKey(key));
-    const records = streamSelectedRecords<VehicleRecord>(context.sql, context.runId, selection);
+    const records = streamSelectedRecords<VehicleRecord>(context.sql, context.location.id, selection);
     return sent(context, selection, await context.client.importVehicles({ ...context.call, records }));
   },
 };
@@ -56,7 +56,6 @@ export const appointmentsStep: SyncStep = {
   async planItems(context) {
     const { timeZone } = context.location;
     const plan = await planAppointments(context.sql, {
-      runId: context.runId,
       locationId: context.location.id,
       full: context.full,
       today: localToday(context.now, timeZone),
@@ -67,7 +66,7 @@ export const appointmentsStep: SyncStep = {
   async send(context, key) {
     const selection = dateRangeSelection(requireKey(key));
     if (selection.kind !== "dates") throw new Error("appointments are sent by date range");
-    const records = streamSelectedRecords<AppointmentRecord>(context.sql, context.runId, selection);
+    const records = streamSelectedRecords<AppointmentRecord>(context.sql, context.location.id, selection);
     const outcome = await context.client.importAppointments({ ...context.call, startDate: selection.startDate, endDate: selection.endDate, records });
     return sent(context, selection, outcome);
   },
@@ -76,10 +75,10 @@ export const appointmentsStep: SyncStep = {
 export const openingsStep: SyncStep = {
   name: "openings",
   recordType: "openings",
-  planItems: (context) => planOpenings(context.sql, { runId: context.runId, locationId: context.location.id }),
+  planItems: (context) => planOpenings(context.sql, { locationId: context.location.id }),
   async send(context, key) {
     const selection = serviceSelection(requireKey(key));
-    const records = streamSelectedRecords<OpeningRecord>(context.sql, context.runId, selection);
+    const records = streamSelectedRecords<OpeningRecord>(context.sql, context.location.id, selection);
     const range = openingsDateRange(context.now, context.location.timeZone);
     const outcome = await context.client.importOpenings({ ...context.call, ...range, serviceExternalId: selection.serviceExternalId, records });
     return sent(context, selection, outcome);

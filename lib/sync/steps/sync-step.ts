@@ -10,7 +10,7 @@ export interface StepContext {
   fence: SessionFence;
   client: UpstreamClient;
   call: LocationCall;
-  /** The preview run whose valid records this session sends. */
+  /** The preview run that brought the location's records up to date for this session (they are read by location). */
   runId: string;
   location: { id: string; timeZone: string; automotive: boolean };
   full: boolean;

@@ -5,19 +5,19 @@ import { sandboxStored } from "./sync-test-setup";
 
 type RecordType = (typeof sandboxRecords.$inferSelect)["type"];
 
-/** The valid records of a preview run of one type, keyed like the sandbox keys them. */
-export async function sendableRecords(db: Database, runId: string, type: RecordType): Promise<Map<string, unknown>> {
+/** The valid preview records of a location of one type, keyed like the sandbox keys them. */
+export async function sendableRecords(db: Database, locationId: string, type: RecordType): Promise<Map<string, unknown>> {
   const rows = await db
     .select({ key: previewRecords.recordKey, payload: previewRecords.payload })
     .from(previewRecords)
-    .where(and(eq(previewRecords.runId, runId), eq(previewRecords.recordType, type), inArray(previewRecords.status, ["valid", "warning"])));
+    .where(and(eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, type), inArray(previewRecords.status, ["valid", "warning"])));
   return new Map(rows.map((row) => [row.key!, row.payload]));
 }
 
 /** Sandbox state, sendable preview records and synced_records keys of one type, for one comparison. */
-export async function compareType(db: Database, input: { runId: string; locationId: string; upstreamLocationId: string; type: RecordType }) {
+export async function compareType(db: Database, input: { locationId: string; upstreamLocationId: string; type: RecordType }) {
   const stored = await sandboxStored(db, input.upstreamLocationId, input.type);
-  const expected = await sendableRecords(db, input.runId, input.type);
+  const expected = await sendableRecords(db, input.locationId, input.type);
   const synced = await db
     .select({ key: syncedRecords.recordKey })
     .from(syncedRecords)

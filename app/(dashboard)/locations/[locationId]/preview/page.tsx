@@ -57,9 +57,9 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
   const current = { ...query, type };
   const [records, groups, detail] = displayed
     ? await Promise.all([
-        listPreviewRecords(db, displayed.id, current),
-        listIssueGroups(db, displayed.id, type),
-        current.record === undefined ? null : getPreviewRecord(db, displayed.id, type, current.record),
+        listPreviewRecords(db, location.id, current),
+        listIssueGroups(db, location.id, type),
+        current.record === undefined ? null : getPreviewRecord(db, location.id, type, current.record),
       ])
     : [null, null, null];
 

@@ -9,8 +9,8 @@ import { getShownPreviewRun } from "@/lib/preview/read-preview";
 
 export const GET = routeHandler({ roles: ALL_ROLES, params: LocationId }, async ({ user, params }) => {
   await assertLocationVisible(user, params.locationId);
-  const shown = await getShownPreviewRun(getDatabase(), params.locationId);
-  return new Response(issuesCsvStream(getConnection().sql, shown.id), {
+  await getShownPreviewRun(getDatabase(), params.locationId);
+  return new Response(issuesCsvStream(getConnection().sql, params.locationId), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="preview-issues-${params.locationId}.csv"`,

@@ -10,5 +10,5 @@ import { getShownPreviewRun, listPreviewRecords } from "@/lib/preview/read-previ
 export const GET = routeHandler({ roles: ALL_ROLES, params: LocationId, query: PreviewQuery }, async ({ user, params, query }) => {
   await assertLocationVisible(user, params.locationId);
   const shown = await getShownPreviewRun(getDatabase(), params.locationId);
-  return { runId: shown.id, ...(await listPreviewRecords(getDatabase(), shown.id, query)) };
+  return { runId: shown.id, ...(await listPreviewRecords(getDatabase(), params.locationId, query)) };
 });

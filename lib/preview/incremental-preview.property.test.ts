@@ -1,0 +1,210 @@
+import { eq } from "drizzle-orm";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { locations, previewRuns } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import type { AppointmentRow, CustomerRow } from "@/lib/source/source-rows";
+import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
+import { sourceCustomer } from "@/lib/source/testing/source-row-factories";
+import { computePreview } from "./compute-preview";
+
+const testDb = await useTestDatabase();
+const { db, sql } = testDb;
+const now = new Date("2026-03-10T10:00:00Z");
+/** Rows nobody touched since long before any run: an incremental run must not need to read them. */
+const longAgo = new Date("2020-01-01T00:00:00Z");
+
+const customer = (id: string, overrides: Partial<CustomerRow> = {}) => sourceCustomer(id, { updated_at: longAgo, ...overrides });
+const appointment = (id: string, customerId: string, day: string, overrides: Partial<AppointmentRow> = {}): AppointmentRow => ({
+  id,
+  customer_id: customerId,
+  service_id: "sv1",
+  staff_id: "s1",
+  starts_at: `${day} 10:00:00`,
+  ends_at: `${day} 10:45:00`,
+  price: "25.00",
+  status: "booked",
+  updated_at: longAgo,
+  ...overrides,
+});
+
+function baseSource(): SourceRows {
+  return {
+    staff: [
+      { id: "s1", first_name: "Anna", last_name: "Schmidt", display_name: "Anna S." },
+      { id: "s2", first_name: "Bob", last_name: "Baker", display_name: null },
+    ],
+    service_categories: [{ id: "c1", name: "Hair", position: 1 }],
+    services: [
+      { id: "sv1", name: "Cut", description: null, bookable: true, price: "25.00", category_id: "c1", staff_ids: ["s1", "s2"], position: 1 },
+      { id: "sv2", name: "Colour", description: null, bookable: true, price: "40.00", category_id: "c1", staff_ids: ["s1"], position: 2 },
+    ],
+    customers: ["cu1", "cu2", "cu3", "cu4", "cu5"].map((id) => customer(id)),
+    appointments: Array.from({ length: 8 }, (_, index) => appointment(`a${index + 1}`, `cu${(index % 5) + 1}`, `2026-0${(index % 4) + 2}-1${index}`)),
+    availability: [{ staff_id: "s1", service_id: "sv1", starts_at: "2026-03-11 10:00:00" }],
+  };
+}
+
+type Change =
+  | { kind: "rename"; customer: number }
+  | { kind: "add-customer"; id: string }
+  | { kind: "delete-customer"; customer: number }
+  | { kind: "bad-phone"; customer: number }
+  | { kind: "move"; appointment: number; day: number }
+  | { kind: "cancel"; appointment: number }
+  | { kind: "ghost"; appointment: number }
+  | { kind: "delete-appointment"; appointment: number }
+  | { kind: "add-appointment"; id: string; customer: number }
+  | { kind: "break-service" }
+  | { kind: "mend-service" };
+
+const changeArbitrary: fc.Arbitrary<Change> = fc.oneof(
+  fc.record({ kind: fc.constant("rename" as const), customer: fc.nat(20) }),
+  fc.record({ kind: fc.constant("add-customer" as const), id: fc.constantFrom("cu1", "cu6", "cu7", " cu8", "cu9") }),
+  fc.record({ kind: fc.constant("delete-customer" as const), customer: fc.nat(20) }),
+  fc.record({ kind: fc.constant("bad-phone" as const), customer: fc.nat(20) }),
+  fc.record({ kind: fc.constant("move" as const), appointment: fc.nat(20), day: fc.integer({ min: 1, max: 28 }) }),
+  fc.record({ kind: fc.constant("cancel" as const), appointment: fc.nat(20) }),
+  fc.record({ kind: fc.constant("ghost" as const), appointment: fc.nat(20) }),
+  fc.record({ kind: fc.constant("delete-appointment" as const), appointment: fc.nat(20) }),
+  fc.record({ kind: fc.constant("add-appointment" as const), id: fc.constantFrom("a2", "n1", "n2", "n3"), customer: fc.nat(20) }),
+  fc.constant({ kind: "break-service" as const }),
+  fc.constant({ kind: "mend-service" as const }),
+);
+
+/** Applies a change as a management system would: every written row gets a new updated_at. */
+function apply(rows: SourceRows, change: Change, changedAt: Date): void {
+  const customers = rows.customers!;
+  const appointments = rows.appointments!;
+  const pick = <T,>(list: T[], index: number) => (list.length ? list[index % list.length] : undefined);
+  switch (change.kind) {
+    case "rename": {
+      const row = pick(customers, change.customer);
+      if (row) Object.assign(row, { first_name: `${row.first_name} B`, updated_at: changedAt });
+      return;
+    }
+    case "add-customer":
+      customers.push(customer(change.id, { first_name: "New", updated_at: changedAt }));
+      return;
+    case "delete-customer":
+      if (customers.length) customers.splice(change.customer % customers.length, 1);
+      return;
+    case "bad-phone": {
+      const row = pick(customers, change.customer);
+      if (row) Object.assign(row, { phone: "n/a", email: "not an email", updated_at: changedAt });
+      return;
+    }
+    case "move": {
+      const row = pick(appointments, change.appointment);
+      if (row) Object.assign(row, { starts_at: `2026-03-${String(change.day).padStart(2, "0")} 09:00:00`, ends_at: `2026-03-${String(change.day).padStart(2, "0")} 09:30:00`, updated_at: changedAt });
+      return;
+    }
+    case "cancel": {
+      const row = pick(appointments, change.appointment);
+      if (row) Object.assign(row, { status: "canceled", updated_at: changedAt });
+      return;
+    }
+    case "ghost": {
+      const row = pick(appointments, change.appointment);
+      if (row) Object.assign(row, { customer_id: "ghost", updated_at: changedAt });
+      return;
+    }
+    case "delete-appointment":
+      if (appointments.length) appointments.splice(change.appointment % appointments.length, 1);
+      return;
+    case "add-appointment":
+      appointments.push(appointment(change.id, pick(customers, change.customer)?.id ?? "cu1", "2026-03-15", { updated_at: changedAt }));
+      return;
+    case "break-service":
+      rows.services![1]!.category_id = "c-gone";
+      return;
+    case "mend-service":
+      rows.services![1]!.category_id = "c1";
+      return;
+  }
+}
+
+async function createLocation(name: string) {
+  const [location] = await db.insert(locations).values({ name, timeZone: "Europe/Berlin", country: "DE", sourceKey: "array" }).returning();
+  return location!.id;
+}
+
+async function run(locationId: string, rows: SourceRows, options: { full?: boolean } = {}) {
+  const [created] = await db.insert(previewRuns).values({ locationId }).returning();
+  await computePreview(testDb, created!.id, { reader: createArraySourceReader(rows), now, batchSize: 3, ...options });
+  const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created!.id));
+  expect(done).toMatchObject({ status: "succeeded" });
+  return done!;
+}
+
+/** What a location's preview holds, independent of positions: records with their issues, sorted. */
+async function contentOf(locationId: string) {
+  const records = await sql<Record<string, unknown>[]>`
+    select r.record_type, r.source_id, r.record_key, r.status, r.excluded_reason, r.payload, r.content_hash, r.local_date::text,
+           r.ref_contact, r.ref_service, r.ref_calendar, r.ref_category, r.ref_calendars, r.issue_count,
+           coalesce((select jsonb_agg(jsonb_build_array(i.severity, i.field, i.code, i.reason, i.original) order by i.code, i.field, i.reason)
+                     from preview_issues i where i.location_id = r.location_id and i.record_type = r.record_type and i.seq = r.seq), '[]') as issues
+    from preview_records r where r.location_id = ${locationId}`;
+  const counts = await sql`select record_type, count(*)::int from preview_records where location_id = ${locationId} group by 1 order by 1`;
+  return { records: records.map((row) => JSON.stringify(row)).sort(), counts };
+}
+
+describe("an incremental preview", () => {
+  it("holds exactly what a full run over the same source holds, after any sequence of source changes", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(changeArbitrary, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 3 }), async (rounds) => {
+        const rows = baseSource();
+        const incremental = await createLocation("incremental");
+        const first = await run(incremental, rows);
+        expect(first.mode).toBe("full");
+        for (const [index, changes] of rounds.entries()) {
+          const changedAt = new Date(Date.now() + index);
+          for (const change of changes) apply(rows, change, changedAt);
+          const next = await run(incremental, rows);
+          expect(next.mode).toBe("incremental");
+          const reference = await createLocation("full");
+          const full = await run(reference, rows, { full: true });
+          expect(await contentOf(incremental)).toEqual(await contentOf(reference));
+          expect(next.counts).toEqual(full.counts);
+        }
+      }),
+      { numRuns: 12 },
+    );
+  }, 240_000);
+
+  it("re-maps only the rows changed since the last run, and a change of mapping rules maps everything again", async () => {
+    const rows = baseSource();
+    const locationId = await createLocation("counting");
+    await run(locationId, rows);
+    const reader = createArraySourceReader(rows);
+    const mapped: string[] = [];
+    const read = reader.read.bind(reader);
+    reader.read = ((resource, params, options) => {
+      const batches = read(resource, params, options);
+      return (async function* () {
+        for await (const batch of batches) {
+          if (options?.filter?.ids) mapped.push(...batch.map((row) => `${resource}:${"id" in row ? row.id : ""}`));
+          yield batch;
+        }
+      })();
+    }) as typeof reader.read;
+    rows.customers![2]!.first_name = "Changed";
+    rows.customers![2]!.updated_at = new Date();
+    const [created] = await db.insert(previewRuns).values({ locationId }).returning();
+    await computePreview(testDb, created!.id, { reader, now });
+    expect(mapped).toEqual(["customers:cu3"]);
+
+    await db.update(locations).set({ country: "AT" }).where(eq(locations.id, locationId));
+    expect((await run(locationId, rows)).mode).toBe("full");
+  });
+
+  it("refuses to change the records while a sync session sends from them", async () => {
+    const locationId = await createLocation("busy");
+    await run(locationId, baseSource());
+    await sql`insert into sync_sessions (location_id, environment, trigger, status, optional_steps) values (${locationId}, 'staging', 'manual', 'running', '{}')`;
+    const [created] = await db.insert(previewRuns).values({ locationId }).returning();
+    await computePreview(testDb, created!.id, { reader: createArraySourceReader(baseSource()), now });
+    const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created!.id));
+    expect(done).toMatchObject({ status: "failed", error: expect.stringContaining("sync session is sending") });
+  });
+});

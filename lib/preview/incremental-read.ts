@@ -1,0 +1,142 @@
+import type postgres from "postgres";
+import type { MappingContext } from "@/lib/mapping/mapping-types";
+import { normaliseIdentifier } from "@/lib/mapping/normalisers/identifier";
+import { trackedResources, type SourceIdCount, type SourceReader, type TrackedResource } from "@/lib/source/source-reader";
+import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
+import { replaceSourceIds, type RecordOwner } from "./map-source-rows";
+import type { PlannedRead } from "./preview-plan";
+import { touchKeys } from "./recheck-preview";
+
+/** Rows are read again if they changed up to this long before the base run read: a transaction may commit after it began. */
+const CHANGE_MARGIN_MS = 10 * 60 * 1000;
+/** Source ids re-read per query (one scan of the source table each). */
+const IDS_PER_REREAD = 20_000;
+const OUR_IDS_PER_PAGE = 5_000;
+
+export const isTracked = (resource: SourceResource): resource is TrackedResource => (trackedResources as readonly string[]).includes(resource);
+
+interface ChangeInput {
+  owner: RecordOwner;
+  sourceKey: string;
+  reader: SourceReader;
+  context: MappingContext;
+  batchSize?: number;
+}
+
+interface Since {
+  /** When the base run began reading (the source's clock). */
+  changedSince: Date;
+  /** The base run's appointment window end (local wall time). */
+  appointmentsUntil: string | null;
+}
+
+/** Both spellings of a row's id: as the source has it, and trimmed as the mapping names the record. */
+function idsOf(row: SourceRowOf[SourceResource]): string[] {
+  const raw = "id" in row && row.id !== null && row.id !== undefined ? String(row.id) : "";
+  const trimmed = normaliseIdentifier(raw) ?? "";
+  return raw === trimmed ? [raw] : [raw, trimmed];
+}
+
+const byteOrder = (first: string, second: string) => Buffer.compare(Buffer.from(first), Buffer.from(second));
+
+/**
+ * Brings the records of one tracked resource up to date with the source: re-maps the source ids whose rows
+ * changed since the base run, that entered (or left) the appointment window, or whose rows the source no
+ * longer has in the same number. Returns how many source rows were mapped.
+ */
+export async function applySourceChanges(
+  tx: postgres.TransactionSql,
+  input: ChangeInput,
+  read: PlannedRead,
+  since: Since,
+  onProgress: (mapped: number) => Promise<void>,
+): Promise<number> {
+  const { reader, sourceKey, owner } = input;
+  const window = { sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
+  const [last] = await tx<{ next: number }[]>`
+    select coalesce(max(seq) + 1, 0)::int as next from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`;
+  const nextSeq = { value: last?.next ?? 0 };
+  let mapped = 0;
+  const pending = new Set<string>();
+
+  const flush = async () => {
+    if (!pending.size) return;
+    const ids = [...pending];
+    pending.clear();
+    const rows: SourceRowOf[SourceResource][] = [];
+    for await (const batch of reader.read(read.resource, window, { batchSize: input.batchSize, filter: { ids } })) rows.push(...batch);
+    await touchKeys(tx, read.recordType, await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq));
+    mapped += rows.length;
+    await onProgress(mapped);
+  };
+  const add = async (ids: readonly string[]) => {
+    for (const id of ids) pending.add(id);
+    if (pending.size >= IDS_PER_REREAD) await flush();
+  };
+
+  // Changed anywhere, not only inside the window: a row moved out of it is changed too.
+  const changedSince = new Date(since.changedSince.getTime() - CHANGE_MARGIN_MS);
+  for await (const batch of reader.read(read.resource, { sourceKey }, { batchSize: input.batchSize, filter: { changedSince } })) {
+    for (const row of batch) await add(idsOf(row));
+  }
+  if (read.resource === "appointments" && since.appointmentsUntil && read.windowEnd && since.appointmentsUntil !== read.windowEnd) {
+    const [from, to] = [since.appointmentsUntil, read.windowEnd].sort();
+    for await (const batch of reader.read(read.resource, { sourceKey, windowStart: from, windowEnd: to }, { batchSize: input.batchSize })) {
+      for (const row of batch) await add(idsOf(row));
+    }
+  }
+  await flush();
+
+  // Deleted rows leave no trace but the count: only when it differs are the ids compared one by one.
+  const [ours] = await tx<{ rows: number }[]>`
+    select count(*)::int as rows from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`;
+  if ((await reader.count(read.resource, window)) !== ours?.rows) {
+    await compareIds(tx, input, read, window, add);
+    await flush();
+  }
+  return mapped;
+}
+
+/** Merges the source's (id, rows) with ours, both in byte order, and marks every id that differs for re-reading. */
+async function compareIds(
+  tx: postgres.TransactionSql,
+  input: ChangeInput,
+  read: PlannedRead,
+  window: { sourceKey: string; windowStart: string | null; windowEnd: string | null },
+  add: (ids: readonly string[]) => Promise<void>,
+): Promise<void> {
+  let after: string | null = null;
+  let ours: SourceIdCount[] = [];
+  let index = 0;
+  const nextOurs = async (): Promise<SourceIdCount | undefined> => {
+    if (index >= ours.length) {
+      if (ours.length && ours.length < OUR_IDS_PER_PAGE) return undefined;
+      const afterCondition = after === null ? tx`` : tx`and source_id collate "C" > ${after}`;
+      ours = await tx<SourceIdCount[]>`
+        select source_id as id, count(*)::int as rows from preview_records
+        where location_id = ${input.owner.locationId} and record_type = ${read.recordType} ${afterCondition}
+        group by source_id order by source_id collate "C" limit ${OUR_IDS_PER_PAGE}`;
+      index = 0;
+      if (!ours.length) return undefined;
+      after = ours.at(-1)!.id;
+    }
+    return ours[index++];
+  };
+
+  let mine = await nextOurs();
+  for await (const batch of input.reader.readIds(read.resource, window, { batchSize: input.batchSize })) {
+    for (const theirs of batch) {
+      while (mine && byteOrder(mine.id, theirs.id) < 0) {
+        await add([mine.id]);
+        mine = await nextOurs();
+      }
+      if (mine && mine.id === theirs.id) {
+        if (mine.rows !== theirs.rows) await add([theirs.id]);
+        mine = await nextOurs();
+      } else {
+        await add([theirs.id]);
+      }
+    }
+  }
+  for (; mine; mine = await nextOurs()) await add([mine.id]);
+}

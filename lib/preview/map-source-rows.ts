@@ -1,0 +1,70 @@
+import type postgres from "postgres";
+import { mapRow } from "@/lib/mapping/map-row";
+import type { MappingContext } from "@/lib/mapping/mapping-types";
+import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
+import type { PlannedRead } from "./preview-plan";
+import { previewRowsOf, type MappedForPreview, type PreviewIssueRow, type PreviewRecordRow } from "./preview-row";
+import { writePreviewBatch } from "./write-preview-batch";
+
+export type Sql = postgres.Sql | postgres.TransactionSql;
+
+export interface RecordOwner {
+  locationId: string;
+  runId: string;
+}
+
+/** Maps one batch of source rows and writes the records and issues; `seqOf` numbers each row by its (trimmed) source id. */
+export async function mapAndWrite(
+  sql: Sql,
+  owner: RecordOwner,
+  read: PlannedRead,
+  rows: readonly SourceRowOf[SourceResource][],
+  context: MappingContext,
+  seqOf: (sourceId: string) => number,
+): Promise<PreviewRecordRow[]> {
+  const records: PreviewRecordRow[] = [];
+  const issues: PreviewIssueRow[] = [];
+  for (const row of rows) {
+    const mapped = mapRow(read.resource, row as never, context) as MappedForPreview;
+    const stored = previewRowsOf(owner, read.recordType, seqOf(mapped.sourceId), mapped);
+    records.push(stored.record);
+    issues.push(...stored.issues);
+  }
+  await writePreviewBatch(sql, records, issues);
+  return records;
+}
+
+/** Forgets every record (and issue) of one type of the location. */
+export async function deleteRecordsOfType(sql: Sql, locationId: string, type: string): Promise<void> {
+  await sql`delete from preview_issues where location_id = ${locationId} and record_type = ${type}`;
+  await sql`delete from preview_records where location_id = ${locationId} and record_type = ${type}`;
+}
+
+/**
+ * Replaces the records of some source ids by the rows the source has for them now (none: they are gone).
+ * A source id keeps its positions; rows beyond what it had before go to the end. Returns the old and new keys.
+ */
+export async function replaceSourceIds(
+  tx: postgres.TransactionSql,
+  owner: RecordOwner,
+  read: PlannedRead,
+  ids: readonly string[],
+  rows: readonly SourceRowOf[SourceResource][],
+  context: MappingContext,
+  nextSeq: { value: number },
+): Promise<(string | null)[]> {
+  const removed = await tx<{ seq: number; source_id: string; record_key: string | null }[]>`
+    delete from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType} and source_id = any(${ids as string[]})
+    returning seq, source_id, record_key`;
+  if (removed.length) {
+    await tx`delete from preview_issues where location_id = ${owner.locationId} and record_type = ${read.recordType} and seq = any(${removed.map((row) => row.seq)}::int[])`;
+  }
+  const freed = new Map<string, number[]>();
+  for (const row of [...removed].sort((first, second) => first.seq - second.seq)) {
+    const seqs = freed.get(row.source_id) ?? [];
+    seqs.push(row.seq);
+    freed.set(row.source_id, seqs);
+  }
+  const written = await mapAndWrite(tx, owner, read, rows, context, (sourceId) => freed.get(sourceId)?.shift() ?? nextSeq.value++);
+  return [...removed.map((row) => row.record_key), ...written.map((row) => row.record_key)];
+}

@@ -1,0 +1,13 @@
+import { createHash } from "node:crypto";
+import { MAPPING_VERSION } from "@/lib/mapping/mapping-version";
+import type { SourceReader } from "@/lib/source/source-reader";
+import { defaultDateTimeStyle } from "@/lib/upstream/formats";
+
+/**
+ * Everything a record's mapping depends on besides its source row: two runs with the same basis map an
+ * unchanged row to the same record, so the later one may keep it. Anything else forces a full run.
+ */
+export async function mappingBasisOf(location: { timeZone: string; country: string; automotive: boolean }, reader: SourceReader): Promise<string> {
+  const parts = [MAPPING_VERSION, location.timeZone, location.country, location.automotive, defaultDateTimeStyle, await reader.querySignature()];
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+}

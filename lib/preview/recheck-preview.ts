@@ -1,0 +1,103 @@
+import type postgres from "postgres";
+import { runChecks } from "./cross-check-preview";
+import type { PreviewRecordType } from "./preview-plan";
+
+// An incremental run re-checks only what its changes can affect. preview_touched holds, per type, the keys
+// of records that were replaced, added or removed (both the old and the new key); every record sharing a
+// key with one of those, or naming a touched contact, service or calendar, is reset to what its mapping
+// said and checked again. Small types (calendars, categories, services, openings) are re-read whole
+// each run and always checked whole.
+
+const smallTypes: readonly PreviewRecordType[] = ["calendars", "service_categories", "services"];
+const usable = "('valid', 'warning')";
+
+/** Temporary tables of the run's transaction. Call first, before records change: it keeps the usable calendars and services. */
+export async function prepareRecheck(tx: postgres.TransactionSql, locationId: string): Promise<void> {
+  await tx`create temporary table preview_touched (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`;
+  await tx`create temporary table preview_recheck (record_type text not null, seq integer not null, primary key (record_type, seq)) on commit drop`;
+  await tx`create temporary table preview_usable_before on commit drop as
+    select record_type, record_key from preview_records
+    where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${tx.unsafe(usable)}`;
+}
+
+/** Remembers keys whose records were replaced, added or removed. */
+export async function touchKeys(tx: postgres.TransactionSql, type: PreviewRecordType, keys: readonly (string | null)[]): Promise<void> {
+  const present = [...new Set(keys.filter((key): key is string => key !== null))];
+  if (!present.length) return;
+  await tx`insert into preview_touched (record_type, record_key) select ${type}, unnest(${present}::text[]) on conflict do nothing`;
+}
+
+/** Adds every record sharing a key with a marked one, then resets the marked records to their mapping's status and issues. */
+async function expandAndReset(tx: postgres.TransactionSql, locationId: string): Promise<void> {
+  await tx`
+    insert into preview_recheck (record_type, seq)
+    select r.record_type, r.seq from preview_records r
+    where r.location_id = ${locationId} and r.record_key is not null and (r.record_type, r.record_key) in (
+      select m.record_type, m.record_key from preview_recheck k
+      join preview_records m on m.location_id = ${locationId} and m.record_type = k.record_type and m.seq = k.seq
+      where m.record_key is not null)
+    on conflict do nothing`;
+  await tx`
+    with removed as (
+      delete from preview_issues i using preview_recheck k
+      where i.location_id = ${locationId} and i.cross_check and i.record_type = k.record_type and i.seq = k.seq
+      returning i.record_type, i.seq
+    ), removed_per_record as (
+      select record_type, seq, count(*)::int as removed from removed group by record_type, seq
+    )
+    update preview_records r set status = r.mapped_status, issue_count = r.issue_count - coalesce(c.removed, 0)
+    from preview_recheck k left join removed_per_record c on c.record_type = k.record_type and c.seq = k.seq
+    where r.location_id = ${locationId} and r.record_type = k.record_type and r.seq = k.seq
+      and (r.status <> r.mapped_status or c.removed is not null)`;
+}
+
+/** Runs the checks of an incremental run over what its changes touched. */
+export async function recheckPreview(tx: postgres.TransactionSql, locationId: string): Promise<void> {
+  // Catalogue and contacts first: appointments, openings and vehicles depend on their outcome.
+  await tx`
+    insert into preview_recheck (record_type, seq)
+    select r.record_type, r.seq from preview_records r
+    where r.location_id = ${locationId} and (r.record_type in ${tx(smallTypes)} or (r.record_type = 'contact_details'
+      and r.record_key in (select record_key from preview_touched where record_type = 'contact_details')))`;
+  await expandAndReset(tx, locationId);
+  await runChecks(tx, locationId, "marked", [...smallTypes, "contact_details"]);
+
+  // A calendar or service that became usable or unusable touches what names it.
+  await tx`
+    insert into preview_touched (record_type, record_key)
+    select record_type, record_key from (
+      (select record_type, record_key from preview_records
+       where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${tx.unsafe(usable)}
+       except select record_type, record_key from preview_usable_before)
+      union
+      (select record_type, record_key from preview_usable_before
+       except select record_type, record_key from preview_records
+       where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${tx.unsafe(usable)})
+    ) flipped
+    on conflict do nothing`;
+
+  await tx`truncate preview_recheck`;
+  await tx`
+    insert into preview_recheck (record_type, seq)
+    select r.record_type, r.seq from preview_records r
+    where r.location_id = ${locationId} and r.record_type = 'openings'
+    union
+    select r.record_type, r.seq from preview_records r
+    join preview_touched t on t.record_type = r.record_type and t.record_key = r.record_key
+    where r.location_id = ${locationId} and r.record_type in ('appointments', 'vehicles')
+    union
+    select r.record_type, r.seq from preview_records r
+    join preview_touched t on t.record_type = 'contact_details' and t.record_key = r.ref_contact
+    where r.location_id = ${locationId} and r.ref_contact is not null
+    union
+    select r.record_type, r.seq from preview_records r
+    join preview_touched t on t.record_type = 'services' and t.record_key = r.ref_service
+    where r.location_id = ${locationId} and r.record_type = 'appointments'
+    union
+    select r.record_type, r.seq from preview_records r
+    join preview_touched t on t.record_type = 'calendars' and t.record_key = r.ref_calendar
+    where r.location_id = ${locationId} and r.record_type = 'appointments'
+    on conflict do nothing`;
+  await expandAndReset(tx, locationId);
+  await runChecks(tx, locationId, "marked", ["appointments", "openings", "vehicles"]);
+}
