@@ -12,17 +12,17 @@ const CHUNK_BYTES = 64 * 1024;
 
 interface RawInput {
   sql: postgres.Sql;
-  runId: string;
+  locationId: string;
   client: UpstreamClient;
   call: LocationCall;
   managementSystem: string;
 }
 
-function validRecords(sql: postgres.Sql, runId: string, recordType: string, service?: string) {
+function validRecords(sql: postgres.Sql, locationId: string, recordType: string, service?: string) {
   const byService = service === undefined ? sql`` : sql`and ref_service = ${service}`;
   return sql<{ payload: unknown }[]>`
     select payload from preview_records
-    where run_id = ${runId} and record_type = ${recordType} and status in ('valid', 'warning') ${byService}
+    where location_id = ${locationId} and record_type = ${recordType} and status in ('valid', 'warning') ${byService}
     order by seq`.cursor(CURSOR_ROWS);
 }
 
@@ -49,38 +49,38 @@ async function put(dispatcher: Agent, putDataUrl: string, body: AsyncGenerator<s
   if (response.statusCode >= 300) throw new Error(`raw upload answered ${response.statusCode}: ${text.slice(0, 200)}`);
 }
 
-async function readAll<T>(sql: postgres.Sql, runId: string, recordType: string): Promise<T[]> {
+async function readAll<T>(sql: postgres.Sql, locationId: string, recordType: string): Promise<T[]> {
   const rows = await sql<{ payload: T }[]>`
-    select payload from preview_records where run_id = ${runId} and record_type = ${recordType} and status in ('valid', 'warning') order by seq`;
+    select payload from preview_records where location_id = ${locationId} and record_type = ${recordType} and status in ('valid', 'warning') order by seq`;
   return rows.map((row) => row.payload);
 }
 
 /** Sends every valid record of the run; returns how many went through the uploads. */
-export async function runRawPipeline({ sql, runId, client, call, managementSystem }: RawInput): Promise<number> {
+export async function runRawPipeline({ sql, locationId, client, call, managementSystem }: RawInput): Promise<number> {
   const dispatcher = new Agent();
   const counter = { records: 0 };
   try {
     await client.updateManagementSystem({ ...call, managementSystem, syncInProgress: true });
-    await client.syncCalendars({ ...call, records: await readAll<CalendarRecord>(sql, runId, "calendars") });
-    await client.syncServiceCategories({ ...call, records: await readAll<ServiceCategoryRecord>(sql, runId, "service_categories") });
-    await client.syncServices({ ...call, records: await readAll<ServiceRecord>(sql, runId, "services") });
+    await client.syncCalendars({ ...call, records: await readAll<CalendarRecord>(sql, locationId, "calendars") });
+    await client.syncServiceCategories({ ...call, records: await readAll<ServiceCategoryRecord>(sql, locationId, "service_categories") });
+    await client.syncServices({ ...call, records: await readAll<ServiceRecord>(sql, locationId, "services") });
 
-    await put(dispatcher, await client.requestContactDetailsUpload(call), jsonArray(validRecords(sql, runId, "contact_details"), counter));
+    await put(dispatcher, await client.requestContactDetailsUpload(call), jsonArray(validRecords(sql, locationId, "contact_details"), counter));
 
     const [span] = await sql<{ first: string | null; last: string | null }[]>`
       select min(local_date)::text as first, max(local_date)::text as last from preview_records
-      where run_id = ${runId} and record_type = 'appointments' and status in ('valid', 'warning')`;
+      where location_id = ${locationId} and record_type = 'appointments' and status in ('valid', 'warning')`;
     if (span?.first && span.last) {
       const putDataUrl = await client.requestAppointmentsUpload({ ...call, startDate: span.first, endDate: span.last });
-      await put(dispatcher, putDataUrl, jsonArray(validRecords(sql, runId, "appointments"), counter));
+      await put(dispatcher, putDataUrl, jsonArray(validRecords(sql, locationId, "appointments"), counter));
     }
 
     const services = await sql<{ service: string; first: string; last: string }[]>`
       select ref_service as service, min(left(payload ->> 'start_at', 10)) as first, max(left(payload ->> 'start_at', 10)) as last from preview_records
-      where run_id = ${runId} and record_type = 'openings' and status in ('valid', 'warning') group by ref_service`;
+      where location_id = ${locationId} and record_type = 'openings' and status in ('valid', 'warning') group by ref_service`;
     for (const { service, first, last } of services) {
       const putDataUrl = await client.requestOpeningsUpload({ ...call, startDate: first, endDate: last, serviceExternalId: service });
-      await put(dispatcher, putDataUrl, jsonArray(validRecords(sql, runId, "openings", service), counter));
+      await put(dispatcher, putDataUrl, jsonArray(validRecords(sql, locationId, "openings", service), counter));
     }
     await client.updateManagementSystem({ ...call, managementSystem, syncInProgress: false });
     return counter.records;

