@@ -87,6 +87,8 @@ async function rawChild(locationId: string): Promise<ChildReport> {
 interface SyncMeasurement extends ChildReport {
   previewSeconds: number;
   recordsSent: number;
+  /** "contact_details 1.2 s (3 items)", per step that ran. */
+  steps: string;
 }
 
 async function measureSync(connection: DatabaseConnection, sandbox: BenchSandbox, locationId: string, full: boolean): Promise<SyncMeasurement> {
@@ -99,7 +101,11 @@ async function measureSync(connection: DatabaseConnection, sandbox: BenchSandbox
   if (report.result !== "succeeded") throw new Error(`the sync ended ${report.result}: ${session?.error}`);
   const [run] = await connection.db.select().from(previewRuns).where(eq(previewRuns.id, session!.previewRunId!));
   const previewSeconds = (run!.finishedAt!.getTime() - run!.startedAt!.getTime()) / 1000;
-  return { ...report, previewSeconds, recordsSent: after.records - before.records };
+  const steps = await connection.sql<{ name: string; seconds: number; items: number }[]>`
+    select s.name, extract(epoch from s.finished_at - s.started_at)::float8 as seconds, (select count(*)::int from sync_step_items i where i.step_id = s.id) as items
+    from sync_steps s where s.session_id = ${requested.sessionId} and s.started_at is not null order by s.position`;
+  const stepText = steps.map((step) => `${step.name} ${step.seconds.toFixed(1)} s${step.items ? ` (${step.items} items)` : ""}`).join(", ");
+  return { ...report, previewSeconds, recordsSent: after.records - before.records, steps: stepText };
 }
 
 /** 1% of the customers edited; 1% of the appointments, the next ones from today, moved by a day (two dates each). */
@@ -174,7 +180,7 @@ async function main() {
     const full = await measureSync(connection, sandbox, locationId, false);
     console.log(
       `full sync: ${round(full.seconds)} s (preview ${round(full.previewSeconds)} s + sending ${round(full.seconds - full.previewSeconds)} s), ` +
-        `${count(full.recordsSent)} records uploaded, ${count(Math.round(full.recordsSent / full.seconds))} records/s, worker peak RSS ${full.maxRssMb} MB`,
+        `${count(full.recordsSent)} records uploaded, ${count(Math.round(full.recordsSent / full.seconds))} records/s, worker peak RSS ${full.maxRssMb} MB\n  steps: ${full.steps}`,
     );
     const raw = await runChild(["--raw", locationId]);
     console.log(`raw pipeline: ${round(raw.seconds)} s, ${count(raw.records ?? 0)} records, ${count(Math.round((raw.records ?? 0) / raw.seconds))} records/s, peak RSS ${raw.maxRssMb} MB`);
@@ -187,7 +193,7 @@ async function main() {
     console.log(
       `1% change (${count(changed.customers)} customers edited, ${count(changed.appointments)} upcoming appointments moved by a day): ` +
         `${round(incremental.seconds)} s (preview ${round(incremental.previewSeconds)} s), ${count(incremental.recordsSent)} records uploaded, ` +
-        `${round(share * 100)}% of the full sync, peak RSS ${incremental.maxRssMb} MB`,
+        `${round(share * 100)}% of the full sync, peak RSS ${incremental.maxRssMb} MB\n  steps: ${incremental.steps}`,
     );
     const peak = Math.max(full.maxRssMb, incremental.maxRssMb);
     const missed = [

@@ -27,6 +27,8 @@ async function readerWithFile(resource: SourceResource, text: string) {
   return { reader: createSqlSourceReader({ url: testDb.url, sqlDirectory: directory }), file: path.join(directory, `${resource}.sql`) };
 }
 
+type CustomerRowLike = SourceRowOf["customers"];
+
 const column = async (query: string) => (await testDb.sql.unsafe(query)).map((row) => row.value as unknown);
 
 describe("createSqlSourceReader", () => {
@@ -121,6 +123,35 @@ describe("createSqlSourceReader", () => {
     } finally {
       await unknown.close();
     }
+  });
+
+  it("narrows a read to rows changed since a time or to some ids, counts rows and lists ids with their counts", async () => {
+    const params = { sourceKey: salon! };
+    const clock = await reader.clock();
+    expect(Math.abs(clock.getTime() - Date.now())).toBeLessThan(60_000);
+    const all = (await readAll(reader, "customers", params)).rows;
+    expect(await reader.count("customers", params)).toBe(all.length);
+
+    const [first, second] = await testDb.sql<{ id: number; customer_no: string }[]>`
+      select id, customer_no from demo_source.customers where source_key = ${salon!} order by id limit 2`;
+    await testDb.sql`update demo_source.customers set first_name = 'Changed', updated_at = ${new Date(clock.getTime() + 1000).toISOString()}::timestamptz where id = ${first!.id}`;
+    const changed: CustomerRowLike[] = [];
+    for await (const batch of reader.read("customers", params, { filter: { changedSince: clock } })) changed.push(...batch);
+    expect(changed.map((row) => [row.id, row.first_name])).toEqual([[first!.customer_no, "Changed"]]);
+
+    // By id as the source has it and trimmed (the mapping trims ids); a duplicated customer number brings all its rows.
+    await testDb.sql`update demo_source.customers set customer_no = ${`  ${second!.customer_no} `} where id = ${second!.id}`;
+    const duplicated = all.find((row, index) => all.findIndex((other) => other.id === row.id) !== index)!.id;
+    const byId: CustomerRowLike[] = [];
+    for await (const batch of reader.read("customers", params, { filter: { ids: [second!.customer_no, duplicated] } })) byId.push(...batch);
+    expect(byId.map((row) => row.id).sort()).toEqual([`  ${second!.customer_no} `, duplicated, duplicated].sort());
+
+    const ids: { id: string; rows: number }[] = [];
+    for await (const batch of reader.readIds("customers", params, { batchSize: 5 })) ids.push(...batch);
+    expect(ids.map((entry) => entry.id)).toEqual([...ids.map((entry) => entry.id)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    expect(ids.find((entry) => entry.id === duplicated)).toEqual({ id: duplicated, rows: 2 });
+    expect(ids.reduce((sum, entry) => sum + entry.rows, 0)).toBe(all.length);
+    expect(await reader.querySignature()).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("fingerprints a source key: stable while nothing changes, different after a change", async () => {

@@ -51,7 +51,7 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       const batchSize = checkedBatchSize(readOptions?.batchSize);
       yield* readBatches<SourceIdCount>(sql, resource, queryOf(resource), params, batchSize, (query, values) => ({
         text: `select source_rows.id::text as id, count(*)::int as rows from (${bare(query)}) as source_rows
-               where source_rows.id is not null group by 1 order by 1 collate "C"`,
+               where source_rows.id is not null group by source_rows.id::text order by source_rows.id::text collate "C"`,
         values,
       }));
     },
