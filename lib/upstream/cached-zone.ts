@@ -2,6 +2,7 @@ import { IANAZone, Zone, type ZoneOffsetFormat, type ZoneOffsetOptions } from "l
 
 const BUCKET_MS = 15 * 60 * 1000;
 const MAX_CACHED_BUCKETS = 500_000;
+const RECENT_SLOTS = 4096;
 
 const pad = (value: number) => String(value).padStart(2, "0");
 
@@ -14,6 +15,10 @@ const pad = (value: number) => String(value).padStart(2, "0");
 class CachedIanaZone extends Zone {
   readonly #inner: IANAZone;
   readonly #offsets = new Map<number, number>();
+  // A direct-mapped table in front of the map (slot = bucket mod RECENT_SLOTS): placing one wall time asks for the
+  // offset of the same few spans up to eight times, and a lookup in a map of many thousand spans is the slower part.
+  readonly #recentBuckets = new Float64Array(RECENT_SLOTS).fill(Number.NaN);
+  readonly #recentOffsets = new Float64Array(RECENT_SLOTS);
 
   constructor(name: string) {
     super();
@@ -42,14 +47,20 @@ class CachedIanaZone extends Zone {
 
   override offset(ts: number): number {
     const bucket = Math.floor(ts / BUCKET_MS);
-    const cached = this.#offsets.get(bucket);
-    if (cached !== undefined) return cached;
-    const start = this.#inner.offset(bucket * BUCKET_MS);
-    const end = this.#inner.offset((bucket + 1) * BUCKET_MS - 1);
-    if (start !== end) return this.#inner.offset(ts);
-    if (this.#offsets.size >= MAX_CACHED_BUCKETS) this.#offsets.clear();
-    this.#offsets.set(bucket, start);
-    return start;
+    const slot = bucket & (RECENT_SLOTS - 1);
+    if (this.#recentBuckets[slot] === bucket) return this.#recentOffsets[slot]!;
+    let offset = this.#offsets.get(bucket);
+    if (offset === undefined) {
+      const start = this.#inner.offset(bucket * BUCKET_MS);
+      const end = this.#inner.offset((bucket + 1) * BUCKET_MS - 1);
+      if (start !== end) return this.#inner.offset(ts);
+      if (this.#offsets.size >= MAX_CACHED_BUCKETS) this.#offsets.clear();
+      this.#offsets.set(bucket, start);
+      offset = start;
+    }
+    this.#recentBuckets[slot] = bucket;
+    this.#recentOffsets[slot] = offset;
+    return offset;
   }
 
   override formatOffset(ts: number, format: ZoneOffsetFormat): string {

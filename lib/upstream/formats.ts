@@ -1,6 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
-import { cachedZone } from "./cached-zone";
 import { z } from "zod";
+import { cachedZone } from "./cached-zone";
+import { dayMs, digitsAt, isRealDate, minuteMs, offsetText, wallDateText, wallDateTimeText } from "./wall-clock";
 
 /** How date-times are written in payloads: the spec's form (default) or plain RFC 3339. */
 export const DateTimeStyle = z.enum(["spec", "rfc3339"]);
@@ -11,18 +12,17 @@ export const defaultDateTimeStyle: DateTimeStyle = "spec";
 export const mobilePhonePattern = /^\+[0-9]+$/;
 export const localDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-// Spec 2.9: date, `T`, time, the letter `Z`, then the UTC offset. The `Z` is optional in the pattern
-// only so one parser serves both styles; each style checks its own form.
-const dateTimePattern = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(Z?)([+-])(\d{2}):(\d{2})$/;
-
 // Real-world offsets lie within ±14:00; ±18:00 is the widest any standard library accepts.
 const maxOffsetMinutes = 18 * 60;
 
+// `YYYY-MM-DD` at the start of `value`, in ASCII digits (what `\d` matches).
+function hasDateForm(value: string): boolean {
+  return digitsAt(value, 0, 4) >= 0 && value[4] === "-" && digitsAt(value, 5, 2) >= 0 && value[7] === "-" && digitsAt(value, 8, 2) >= 0;
+}
+
 /** True for a real calendar date `YYYY-MM-DD` (2026-02-30 is not one). */
 export function isLocalDate(value: string): boolean {
-  const match = localDatePattern.exec(value);
-  if (!match) return false;
-  return DateTime.fromObject({ year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) }, { zone: "utc" }).isValid;
+  return value.length === 10 && hasDateForm(value) && isRealDate(digitsAt(value, 0, 4), digitsAt(value, 5, 2), digitsAt(value, 8, 2));
 }
 
 const knownZones = new Map<string, boolean>();
@@ -40,10 +40,31 @@ export function isTimeZone(zone: string): boolean {
   return valid;
 }
 
-function zonedDateTime(instant: Date | number, timeZone: string): DateTime {
+function instantMillis(instant: Date | number, timeZone: string): number {
   if (!isTimeZone(timeZone)) throw new RangeError(`unknown IANA time zone: ${timeZone}`);
   const millis = typeof instant === "number" ? instant : instant.getTime();
   if (!Number.isFinite(millis)) throw new RangeError("invalid instant");
+  return millis;
+}
+
+// Within this, an instant's wall clock stays inside the range of a Date; beyond it luxon decides (an invalid DateTime).
+const maxWallMillis = 8.64e15 - 2 * dayMs;
+
+/**
+ * The zone's offset at a whole-millisecond instant, in whole minutes; NaN when luxon must decide (an offset with
+ * seconds, as zones had before standard time, or an instant at the end of time).
+ */
+function wholeMinuteOffset(millis: number, timeZone: string): number {
+  if (!Number.isInteger(millis) || Math.abs(millis) > maxWallMillis) return Number.NaN;
+  const offset = cachedZone(timeZone).offset(millis);
+  return Number.isInteger(offset) ? offset : Number.NaN;
+}
+
+function upstreamText(wallMillis: number, offset: number, style: DateTimeStyle): string {
+  return `${wallDateTimeText(wallMillis, "T")}${style === "spec" ? "Z" : ""}${offsetText(offset)}`;
+}
+
+function zonedDateTime(millis: number, timeZone: string): DateTime {
   return DateTime.fromMillis(millis, { zone: cachedZone(timeZone) });
 }
 
@@ -53,15 +74,36 @@ function zonedDateTime(instant: Date | number, timeZone: string): DateTime {
  * Starting from an instant, DST gaps and overlaps cannot arise: each instant has exactly one local time and offset.
  */
 export function formatUpstreamDateTime(instant: Date | number, timeZone: string, style: DateTimeStyle = defaultDateTimeStyle): string {
-  const local = zonedDateTime(instant, timeZone).set({ millisecond: 0 });
+  const millis = instantMillis(instant, timeZone);
+  const offset = wholeMinuteOffset(millis, timeZone);
+  if (!Number.isNaN(offset)) {
+    // Milliseconds are cut from the wall clock; the offset is then the one of the cut instant, as luxon's set() takes it.
+    const wallMillis = millis + offset * minuteMs;
+    const cut = wallMillis - Math.floor(wallMillis / 1000) * 1000;
+    if (cut === 0 || cachedZone(timeZone).offset(millis - cut) === offset) return upstreamText(wallMillis - cut, offset, style);
+  }
+  const local = zonedDateTime(millis, timeZone).set({ millisecond: 0 });
   const wallClock = local.toFormat("yyyy-MM-dd'T'HH:mm:ss");
-  const offset = local.toFormat("ZZ");
-  return style === "spec" ? `${wallClock}Z${offset}` : `${wallClock}${offset}`;
+  const offsetPart = local.toFormat("ZZ");
+  return style === "spec" ? `${wallClock}Z${offsetPart}` : `${wallClock}${offsetPart}`;
 }
 
 /** The location's calendar date of an instant, `YYYY-MM-DD`. */
 export function formatLocalDate(instant: Date | number, timeZone: string): string {
-  return zonedDateTime(instant, timeZone).toFormat("yyyy-MM-dd");
+  const millis = instantMillis(instant, timeZone);
+  const offset = wholeMinuteOffset(millis, timeZone);
+  if (Number.isNaN(offset)) return zonedDateTime(millis, timeZone).toFormat("yyyy-MM-dd");
+  return wallDateText(millis + offset * minuteMs);
+}
+
+/** formatUpstreamDateTime and formatLocalDate of one instant, its offset looked up once. */
+export function formatInstantAt(instant: number, timeZone: string, style: DateTimeStyle): { dateTime: string; instant: number; localDate: string } {
+  const offset = wholeMinuteOffset(instantMillis(instant, timeZone), timeZone);
+  if (Number.isNaN(offset) || instant % 1000 !== 0) {
+    return { dateTime: formatUpstreamDateTime(instant, timeZone, style), instant, localDate: formatLocalDate(instant, timeZone) };
+  }
+  const wallMillis = instant + offset * minuteMs;
+  return { dateTime: upstreamText(wallMillis, offset, style), instant, localDate: wallDateText(wallMillis) };
 }
 
 export class InvalidDateTimeError extends Error {
@@ -71,18 +113,36 @@ export class InvalidDateTimeError extends Error {
   }
 }
 
+// Spec 2.9: date, `T`, time, the letter `Z`, then the UTC offset (`YYYY-MM-DDTHH:MM:SSZ±HH:MM`); the RFC 3339 style has
+// no `Z`. Read by position, not by a regular expression: the record check runs this twice per appointment.
+function hasDateTimeForm(value: string, style: DateTimeStyle): boolean {
+  const offsetAt = style === "spec" ? 20 : 19;
+  const sign = value[offsetAt];
+  return (
+    value.length === offsetAt + 6 &&
+    hasDateForm(value) &&
+    value[10] === "T" &&
+    digitsAt(value, 11, 2) >= 0 &&
+    value[13] === ":" &&
+    digitsAt(value, 14, 2) >= 0 &&
+    value[16] === ":" &&
+    digitsAt(value, 17, 2) >= 0 &&
+    (style !== "spec" || value[19] === "Z") &&
+    (sign === "+" || sign === "-") &&
+    digitsAt(value, offsetAt + 1, 2) >= 0 &&
+    value[offsetAt + 3] === ":" &&
+    digitsAt(value, offsetAt + 4, 2) >= 0
+  );
+}
+
 /** Why `value` is not a date-time of `style`, or undefined when it is one. */
 export function describeDateTimeProblem(value: string, style: DateTimeStyle = defaultDateTimeStyle): string | undefined {
-  const match = dateTimePattern.exec(value);
-  const expected = style === "spec" ? "YYYY-MM-DDTHH:MM:SSZ±HH:MM" : "YYYY-MM-DDTHH:MM:SS±HH:MM";
-  if (!match) return `must be a date-time ${expected}`;
-  const [, date, hour, minute, second, zulu, , offsetHours, offsetMinutes] = match;
-  if ((style === "spec") !== (zulu === "Z")) return `must be a date-time ${expected}`;
-  if (!isLocalDate(date!)) return "must be a real calendar date";
-  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return "must be a real time of day";
-  if (Number(offsetMinutes) > 59 || Number(offsetHours) * 60 + Number(offsetMinutes) > maxOffsetMinutes) {
-    return "must have a UTC offset between -18:00 and +18:00";
-  }
+  if (!hasDateTimeForm(value, style)) return `must be a date-time ${style === "spec" ? "YYYY-MM-DDTHH:MM:SSZ±HH:MM" : "YYYY-MM-DDTHH:MM:SS±HH:MM"}`;
+  if (!isRealDate(digitsAt(value, 0, 4), digitsAt(value, 5, 2), digitsAt(value, 8, 2))) return "must be a real calendar date";
+  if (digitsAt(value, 11, 2) > 23 || digitsAt(value, 14, 2) > 59 || digitsAt(value, 17, 2) > 59) return "must be a real time of day";
+  const offsetHours = digitsAt(value, value.length - 5, 2);
+  const offsetMinutes = digitsAt(value, value.length - 2, 2);
+  if (offsetMinutes > 59 || offsetHours * 60 + offsetMinutes > maxOffsetMinutes) return "must have a UTC offset between -18:00 and +18:00";
   return undefined;
 }
 
