@@ -17,7 +17,15 @@ function schemasOf(style: DateTimeStyle): RecordSchemas {
 
 /** The record without its undefined fields: an omitted field is absent, not `undefined`. */
 export function withoutUndefined<T extends object>(record: T): T {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
+  const defined: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    const value = (record as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    // Assigning __proto__ would set the prototype; an own property of that name is defined instead.
+    if (key === "__proto__") Object.defineProperty(defined, key, { value, enumerable: true, writable: true, configurable: true });
+    else defined[key] = value;
+  }
+  return defined as T;
 }
 
 /** A row that an error excludes. */

@@ -5,6 +5,14 @@ const field = "price_cents";
 // Decimal currency as numeric columns print it: digits, optionally a point and more digits.
 const decimalPattern = /^([+-]?)(\d+)(?:\.(\d+))?$/;
 
+// Up to 13 whole digits, cents stay below 2^53 and a Number counts them exactly; beyond, BigInt does (Infinity when
+// even that is past what a Number holds, which the caller refuses as too large).
+function centsOf(whole: string, centDigits: string, roundUp: boolean): number {
+  if (whole.length <= 13) return Number(whole) * 100 + Number(centDigits) + (roundUp ? 1 : 0);
+  const cents = BigInt(whole) * 100n + BigInt(centDigits) + (roundUp ? 1n : 0n);
+  return cents > BigInt(Number.MAX_SAFE_INTEGER) ? Number.POSITIVE_INFINITY : Number(cents);
+}
+
 /**
  * Decimal currency text → whole cents, computed on the digits (never through a float, so "19.99" is 1999).
  * More than two decimals are rounded half up with a warning; negative, unreadable or too large → dropped with a warning.
@@ -19,10 +27,10 @@ export function normalisePrice(value: string | null | undefined): Normalised<num
   const [, sign, whole = "", fraction = ""] = match;
   const centDigits = fraction.slice(0, 2).padEnd(2, "0");
   const roundUp = fraction.length > 2 && Number(fraction[2]) >= 5;
-  const cents = BigInt(whole) * 100n + BigInt(centDigits) + (roundUp ? 1n : 0n);
-  if (sign === "-" && cents !== 0n) return normalised<number>(undefined, warningIssue(field, "negative_price", "is negative", original));
-  if (cents > BigInt(Number.MAX_SAFE_INTEGER)) return normalised<number>(undefined, warningIssue(field, "invalid_price", "is too large", original));
+  const cents = centsOf(whole, centDigits, roundUp);
+  if (sign === "-" && cents !== 0) return normalised<number>(undefined, warningIssue(field, "negative_price", "is negative", original));
+  if (cents > Number.MAX_SAFE_INTEGER) return normalised<number>(undefined, warningIssue(field, "invalid_price", "is too large", original));
   const rounded = /[1-9]/.test(fraction.slice(2));
-  if (!rounded) return normalised(Number(cents));
-  return normalised(Number(cents), warningIssue(field, "rounded_price", "has more than two decimals; rounded to whole cents", original));
+  if (!rounded) return normalised(cents);
+  return normalised(cents, warningIssue(field, "rounded_price", "has more than two decimals; rounded to whole cents", original));
 }
