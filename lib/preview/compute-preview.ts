@@ -77,7 +77,9 @@ async function mapWholeRead(sql: Sql, input: RunInput, read: PlannedRead): Promi
 }
 
 async function fullRun(sql: Sql, input: RunInput, plan: PlannedRead[]): Promise<void> {
-  for (const read of plan) await deleteRecordsOfType(sql, input.owner.locationId, read.recordType);
+  // Everything the location had, also types no longer read (vehicles of a location that stopped being automotive).
+  await sql`delete from preview_issues where location_id = ${input.owner.locationId}`;
+  await sql`delete from preview_records where location_id = ${input.owner.locationId}`;
   for (const read of plan) await mapWholeRead(sql, input, read);
   await crossCheckPreview(sql, input.owner.locationId);
 }
