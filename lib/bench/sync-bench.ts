@@ -1,7 +1,8 @@
-// `npm run bench [-- --contacts 200000 --years 1]`: a first sync of a large generated location against the
-// standalone sandbox in count-only mode on loopback, a raw pipeline over the same preview records to the same
-// receiver, then an incremental sync after changing 1% of the customers and appointments. Syncs and the raw
-// pipeline each run in a child process (a worker's peak RSS). Exits 1 when a target is missed.
+// `npm run bench [-- --contacts 200000 --years 5 --appointments 1000000 --services 50]`: a first sync of a large
+// generated location against the standalone sandbox in count-only mode on loopback, a raw pipeline over the same
+// preview records to the same receiver, then an incremental sync after changing 1% of the customers and
+// appointments. Syncs and the raw pipeline each run in a child process (a worker's peak RSS). Exits 1 when a target
+// is missed.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { Command } from "commander";
@@ -147,11 +148,13 @@ const count = (value: number) => value.toLocaleString("en");
 async function main() {
   const options = new Command()
     .option("--contacts <n>", "customers of the generated location", "200000")
-    .option("--years <n>", "years of past appointments (about 5 per customer and year, plus 6 months ahead)", "1")
+    .option("--years <n>", "years of past appointments (plus 6 months ahead)", "5")
+    .option("--appointments <n>", "appointments of the generated location, spread over the years and 6 months ahead", "1000000")
+    .option("--services <n>", "services of the generated location, each with free slots in the next 72 hours", "50")
     .option("--seed <n>", "generator seed", "7")
     .option("--worker-heap-mb <n>", "old-space limit of the sync worker and raw pipeline processes (0: V8's default)", "160")
     .parse()
-    .opts<{ contacts: string; years: string; seed: string; workerHeapMb: string }>();
+    .opts<{ contacts: string; years: string; appointments: string; services: string; seed: string; workerHeapMb: string }>();
   workerHeapMb = Number(options.workerHeapMb);
   await compiledChild();
   const fresh = await createFreshDatabase("bench_sync");
@@ -162,18 +165,28 @@ async function main() {
     await applyMigrations(connection.db);
     sandbox = await startCountOnlySandbox(fresh.url);
     const generationStart = performance.now();
-    const [sourceKey] = await generateDemoSource(connection.db, { locations: 1, contacts: Number(options.contacts), years: Number(options.years), seed: Number(options.seed) });
-    const [rows] = await connection.sql<{ customers: number; appointments: number; services: number; first: string; last: string; slots: number }[]>`
+    const [sourceKey] = await generateDemoSource(connection.db, {
+      locations: 1,
+      contacts: Number(options.contacts),
+      years: Number(options.years),
+      appointments: Number(options.appointments),
+      services: Number(options.services),
+      seed: Number(options.seed),
+    });
+    const [rows] = await connection.sql<{ customers: number; appointments: number; services: number; first: string; last: string; slots: number; open: number }[]>`
       select (select count(*) from demo_source.customers where source_key = ${sourceKey!})::int as customers,
              (select count(*) from demo_source.appointments where source_key = ${sourceKey!})::int as appointments,
              (select min(starts_at)::date::text from demo_source.appointments where source_key = ${sourceKey!}) as first,
              (select max(starts_at)::date::text from demo_source.appointments where source_key = ${sourceKey!}) as last,
              (select count(*) from demo_source.services where source_key = ${sourceKey!})::int as services,
-             (select count(*) from demo_source.availability_slots where source_key = ${sourceKey!})::int as slots`;
+             (select count(*) from demo_source.availability_slots where source_key = ${sourceKey!})::int as slots,
+             (select count(distinct a.service_id) from demo_source.availability_slots a join demo_source.locations l using (source_key)
+               where a.source_key = ${sourceKey!} and a.starts_at >= (now() at time zone l.time_zone)
+                 and a.starts_at < (now() at time zone l.time_zone) + interval '72 hours')::int as open`;
     console.log(`worker processes: compiled, node ${workerNodeFlags.join(" ")} ${workerHeapMb ? `--max-old-space-size=${workerHeapMb}` : "(V8's default heap limit)"}`);
     console.log(
       `source: ${count(rows!.customers)} customers, ${count(rows!.appointments)} appointments from ${rows!.first} to ${rows!.last}, ` +
-        `${rows!.services} services, ${count(rows!.slots)} free slots (generated in ${round((performance.now() - generationStart) / 1000, 0)} s)`,
+        `${rows!.services} services (${rows!.open} with openings in the next 72 hours), ${count(rows!.slots)} free slots (generated in ${round((performance.now() - generationStart) / 1000, 0)} s)`,
     );
     const locationId = await createBenchLocation(connection, sandbox, sourceKey!);
 

@@ -17,9 +17,16 @@ export interface AppointmentContext {
   /** First and last wall day appointments fall on: `years` back, about six months ahead. */
   firstDay: number;
   lastDay: number;
+  /** Average visits per customer over the whole range; default averageVisits(years). */
+  visits?: number;
+  /**
+   * Rounds a fractional 2 × visits up or down so that the mean stays `visits`: a stream of its own, drawn only when
+   * 2 × visits is not whole (never for the default), so the appointment stream is as without it. Without it, rounded.
+   */
+  visitRounding?: Random;
 }
 
-/** Average visits per customer over the whole range: about five a year. */
+/** Default average visits per customer over the whole range: about five a year. */
 export function averageVisits(years: number): number {
   return 5 * (years + 0.5);
 }
@@ -49,11 +56,19 @@ function bookableServices(catalogue: DemoCatalogue): CatalogueService[] {
   return bookable.length ? bookable : catalogue.services;
 }
 
+/** How many visits a customer gets: uniform in 0 … 2 × visits, so `visits` on average. */
+function visitCount(context: AppointmentContext, years: number): number {
+  const top = 2 * (context.visits ?? averageVisits(years));
+  const whole = Math.floor(top);
+  if (top === whole || !context.visitRounding) return context.random.int(0, Math.round(top));
+  return context.random.int(0, context.visitRounding.chance(top - whole) ? whole + 1 : whole);
+}
+
 /** The visits of one customer, spread over the range during opening hours, a few of them late at night. */
 export function customerAppointments(context: AppointmentContext, customerNo: string, years: number): AppointmentInsert[] {
   const { profile, random, firstDay, lastDay } = context;
   const services = bookableServices(context.catalogue);
-  const count = random.int(0, Math.round(2 * averageVisits(years)));
+  const count = visitCount(context, years);
   const days = Math.round((lastDay - firstDay) / dayMs);
   return Array.from({ length: count }, () => {
     let day = firstDay + random.int(0, days) * dayMs;

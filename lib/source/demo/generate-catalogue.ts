@@ -1,6 +1,6 @@
 import type { DatabaseOrTransaction } from "@/db/client";
 import { demoSourceServiceCategories, demoSourceServices, demoSourceServiceStaff, demoSourceStaff } from "@/db/schema";
-import type { DemoProfile } from "./demo-profiles";
+import type { DemoProfile, DemoService } from "./demo-profiles";
 import type { Random } from "./random";
 import { dayMs } from "./wall-time";
 
@@ -39,8 +39,44 @@ function staffRow(sourceKey: string, id: number, profile: DemoProfile, random: R
   return { ...base, firstName, lastName, displayName: random.chance(0.5) ? null : firstName };
 }
 
+/** Services added to the profile's menu (a large catalogue): "<category> <n>" in the live categories, 1–3 staff each. */
+function generatedServices(profile: DemoProfile, count: number, random: Random): DemoService[] {
+  const live = profile.categories.flatMap((category, index) => (category.deleted ? [] : [index]));
+  const perCategory = new Map<number, number>();
+  return Array.from({ length: count }, () => {
+    const category = random.pick(live);
+    const number = (perCategory.get(category) ?? 0) + 1;
+    perCategory.set(category, number);
+    const name = `${profile.categories[category]!.name} ${number}`;
+    const durationMinutes = random.pick([15, 30, 45, 60, 90]);
+    return {
+      name,
+      description: random.chance(0.4) ? null : `${name}, ${durationMinutes} min`,
+      category,
+      price: `${random.int(10, 180)}.${random.pick(["00", "50", "90", "99"])}`,
+      durationMinutes,
+      bookable: true,
+      staffCount: random.int(1, Math.min(3, profile.staffCount)),
+    };
+  });
+}
+
+export interface ExtraServices {
+  /** How many services to add after the profile's own. */
+  count: number;
+  /** A stream of their own, so the profile's rows stay as they are without extra services. */
+  random: Random;
+}
+
 /** Writes the staff, service categories, services and who provides which service. */
-export async function generateCatalogue(db: DatabaseOrTransaction, sourceKey: string, profile: DemoProfile, random: Random, today: number): Promise<DemoCatalogue> {
+export async function generateCatalogue(
+  db: DatabaseOrTransaction,
+  sourceKey: string,
+  profile: DemoProfile,
+  random: Random,
+  today: number,
+  extra: ExtraServices = { count: 0, random },
+): Promise<DemoCatalogue> {
   const changedAt = () => new Date(today - random.int(1, 400) * dayMs);
   const staff = Array.from({ length: profile.staffCount }, (_, index) => staffRow(sourceKey, index + 1, profile, random, changedAt()));
   await db.insert(demoSourceStaff).values(staff);
@@ -57,17 +93,22 @@ export async function generateCatalogue(db: DatabaseOrTransaction, sourceKey: st
     })),
   );
 
-  const services: CatalogueService[] = profile.services.map((service, index) => ({
+  const added = generatedServices(profile, extra.count, extra.random);
+  const menu = [...profile.services, ...added];
+  // The profile's services draw from `random`, the added ones from `extra.random`, each in the order they always did.
+  const streamOf = (index: number) => (index < profile.services.length ? random : extra.random);
+  const services: CatalogueService[] = menu.map((service, index) => ({
     id: index + 1,
     price: service.price,
     durationMinutes: service.durationMinutes,
     bookable: service.bookable,
-    staffIds: shuffled(staffIds, random)
+    staffIds: shuffled(staffIds, streamOf(index))
       .slice(0, service.staffCount)
       .sort((a, b) => a - b),
   }));
+  const extraChangedAt = () => new Date(today - extra.random.int(1, 400) * dayMs);
   await db.insert(demoSourceServices).values(
-    profile.services.map((service, index) => ({
+    menu.map((service, index) => ({
       sourceKey,
       id: index + 1,
       categoryId: service.category === null ? null : service.category + 1,
@@ -78,7 +119,7 @@ export async function generateCatalogue(db: DatabaseOrTransaction, sourceKey: st
       durationMinutes: service.durationMinutes,
       // A few services were never given a place in the menu.
       position: index % 5 === 3 ? null : index + 1,
-      updatedAt: changedAt(),
+      updatedAt: index < profile.services.length ? changedAt() : extraChangedAt(),
     })),
   );
   const links = services.flatMap((service) => service.staffIds.map((staffId) => ({ sourceKey, serviceId: service.id, staffId })));

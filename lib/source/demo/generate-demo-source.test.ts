@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { demoLocations } from "@/lib/runtime/seed-demo";
@@ -12,11 +13,11 @@ const size = { locations: 3, contacts: 120, years: 1, today };
 const tables = ["locations", "staff", "service_categories", "services", "service_staff", "customers", "vehicles", "appointments", "availability_slots"];
 
 /** Every row of every table for one source key, without the source key and the customers' surrogate id. */
-async function snapshot(sourceKey: string): Promise<Record<string, unknown[]>> {
+async function snapshot(sourceKey: string, sql: Pick<typeof testDb.sql, "unsafe"> = testDb.sql): Promise<Record<string, unknown[]>> {
   const result: Record<string, unknown[]> = {};
   for (const table of tables) {
     const withoutKeys = `to_jsonb(t) - 'source_key' - ${table === "customers" ? "'id'" : "''"}`;
-    const rows = await testDb.sql.unsafe(`select ${withoutKeys} as row from demo_source.${table} t where source_key = $1 order by (${withoutKeys})::text`, [sourceKey]);
+    const rows = await sql.unsafe(`select ${withoutKeys} as row from demo_source.${table} t where source_key = $1 order by (${withoutKeys})::text`, [sourceKey]);
     result[table] = rows.map((row) => row.row);
   }
   return result;
@@ -114,6 +115,77 @@ describe("generateDemoSource", () => {
     expect(slots).toMatchObject({ first: "2025-06-16", last: "2025-06-21" });
     expect(slots!.services).toBeGreaterThan(slots!.bookable / 2);
     expect(slots!.services).toBeLessThan(slots!.bookable);
+  });
+});
+
+const sized = { locations: 3, contacts: 3000, years: 2, seed: 7, today, appointments: 8000, services: 30 };
+const sizedKeys = await generateDemoSource(testDb.db, { ...sized, sourceKeys: ["sized-1", "sized-2", "sized-3"] });
+
+describe("generateDemoSource with a size (appointments, services)", () => {
+
+  it("leaves the output without them as it was (fingerprints of the rows)", async () => {
+    // Recorded before the sizes existed; UTC so that timestamps read the same whatever the server's zone.
+    const fingerprints = await testDb.sql.begin(async (tx) => {
+      await tx`set local timezone = 'UTC'`;
+      const hashes: string[] = [];
+      for (const index of [1, 2, 3]) hashes.push(createHash("sha256").update(JSON.stringify(await snapshot(`same-a-${index}`, tx))).digest("hex").slice(0, 16));
+      return hashes;
+    });
+    expect(fingerprints).toEqual(["6068ef31a6a62807", "355da94c844d237c", "571d740ab608b043"]);
+  });
+
+  it("makes about the asked number of appointments, the showcase ones included", async () => {
+    for (const sourceKey of sizedKeys) {
+      const [appointments] = (await values("select count(*)::int as value from demo_source.appointments where source_key = $1", sourceKey)) as number[];
+      expect(Math.abs(appointments! / sized.appointments - 1)).toBeLessThan(0.03);
+      expect(await values("select count(*)::int as value from demo_source.appointments where source_key = $1 and starts_at::time in ('01:30', '02:30')", sourceKey)).not.toEqual([0]);
+    }
+  });
+
+  it("makes the asked number of services, the profile's first, each provided by 1–3 staff", async () => {
+    for (const sourceKey of sizedKeys) {
+      const services = await testDb.sql<{ id: number; name: string; category: string | null; deleted: boolean | null; price: string | null; staff: number }[]>`
+        select s.id, s.name, c.name as category, c.deleted_at is not null as deleted, s.price::text as price,
+               (select count(*)::int from demo_source.service_staff l where l.source_key = s.source_key and l.service_id = s.id) as staff
+        from demo_source.services s left join demo_source.service_categories c on c.source_key = s.source_key and c.id = s.category_id
+        where s.source_key = ${sourceKey} order by s.id`;
+      expect(services.map((service) => service.id)).toEqual(Array.from({ length: sized.services }, (_, index) => index + 1));
+      const profileSize = sourceKey === "sized-3" ? 9 : 12;
+      for (const service of services.slice(profileSize)) {
+        expect(service.name).toBe(`${service.category} ${service.name.split(" ").at(-1)}`);
+        expect(service.deleted).toBe(false);
+        expect(service.price).toMatch(/^\d+\.\d\d$/);
+        expect(service.staff).toBeGreaterThanOrEqual(1);
+        expect(service.staff).toBeLessThanOrEqual(3);
+      }
+      expect(new Set(services.map((service) => service.name)).size).toBe(sized.services);
+    }
+    // The profile's messy cases stay: a service in a deleted category, one nobody provides.
+    expect(await values("select s.name as value from demo_source.services s join demo_source.service_categories c on c.source_key = s.source_key and c.id = s.category_id where s.source_key = $1 and c.deleted_at is not null", "sized-1")).toEqual(["Sommer-Special"]);
+    expect(await values("select s.name as value from demo_source.services s where s.source_key = $1 and not exists (select from demo_source.service_staff l where l.source_key = s.source_key and l.service_id = s.id)", "sized-1")).toEqual(["Gutschein"]);
+  });
+
+  it("gives every service free slots in the next 72 hours", async () => {
+    for (const sourceKey of sizedKeys) {
+      // 2025-06-15 is a Sunday, when both profiles are closed: the slots are Monday's and Tuesday's.
+      const rows = await testDb.sql<{ id: number; slots: number }[]>`
+        select s.id, count(a.id)::int as slots from demo_source.services s
+        left join demo_source.availability_slots a on a.source_key = s.source_key and a.service_id = s.id
+          and a.starts_at >= ${`${today} 00:00:00`}::timestamp and a.starts_at < ${`${today} 00:00:00`}::timestamp + interval '72 hours'
+        where s.source_key = ${sourceKey} group by s.id order by s.id`;
+      expect(rows).toHaveLength(sized.services);
+      expect(rows.filter((row) => row.slots === 0)).toEqual([]);
+    }
+  });
+
+  it("keeps the rows the sizes do not concern as they are without them", async () => {
+    const plain = await snapshot("same-a-1");
+    await generateDemoSource(testDb.db, { ...size, seed: 7, sourceKeys: ["sized-small-1"], locations: 1, appointments: 300, services: 20 });
+    const withSizes = await snapshot("sized-small-1");
+    for (const table of ["locations", "staff", "service_categories", "customers"]) expect(withSizes[table]).toEqual(plain[table]);
+    const profileServices = (rows: unknown[]) => rows.filter((row) => (row as { id: number }).id <= 12);
+    expect(profileServices(withSizes.services!)).toEqual(profileServices(plain.services!));
+    expect(withSizes.services).toHaveLength(20);
   });
 });
 

@@ -31,6 +31,18 @@ export interface DemoSourceOptions {
   sourceKeys?: readonly string[];
   /** "YYYY-MM-DD" the data is generated around; default today (UTC). Same seed and day → same rows. */
   today?: string;
+  /**
+   * About how many appointments per location (the showcase ones come on top): the visits per customer become
+   * appointments / contacts over the whole range (`years` back plus the half year ahead). Default: about five
+   * visits per customer and year, i.e. contacts × 5 × (years + 0.5).
+   */
+  appointments?: number;
+  /**
+   * Services per location: the profile's menu (12 in a salon, 9 in a garage; never fewer) plus generated ones, and
+   * every service then has free slots on each open day of the next four, so each has openings in the next 72 hours.
+   * Default: the profile's menu, with free slots for most of its bookable services.
+   */
+  services?: number;
 }
 
 const futureDays = 182;
@@ -67,11 +79,14 @@ export async function generateDemoSource(db: DatabaseOrTransaction, options: Dem
   assertCount("contacts", options.contacts, 0);
   assertCount("years", options.years, 0);
   assertCount("seed", options.seed, 0);
+  if (options.appointments !== undefined) assertCount("appointments", options.appointments, 0);
+  if (options.services !== undefined) assertCount("services", options.services, 0);
   const sourceKeys = demoSourceKeys(options);
   const today = wallDay(options.today ?? new Date().toISOString().slice(0, 10));
   await db.transaction(async (tx) => {
     for (const table of demoSourceTables) await tx.delete(table).where(inArray(table.sourceKey, sourceKeys));
-    for (const [index, sourceKey] of sourceKeys.entries()) await generateLocation(tx, { sourceKey, index, seed: options.seed, contacts: options.contacts, years: options.years, today });
+    const { seed, contacts, years, appointments, services } = options;
+    for (const [index, sourceKey] of sourceKeys.entries()) await generateLocation(tx, { sourceKey, index, seed, contacts, years, appointments, services, today });
   });
   return sourceKeys;
 }
@@ -83,16 +98,20 @@ interface LocationPlan {
   seed: number;
   contacts: number;
   years: number;
+  appointments?: number;
+  services?: number;
   /** Wall time of today's midnight. */
   today: number;
 }
 
 async function generateLocation(db: DatabaseOrTransaction, options: LocationPlan) {
-  const { sourceKey, index, seed, today, contacts, years } = options;
+  const { sourceKey, index, seed, today, contacts, years, appointments: appointmentTotal, services: serviceTotal } = options;
   const profile = demoProfiles[index % demoProfiles.length]!;
   const randomFor = (purpose: string) => createRandom(deriveSeed(seed, index, purpose));
   await db.insert(demoSourceLocations).values({ sourceKey, name: `Demo ${profile.label} ${index + 1}`, timeZone: profile.timeZone, country: profile.country, kind: profile.kind });
-  const catalogue = await generateCatalogue(db, sourceKey, profile, randomFor("catalogue"), today);
+  // New options draw from streams of their own ("extra-services", "visit-rounding", "openings"): without them, the rows stay as they were.
+  const extraServices = { count: Math.max(0, (serviceTotal ?? 0) - profile.services.length), random: randomFor("extra-services") };
+  const catalogue = await generateCatalogue(db, sourceKey, profile, randomFor("catalogue"), today, extraServices);
 
   const customers = createBatchWriter(db, demoSourceCustomers);
   const vehicles = createBatchWriter(db, demoSourceVehicles);
@@ -100,7 +119,18 @@ async function generateLocation(db: DatabaseOrTransaction, options: LocationPlan
   let vehicleId = 0;
   let appointmentId = 0;
   const customerContext: CustomerContext = { sourceKey, profile, random: randomFor("customers"), today, years };
-  const appointmentContext: AppointmentContext = { sourceKey, profile, catalogue, random: randomFor("appointments"), today, firstDay: today - years * 365 * dayMs, lastDay: today + futureDays * dayMs };
+  const visits = appointmentTotal === undefined ? undefined : contacts ? appointmentTotal / contacts : 0;
+  const appointmentContext: AppointmentContext = {
+    sourceKey,
+    profile,
+    catalogue,
+    random: randomFor("appointments"),
+    today,
+    firstDay: today - years * 365 * dayMs,
+    lastDay: today + futureDays * dayMs,
+    visits,
+    visitRounding: randomFor("visit-rounding"),
+  };
   for (let number = 1; number <= contacts; number++) {
     const rows = customerRows(customerContext, number);
     for (const row of rows) await customers.push(row);
@@ -113,6 +143,6 @@ async function generateLocation(db: DatabaseOrTransaction, options: LocationPlan
 
   const slots = createBatchWriter(db, demoSourceAvailabilitySlots);
   let slotId = 0;
-  for (const slot of availabilitySlots(sourceKey, profile, catalogue, randomFor("availability"), today)) await slots.push({ ...slot, id: ++slotId });
+  for (const slot of availabilitySlots(sourceKey, profile, catalogue, randomFor("availability"), today, serviceTotal === undefined ? undefined : randomFor("openings"))) await slots.push({ ...slot, id: ++slotId });
   await slots.flush();
 }
