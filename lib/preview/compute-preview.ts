@@ -9,7 +9,8 @@ import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
 import { crossCheckPreview } from "./cross-check-preview";
 import { applySourceChanges, isTracked } from "./incremental-read";
-import { deleteRecordsOfType, mapAndWrite, type RecordOwner, type Sql } from "./map-source-rows";
+import { deleteRecordsOfType, mapBatch, type RecordOwner, type Sql } from "./map-source-rows";
+import { writePreviewBatch } from "./write-preview-batch";
 import { mappingBasisOf } from "./mapping-basis";
 import { countPreview } from "./preview-counts";
 import { planPreviewReads, type PlannedRead } from "./preview-plan";
@@ -65,13 +66,25 @@ interface RunInput {
   batchSize?: number;
 }
 
-/** Every row of one read mapped afresh, positions from 0. */
+/**
+ * Every row of one read mapped afresh, positions from 0. One batch is written while the next is read and
+ * mapped: the database's work on the writes (indexes) overlaps the mapping instead of following it.
+ */
 async function mapWholeRead(sql: Sql, input: RunInput, read: PlannedRead): Promise<void> {
   let seq = 0;
+  let writing: Promise<void> = Promise.resolve();
   const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
-  for await (const batch of input.reader.read(read.resource, params, { batchSize: input.batchSize })) {
-    await mapAndWrite(sql, input.owner, read, batch, input.context, () => seq++);
-    await setProgress(input.connection, input.owner.runId, read.recordType, seq, false);
+  try {
+    for await (const batch of input.reader.read(read.resource, params, { batchSize: input.batchSize })) {
+      const { records, issues } = mapBatch(input.owner, read, batch, input.context, () => seq++);
+      await writing;
+      const written = seq;
+      writing = writePreviewBatch(sql, records, issues).then(() => setProgress(input.connection, input.owner.runId, read.recordType, written, false));
+      // Awaited before the next write or in finally; until then a failure must not count as unhandled.
+      writing.catch(() => {});
+    }
+  } finally {
+    await writing;
   }
   await setProgress(input.connection, input.owner.runId, read.recordType, seq, true);
 }

@@ -13,15 +13,14 @@ export interface RecordOwner {
   runId: string;
 }
 
-/** Maps one batch of source rows and writes the records and issues; `seqOf` numbers each row by its (trimmed) source id. */
-export async function mapAndWrite(
-  sql: Sql,
+/** Maps one batch of source rows into the rows to store; `seqOf` numbers each by its (trimmed) source id. */
+export function mapBatch(
   owner: RecordOwner,
   read: PlannedRead,
   rows: readonly SourceRowOf[SourceResource][],
   context: MappingContext,
   seqOf: (sourceId: string) => number,
-): Promise<PreviewRecordRow[]> {
+): { records: PreviewRecordRow[]; issues: PreviewIssueRow[] } {
   const records: PreviewRecordRow[] = [];
   const issues: PreviewIssueRow[] = [];
   for (const row of rows) {
@@ -30,8 +29,7 @@ export async function mapAndWrite(
     records.push(stored.record);
     issues.push(...stored.issues);
   }
-  await writePreviewBatch(sql, records, issues);
-  return records;
+  return { records, issues };
 }
 
 /** Forgets every record (and issue) of one type of the location. */
@@ -65,6 +63,7 @@ export async function replaceSourceIds(
     seqs.push(row.seq);
     freed.set(row.source_id, seqs);
   }
-  const written = await mapAndWrite(tx, owner, read, rows, context, (sourceId) => freed.get(sourceId)?.shift() ?? nextSeq.value++);
-  return [...removed.map((row) => row.record_key), ...written.map((row) => row.record_key)];
+  const { records, issues } = mapBatch(owner, read, rows, context, (sourceId) => freed.get(sourceId)?.shift() ?? nextSeq.value++);
+  await writePreviewBatch(tx, records, issues);
+  return [...removed.map((row) => row.record_key), ...records.map((row) => row.record_key)];
 }
