@@ -89,12 +89,24 @@ async function mapWholeRead(sql: Sql, input: RunInput, read: PlannedRead): Promi
   await setProgress(input.connection, input.owner.runId, read.recordType, seq, true);
 }
 
-async function fullRun(sql: Sql, input: RunInput, plan: PlannedRead[]): Promise<void> {
+/** Inside a caller's transaction, or (first run) one transaction per record type, so the page can show each as it is done. */
+async function fullRun(sql: Sql, input: RunInput, plan: PlannedRead[], ownTransactionPerType: boolean): Promise<void> {
   // Everything the location had, also types no longer read (vehicles of a location that stopped being automotive).
   await sql`delete from preview_issues where location_id = ${input.owner.locationId}`;
   await sql`delete from preview_records where location_id = ${input.owner.locationId}`;
-  for (const read of plan) await mapWholeRead(sql, input, read);
+  for (const read of plan) {
+    if (ownTransactionPerType && "begin" in sql) await sql.begin(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read)));
+    else await mapWholeRead(sql, input, read);
+  }
   await crossCheckPreview(sql, input.owner.locationId);
+}
+
+/**
+ * The preview is derived data: its commits need not wait for the WAL flush. Safe for the run's outcome: the later
+ * commit that marks the run succeeded does wait, and it flushes everything written before it.
+ */
+async function withoutFlushWait(tx: postgres.TransactionSql): Promise<void> {
+  await tx`set local synchronous_commit = off`;
 }
 
 /** Small types are read whole; customers, vehicles and appointments only where the source changed since the base run. */
@@ -166,12 +178,12 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
     };
     const [shown] = await sql`select 1 from preview_runs where location_id = ${location.id} and status = 'succeeded' limit 1`;
     if (!shown) {
-      // Nothing shown yet: no transaction, so the page can show each record type as it is read.
-      await fullRun(sql, input, plan);
+      await fullRun(sql, input, plan, true);
     } else {
       await sql.begin(async (tx) => {
+        await withoutFlushWait(tx);
         if (base) await incrementalRun(tx, input, plan, base);
-        else await fullRun(tx, input, plan);
+        else await fullRun(tx, input, plan, false);
       });
     }
 

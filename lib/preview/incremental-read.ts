@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import type { DatabaseConnection } from "@/db/client";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import { normaliseIdentifier } from "@/lib/mapping/normalisers/identifier";
 import { trackedResources, type SourceIdCount, type SourceReader, type TrackedResource } from "@/lib/source/source-reader";
@@ -11,11 +12,12 @@ import { touchKeys } from "./recheck-preview";
 const CHANGE_MARGIN_MS = 10 * 60 * 1000;
 /** Source ids re-read per query (one scan of the source table each). */
 const IDS_PER_REREAD = 20_000;
-const OUR_IDS_PER_PAGE = 5_000;
+const OUR_IDS_PER_BATCH = 5_000;
 
 export const isTracked = (resource: SourceResource): resource is TrackedResource => (trackedResources as readonly string[]).includes(resource);
 
 interface ChangeInput {
+  connection: DatabaseConnection;
   owner: RecordOwner;
   sourceKey: string;
   reader: SourceReader;
@@ -91,52 +93,58 @@ export async function applySourceChanges(
   const [ours] = await tx<{ rows: number }[]>`
     select count(*)::int as rows from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`;
   if ((await reader.count(read.resource, window)) !== ours?.rows) {
-    await compareIds(tx, input, read, window, add);
+    await compareIds(input, read, window, add);
     await flush();
   }
   return mapped;
 }
 
-/** Merges the source's (id, rows) with ours, both in byte order, and marks every id that differs for re-reading. */
+/**
+ * Merges the source's (id, rows) with ours, both in byte order, and marks every id that differs for re-reading.
+ * Ours are read as last committed (a cursor beside the run's transaction): an id this run already replaced may be
+ * marked again, which re-reads it once more and changes nothing.
+ */
 async function compareIds(
-  tx: postgres.TransactionSql,
   input: ChangeInput,
   read: PlannedRead,
   window: { sourceKey: string; windowStart: string | null; windowEnd: string | null },
   add: (ids: readonly string[]) => Promise<void>,
 ): Promise<void> {
-  let after: string | null = null;
-  let ours: SourceIdCount[] = [];
+  const ours = input.connection.sql<SourceIdCount[]>`
+    select source_id as id, count(*)::int as rows from preview_records
+    where location_id = ${input.owner.locationId} and record_type = ${read.recordType}
+    group by source_id order by source_id collate "C"`
+    .cursor(OUR_IDS_PER_BATCH)
+    [Symbol.asyncIterator]();
+  let batch: SourceIdCount[] = [];
   let index = 0;
   const nextOurs = async (): Promise<SourceIdCount | undefined> => {
-    if (index >= ours.length) {
-      if (ours.length && ours.length < OUR_IDS_PER_PAGE) return undefined;
-      const afterCondition = after === null ? tx`` : tx`and source_id collate "C" > ${after}`;
-      ours = await tx<SourceIdCount[]>`
-        select source_id as id, count(*)::int as rows from preview_records
-        where location_id = ${input.owner.locationId} and record_type = ${read.recordType} ${afterCondition}
-        group by source_id order by source_id collate "C" limit ${OUR_IDS_PER_PAGE}`;
+    if (index >= batch.length) {
+      const next = await ours.next();
+      if (next.done) return undefined;
+      batch = next.value;
       index = 0;
-      if (!ours.length) return undefined;
-      after = ours.at(-1)!.id;
     }
-    return ours[index++];
+    return batch[index++];
   };
-
-  let mine = await nextOurs();
-  for await (const batch of input.reader.readIds(read.resource, window, { batchSize: input.batchSize })) {
-    for (const theirs of batch) {
-      while (mine && byteOrder(mine.id, theirs.id) < 0) {
-        await add([mine.id]);
-        mine = await nextOurs();
-      }
-      if (mine && mine.id === theirs.id) {
-        if (mine.rows !== theirs.rows) await add([theirs.id]);
-        mine = await nextOurs();
-      } else {
-        await add([theirs.id]);
+  try {
+    let mine = await nextOurs();
+    for await (const theirsBatch of input.reader.readIds(read.resource, window, { batchSize: input.batchSize })) {
+      for (const theirs of theirsBatch) {
+        while (mine && byteOrder(mine.id, theirs.id) < 0) {
+          await add([mine.id]);
+          mine = await nextOurs();
+        }
+        if (mine && mine.id === theirs.id) {
+          if (mine.rows !== theirs.rows) await add([theirs.id]);
+          mine = await nextOurs();
+        } else {
+          await add([theirs.id]);
+        }
       }
     }
+    for (; mine; mine = await nextOurs()) await add([mine.id]);
+  } finally {
+    await ours.return?.();
   }
-  for (; mine; mine = await nextOurs()) await add([mine.id]);
 }

@@ -51,8 +51,10 @@ export async function replaceSourceIds(
   context: MappingContext,
   nextSeq: { value: number },
 ): Promise<(string | null)[]> {
+  // By key (a contact's, vehicle's or appointment's key is its trimmed source id): the key index finds them.
   const removed = await tx<{ seq: number; source_id: string; record_key: string | null }[]>`
-    delete from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType} and source_id = any(${ids as string[]})
+    delete from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}
+      and (record_key = any(${ids as string[]}) or (record_key is null and source_id = any(${ids as string[]})))
     returning seq, source_id, record_key`;
   if (removed.length) {
     await tx`delete from preview_issues where location_id = ${owner.locationId} and record_type = ${read.recordType} and seq = any(${removed.map((row) => row.seq)}::int[])`;

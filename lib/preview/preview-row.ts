@@ -47,8 +47,16 @@ function statusOf(mapped: MappedForPreview): PreviewRecordRow["status"] {
   return mapped.issues.length ? "warning" : "valid";
 }
 
-/** Openings carry no external_id: a slot is named by its service, calendar and start. */
-function recordKeyOf(type: PreviewRecordType, record: Record<string, unknown>, serviceExternalId: string | null | undefined): string | null {
+/** Types whose external_id is the source row's (trimmed) id. */
+const keyedBySourceId: readonly PreviewRecordType[] = ["contact_details", "vehicles", "appointments"];
+
+/**
+ * Openings carry no external_id: a slot is named by its service, calendar and start. A contact, vehicle or
+ * appointment without a record (excluded, unreadable) is still named by its source id: an incremental run
+ * finds the rows of a source id by this key (lib/preview/map-source-rows.ts).
+ */
+function recordKeyOf(type: PreviewRecordType, record: Record<string, unknown> | null, sourceId: string, serviceExternalId: string | null | undefined): string | null {
+  if (!record) return keyedBySourceId.includes(type) && sourceId !== "" ? sourceId : null;
   if (type === "openings") return `${serviceExternalId ?? ""}|${text(record.calendar_external_id) ?? ""}|${text(record.start_at) ?? ""}`;
   return text(record.external_id) ?? text(record.id);
 }
@@ -83,7 +91,7 @@ export function previewRowsOf(
       record_type: type,
       seq,
       source_id: mapped.sourceId,
-      record_key: payload ? recordKeyOf(type, payload, mapped.serviceExternalId) : null,
+      record_key: recordKeyOf(type, payload, mapped.sourceId, mapped.serviceExternalId),
       status,
       mapped_status: status,
       excluded_reason: mapped.excludedByRule,
