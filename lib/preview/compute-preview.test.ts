@@ -4,7 +4,8 @@ import { locations, previewIssues, previewRecords, previewRuns, syncedRecords } 
 import { useTestDatabase } from "@/db/testing/test-database";
 import { recordSchemas } from "@/lib/upstream/records";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
-import { sourceCustomer } from "@/lib/source/testing/source-row-factories";
+import type { AppointmentRow } from "@/lib/source/source-rows";
+import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
 import { computePreview } from "./compute-preview";
 import { getPreviewRecord, listIssueGroups, listPreviewRecords } from "./read-preview";
 import { PreviewQuery } from "./preview-inputs";
@@ -15,18 +16,7 @@ const now = new Date("2026-03-27T09:00:00Z");
 
 const customer = sourceCustomer;
 
-const appointment = (id: string, overrides: Record<string, unknown> = {}) => ({
-  id,
-  customer_id: "cu1",
-  service_id: "sv1",
-  staff_id: "s1",
-  starts_at: "2026-03-20 10:00:00",
-  ends_at: "2026-03-20 10:45:00",
-  price: "25.00",
-  status: "completed",
-  updated_at: null,
-  ...overrides,
-});
+const appointment = (id: string, overrides: Partial<AppointmentRow> = {}) => sourceAppointment(id, "2026-03-20", { status: "completed", ...overrides });
 
 function sourceRows(): SourceRows {
   return {

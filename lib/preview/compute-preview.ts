@@ -3,13 +3,12 @@ import type postgres from "postgres";
 import type { DatabaseConnection } from "@/db/client";
 import { locations, previewRuns } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
-import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
 import { crossCheckPreview } from "./cross-check-preview";
 import { applySourceChanges, isTracked } from "./incremental-read";
-import { deleteRecordsOfType, mapBatch, type RecordOwner, type Sql } from "./map-source-rows";
+import { deleteRecordsOfType, mapBatch, type RunInput, type Sql } from "./map-source-rows";
 import { writePreviewBatch } from "./write-preview-batch";
 import { mappingBasisOf } from "./mapping-basis";
 import { countPreview } from "./preview-counts";
@@ -55,15 +54,6 @@ async function setProgress(connection: DatabaseConnection, runId: string, type: 
     .update(previewRuns)
     .set({ progress: drizzleSql`jsonb_set(${previewRuns.progress}, ${`{${type}}`}::text[], ${JSON.stringify({ rows, done })}::jsonb)` })
     .where(eq(previewRuns.id, runId));
-}
-
-interface RunInput {
-  connection: DatabaseConnection;
-  owner: RecordOwner;
-  sourceKey: string;
-  reader: SourceReader;
-  context: MappingContext;
-  batchSize?: number;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { AppointmentRow, CustomerRow } from "@/lib/source/source-rows";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
-import { sourceCustomer } from "@/lib/source/testing/source-row-factories";
+import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
 import { computePreview } from "./compute-preview";
 
 const testDb = await useTestDatabase();
@@ -17,18 +17,8 @@ const now = new Date("2026-03-10T10:00:00Z");
 const longAgo = new Date("2020-01-01T00:00:00Z");
 
 const customer = (id: string, overrides: Partial<CustomerRow> = {}) => sourceCustomer(id, { updated_at: longAgo, ...overrides });
-const appointment = (id: string, customerId: string, day: string, overrides: Partial<AppointmentRow> = {}): AppointmentRow => ({
-  id,
-  customer_id: customerId,
-  service_id: "sv1",
-  staff_id: "s1",
-  starts_at: `${day} 10:00:00`,
-  ends_at: `${day} 10:45:00`,
-  price: "25.00",
-  status: "booked",
-  updated_at: longAgo,
-  ...overrides,
-});
+const appointment = (id: string, customerId: string, day: string, overrides: Partial<AppointmentRow> = {}) =>
+  sourceAppointment(id, day, { customer_id: customerId, updated_at: longAgo, ...overrides });
 
 function baseSource(): SourceRows {
   return {

@@ -1,10 +1,8 @@
 import type postgres from "postgres";
-import type { DatabaseConnection } from "@/db/client";
-import type { MappingContext } from "@/lib/mapping/mapping-types";
 import { normaliseIdentifier } from "@/lib/mapping/normalisers/identifier";
-import { trackedResources, type SourceIdCount, type SourceReader, type TrackedResource } from "@/lib/source/source-reader";
+import { trackedResources, type SourceIdCount, type TrackedResource } from "@/lib/source/source-reader";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
-import { replaceSourceIds, type RecordOwner } from "./map-source-rows";
+import { replaceSourceIds, type RunInput } from "./map-source-rows";
 import type { PlannedRead } from "./preview-plan";
 import { touchKeys } from "./recheck-preview";
 
@@ -15,15 +13,6 @@ const IDS_PER_REREAD = 20_000;
 const OUR_IDS_PER_BATCH = 5_000;
 
 export const isTracked = (resource: SourceResource): resource is TrackedResource => (trackedResources as readonly string[]).includes(resource);
-
-interface ChangeInput {
-  connection: DatabaseConnection;
-  owner: RecordOwner;
-  sourceKey: string;
-  reader: SourceReader;
-  context: MappingContext;
-  batchSize?: number;
-}
 
 interface Since {
   /** When the base run began reading (the source's clock). */
@@ -48,7 +37,7 @@ const byteOrder = (first: string, second: string) => Buffer.compare(Buffer.from(
  */
 export async function applySourceChanges(
   tx: postgres.TransactionSql,
-  input: ChangeInput,
+  input: RunInput,
   read: PlannedRead,
   since: Since,
   onProgress: (mapped: number) => Promise<void>,
@@ -105,7 +94,7 @@ export async function applySourceChanges(
  * marked again, which re-reads it once more and changes nothing.
  */
 async function compareIds(
-  input: ChangeInput,
+  input: RunInput,
   read: PlannedRead,
   window: { sourceKey: string; windowStart: string | null; windowEnd: string | null },
   add: (ids: readonly string[]) => Promise<void>,

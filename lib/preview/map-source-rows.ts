@@ -1,4 +1,6 @@
 import type postgres from "postgres";
+import type { DatabaseConnection } from "@/db/client";
+import type { SourceReader } from "@/lib/source/source-reader";
 import { mapRow } from "@/lib/mapping/map-row";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
@@ -11,6 +13,16 @@ export type Sql = postgres.Sql | postgres.TransactionSql;
 export interface RecordOwner {
   locationId: string;
   runId: string;
+}
+
+/** What a run reads and maps with. */
+export interface RunInput {
+  connection: DatabaseConnection;
+  owner: RecordOwner;
+  sourceKey: string;
+  reader: SourceReader;
+  context: MappingContext;
+  batchSize?: number;
 }
 
 /** Maps one batch of source rows into the rows to store; `seqOf` numbers each by its (trimmed) source id. */

@@ -1,4 +1,4 @@
-import type { CustomerRow } from "../source-rows";
+import type { AppointmentRow, CustomerRow } from "../source-rows";
 
 /** A clean customer row (tests): a valid German contact, fields overridable. */
 export function sourceCustomer(id: string, overrides: Partial<CustomerRow> = {}): CustomerRow {
@@ -17,6 +17,22 @@ export function sourceCustomer(id: string, overrides: Partial<CustomerRow> = {})
     birthdate: "1985-04-12",
     gender: "F",
     member: false,
+    updated_at: null,
+    ...overrides,
+  };
+}
+
+/** A booked 45-minute appointment of customer cu1 for service sv1 with staff s1 at 10:00 on `day` (tests), fields overridable. */
+export function sourceAppointment(id: string, day: string, overrides: Partial<AppointmentRow> = {}): AppointmentRow {
+  return {
+    id,
+    customer_id: "cu1",
+    service_id: "sv1",
+    staff_id: "s1",
+    starts_at: `${day} 10:00:00`,
+    ends_at: `${day} 10:45:00`,
+    price: "25.00",
+    status: "booked",
     updated_at: null,
     ...overrides,
   };

@@ -1,24 +1,13 @@
-import type { CustomerRow } from "@/lib/source/source-rows";
+import type { AppointmentRow, CustomerRow } from "@/lib/source/source-rows";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
-import { sourceCustomer } from "@/lib/source/testing/source-row-factories";
+import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
 
 /** "Now" of the sample: openings on the 11th fall in the next 72 hours. */
 export const sampleNow = new Date("2026-03-10T10:00:00Z");
 
 const customer = (id: string, overrides: Partial<CustomerRow> = {}) => sourceCustomer(id, { last_name: `Alt ${id}`, ...overrides });
 
-const appointment = (id: string, customerId: string, day: string, overrides: Record<string, unknown> = {}) => ({
-  id,
-  customer_id: customerId,
-  service_id: "sv1",
-  staff_id: "s1",
-  starts_at: `${day} 10:00:00`,
-  ends_at: `${day} 10:45:00`,
-  price: "25.00",
-  status: "booked",
-  updated_at: null,
-  ...overrides,
-});
+const appointment = (id: string, customerId: string, day: string, overrides: Partial<AppointmentRow> = {}) => sourceAppointment(id, day, { customer_id: customerId, ...overrides });
 
 /** A small salon: two staff, two services, four customers, five appointments around `sampleNow`, two openings. */
 export function sampleSourceRows(): SourceRows {
