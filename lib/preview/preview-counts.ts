@@ -6,7 +6,19 @@ import { fullReplacementTypes, type PreviewRecordType } from "./preview-plan";
 /** Types whose records a sync can take away upstream: full replacements, and appointments (their dates are replaced). */
 const removableTypes: readonly PreviewRecordType[] = [...fullReplacementTypes, "appointments"];
 
+/**
+ * synced_records may just have grown by a million rows (a first sync); autovacuum analyzes it later, and until then
+ * the planner takes it for small and joins by index lookups, a hundred times slower than hashing.
+ */
+async function freshenSyncedStatistics(sql: postgres.Sql): Promise<void> {
+  const [stale] = await sql`
+    select 1 from pg_stat_user_tables
+    where relid = 'synced_records'::regclass and n_mod_since_analyze > 1000 and n_mod_since_analyze > n_live_tup / 10`;
+  if (stale) await sql`analyze synced_records`;
+}
+
 export async function countPreview(sql: postgres.Sql, locationId: string, types: readonly PreviewRecordType[]): Promise<PreviewCounts> {
+  await freshenSyncedStatistics(sql);
   const rows = await sql<{ record_type: string; source_rows: number; valid: number; warnings: number; errors: number; excluded: number; new: number; changed: number; unchanged: number }[]>`
     select record_type,
            count(*)::int as source_rows,

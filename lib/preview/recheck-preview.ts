@@ -29,14 +29,17 @@ export async function touchKeys(tx: postgres.TransactionSql, type: PreviewRecord
 
 /** Adds every record sharing a key with a marked one, then resets the marked records to their mapping's status and issues. */
 async function expandAndReset(tx: postgres.TransactionSql, locationId: string): Promise<void> {
+  // Statistics of the temporary table: without them the planner scans every record of the location instead of looking the marked ones up.
+  await tx`analyze preview_recheck`;
   await tx`
     insert into preview_recheck (record_type, seq)
-    select r.record_type, r.seq from preview_records r
-    where r.location_id = ${locationId} and r.record_key is not null and (r.record_type, r.record_key) in (
-      select m.record_type, m.record_key from preview_recheck k
-      join preview_records m on m.location_id = ${locationId} and m.record_type = k.record_type and m.seq = k.seq
-      where m.record_key is not null)
+    select r.record_type, r.seq
+    from (select distinct m.record_type, m.record_key from preview_recheck k
+          join preview_records m on m.location_id = ${locationId} and m.record_type = k.record_type and m.seq = k.seq
+          where m.record_key is not null) marked
+    join preview_records r on r.location_id = ${locationId} and r.record_type = marked.record_type and r.record_key = marked.record_key
     on conflict do nothing`;
+  await tx`analyze preview_recheck`;
   await tx`
     with removed as (
       delete from preview_issues i using preview_recheck k
@@ -77,6 +80,7 @@ export async function recheckPreview(tx: postgres.TransactionSql, locationId: st
     on conflict do nothing`;
 
   await tx`truncate preview_recheck`;
+  await tx`analyze preview_touched`;
   await tx`
     insert into preview_recheck (record_type, seq)
     select r.record_type, r.seq from preview_records r
