@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DomainError } from "@/lib/errors/domain-error";
+import { decodePageCursor, encodePageCursor } from "@/lib/http/page-cursor";
 
 /** A row's keyset position in the fleet order: (priority, created_at with microseconds, id). */
 export interface FleetSessionCursor {
@@ -8,23 +8,20 @@ export interface FleetSessionCursor {
   id: string;
 }
 
-const CursorShape = z.tuple([z.number().int().min(0).max(2), z.string().max(40), z.uuid()]);
+const CursorShape = z.tuple([
+  z.number().int().min(0).max(2),
+  z
+    .string()
+    .max(40)
+    .refine((text) => !Number.isNaN(Date.parse(text))),
+  z.uuid(),
+]);
 
 export function encodeFleetSessionCursor(cursor: FleetSessionCursor): string {
-  return Buffer.from(JSON.stringify([cursor.priority, cursor.createdAt, cursor.id])).toString("base64url");
+  return encodePageCursor([cursor.priority, cursor.createdAt, cursor.id]);
 }
 
 export function decodeFleetSessionCursor(value: string): FleetSessionCursor {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
-  } catch {
-    decoded = undefined;
-  }
-  const parsed = CursorShape.safeParse(decoded);
-  if (!parsed.success || Number.isNaN(Date.parse(parsed.data[1]))) {
-    throw new DomainError("INVALID", "after: is not a valid page cursor", [{ field: "after", reason: "is not a valid page cursor" }]);
-  }
-  const [priority, createdAt, id] = parsed.data;
+  const [priority, createdAt, id] = decodePageCursor(value, CursorShape, "after");
   return { priority, createdAt, id };
 }

@@ -1,26 +1,18 @@
 import { asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { locations, syncSessions, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { stopJobSender } from "@/lib/jobs/job-sender";
 import { injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
 import { cancelSession } from "./session-actions";
 import { sampleNow, sampleSourceRows } from "./testing/sample-source";
-import { createConnectedLocation, noWaits, startSyncSandbox, type SyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
-let setup: SyncSandbox;
-beforeAll(async () => {
-  setup = await startSyncSandbox(db);
-});
-afterAll(async () => {
-  await setup.close();
-  await stopJobSender();
-});
+const setup = await useSyncSandbox(db);
 
 describe("cancel", () => {
   it("stops a running session between requests and leaves the upstream session open", async () => {

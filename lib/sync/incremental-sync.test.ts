@@ -1,25 +1,17 @@
 import { asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { stopJobSender } from "@/lib/jobs/job-sender";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sampleNow as now, sampleSourceRows as initialRows } from "./testing/sample-source";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
 import { compareType } from "./testing/sync-assertions";
-import { createConnectedLocation, noWaits, sandboxRequests, startSyncSandbox, type SyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, noWaits, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
-let setup: SyncSandbox;
-beforeAll(async () => {
-  setup = await startSyncSandbox(db);
-});
-afterAll(async () => {
-  await setup.close();
-  await stopJobSender();
-});
+const setup = await useSyncSandbox(db);
 
 async function sync(locationId: string, rows: SourceRows) {
   const requested = await requestSyncSession(db, { locationId, trigger: "manual", requestedByEmail: null });

@@ -1,8 +1,7 @@
 import { and, asc, eq, gt } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { locations, sandboxLocations, sandboxRequestLog, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { stopJobSender } from "@/lib/jobs/job-sender";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import { monthlyRanges, rangeKey } from "./plan/date-ranges";
@@ -10,20 +9,14 @@ import { appointmentHorizonEnd, localToday } from "./plan/local-dates";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
 import { compareType } from "./testing/sync-assertions";
-import { createConnectedLocation, noWaits, startSyncSandbox, type SyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const reader = createSqlSourceReader({ url: testDb.url });
-let setup: SyncSandbox;
-
-beforeAll(async () => {
-  setup = await startSyncSandbox(db);
-});
+const setup = await useSyncSandbox(db);
 afterAll(async () => {
-  await setup.close();
   await reader.close();
-  await stopJobSender();
 });
 
 const recordTypes = ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"] as const;

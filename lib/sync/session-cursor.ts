@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DomainError } from "@/lib/errors/domain-error";
+import { decodePageCursor, encodePageCursor } from "@/lib/http/page-cursor";
 
 /**
  * The keyset position of a session in the history's order: (created_at, id) descending.
@@ -13,19 +13,10 @@ export interface SessionCursor {
 const CursorShape = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), z.uuid()]);
 
 export function encodeSessionCursor(cursor: SessionCursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString("base64url");
+  return encodePageCursor([cursor.createdAt, cursor.id]);
 }
 
 export function decodeSessionCursor(value: string, field: "after" | "before"): SessionCursor {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
-  } catch {
-    decoded = undefined;
-  }
-  const parsed = CursorShape.safeParse(decoded);
-  if (!parsed.success) {
-    throw new DomainError("INVALID", `${field}: is not a valid page cursor`, [{ field, reason: "is not a valid page cursor" }]);
-  }
-  return { createdAt: parsed.data[0], id: parsed.data[1] };
+  const [createdAt, id] = decodePageCursor(value, CursorShape, field);
+  return { createdAt, id };
 }

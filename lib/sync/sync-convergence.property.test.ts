@@ -1,27 +1,19 @@
 import fc from "fast-check";
 import { eq } from "drizzle-orm";
 import { DateTime } from "luxon";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { stopJobSender } from "@/lib/jobs/job-sender";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
 import { compareType } from "./testing/sync-assertions";
 import { sampleNow, sampleSourceRows } from "./testing/sample-source";
-import { createConnectedLocation, noWaits, startSyncSandbox, type SyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
-let setup: SyncSandbox;
-beforeAll(async () => {
-  setup = await startSyncSandbox(db);
-});
-afterAll(async () => {
-  await setup.close();
-  await stopJobSender();
-});
+const setup = await useSyncSandbox(db);
 
 type Change =
   | { kind: "add"; customer: number; day: number; status: "booked" | "completed" }

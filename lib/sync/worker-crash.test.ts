@@ -4,10 +4,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { stopJobSender } from "@/lib/jobs/job-sender";
 import { injectFault } from "@/lib/sandbox/faults";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
@@ -15,7 +14,7 @@ import { recoverAbandonedSessions } from "./recover-sessions";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
 import { compareType } from "./testing/sync-assertions";
-import { createConnectedLocation, noWaits, startSyncSandbox, type SyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
 
 // The worker is its own process: it opens the location token with the same key as this test.
 process.env.APP_SECRET_KEY ??= randomBytes(32).toString("base64");
@@ -23,14 +22,9 @@ const testDb = await useTestDatabase();
 const { db } = testDb;
 const reader = createSqlSourceReader({ url: testDb.url });
 const root = path.resolve(import.meta.dirname, "../..");
-let setup: SyncSandbox;
-beforeAll(async () => {
-  setup = await startSyncSandbox(db);
-});
+const setup = await useSyncSandbox(db);
 afterAll(async () => {
-  await setup.close();
   await reader.close();
-  await stopJobSender();
 });
 
 function startWorker(sessionId: string) {

@@ -1,3 +1,5 @@
+import { afterAll } from "vitest";
+import { stopJobSender } from "@/lib/jobs/job-sender";
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locations, sandboxRecords, sandboxRequestLog } from "@/db/schema";
@@ -15,6 +17,16 @@ export interface SyncSandbox {
   sandbox: SandboxServer;
   fixture: SandboxFixture;
   close: () => Promise<void>;
+}
+
+/** A test file's sandbox (startSyncSandbox), closed with the job sender when the file ends. */
+export async function useSyncSandbox(db: Database): Promise<SyncSandbox> {
+  const setup = await startSyncSandbox(db);
+  afterAll(async () => {
+    await setup.close();
+    await stopJobSender();
+  });
+  return setup;
 }
 
 /** The sandbox over real HTTP, with the staging environment pointing at it. */
