@@ -1,9 +1,11 @@
 // New, changed or unchanged is read against what the upstream last accepted (synced_records), not stored
 // with the record: a record sent a minute ago shows as unchanged without recomputing the preview.
 
-/** The SQL expression of a record's diff; needs `r` (preview_records) and `s` joined by `syncedJoin`. */
-export const diffExpression = `case when r.content_hash is null or r.record_key is null then null
-  when s.content_hash is null then 'new' when s.content_hash = r.content_hash then 'unchanged' else 'changed' end`;
+/** The SQL expression of a record's diff, `records` naming preview_records in the query; needs synced_records as `s` (`syncedJoin`). */
+export const diffExpressionOf = (records: string) => `case when ${records}.content_hash is null or ${records}.record_key is null then null
+  when s.content_hash is null then 'new' when s.content_hash = ${records}.content_hash then 'unchanged' else 'changed' end`;
+
+export const diffExpression = diffExpressionOf("r");
 
 /** The synced_records row of record `r`, if any, as `s`. */
 export const syncedJoin = `left join synced_records s on s.location_id = r.location_id and s.record_type = r.record_type and s.record_key = r.record_key`;

@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "@/db/client";
-import { previewIssues, previewRecords, previewRuns } from "@/db/schema";
+import { previewIssues, previewRecords, previewRuns, syncedRecords } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
+import { diffExpressionOf } from "./live-diff";
 import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "./preview-inputs";
 import type { PreviewRecordType } from "./preview-plan";
 
@@ -34,12 +36,10 @@ export interface PreviewRecordListItem {
   payload: unknown;
 }
 
-/** New, changed or unchanged against what the upstream last accepted (lib/preview/live-diff.ts), for usable and failed records alike. */
-// Qualified by hand: drizzle leaves a single table's columns unqualified, which the subquery would read as synced_records'.
-const diffColumn = sql<"new" | "changed" | "unchanged" | null>`${sql.raw(`case when preview_records.content_hash is null or preview_records.record_key is null then null
-  else coalesce((select case when s.content_hash = preview_records.content_hash then 'unchanged' else 'changed' end
-    from synced_records s where s.location_id = preview_records.location_id and s.record_type = preview_records.record_type
-      and s.record_key = preview_records.record_key), 'new') end`)}`;
+/** What the upstream last accepted of each record, joined as `s` for the diff (lib/preview/live-diff.ts). */
+const synced = alias(syncedRecords, "s");
+const syncedOfRecord = and(eq(synced.locationId, previewRecords.locationId), eq(synced.recordType, previewRecords.recordType), eq(synced.recordKey, previewRecords.recordKey));
+const diffColumn = sql<"new" | "changed" | "unchanged" | null>`${sql.raw(diffExpressionOf('"preview_records"'))}`;
 
 function filtersOf(locationId: string, query: PreviewQuery): SQL[] {
   const conditions: SQL[] = [eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, query.type)];
@@ -68,6 +68,7 @@ export async function listPreviewRecords(db: Database, locationId: string, query
       payload: previewRecords.payload,
     })
     .from(previewRecords)
+    .leftJoin(synced, syncedOfRecord)
     .where(and(...conditions))
     .orderBy(...order)
     .limit(PREVIEW_PAGE_SIZE)
@@ -75,6 +76,7 @@ export async function listPreviewRecords(db: Database, locationId: string, query
   const [counted] = await db
     .select({ total: sql<number>`count(*)::int` })
     .from(previewRecords)
+    .leftJoin(synced, syncedOfRecord)
     .where(and(...conditions));
   return { items, total: counted?.total ?? 0 };
 }
@@ -118,6 +120,7 @@ export async function getPreviewRecord(db: Database, locationId: string, type: P
   const [record] = await db
     .select({ ...getTableColumns(previewRecords), diff: diffColumn })
     .from(previewRecords)
+    .leftJoin(synced, syncedOfRecord)
     .where(and(eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, type), eq(previewRecords.seq, seq)));
   if (!record) return null;
   const issues = await db
