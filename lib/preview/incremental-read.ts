@@ -21,12 +21,13 @@ interface Since {
   appointmentsUntil: string | null;
 }
 
-/** Both spellings of a row's id: as the source has it, and trimmed as the mapping names the record. */
-function idsOf(row: SourceRowOf[SourceResource]): string[] {
-  const raw = "id" in row && row.id !== null && row.id !== undefined ? String(row.id) : "";
+/** Both spellings of a source id: as the source has it, and trimmed as the mapping names (and keys) the record. */
+function spellingsOf(raw: string): string[] {
   const trimmed = normaliseIdentifier(raw) ?? "";
   return raw === trimmed ? [raw] : [raw, trimmed];
 }
+
+const idsOf = (row: SourceRowOf[SourceResource]) => spellingsOf("id" in row && row.id !== null && row.id !== undefined ? String(row.id) : "");
 
 const byteOrder = (first: string, second: string) => Buffer.compare(Buffer.from(first), Buffer.from(second));
 
@@ -125,10 +126,11 @@ async function compareIds(
           mine = await nextOurs();
         }
         if (mine && mine.id === theirs.id) {
-          if (mine.rows !== theirs.rows) await add([theirs.id]);
+          if (mine.rows !== theirs.rows) await add(spellingsOf(theirs.id));
           mine = await nextOurs();
         } else {
-          await add([theirs.id]);
+          // Ours are stored under the trimmed id: " cu8" must also replace the record keyed "cu8".
+          await add(spellingsOf(theirs.id));
         }
       }
     }
