@@ -32,7 +32,10 @@ export const previewRuns = pgTable(
     appointmentsUntil: text("appointments_until"),
     requestedByEmail: text("requested_by_email"),
     progress: jsonb("progress").$type<PreviewProgress>().notNull().default({}),
+    /** Null until counted: a sync session's run is counted after the session (lib/preview/recount-preview.ts). */
     counts: jsonb("counts").$type<PreviewCounts>(),
+    /** When the counts were read: new, changed and removed are against what the upstream had accepted by then. */
+    countedAt: timestamp("counted_at", { withTimezone: true }),
     error: text("error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),

@@ -3,8 +3,9 @@ import { pruneAuditLogJob } from "./prune-audit-log";
 import { pruneSandboxRequestLogJob } from "./prune-sandbox-request-log";
 import { deliverAlertJob } from "@/lib/alerts/deliver-alert-job";
 import { computePreviewJob } from "@/lib/preview/compute-preview-job";
+import { recountPreviewJob } from "@/lib/preview/recount-preview-job";
 import { recoverSyncSessionsJob } from "@/lib/sync/recover-sessions-job";
 import { syncSessionJob } from "@/lib/sync/sync-session-job";
 import { scheduleSyncsJob } from "@/lib/sync/schedule/schedule-job";
 
-export const allJobs = [pruneAuditLogJob, pruneSandboxRequestLogJob, computePreviewJob, syncSessionJob, scheduleSyncsJob, recoverSyncSessionsJob, deliverAlertJob] as unknown as AnyJob[];
+export const allJobs = [pruneAuditLogJob, pruneSandboxRequestLogJob, computePreviewJob, recountPreviewJob, syncSessionJob, scheduleSyncsJob, recoverSyncSessionsJob, deliverAlertJob] as unknown as AnyJob[];

@@ -20,10 +20,15 @@ function jobSender(): Promise<PgBoss> {
   return globalForJobs.locationSyncJobSender;
 }
 
-export async function sendJob<S extends z.ZodType>(job: Pick<JobDefinition<S>, "name" | "payload" | "queue">, payload: z.infer<S>): Promise<void> {
+/** `singletonKey`: with a queue policy other than "standard", the policy's limit applies per key. */
+export async function sendJob<S extends z.ZodType>(
+  job: Pick<JobDefinition<S>, "name" | "payload" | "queue">,
+  payload: z.infer<S>,
+  options: { singletonKey?: string } = {},
+): Promise<void> {
   const boss = await jobSender();
   await boss.createQueue(job.name, { ...job.queue });
-  await boss.send(job.name, job.payload.parse(payload) as object);
+  await boss.send(job.name, job.payload.parse(payload) as object, options);
 }
 
 export async function stopJobSender(): Promise<void> {

@@ -177,12 +177,19 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
       });
     }
 
-    const counts = await countPreview(
-      sql,
-      location.id,
-      plan.map((read) => read.recordType),
-    );
-    await db.update(previewRuns).set({ status: "succeeded", counts, finishedAt: new Date() }).where(eq(previewRuns.id, runId));
+    // A session's run is counted after the session (lib/preview/recount-preview.ts): it needs no counts to send.
+    const countedAt = new Date();
+    const counts = options.sessionId
+      ? null
+      : await countPreview(
+          sql,
+          location.id,
+          plan.map((read) => read.recordType),
+        );
+    await db
+      .update(previewRuns)
+      .set({ status: "succeeded", counts, countedAt: counts ? countedAt : null, finishedAt: new Date() })
+      .where(eq(previewRuns.id, runId));
     // Older runs are history only (the records are the location's); a run a sync session sends from is kept.
     await db.delete(previewRuns).where(
       and(eq(previewRuns.locationId, location.id), ne(previewRuns.id, runId), ne(previewRuns.status, "queued"), ne(previewRuns.status, "running"), notInSyncUse),

@@ -1,5 +1,6 @@
 import { enqueueAlertDelivery } from "@/lib/alerts/deliver-alert-job";
 import { recordAlertTransition } from "@/lib/alerts/record-alert-transition";
+import { requestPreviewRecount } from "@/lib/preview/recount-preview-job";
 import type { SessionFence } from "./session-fence";
 
 /** Reasons this engine sets on a location; a later successful session clears only these. */
@@ -18,6 +19,7 @@ export async function finishSucceeded(fence: SessionFence, locationId: string): 
     return recordAlertTransition(tx, { locationId, sessionId: fence.sessionId, outcome: "succeeded" });
   });
   await enqueueAlertDelivery(alertId);
+  await requestPreviewRecount(locationId);
 }
 
 /** Failed or cancelled: the upstream session is left open on purpose (closing it would release campaigns on half-synced data). */
@@ -46,4 +48,6 @@ export async function finishStopped(
     return input.status === "failed" ? recordAlertTransition(tx, { locationId: input.locationId, sessionId: fence.sessionId, outcome: "failed", reason: attention }) : null;
   });
   await enqueueAlertDelivery(alertId);
+  // What the session got accepted before it stopped changed the preview's new and changed counts too.
+  await requestPreviewRecount(input.locationId);
 }

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { IssueGroups } from "@/components/preview/issue-groups";
 import { previewHref } from "@/components/preview/preview-href";
+import { PreviewCountsPending } from "@/components/preview/preview-counts-pending";
 import { PreviewProgress } from "@/components/preview/preview-progress";
 import { PreviewRecordDetail } from "@/components/preview/preview-record-detail";
 import { PreviewRecordsTable } from "@/components/preview/preview-records-table";
@@ -24,6 +25,8 @@ import { previewRecordTypes } from "@/lib/preview/preview-plan";
 import { recordTypeLabels } from "@/lib/preview/record-type-labels";
 import { getSourceReader } from "@/lib/preview/preview-source";
 import { getPreviewRecord, listIssueGroups, listPreviewRecords } from "@/lib/preview/read-preview";
+import { previewCountsState } from "@/lib/preview/recount-preview";
+import { requestPreviewRecount } from "@/lib/preview/recount-preview-job";
 
 export const metadata: Metadata = { title: "Preview" };
 
@@ -48,11 +51,21 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
   const runs = await ensureFreshPreview(db, getSourceReader(), location, canRefresh ? user.email : null);
   const shown = runs.shown;
   const counts = shown?.counts ?? null;
+  const countsState = shown ? await previewCountsState(db, shown) : null;
+  if (countsState === "outdated" && !runs.active) await requestPreviewRecount(location.id);
+  const countsPending =
+    countsState === "sync_running"
+      ? "A sync session is sending this location's records: new, changed and removed are counted when it ends."
+      : countsState === "outdated"
+        ? counts
+          ? "Counted before the last sync session; counting again…"
+          : "Counting the records…"
+        : null;
   // A first preview of a big location shows the record types read so far, before the run's checks and counts.
   const readSoFar = runs.active && !shown ? previewRecordTypes.filter((candidate) => runs.active!.progress[candidate]?.done) : [];
   const displayed = shown ?? (readSoFar.length ? runs.active : null);
   // In the session's order (jsonb does not keep key order).
-  const types = counts ? previewRecordTypes.filter((candidate) => counts[candidate]) : readSoFar;
+  const types = shown ? previewRecordTypes.filter((candidate) => (counts ? counts[candidate] : candidate in shown.progress)) : readSoFar;
   const type = types.includes(query.type) ? query.type : (types[0] ?? query.type);
   const current = { ...query, type };
   const [records, groups, detail] = displayed
@@ -67,7 +80,7 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
     <>
       <PageHeader
         title={`Preview · ${location.name}`}
-        description="What a first sync would send, checked record by record. Nothing is sent from this page."
+        description="What a sync sends, checked record by record: a first sync every valid record, later syncs the new and changed ones. Nothing is sent from this page."
         actions={
           <div className="flex gap-2">
             <Link href={`/locations/${location.id}`} className={buttonVariants({ variant: "ghost" })}>
@@ -109,6 +122,7 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
                 </Link>
               ))}
             </nav>
+            {countsPending ? <PreviewCountsPending locationId={location.id} countedAt={shown?.countedAt?.toISOString() ?? null} message={countsPending} /> : null}
             {counts ? (
               <dl aria-label="Counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
                 {countLabels.map(([key, label]) => (

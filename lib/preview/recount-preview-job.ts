@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { getConnection } from "@/db/client";
+import { defineJob } from "@/lib/jobs/define-job";
+import { sendJob } from "@/lib/jobs/job-sender";
+import { recountPreview } from "./recount-preview";
+
+/** preview.count: a location's preview counted again. At most one waits per location (policy "short", keyed by location). */
+export const recountPreviewJob = defineJob({
+  name: "preview.count",
+  payload: z.object({ locationId: z.uuid() }),
+  queue: { retryLimit: 2, retryBackoff: true, expireInSeconds: 15 * 60, policy: "short" },
+  handle: async ({ locationId }) => recountPreview(getConnection(), locationId),
+});
+
+/** Counts are for display: a queue that cannot be reached is logged, and the preview page asks again. */
+export async function requestPreviewRecount(locationId: string): Promise<void> {
+  try {
+    await sendJob(recountPreviewJob, { locationId }, { singletonKey: locationId });
+  } catch (error) {
+    console.error(`[preview] could not queue a recount of ${locationId}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,45 @@
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import type { Database, DatabaseConnection } from "@/db/client";
+import { previewRuns, syncSessions } from "@/db/schema";
+import { countPreview } from "./preview-counts";
+import { previewRecordTypes } from "./preview-plan";
+import { getPreviewRuns, type PreviewRun } from "./read-preview";
+
+// New, changed and removed are counted against what the upstream accepted, which every sync session changes.
+// A session's own preview run is not counted (the session does not need the counts, and they would be out of
+// date the moment it sends); the location is counted once the session ended, in the background.
+
+export type PreviewCountsState =
+  /** Counted after the last session that sent anything ended. */
+  | "current"
+  /** A session is sending: counted when it ends. */
+  | "sync_running"
+  /** Never counted, or counted before the last session ended. */
+  | "outdated";
+
+export async function previewCountsState(db: Database, run: Pick<PreviewRun, "locationId" | "counts" | "countedAt">): Promise<PreviewCountsState> {
+  // One session at a time per location: the newest one that started is the last to have sent anything.
+  const [latest] = await db
+    .select({ status: syncSessions.status, finishedAt: syncSessions.finishedAt })
+    .from(syncSessions)
+    .where(and(eq(syncSessions.locationId, run.locationId), isNotNull(syncSessions.startedAt)))
+    .orderBy(desc(syncSessions.createdAt))
+    .limit(1);
+  if (latest?.status === "running") return "sync_running";
+  if (!run.counts || !run.countedAt) return "outdated";
+  return latest?.finishedAt && latest.finishedAt > run.countedAt ? "outdated" : "current";
+}
+
+/** Counts the location's shown preview against what the upstream has accepted now, unless that is already done. */
+export async function recountPreview(connection: DatabaseConnection, locationId: string): Promise<void> {
+  const { shown } = await getPreviewRuns(connection.db, locationId);
+  if (!shown || (await previewCountsState(connection.db, shown)) !== "outdated") return;
+  // Read before counting: a session ending while this counts leaves the counts outdated, and they are counted again.
+  const countedAt = new Date();
+  const counts = await countPreview(
+    connection.sql,
+    locationId,
+    previewRecordTypes.filter((type) => type in shown.progress),
+  );
+  await connection.db.update(previewRuns).set({ counts, countedAt }).where(eq(previewRuns.id, shown.id));
+}
