@@ -102,10 +102,13 @@ async function measureSync(connection: DatabaseConnection, sandbox: BenchSandbox
   if (report.result !== "succeeded") throw new Error(`the sync ended ${report.result}: ${session?.error}`);
   const [run] = await connection.db.select().from(previewRuns).where(eq(previewRuns.id, session!.previewRunId!));
   const previewSeconds = (run!.finishedAt!.getTime() - run!.startedAt!.getTime()) / 1000;
-  const steps = await connection.sql<{ name: string; seconds: number; items: number }[]>`
-    select s.name, extract(epoch from s.finished_at - s.started_at)::float8 as seconds, (select count(*)::int from sync_step_items i where i.step_id = s.id) as items
+  const steps = await connection.sql<{ name: string; seconds: number; items: number; http: number }[]>`
+    select s.name, extract(epoch from s.finished_at - s.started_at)::float8 as seconds, (select count(*)::int from sync_step_items i where i.step_id = s.id) as items,
+      (select coalesce(sum(a.duration_ms), 0)::float8 / 1000 from sync_attempts a where a.step_id = s.id) as http
     from sync_steps s where s.session_id = ${requested.sessionId} and s.started_at is not null order by s.position`;
-  const stepText = steps.map((step) => `${step.name} ${step.seconds.toFixed(1)} s${step.items ? ` (${step.items} items)` : ""}`).join(", ");
+  const stepText = steps
+    .map((step) => `${step.name} ${step.seconds.toFixed(1)} s${step.items ? ` (${step.items} items, HTTP ${step.http.toFixed(1)} s)` : ""}`)
+    .join(", ");
   return { ...report, previewSeconds, recordsSent: after.records - before.records, steps: stepText };
 }
 

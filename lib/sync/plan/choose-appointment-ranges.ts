@@ -3,10 +3,10 @@ import { coalesceDates, monthlyRanges, type DateRange } from "./date-ranges";
 export interface AppointmentHistory {
   /** A full resync was asked for. */
   full: boolean;
-  /** Appointments recorded as accepted by the upstream. */
-  syncedCount: number;
-  /** Of those, how many lack the date they were sent for (no usable record of what was sent). */
-  syncedWithoutDate: number;
+  /** Any appointment is recorded as accepted by the upstream. */
+  anySynced: boolean;
+  /** Any of those lacks the date it was sent for (no usable record of what was sent). */
+  anySyncedWithoutDate: boolean;
   /** Earliest local date among valid appointments and those recorded as sent. */
   earliestDate: string | null;
   /** Local dates of new, changed, moved (old and new date), excluded and deleted appointments. */
@@ -24,10 +24,10 @@ export type AppointmentPlanMode = "history" | "touched" | "fallback";
  * Without a usable record of what was sent: today → 6 months ahead.
  */
 export function chooseAppointmentRanges(history: AppointmentHistory): { mode: AppointmentPlanMode; ranges: DateRange[] } {
-  if (history.full || history.syncedCount === 0) {
+  if (history.full || !history.anySynced) {
     const start = history.earliestDate && history.earliestDate < history.today ? history.earliestDate : history.today;
     return { mode: "history", ranges: monthlyRanges(start, history.horizonEnd) };
   }
-  if (history.syncedWithoutDate > 0) return { mode: "fallback", ranges: [{ startDate: history.today, endDate: history.horizonEnd }] };
+  if (history.anySyncedWithoutDate) return { mode: "fallback", ranges: [{ startDate: history.today, endDate: history.horizonEnd }] };
   return { mode: "touched", ranges: coalesceDates(history.touchedDates.filter((date) => date <= history.horizonEnd)) };
 }

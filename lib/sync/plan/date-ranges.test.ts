@@ -26,10 +26,10 @@ describe("date ranges", () => {
 });
 
 describe("chooseAppointmentRanges", () => {
-  const base = { full: false, syncedCount: 10, syncedWithoutDate: 0, earliestDate: "2025-11-20", touchedDates: [] as string[], today: "2026-01-10", horizonEnd: "2026-07-10" };
+  const base = { full: false, anySynced: true, anySyncedWithoutDate: false, earliestDate: "2025-11-20", touchedDates: [] as string[], today: "2026-01-10", horizonEnd: "2026-07-10" };
 
   it("sends the whole history month by month on a first sync", () => {
-    const plan = chooseAppointmentRanges({ ...base, syncedCount: 0 });
+    const plan = chooseAppointmentRanges({ ...base, anySynced: false });
     expect(plan.mode).toBe("history");
     expect(plan.ranges[0]).toEqual({ startDate: "2025-11-20", endDate: "2025-11-30" });
     expect(plan.ranges.at(-1)).toEqual({ startDate: "2026-07-01", endDate: "2026-07-10" });
@@ -46,6 +46,6 @@ describe("chooseAppointmentRanges", () => {
   });
 
   it("falls back to today → 6 months without a usable record of what was sent", () => {
-    expect(chooseAppointmentRanges({ ...base, syncedWithoutDate: 1 })).toEqual({ mode: "fallback", ranges: [{ startDate: "2026-01-10", endDate: "2026-07-10" }] });
+    expect(chooseAppointmentRanges({ ...base, anySyncedWithoutDate: true })).toEqual({ mode: "fallback", ranges: [{ startDate: "2026-01-10", endDate: "2026-07-10" }] });
   });
 });
