@@ -4,14 +4,13 @@ import { alertChannels, alertEvents, auditLog } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import type { AnyJob } from "@/lib/jobs/define-job";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
-import { stopJobSender } from "@/lib/jobs/job-sender";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "@/lib/sync/request-session";
 import { runSession, type RunSessionOptions } from "@/lib/sync/run-session";
 import { resumeSession } from "@/lib/sync/session-actions";
 import { sampleNow, sampleSourceRows } from "@/lib/sync/testing/sample-source";
-import { createConnectedLocation, noWaits, startSyncSandbox, type SyncSandbox } from "@/lib/sync/testing/sync-test-setup";
+import { createConnectedLocation, noWaits, useSyncSandbox } from "@/lib/sync/testing/sync-test-setup";
 import { getAlertChannelsView, saveAlertChannels } from "./alert-channels";
 import { deliverAlertJob } from "./deliver-alert-job";
 import { startSmtpReceiver, startWebhookReceiver, type SmtpReceiver, type WebhookReceiver } from "./testing/alert-receivers";
@@ -19,13 +18,12 @@ import { startSmtpReceiver, startWebhookReceiver, type SmtpReceiver, type Webhoo
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const admin = { id: null, email: "admin@example.test" };
-let setup: SyncSandbox;
+const setup = await useSyncSandbox(db);
 let webhook: WebhookReceiver;
 let smtp: SmtpReceiver;
 let jobs: JobEngine;
 
 beforeAll(async () => {
-  setup = await startSyncSandbox(db);
   webhook = await startWebhookReceiver();
   smtp = await startSmtpReceiver();
   process.env.SMTP_URL = smtp.url;
@@ -35,8 +33,7 @@ afterEach(() => clearFaults(db));
 afterAll(async () => {
   delete process.env.SMTP_URL;
   await jobs.stop();
-  await stopJobSender();
-  await Promise.all([setup.close(), webhook.close(), smtp.close()]);
+  await Promise.all([webhook.close(), smtp.close()]);
 });
 
 const options = (overrides: Partial<RunSessionOptions> = {}): RunSessionOptions => ({

@@ -14,17 +14,22 @@ export interface BenchSandbox {
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
-/** `npm run sandbox -- --count-only` on free ports, keeping its state in the given database. */
-export async function startCountOnlySandbox(databaseUrl: string): Promise<BenchSandbox> {
+/**
+ * `npm run sandbox -- --count-only` on free ports, keeping its state in the given database, or in its own embedded
+ * database folder (one sandbox process per folder, so a developer's running sandbox is left alone).
+ */
+export async function startCountOnlySandbox(store: { databaseUrl: string } | { dataDir: string }): Promise<BenchSandbox> {
   const [apiPort, uploadPort] = [await findFreePort(), await findFreePort()];
+  const storeArgs = "databaseUrl" in store ? ["--database-url", store.databaseUrl] : ["--data-dir", store.dataDir];
   const child: ChildProcess = spawn(
     path.join(repoRoot, "node_modules/.bin/tsx"),
-    ["lib/sandbox/standalone.ts", "--count-only", "--api-port", String(apiPort), "--upload-port", String(uploadPort), "--database-url", databaseUrl],
+    ["lib/sandbox/standalone.ts", "--count-only", "--api-port", String(apiPort), "--upload-port", String(uploadPort), ...storeArgs],
     { cwd: repoRoot, env: process.env, stdio: ["ignore", "pipe", "inherit"] },
   );
   let output = "";
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start within 120 s:\n${output}`)), 120_000);
+    // An embedded database folder's first start creates the cluster.
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start within 180 s:\n${output}`)), 180_000);
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       if (/\[sandbox\] stats/.test(output)) {

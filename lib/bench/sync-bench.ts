@@ -166,7 +166,7 @@ async function main() {
   let sandbox: BenchSandbox | undefined;
   try {
     await applyMigrations(connection.db);
-    sandbox = await startCountOnlySandbox(fresh.url);
+    sandbox = await startCountOnlySandbox({ databaseUrl: fresh.url });
     const generationStart = performance.now();
     const [sourceKey] = await generateDemoSource(connection.db, {
       locations: 1,

@@ -1,14 +1,14 @@
 // `npm run bench:upload`: streams contact records through the upstream client to the standalone sandbox
 // (count-only mode) and prints records/s and the client process's peak RSS for 100k and 500k records.
 // Each measurement runs in a fresh child process so one run's heap cannot inflate the next one's peak.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { findFreePort } from "@/db/embedded";
 import { sandboxDemo } from "@/lib/sandbox/provision";
 import { createUpstreamClient } from "@/lib/upstream/client";
 import type { ContactDetailRecord } from "@/lib/upstream/records";
+import { startCountOnlySandbox } from "./bench-sandbox";
 
 type Transport = "client" | "fetch";
 
@@ -131,36 +131,6 @@ async function measure(transport: Transport, count: number, apiBaseUrl: string, 
   };
 }
 
-async function startSandbox(): Promise<{ child: ChildProcess; apiBaseUrl: string; uploadOrigin: string }> {
-  const [apiPort, uploadPort] = [await findFreePort(), await findFreePort()];
-  // The same as `npm run sandbox -- --count-only`, on free ports and its own embedded database folder
-  // (one sandbox process per folder, so a developer's running sandbox is left alone).
-  const args = ["--count-only", "--api-port", String(apiPort), "--upload-port", String(uploadPort)];
-  if (!process.env.DATABASE_URL) args.push("--data-dir", ".data/bench-sandbox");
-  const child = spawn(tsx, ["lib/sandbox/standalone.ts", ...args], {
-    cwd: repoRoot,
-    env: process.env,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start within 180 s:\n${output}`)), 180_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/\[sandbox\] stats/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`sandbox exited with ${code}:\n${output}`));
-    });
-  });
-  child.stdout!.resume();
-  return { child, apiBaseUrl: `http://127.0.0.1:${apiPort}`, uploadOrigin: `http://127.0.0.1:${uploadPort}` };
-}
-
 // A bounded old space makes V8 collect garbage instead of growing the heap lazily, so a rising peak RSS
 // means memory actually held; a transport that keeps the whole body runs out of memory instead.
 const heapLimitMb = 96;
@@ -195,7 +165,7 @@ async function main() {
   const withFetch = !args.includes("--no-fetch");
   const counts = [100_000, 500_000];
   console.log(`starting the standalone sandbox in count-only mode… (each run: a fresh process, heap limit ${heapLimitMb} MB)`);
-  const sandbox = await startSandbox();
+  const sandbox = await startCountOnlySandbox(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : { dataDir: ".data/bench-sandbox" });
   try {
     const results: Outcome[] = [];
     for (const transport of withFetch ? (["client", "fetch"] as const) : (["client"] as const)) {
@@ -205,15 +175,13 @@ async function main() {
         console.log(formatLine(result));
       }
     }
-    const stats = await fetch(`${sandbox.apiBaseUrl}/__sandbox/stats`, { headers: { "x-api-key": sandboxDemo.apiKey } }).then((response) => response.json());
-    console.log(`sandbox counted: ${JSON.stringify(stats)}`);
+    console.log(`sandbox counted: ${JSON.stringify(await sandbox.stats())}`);
     const [small, large] = results.filter((result): result is Measurement => result.transport === "client" && !("failed" in result));
     if (small && large) {
       console.log(`client peak RSS: ${small.peakRssMb} MB at ${small.records} records, ${large.peakRssMb} MB at ${large.records} records`);
     }
   } finally {
-    sandbox.child.kill("SIGTERM");
-    await once(sandbox.child, "exit");
+    await sandbox.stop();
   }
 }
 

@@ -1,8 +1,7 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { locations, previewRuns, sandboxLocations, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { stopJobSender } from "@/lib/jobs/job-sender";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
@@ -12,19 +11,12 @@ import { runSession, type RunSessionOptions } from "./run-session";
 import { resumeSession } from "./session-actions";
 import { compareType } from "./testing/sync-assertions";
 import { sampleNow, sampleSourceRows } from "./testing/sample-source";
-import { createConnectedLocation, noWaits, sandboxRequests, startSyncSandbox, type SyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, noWaits, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
-let setup: SyncSandbox;
-beforeAll(async () => {
-  setup = await startSyncSandbox(db);
-});
+const setup = await useSyncSandbox(db);
 afterEach(() => clearFaults(db));
-afterAll(async () => {
-  await setup.close();
-  await stopJobSender();
-});
 
 const options = (overrides: Partial<RunSessionOptions> = {}): RunSessionOptions => ({
   reader: createArraySourceReader(sampleSourceRows()),
