@@ -4,25 +4,18 @@ import { locationMembers, locations, syncAttempts, syncSessions, syncStepItems, 
 import type { CurrentUser } from "@/lib/auth/current-user";
 import { DomainError } from "@/lib/errors/domain-error";
 import { serializeDates, type Serialized } from "./serialize-dates";
+import { sessionSummaryColumns } from "./session-columns";
 
 export type SessionViewer = Pick<CurrentUser, "id" | "role">;
 
 const sessionColumns = {
-  id: syncSessions.id,
-  locationId: syncSessions.locationId,
-  environment: syncSessions.environment,
-  trigger: syncSessions.trigger,
-  requestedByEmail: syncSessions.requestedByEmail,
-  full: syncSessions.full,
-  optionalSteps: syncSessions.optionalSteps,
-  status: syncSessions.status,
+  ...sessionSummaryColumns,
   upstreamOpen: syncSessions.upstreamOpen,
   currentStep: syncSessions.currentStep,
   resumesSessionId: syncSessions.resumesSessionId,
   scheduledFor: syncSessions.scheduledFor,
   error: syncSessions.error,
   cancelRequestedAt: syncSessions.cancelRequestedAt,
-  createdAt: syncSessions.createdAt,
   startedAt: syncSessions.startedAt,
   finishedAt: syncSessions.finishedAt,
   locationName: locations.name,

@@ -4,24 +4,12 @@ import { locations, syncSessions } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import { requestSyncSession } from "./request-session";
 import { serializeDates, type Serialized } from "./serialize-dates";
+import { sessionSummaryColumns } from "./session-columns";
 import type { StartSessionInput } from "./session-inputs";
 import { isOutsideSyncWindow } from "./sync-window";
 
 function selectStartedSession(db: Database, sessionId: string) {
-  return db
-    .select({
-      id: syncSessions.id,
-      locationId: syncSessions.locationId,
-      environment: syncSessions.environment,
-      trigger: syncSessions.trigger,
-      requestedByEmail: syncSessions.requestedByEmail,
-      full: syncSessions.full,
-      optionalSteps: syncSessions.optionalSteps,
-      status: syncSessions.status,
-      createdAt: syncSessions.createdAt,
-    })
-    .from(syncSessions)
-    .where(eq(syncSessions.id, sessionId));
+  return db.select(sessionSummaryColumns).from(syncSessions).where(eq(syncSessions.id, sessionId));
 }
 
 export interface StartedSession {
