@@ -97,7 +97,7 @@ async function countSkippedRecords(context: StepContext, definition: SyncStep): 
   if (!definition.recordType) return { invalid: 0, excluded: 0 };
   const [row] = await context.sql<{ invalid: number; excluded: number }[]>`
     select count(*) filter (where status = 'error')::int as invalid, count(*) filter (where status = 'excluded')::int as excluded
-    from preview_records where location_id = ${context.location.id} and record_type = ${definition.recordType}`;
+    from preview_records where location_id = ${context.location.id} and record_type = ${definition.recordType} and status in ('error', 'excluded')`;
   return row ?? { invalid: 0, excluded: 0 };
 }
 

@@ -1,0 +1,1 @@
+CREATE INDEX "preview_records_skipped_idx" ON "preview_records" USING btree ("location_id","record_type","status") WHERE "preview_records"."status" in ('error', 'excluded');
