@@ -126,6 +126,16 @@ test("support starts a sync from the location page with the keyboard and watches
   await page.context().close();
 });
 
+test("after the sync the preview counts against what the upstream accepted: nothing new or changed", async ({ browser }) => {
+  const page = await pageAs(browser, "support");
+  await page.goto(`/locations/${southId}/preview?type=contact_details`);
+  // The session's own run is counted by the preview.count job once the session ended; the page reloads when it is in.
+  await expect(page.getByTestId("count-new")).toHaveText("0", { timeout: 30_000 });
+  await expect(page.getByTestId("count-changed")).toHaveText("0");
+  expect(Number((await page.getByTestId("count-valid").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
+  await page.context().close();
+});
+
 test("an engineer reads the attempts of the contact details step, without any action button", async ({ browser }) => {
   const page = await pageAs(browser, "engineer");
   await page.goto(`/sessions/${firstSessionId}`);
