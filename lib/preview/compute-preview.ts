@@ -115,7 +115,7 @@ async function incrementalRun(tx: postgres.TransactionSql, input: RunInput, plan
     await deleteRecordsOfType(tx, locationId, read.recordType);
     await mapWholeRead(tx, input, read);
   }
-  await recheckPreview(tx, locationId);
+  await recheckPreview(tx, locationId, input.owner.runId);
 }
 
 /**

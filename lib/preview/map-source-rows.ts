@@ -50,9 +50,16 @@ export async function deleteRecordsOfType(sql: Sql, locationId: string, type: st
   await sql`delete from preview_records where location_id = ${locationId} and record_type = ${type}`;
 }
 
+/** What replacing some source ids changed: every old and new key, and the keys of usable records it took away. */
+export interface ReplacedKeys {
+  keys: (string | null)[];
+  /** Of records an earlier run wrote: a reference to these keys may have stopped (or started) resolving. */
+  removedUsableKeys: string[];
+}
+
 /**
  * Replaces the records of some source ids by the rows the source has for them now (none: they are gone).
- * A source id keeps its positions; rows beyond what it had before go to the end. Returns the old and new keys.
+ * A source id keeps its positions; rows beyond what it had before go to the end.
  */
 export async function replaceSourceIds(
   tx: postgres.TransactionSql,
@@ -62,12 +69,12 @@ export async function replaceSourceIds(
   rows: readonly SourceRowOf[SourceResource][],
   context: MappingContext,
   nextSeq: { value: number },
-): Promise<(string | null)[]> {
+): Promise<ReplacedKeys> {
   // By key (a contact's, vehicle's or appointment's key is its trimmed source id): the key index finds them.
-  const removed = await tx<{ seq: number; source_id: string; record_key: string | null }[]>`
+  const removed = await tx<{ seq: number; source_id: string; record_key: string | null; status: string; run_id: string }[]>`
     delete from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}
       and (record_key = any(${ids as string[]}) or (record_key is null and source_id = any(${ids as string[]})))
-    returning seq, source_id, record_key`;
+    returning seq, source_id, record_key, status, run_id`;
   if (removed.length) {
     await tx`delete from preview_issues where location_id = ${owner.locationId} and record_type = ${read.recordType} and seq = any(${removed.map((row) => row.seq)}::int[])`;
   }
@@ -79,5 +86,8 @@ export async function replaceSourceIds(
   }
   const { records, issues } = mapBatch(owner, read, rows, context, (sourceId) => freed.get(sourceId)?.shift() ?? nextSeq.value++);
   await writePreviewBatch(tx, records, issues);
-  return [...removed.map((row) => row.record_key), ...records.map((row) => row.record_key)];
+  const removedUsableKeys = removed
+    .filter((row) => row.record_key !== null && row.run_id !== owner.runId && (row.status === "valid" || row.status === "warning"))
+    .map((row) => row.record_key!);
+  return { keys: [...removed.map((row) => row.record_key), ...records.map((row) => row.record_key)], removedUsableKeys };
 }

@@ -1,12 +1,14 @@
 import type postgres from "postgres";
 import { runChecks } from "./cross-check-preview";
+import type { ReplacedKeys } from "./map-source-rows";
 import type { PreviewRecordType } from "./preview-plan";
 
 // An incremental run re-checks only what its changes can affect. preview_touched holds, per type, the keys
 // of records that were replaced, added or removed (both the old and the new key); every record sharing a
-// key with one of those, or naming a touched contact, service or calendar, is reset to what its mapping
-// said and checked again. Small types (calendars, categories, services, openings) are re-read whole
-// each run and always checked whole.
+// key with one of those, or naming a contact, service or calendar whose key became usable or stopped being
+// usable, is reset to what its mapping said and checked again (a reference check asks only whether a usable
+// record has the key). Small types (calendars, categories, services, openings) are re-read whole each run and
+// always checked whole.
 
 const smallTypes: readonly PreviewRecordType[] = ["calendars", "service_categories", "services"];
 const usable = "('valid', 'warning')";
@@ -15,16 +17,42 @@ const usable = "('valid', 'warning')";
 export async function prepareRecheck(tx: postgres.TransactionSql, locationId: string): Promise<void> {
   await tx`create temporary table preview_touched (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`;
   await tx`create temporary table preview_recheck (record_type text not null, seq integer not null, primary key (record_type, seq)) on commit drop`;
+  await tx`create temporary table preview_removed_usable (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`;
   await tx`create temporary table preview_usable_before on commit drop as
     select record_type, record_key from preview_records
     where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${tx.unsafe(usable)}`;
 }
 
-/** Remembers keys whose records were replaced, added or removed. */
-export async function touchKeys(tx: postgres.TransactionSql, type: PreviewRecordType, keys: readonly (string | null)[]): Promise<void> {
-  const present = [...new Set(keys.filter((key): key is string => key !== null))];
-  if (!present.length) return;
-  await tx`insert into preview_touched (record_type, record_key) select ${type}, unnest(${present}::text[]) on conflict do nothing`;
+/** Remembers keys whose records were replaced, added or removed, and which of them had a usable record before the run. */
+export async function touchKeys(tx: postgres.TransactionSql, type: PreviewRecordType, replaced: ReplacedKeys): Promise<void> {
+  const present = [...new Set(replaced.keys.filter((key): key is string => key !== null))];
+  if (present.length) await tx`insert into preview_touched (record_type, record_key) select ${type}, unnest(${present}::text[]) on conflict do nothing`;
+  const usable = [...new Set(replaced.removedUsableKeys)];
+  if (usable.length) await tx`insert into preview_removed_usable (record_type, record_key) select ${type}, unnest(${usable}::text[]) on conflict do nothing`;
+}
+
+/**
+ * Touched contact keys that had a usable record before this run: one it removed, or one an earlier run wrote
+ * (statuses are still as before: call it before the re-check resets any).
+ */
+async function keepContactsUsableBefore(tx: postgres.TransactionSql, locationId: string, runId: string): Promise<void> {
+  await tx`create temporary table preview_contacts_usable_before on commit drop as
+    select t.record_key from preview_touched t
+    where t.record_type = 'contact_details' and (
+      exists (select 1 from preview_removed_usable u where u.record_type = 'contact_details' and u.record_key = t.record_key)
+      or exists (select 1 from preview_records r where r.location_id = ${locationId} and r.record_type = 'contact_details'
+                 and r.record_key = t.record_key and r.run_id <> ${runId} and r.status in ${tx.unsafe(usable)}))`;
+}
+
+/** Touched contact keys whose usability flipped: what names them must be checked again, what names the others need not. */
+async function findFlippedContacts(tx: postgres.TransactionSql, locationId: string): Promise<void> {
+  await tx`create temporary table preview_flipped_contacts on commit drop as
+    select t.record_key from preview_touched t
+    where t.record_type = 'contact_details'
+      and exists (select 1 from preview_records r where r.location_id = ${locationId} and r.record_type = 'contact_details'
+                  and r.record_key = t.record_key and r.status in ${tx.unsafe(usable)})
+      <> exists (select 1 from preview_contacts_usable_before b where b.record_key = t.record_key)`;
+  await tx`analyze preview_flipped_contacts`;
 }
 
 /** Adds every record sharing a key with a marked one, then resets the marked records to their mapping's status and issues. */
@@ -55,10 +83,11 @@ async function expandAndReset(tx: postgres.TransactionSql, locationId: string): 
 }
 
 /** Runs the checks of an incremental run over what its changes touched. */
-export async function recheckPreview(tx: postgres.TransactionSql, locationId: string): Promise<void> {
+export async function recheckPreview(tx: postgres.TransactionSql, locationId: string, runId: string): Promise<void> {
   // The marked records are a few thousand of a location's million, and the run just touched their pages: look them
   // up by index (the default cost of a random read assumes a spinning disk and picks scans of the whole location).
   await tx`set local random_page_cost = 1.1`;
+  await keepContactsUsableBefore(tx, locationId, runId);
   // Catalogue and contacts first: appointments, openings and vehicles depend on their outcome.
   await tx`
     insert into preview_recheck (record_type, seq)
@@ -67,8 +96,9 @@ export async function recheckPreview(tx: postgres.TransactionSql, locationId: st
       and r.record_key in (select record_key from preview_touched where record_type = 'contact_details')))`;
   await expandAndReset(tx, locationId);
   await runChecks(tx, locationId, "marked", [...smallTypes, "contact_details"]);
+  await findFlippedContacts(tx, locationId);
 
-  // A calendar or service that became usable or unusable touches what names it.
+  // A calendar or service that became usable or unusable touches what names it (contacts: preview_flipped_contacts).
   await tx`
     insert into preview_touched (record_type, record_key)
     select record_type, record_key from (
@@ -94,7 +124,7 @@ export async function recheckPreview(tx: postgres.TransactionSql, locationId: st
     where r.location_id = ${locationId} and r.record_type in ('appointments', 'vehicles')
     union
     select r.record_type, r.seq from preview_records r
-    join preview_touched t on t.record_type = 'contact_details' and t.record_key = r.ref_contact
+    join preview_flipped_contacts f on f.record_key = r.ref_contact
     where r.location_id = ${locationId} and r.ref_contact is not null
     union
     select r.record_type, r.seq from preview_records r
