@@ -27,8 +27,10 @@ export async function prepareRecheck(tx: postgres.TransactionSql, locationId: st
 export async function touchKeys(tx: postgres.TransactionSql, type: PreviewRecordType, replaced: ReplacedKeys): Promise<void> {
   const present = [...new Set(replaced.keys.filter((key): key is string => key !== null))];
   if (present.length) await tx`insert into preview_touched (record_type, record_key) select ${type}, unnest(${present}::text[]) on conflict do nothing`;
-  const usable = [...new Set(replaced.removedUsableKeys)];
-  if (usable.length) await tx`insert into preview_removed_usable (record_type, record_key) select ${type}, unnest(${usable}::text[]) on conflict do nothing`;
+  const removedUsable = [...new Set(replaced.removedUsableKeys)];
+  if (removedUsable.length) {
+    await tx`insert into preview_removed_usable (record_type, record_key) select ${type}, unnest(${removedUsable}::text[]) on conflict do nothing`;
+  }
 }
 
 /**

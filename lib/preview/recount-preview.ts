@@ -34,8 +34,10 @@ export async function previewCountsState(db: Database, run: Pick<PreviewRun, "lo
 export async function recountPreview(connection: DatabaseConnection, locationId: string): Promise<void> {
   const { shown } = await getPreviewRuns(connection.db, locationId);
   if (!shown || (await previewCountsState(connection.db, shown)) !== "outdated") return;
-  // Read before counting: a session ending while this counts leaves the counts outdated, and they are counted again.
-  const countedAt = new Date();
+  // The database's clock (sessions' finished_at is too), read before counting: a session ending while this counts
+  // leaves the counts outdated, and they are counted again.
+  const [clock] = await connection.sql<[{ ms: number }]>`select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as ms`;
+  const countedAt = new Date(clock.ms);
   const counts = await countPreview(
     connection.sql,
     locationId,
