@@ -3,7 +3,7 @@ import type { AttemptRecorder } from "./attempt-recorder";
 import { describeSyncError, isRetryableStepError } from "./describe-sync-error";
 import { LeaseLostError, SessionCancelledError, type FencedTransaction } from "./session-fence";
 import type { StepRow } from "./session-steps";
-import type { StepContext, SyncStep } from "./steps/sync-step";
+import type { SentItem, StepContext, SyncStep } from "./steps/sync-step";
 
 /** The step failed for good (after the engine's attempts): the session fails with it. */
 export class StepFailedError extends Error {
@@ -53,25 +53,51 @@ async function itemsOf(context: StepContext, step: StepRow, definition: SyncStep
   return load();
 }
 
-async function runItem(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep, item: ItemRow): Promise<void> {
+/**
+ * Sends one item and returns the write that records it, which runs while the next item streams: PostgreSQL records one
+ * import's accepted keys as the next goes out. The item before (`previous`) is always recorded (or has failed) before
+ * this one is recorded or marked failed, so items are recorded in order.
+ */
+async function sendItem(
+  context: StepContext,
+  recorder: AttemptRecorder,
+  step: StepRow,
+  definition: SyncStep,
+  item: ItemRow,
+  previous: Promise<void>,
+): Promise<{ recording: Promise<void> }> {
   const { fence } = context;
-  await fence.checkpoint();
-  await fence.write((tx) => tx`update sync_step_items set status = 'running', attempts = attempts + 1, error = null, started_at = now(), finished_at = null where id = ${item.id}`);
-  recorder.setCurrent(step.id, item.id);
   try {
-    const sent = await definition.send(context, item.key);
-    await recorder.flush();
-    await fence.write(async (tx) => {
-      await sent.onAccepted?.(tx);
-      await tx`update sync_step_items set status = 'succeeded', records_sent = ${sent.records}, bytes = ${sent.bytes}, finished_at = now() where id = ${item.id}`;
-      await updateStepTotals(tx, step.id);
-    });
+    await fence.checkpoint();
+    await fence.write((tx) => tx`update sync_step_items set status = 'running', attempts = attempts + 1, error = null, started_at = now(), finished_at = null where id = ${item.id}`);
   } catch (error) {
+    await previous;
+    throw error;
+  }
+  recorder.setCurrent(step.id, item.id);
+  let sent: SentItem;
+  try {
+    sent = await definition.send(context, item.key);
+    await recorder.flush();
+  } catch (error) {
+    // The item before failing to record is what stopped the session: it happened first.
+    await previous;
     if (isStopping(error)) throw error;
     await recorder.flush().catch(() => {});
     await fence.write((tx) => tx`update sync_step_items set status = 'failed', error = ${describeSyncError(error)}, finished_at = now() where id = ${item.id}`);
     throw error;
   }
+  const recording = previous.then(() =>
+    fence.write(async (tx) => {
+      await sent.onAccepted?.(tx);
+      await tx`update sync_step_items set status = 'succeeded', records_sent = ${sent.records}, bytes = ${sent.bytes}, finished_at = now() where id = ${item.id}`;
+      await updateStepTotals(tx, step.id);
+    }),
+  );
+  // Awaited by the next item or at the end of the step; until then a failure must not count as unhandled.
+  recording.catch(() => {});
+  // Wrapped: an async function returning the promise itself would wait for it.
+  return { recording };
 }
 
 async function runOnce(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep): Promise<void> {
@@ -87,9 +113,11 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
     });
     return;
   }
+  let recording: Promise<void> = Promise.resolve();
   for (const item of await itemsOf(context, step, definition)) {
-    if (item.status !== "succeeded") await runItem(context, recorder, step, definition, item);
+    if (item.status !== "succeeded") ({ recording } = await sendItem(context, recorder, step, definition, item, recording));
   }
+  await recording;
   await fence.write((tx) => tx`update sync_steps set status = 'succeeded', error = null, finished_at = now() where id = ${step.id}`);
 }
 

@@ -59,11 +59,15 @@ export class SessionFence {
     throw new LeaseLostError();
   }
 
-  /** Runs `work` in a transaction that holds the session row, only while the token is ours. */
+  /**
+   * Runs `work` in a transaction that holds the session row, only while the token is ours. A share lock: a claim's
+   * update of the token waits for every fenced write in flight, while this worker's own writes (an item being recorded
+   * as the next one starts) do not wait for each other.
+   */
   async write<T>(work: (tx: FencedTransaction) => Promise<T>): Promise<T> {
     if (this.lost) throw new LeaseLostError();
     const result = await this.sql.begin(async (tx) => {
-      const [row] = await tx`select 1 from sync_sessions where id = ${this.sessionId} and fencing_token = ${this.token} for update`;
+      const [row] = await tx`select 1 from sync_sessions where id = ${this.sessionId} and fencing_token = ${this.token} for share`;
       if (!row) return { lost: true as const };
       return { lost: false as const, value: await work(tx) };
     });
