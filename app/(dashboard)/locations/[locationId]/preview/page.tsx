@@ -25,8 +25,7 @@ import { previewRecordTypes } from "@/lib/preview/preview-plan";
 import { recordTypeLabels } from "@/lib/preview/record-type-labels";
 import { getSourceReader } from "@/lib/preview/preview-source";
 import { getPreviewRecord, listIssueGroups, listPreviewRecords } from "@/lib/preview/read-preview";
-import { previewCountsState } from "@/lib/preview/recount-preview";
-import { requestPreviewRecount } from "@/lib/preview/recount-preview-job";
+import { ensurePreviewCounts } from "@/lib/preview/ensure-preview-counts";
 
 export const metadata: Metadata = { title: "Preview" };
 
@@ -51,8 +50,7 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
   const runs = await ensureFreshPreview(db, getSourceReader(), location, canRefresh ? user.email : null);
   const shown = runs.shown;
   const counts = shown?.counts ?? null;
-  const countsState = shown ? await previewCountsState(db, shown) : null;
-  if (countsState === "outdated" && !runs.active) await requestPreviewRecount(location.id);
+  const countsState = await ensurePreviewCounts(db, runs);
   const countsPending =
     countsState === "sync_running"
       ? "A sync session is sending this location's records: new, changed and removed are counted when it ends."
