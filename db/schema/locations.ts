@@ -16,6 +16,8 @@ export const locations = pgTable(
     upstreamLocationId: text("upstream_location_id"),
     /** Which location of the management system this one reads. */
     sourceKey: text("source_key"),
+    /** Why the next sync session must be full (e.g. the source key changed); cleared when a full session succeeds. */
+    fullSyncReason: text("full_sync_reason"),
     automotive: boolean("automotive").notNull().default(false),
     /** Daily sync time, local HH:MM within 09:00–19:00. */
     syncTime: text("sync_time").notNull().default("10:00"),

@@ -31,6 +31,8 @@ export const previewRuns = pgTable(
     /** Local wall time up to which appointments were read: a later run adds the days that entered the window. */
     appointmentsUntil: text("appointments_until"),
     requestedByEmail: text("requested_by_email"),
+    /** A person asked to rebuild: map every source row, whatever the base run. */
+    rebuild: boolean("rebuild").notNull().default(false),
     progress: jsonb("progress").$type<PreviewProgress>().notNull().default({}),
     /** Null until counted: a sync session's run is counted after the session (lib/preview/recount-preview.ts). */
     counts: jsonb("counts").$type<PreviewCounts>(),
@@ -83,6 +85,11 @@ export const previewRecords = pgTable(
     /** Lower-cased text to search in: ids, names, email. */
     searchText: text("search_text").notNull().default(""),
     issueCount: integer("issue_count").notNull().default(0),
+    /**
+     * References a cross-check took out of the payload because their target is no longer sent, with the mapped hash:
+     * `{ fields: { calendar_external_id: "st-1" }, hash: "<mapped content_hash>" }`; a re-check puts them back first.
+     */
+    droppedReferences: jsonb("dropped_references").$type<{ fields: Record<string, unknown>; hash: string | null }>(),
     /** The run that last mapped this row. */
     runId: uuid("run_id").notNull(),
   },

@@ -27,6 +27,10 @@ export const sandboxEnvironments = sandbox.table("environments", {
   dataSourceName: text("data_source_name").notNull(),
   // Which date-time form records must use (ARCHITECTURE.md: the spec's form unless switched).
   dateTimeStyle: text("date_time_style", { enum: ["spec", "rfc3339"] }).notNull().default("spec"),
+  // How it answers where the spec shows no response body (lib/sandbox/response-shapes.ts): the client must accept every one.
+  responseShape: text("response_shape", { enum: ["documented", "empty", "no_content", "nested", "text", "extra"] })
+    .notNull()
+    .default("documented"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, date, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, date, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { environmentName } from "./enums";
 import { locations } from "./locations";
 import { previewRuns } from "./previews";
@@ -18,6 +18,24 @@ export const syncStepName = pgEnum("sync_step_name", [
   "close",
 ]);
 export const syncStepStatus = pgEnum("sync_step_status", ["pending", "running", "succeeded", "failed", "skipped", "cancelled"]);
+
+/** What the safety valve found for one step: removals, what the upstream holds, the threshold, a few example keys. */
+export interface RemovalCheck {
+  step: "contact_details" | "appointments";
+  removals: number;
+  held: number;
+  threshold: number;
+  examples: string[];
+}
+export interface RemovalStop {
+  checks: RemovalCheck[];
+}
+export interface ConfirmedRemovals {
+  /** Per step, the most removals the person confirmed. */
+  limits: Partial<Record<RemovalCheck["step"], number>>;
+  byEmail: string | null;
+  reason: string;
+}
 
 /** One run of a location's sync-session protocol (spec 4.4 item 6). */
 export const syncSessions = pgTable(
@@ -46,6 +64,10 @@ export const syncSessions = pgTable(
     /** Incremented by every claim; every write of a worker is conditional on the token it claimed. */
     fencingToken: bigint("fencing_token", { mode: "number" }).notNull().default(0),
     cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
+    /** Set when the removal safety valve stopped the session before sending: what it would have removed (lib/sync/removal-guard.ts). */
+    removalStop: jsonb("removal_stop").$type<RemovalStop>(),
+    /** Removals a person confirmed for this session (per step: at most this many), with who and why. */
+    confirmedRemovals: jsonb("confirmed_removals").$type<ConfirmedRemovals>(),
     error: text("error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),
