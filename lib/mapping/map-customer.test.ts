@@ -33,26 +33,59 @@ describe("mapCustomer", () => {
     expect(mapCustomer(customerRow({ phone: "(212) 555-2368" }), newYork).record?.mobile_phone_number).toBe("+12125552368");
   });
 
-  test("omits missing values, including unknown consents", () => {
+  test("sends emptied text fields as empty strings so the upstream clears them", () => {
+    const row = customerRow({ first_name: null, last_name: " ", address_line_1: "", address_line_2: null, city: "\t", postal_code: null });
+    expect(mapCustomer(row, berlinContext).record).toMatchObject({ first_name: "", last_name: "", address_line_1: "", address_line_2: "", city: "", postal_code: "" });
+  });
+
+  test("omits missing formatted fields and unknown booleans; a contact without e-mail or mobile is unsubscribed from them", () => {
     const row = customerRow({ email: null, email_opt_in: null, sms_opt_in: null, phone: " ", birthdate: null, gender: "", member: null, city: null });
     expect(mapCustomer(row, berlinContext)).toEqual({
       sourceId: "cust-1",
-      record: { external_id: "cust-1", first_name: "Grace", last_name: "Hopper", address_line_1: "Hauptstraße 1", postal_code: "10115" },
+      record: {
+        external_id: "cust-1",
+        email_subscribed: false,
+        text_message_subscribed: false,
+        first_name: "Grace",
+        last_name: "Hopper",
+        address_line_1: "Hauptstraße 1",
+        address_line_2: "",
+        city: "",
+        postal_code: "10115",
+      },
       issues: [],
       excludedByRule: null,
     });
   });
 
+  test("sends unsubscribed whatever the opt-in says when the e-mail or the mobile is missing", () => {
+    const noEmail = mapCustomer(customerRow({ email: "  ", email_opt_in: true, sms_opt_in: true }), berlinContext).record;
+    expect(noEmail).toMatchObject({ email_subscribed: false, text_message_subscribed: true });
+    expect(noEmail).not.toHaveProperty("email");
+    const noMobile = mapCustomer(customerRow({ phone: null, email_opt_in: true, sms_opt_in: true }), berlinContext).record;
+    expect(noMobile).toMatchObject({ email_subscribed: true, text_message_subscribed: false });
+    expect(noMobile).not.toHaveProperty("mobile_phone_number");
+  });
+
+  test("keeps the opt-ins, and unknown ones omitted, when the e-mail and mobile are usable", () => {
+    expect(mapCustomer(customerRow({ email_opt_in: false, sms_opt_in: true }), berlinContext).record).toMatchObject({ email_subscribed: false, text_message_subscribed: true });
+    const unknown = mapCustomer(customerRow({ email_opt_in: null, sms_opt_in: null }), berlinContext).record;
+    expect(unknown).not.toHaveProperty("email_subscribed");
+    expect(unknown).not.toHaveProperty("text_message_subscribed");
+  });
+
   test("drops unusable contact fields with masked warnings and still sends the contact", () => {
-    const row = customerRow({ email: "grace.hopper@example", phone: "0171 23", birthdate: "2026-06-16", gender: "m/w" });
+    const row = customerRow({ email: "grace.hopper@example", phone: "0171 23", sms_opt_in: true, birthdate: "2026-06-16", gender: "m/w" });
     const mapped = mapCustomer(row, berlinContext);
+    // Opted in to both, but neither address is usable: unsubscribed from both.
     expect(mapped.record).toEqual({
       external_id: "cust-1",
-      email_subscribed: true,
+      email_subscribed: false,
       text_message_subscribed: false,
       first_name: "Grace",
       last_name: "Hopper",
       address_line_1: "Hauptstraße 1",
+      address_line_2: "",
       city: "Berlin",
       postal_code: "10115",
       active_membership: true,

@@ -7,13 +7,17 @@ import { normaliseEmail } from "./normalisers/email";
 import { normaliseGender } from "./normalisers/gender";
 import { normaliseIdentifier, requireExternalId } from "./normalisers/identifier";
 import { normalisePhone } from "./normalisers/phone";
-import { normaliseText } from "./normalisers/text";
+import { normaliseClearableText } from "./normalisers/text";
 
 function booleanOf(value: boolean | null | undefined): boolean | undefined {
   return typeof value === "boolean" ? value : undefined;
 }
 
-/** A customer → a contact detail. Unusable contact fields are dropped with a warning; the contact is still sent. */
+/**
+ * A customer → a contact detail. Unusable contact fields are dropped with a warning; the contact is still sent.
+ * Emptied text fields are sent as "" so the upstream clears them; a channel without a usable address (e-mail,
+ * mobile) is sent unsubscribed whatever the opt-in says, so nobody is marketed through it.
+ */
 export function mapCustomer(row: CustomerRow, ctx: MappingContext): MappedRow<ContactDetailRecord> {
   const sourceId = normaliseIdentifier(row.id) ?? "";
   const externalId = requireExternalId(row.id);
@@ -25,14 +29,14 @@ export function mapCustomer(row: CustomerRow, ctx: MappingContext): MappedRow<Co
   const record = withoutUndefined({
     external_id: externalId.value,
     email: email.value,
-    email_subscribed: booleanOf(row.email_opt_in),
-    text_message_subscribed: booleanOf(row.sms_opt_in),
-    first_name: normaliseText(row.first_name),
-    last_name: normaliseText(row.last_name),
-    address_line_1: normaliseText(row.address_line_1),
-    address_line_2: normaliseText(row.address_line_2),
-    city: normaliseText(row.city),
-    postal_code: normaliseText(row.postal_code),
+    email_subscribed: email.value === undefined ? false : booleanOf(row.email_opt_in),
+    text_message_subscribed: phone.value === undefined ? false : booleanOf(row.sms_opt_in),
+    first_name: normaliseClearableText(row.first_name),
+    last_name: normaliseClearableText(row.last_name),
+    address_line_1: normaliseClearableText(row.address_line_1),
+    address_line_2: normaliseClearableText(row.address_line_2),
+    city: normaliseClearableText(row.city),
+    postal_code: normaliseClearableText(row.postal_code),
     mobile_phone_number: phone.value,
     birthdate: birthdate.value,
     gender: gender.value,

@@ -7,7 +7,10 @@ import { normaliseIdentifier, requireExternalId } from "./normalisers/identifier
 import { normaliseInteger } from "./normalisers/integer";
 import { normaliseText } from "./normalisers/text";
 
-/** A service category → a service category; its position is the list order. */
+/**
+ * A service category → a service category; its position is the list order. A missing name stays omitted with a
+ * warning, never "": it is the category's label, and a blank one is a data problem, not a clearing.
+ */
 export function mapServiceCategory(row: ServiceCategoryRow, ctx: MappingContext): MappedRow<ServiceCategoryRecord> {
   const sourceId = normaliseIdentifier(row.id) ?? "";
   const externalId = requireExternalId(row.id);

@@ -36,9 +36,10 @@ describe("mapService", () => {
     expect(mapService(serviceRow({ staff_ids: null }), berlinContext).record).not.toHaveProperty("calendar_external_ids");
   });
 
-  test("omits empty optional fields", () => {
+  test("omits empty optional fields, but sends an emptied description as an empty string so the upstream clears it", () => {
     const row = serviceRow({ description: " ", price: null, category_id: " ", position: null });
-    expect(mapService(row, berlinContext).record).toEqual({ external_id: "svc-1", name: "Haircut", available: true, calendar_external_ids: ["staff-1"] });
+    expect(mapService(row, berlinContext).record).toEqual({ external_id: "svc-1", name: "Haircut", description: "", available: true, calendar_external_ids: ["staff-1"] });
+    expect(mapService(serviceRow({ description: null }), berlinContext).record?.description).toBe("");
   });
 
   test("drops an unusable price and list order with warnings; the service is still sent", () => {

@@ -6,7 +6,7 @@ import type { MappedRow, MappingContext } from "./mapping-types";
 import { normaliseIdentifier, requireExternalId } from "./normalisers/identifier";
 import { normaliseInteger } from "./normalisers/integer";
 import { normalisePrice } from "./normalisers/price";
-import { normaliseText } from "./normalisers/text";
+import { normaliseClearableText, normaliseText } from "./normalisers/text";
 
 /**
  * The calendars of a service: distinct, sorted (a set, so the record's hash does not depend on the source's order),
@@ -18,7 +18,10 @@ function calendarIdsOf(staffIds: readonly (string | null)[] | null): string[] | 
   return [...ids].sort();
 }
 
-/** A service of the menu → a service. Bookable unless the source says otherwise. */
+/**
+ * A service of the menu → a service. Bookable unless the source says otherwise. An emptied description is sent as ""
+ * so the upstream clears it; a missing name stays omitted with a warning (a blank name is a data problem, not a clearing).
+ */
 export function mapService(row: ServiceRow, ctx: MappingContext): MappedRow<ServiceRecord> {
   const sourceId = normaliseIdentifier(row.id) ?? "";
   const externalId = requireExternalId(row.id);
@@ -30,7 +33,7 @@ export function mapService(row: ServiceRow, ctx: MappingContext): MappedRow<Serv
   const record = withoutUndefined({
     external_id: externalId.value,
     name,
-    description: normaliseText(row.description),
+    description: normaliseClearableText(row.description),
     available: typeof row.bookable === "boolean" ? row.bookable : true,
     price_cents: price.value,
     service_category_external_id: normaliseIdentifier(row.category_id),

@@ -11,7 +11,10 @@ function calendarNameOf(row: StaffRow): string | undefined {
   return normaliseText(row.display_name) ?? normaliseText([row.first_name, row.last_name].map(normaliseText).filter(Boolean).join(" "));
 }
 
-/** A staff member → a calendar. */
+/**
+ * A staff member → a calendar. A missing name stays omitted with a warning, never "": the name is the calendar's label
+ * in the upstream, and blanking it would not clear stale data but make the calendar unrecognisable.
+ */
 export function mapStaff(row: StaffRow, ctx: MappingContext): MappedRow<CalendarRecord> {
   const sourceId = normaliseIdentifier(row.id) ?? "";
   const externalId = requireExternalId(row.id);

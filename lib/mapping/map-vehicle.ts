@@ -6,7 +6,11 @@ import { normaliseIdentifier, requireExternalId } from "./normalisers/identifier
 import { normaliseInteger } from "./normalisers/integer";
 import { normaliseText } from "./normalisers/text";
 
-/** A vehicle → a vehicle record: spec 2.6 shows no fields, so the source's pass through beside the owner's contact. */
+/**
+ * A vehicle → a vehicle record: spec 2.6 shows no fields, so the source's pass through beside the owner's contact.
+ * Empty fields stay omitted, not "": the spec shows neither these fields nor their formats (a VIN, a plate), so an
+ * empty value might be refused and take the vehicle's whole upload with it.
+ */
 export function mapVehicle(row: VehicleRow, ctx: MappingContext): MappedRow<VehicleRecord> {
   const sourceId = normaliseIdentifier(row.id) ?? "";
   const externalId = requireExternalId(row.id);
