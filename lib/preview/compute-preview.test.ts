@@ -72,28 +72,29 @@ describe("computePreview", () => {
     expect(run.status).toBe("succeeded");
     expect(Object.keys(run.counts!).sort()).toEqual(["appointments", "calendars", "contact_details", "openings", "service_categories", "services"]);
     expect(run.counts!.calendars).toMatchObject({ sourceRows: 2, valid: 2, errors: 0, new: 2 });
-    expect(run.counts!.services).toMatchObject({ sourceRows: 2, valid: 1, errors: 1, new: 1 });
+    expect(run.counts!.services).toMatchObject({ sourceRows: 2, valid: 2, warnings: 1, errors: 0, new: 2 });
     expect(run.counts!.contact_details).toMatchObject({ sourceRows: 3, valid: 2, warnings: 1, errors: 1 });
-    expect(run.counts!.appointments).toMatchObject({ sourceRows: 5, valid: 2, warnings: 1, errors: 2, excludedByRule: 1 });
+    expect(run.counts!.appointments).toMatchObject({ sourceRows: 5, valid: 3, warnings: 1, errors: 1, excludedByRule: 1 });
     expect(run.counts!.openings).toMatchObject({ sourceRows: 1, valid: 1 });
     expect(run.progress).toMatchObject({ appointments: { rows: 5, done: true } });
   });
 
-  it("names the first row of a duplicated external_id and every missing or excluded reference", async () => {
+  it("names the first row of a duplicated external_id, a missing customer, and a category no longer sent", async () => {
     await runPreview();
     const issues = await db.select().from(previewIssues).where(eq(previewIssues.locationId, locationId));
     const byCode = (code: string) => issues.filter((issue) => issue.code === code).map(({ recordType, field, reason, original }) => ({ recordType, field, reason, original }));
     expect(byCode("duplicate_external_id")).toEqual([
       { recordType: "contact_details", field: "external_id", reason: "repeats the external_id of source row cu1", original: "cu1" },
     ]);
-    expect(byCode("missing_reference")).toEqual(
-      expect.arrayContaining([
-        { recordType: "services", field: "service_category_external_id", reason: "names service category c-deleted, which is missing or excluded", original: "c-deleted" },
-        { recordType: "appointments", field: "service_external_id", reason: "names service sv2, which is missing or excluded", original: "sv2" },
-        { recordType: "appointments", field: "contact_detail_external_id", reason: "names contact ghost, which is missing or excluded", original: "ghost" },
-      ]),
-    );
-    expect(byCode("missing_reference")).toHaveLength(3);
+    expect(byCode("missing_reference")).toEqual([
+      { recordType: "appointments", field: "contact_detail_external_id", reason: "names contact ghost, which is missing or excluded", original: "ghost" },
+    ]);
+    // The service stays on the menu, without its deleted category; its appointment keeps naming it.
+    expect(byCode("dropped_reference")).toEqual([
+      { recordType: "services", field: "service_category_external_id", reason: "names service category c-deleted, which is no longer sent: sent without it", original: "c-deleted" },
+    ]);
+    const [, sv2] = await recordsOf("services");
+    expect(sv2).toMatchObject({ status: "warning", payload: expect.not.objectContaining({ service_category_external_id: expect.anything() }) });
   });
 
   it("excludes canceled appointments by rule, flags the DST gap, and stores records that pass the upstream schemas", async () => {
@@ -102,7 +103,7 @@ describe("computePreview", () => {
     expect(appointments.map((row) => [row.sourceId, row.status, row.excludedReason])).toEqual([
       ["a1", "valid", null],
       ["a2", "excluded", "canceled"],
-      ["a3", "error", null],
+      ["a3", "valid", null],
       ["a4", "error", null],
       ["a5", "warning", null],
     ]);
@@ -139,17 +140,58 @@ describe("computePreview", () => {
     await runPreview();
     const page = await listPreviewRecords(db, locationId, PreviewQuery.parse({ type: "appointments", sort: "status" }));
     expect(page.total).toBe(5);
-    expect(page.items.map((item) => item.sourceId)).toEqual(["a3", "a4", "a5", "a2", "a1"]);
+    expect(page.items.map((item) => item.sourceId)).toEqual(["a4", "a5", "a2", "a1", "a3"]);
     const errorsOnly = await listPreviewRecords(db, locationId, PreviewQuery.parse({ type: "contact_details", status: "error" }));
     expect(errorsOnly.items.map((item) => item.sourceId)).toEqual(["cu1"]);
     const search = await listPreviewRecords(db, locationId, PreviewQuery.parse({ type: "contact_details", q: "CU2@EXAMPLE" }));
     expect(search.items.map((item) => item.sourceId)).toEqual(["cu2"]);
     const groups = await listIssueGroups(db, locationId, "appointments");
-    expect(groups.map((group) => [group.severity, group.field, group.code, group.count])).toContainEqual(["error", "service_external_id", "missing_reference", 1]);
+    expect(groups.map((group) => [group.severity, group.field, group.code, group.count])).toContainEqual(["error", "contact_detail_external_id", "missing_reference", 1]);
     const detail = await getPreviewRecord(db, locationId, "contact_details", 1);
     expect(detail).toMatchObject({ sourceId: "cu2", status: "warning" });
     expect(detail!.issues).toEqual([expect.objectContaining({ severity: "warning", field: "mobile_phone_number" })]);
     expect(detail!.payload).not.toHaveProperty("mobile_phone_number");
+  });
+
+  it("sends a visit without the stylist or service that is no longer sent, and puts the references back when they return", async () => {
+    await runPreview();
+    const before = new Map((await recordsOf("appointments")).map((row) => [row.sourceId, row]));
+    const rows = sourceRows();
+    rows.staff = rows.staff!.filter((row) => row.id !== "s1");
+    rows.services = rows.services!.filter((row) => row.id !== "sv2");
+    const second = await runPreview(rows);
+    expect(second.mode).toBe("incremental");
+    const a3 = (await recordsOf("appointments")).find((row) => row.sourceId === "a3")!;
+    expect(a3.status).toBe("warning");
+    expect(a3.payload).toEqual(
+      Object.fromEntries(Object.entries(before.get("a3")!.payload as object).filter(([field]) => field !== "calendar_external_id" && field !== "service_external_id")),
+    );
+    expect(a3.contentHash).not.toBe(before.get("a3")!.contentHash);
+    expect(recordSchemas.appointments.safeParse(a3.payload).success).toBe(true);
+    const issues = await db.select().from(previewIssues).where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.code, "dropped_reference")));
+    expect(issues.map((issue) => [issue.recordType, issue.field, issue.original]).sort()).toEqual([
+      ["appointments", "calendar_external_id", "s1"],
+      ["appointments", "calendar_external_id", "s1"],
+      ["appointments", "calendar_external_id", "s1"],
+      ["appointments", "service_external_id", "sv2"],
+      ["services", "calendar_external_ids", "s1"],
+    ]);
+    const [sv1] = await recordsOf("services");
+    expect(sv1!.payload).toMatchObject({ calendar_external_ids: ["s2"] });
+    // Openings of a stylist who left are not promoted: nobody can serve them.
+    expect((await recordsOf("openings")).map((row) => row.status)).toEqual(["error"]);
+
+    await runPreview(sourceRows());
+    const restored = new Map((await recordsOf("appointments")).map((row) => [row.sourceId, row]));
+    for (const [sourceId, row] of before) {
+      expect({ sourceId, status: restored.get(sourceId)!.status, payload: restored.get(sourceId)!.payload, hash: restored.get(sourceId)!.contentHash }).toEqual({
+        sourceId,
+        status: row.status,
+        payload: row.payload,
+        hash: row.contentHash,
+      });
+    }
+    expect((await recordsOf("services"))[0]!.payload).toMatchObject({ calendar_external_ids: ["s1", "s2"] });
   });
 
   it("fails with a plain message when the location has no source key", async () => {

@@ -47,21 +47,28 @@ interface Reference {
   field: string;
   target: PreviewRecordType;
   targetLabel: string;
+  /**
+   * error: the record cannot stand without its target (an appointment or vehicle without its customer, an opening
+   * nobody can serve). drop: the record is sent without the reference, so visit history and the menu survive a
+   * staff or menu change (the spec marks no field as required).
+   */
+  onMissing: "error" | "drop";
 }
 
-/**
- * Checked in dependency order, so that a service excluded for a missing category
- * also fails the appointments and openings that name it.
- */
+/** Checked in dependency order: a record first fails for a missing customer, and only a usable one loses references. */
 export const references: Reference[] = [
-  { type: "services", column: "ref_category", field: "service_category_external_id", target: "service_categories", targetLabel: "service category" },
-  { type: "appointments", column: "ref_contact", field: "contact_detail_external_id", target: "contact_details", targetLabel: "contact" },
-  { type: "appointments", column: "ref_service", field: "service_external_id", target: "services", targetLabel: "service" },
-  { type: "appointments", column: "ref_calendar", field: "calendar_external_id", target: "calendars", targetLabel: "calendar" },
-  { type: "openings", column: "ref_service", field: "service_external_id", target: "services", targetLabel: "service" },
-  { type: "openings", column: "ref_calendar", field: "calendar_external_id", target: "calendars", targetLabel: "calendar" },
-  { type: "vehicles", column: "ref_contact", field: "contact_detail_external_id", target: "contact_details", targetLabel: "contact" },
+  { type: "services", column: "ref_category", field: "service_category_external_id", target: "service_categories", targetLabel: "service category", onMissing: "drop" },
+  { type: "appointments", column: "ref_contact", field: "contact_detail_external_id", target: "contact_details", targetLabel: "contact", onMissing: "error" },
+  { type: "appointments", column: "ref_service", field: "service_external_id", target: "services", targetLabel: "service", onMissing: "drop" },
+  { type: "appointments", column: "ref_calendar", field: "calendar_external_id", target: "calendars", targetLabel: "calendar", onMissing: "drop" },
+  { type: "openings", column: "ref_service", field: "service_external_id", target: "services", targetLabel: "service", onMissing: "error" },
+  { type: "openings", column: "ref_calendar", field: "calendar_external_id", target: "calendars", targetLabel: "calendar", onMissing: "error" },
+  { type: "vehicles", column: "ref_contact", field: "contact_detail_external_id", target: "contact_details", targetLabel: "contact", onMissing: "error" },
 ];
+
+const targetMissing = (sql: Sql, reference: Reference, key: postgres.Fragment) => sql`not exists (
+  select 1 from preview_records t
+  where t.location_id = r.location_id and t.record_type = ${reference.target} and t.record_key = ${key} and t.status in ${sql.unsafe(usable)})`;
 
 async function markMissingReference(sql: Sql, locationId: string, reference: Reference, scope: CheckScope): Promise<void> {
   const column = sql(reference.column);
@@ -70,9 +77,7 @@ async function markMissingReference(sql: Sql, locationId: string, reference: Ref
       update preview_records r set status = 'error', issue_count = r.issue_count + 1
       where r.location_id = ${locationId} and r.record_type = ${reference.type} and r.status in ${sql.unsafe(usable)} and r.${column} is not null
         ${inScope(sql, scope, "r")}
-        and not exists (
-          select 1 from preview_records t
-          where t.location_id = r.location_id and t.record_type = ${reference.target} and t.record_key = r.${column} and t.status in ${sql.unsafe(usable)})
+        and ${targetMissing(sql, reference, sql`r.${column}`)}
       returning r.seq, r.${column} as target_key
     )
     insert into preview_issues (location_id, record_type, seq, severity, field, code, reason, original, cross_check)
@@ -81,40 +86,76 @@ async function markMissingReference(sql: Sql, locationId: string, reference: Ref
     from missing`;
 }
 
-/** A service names its calendars in an array: the first calendar that is missing or excluded is named. */
-async function markMissingCalendarsOfServices(sql: Sql, locationId: string, scope: CheckScope): Promise<void> {
+// Taking a reference out of a payload keeps what it held (and the mapped hash) in dropped_references, so that a
+// re-check can put it back; the hash of what is sent is derived from both, the same in a full and an incremental run.
+const mappedHash = "coalesce(r.dropped_references->>'hash', r.content_hash)";
+type DroppableField = "service_category_external_id" | "calendar_external_ids" | "service_external_id" | "calendar_external_id";
+
+/** SET clauses of a drop; `sentValue` is the payload as sent (SQL over `r`). Field names are constants, never input. */
+function dropAssignments(sql: Sql, field: DroppableField, sentValue: string) {
+  const fields = `coalesce(r.dropped_references->'fields', '{}'::jsonb) || jsonb_build_object('${field}', r.payload->'${field}')`;
+  return sql.unsafe(`status = 'warning',
+      payload = ${sentValue},
+      dropped_references = jsonb_build_object('fields', ${fields}, 'hash', ${mappedHash}),
+      content_hash = md5(${mappedHash} || (${fields})::text)`);
+}
+
+/** A usable record naming a target that is not sent any more loses that reference, with a warning naming it. */
+async function dropMissingReference(sql: Sql, locationId: string, reference: Reference, scope: CheckScope): Promise<void> {
+  const column = sql(reference.column);
+  const field = reference.field as DroppableField;
   await sql`
-    with missing as (
-      select r.seq, m.id as target_key
-      from preview_records r
-      cross join lateral (
-        select c.id from unnest(r.ref_calendars) as c(id)
-        where not exists (
-          select 1 from preview_records t
-          where t.location_id = r.location_id and t.record_type = 'calendars' and t.record_key = c.id and t.status in ${sql.unsafe(usable)})
-        limit 1) m
-      where r.location_id = ${locationId} and r.record_type = 'services' and r.status in ${sql.unsafe(usable)} ${inScope(sql, scope, "r")}
-    ), marked as (
-      update preview_records r set status = 'error', issue_count = r.issue_count + 1
-      from missing where r.location_id = ${locationId} and r.record_type = 'services' and r.seq = missing.seq
-      returning r.seq, missing.target_key
+    with dropped as (
+      update preview_records r set ${dropAssignments(sql, field, `r.payload - '${field}'`)}, issue_count = r.issue_count + 1
+      where r.location_id = ${locationId} and r.record_type = ${reference.type} and r.status in ${sql.unsafe(usable)} and r.${column} is not null
+        and r.payload ? ${field}
+        ${inScope(sql, scope, "r")}
+        and ${targetMissing(sql, reference, sql`r.${column}`)}
+      returning r.seq, r.${column} as target_key
     )
     insert into preview_issues (location_id, record_type, seq, severity, field, code, reason, original, cross_check)
-    select ${locationId}, 'services', seq, 'error', 'calendar_external_ids', 'missing_reference',
-           'names calendar ' || target_key || ', which is missing or excluded', target_key, true
-    from marked`;
+    select ${locationId}, ${reference.type}, seq, 'warning', ${reference.field}, 'dropped_reference',
+           'names ' || ${reference.targetLabel}::text || ' ' || target_key || ', which is no longer sent: sent without it', target_key, true
+    from dropped`;
+}
+
+/** A service names its calendars in an array: the ones no longer sent are taken out of it, each with a warning. */
+async function dropMissingCalendarsOfServices(sql: Sql, locationId: string, scope: CheckScope): Promise<void> {
+  const calendars: Reference = references.find((reference) => reference.type === "appointments" && reference.column === "ref_calendar")!;
+  const kept = `(select coalesce(jsonb_agg(c.id order by c.position), '[]'::jsonb)
+      from jsonb_array_elements(r.payload->'calendar_external_ids') with ordinality as c(id, position)
+      where not (c.id #>> '{}' = any(m.missing_ids)))`;
+  await sql`
+    with missing as (
+      select r.seq, array_agg(c.id order by c.position) as missing_ids
+      from preview_records r
+      cross join lateral unnest(r.ref_calendars) with ordinality as c(id, position)
+      where r.location_id = ${locationId} and r.record_type = 'services' and r.status in ${sql.unsafe(usable)} ${inScope(sql, scope, "r")}
+        and jsonb_typeof(r.payload->'calendar_external_ids') = 'array'
+        and ${targetMissing(sql, calendars, sql`c.id`)}
+      group by r.seq
+    ), dropped as (
+      update preview_records r set ${dropAssignments(sql, "calendar_external_ids", `jsonb_set(r.payload, '{calendar_external_ids}', ${kept})`)},
+        issue_count = r.issue_count + cardinality(m.missing_ids)
+      from missing m where r.location_id = ${locationId} and r.record_type = 'services' and r.seq = m.seq
+      returning r.seq, m.missing_ids
+    )
+    insert into preview_issues (location_id, record_type, seq, severity, field, code, reason, original, cross_check)
+    select ${locationId}, 'services', seq, 'warning', 'calendar_external_ids', 'dropped_reference',
+           'names calendar ' || target_key || ', which is no longer sent: sent without it', target_key, true
+    from dropped cross join lateral unnest(dropped.missing_ids) as target_key`;
 }
 
 /** Duplicates, then references in dependency order, for the record types given (default: all). */
 export async function runChecks(sql: Sql, locationId: string, scope: CheckScope, types?: readonly PreviewRecordType[]): Promise<void> {
   const wanted = (type: PreviewRecordType) => !types || types.includes(type);
   await markDuplicates(sql, locationId, scope);
-  const [categoryCheck, ...rest] = references;
-  if (wanted("services")) {
-    await markMissingReference(sql, locationId, categoryCheck!, scope);
-    await markMissingCalendarsOfServices(sql, locationId, scope);
+  for (const reference of references) {
+    if (!wanted(reference.type)) continue;
+    if (reference.onMissing === "error") await markMissingReference(sql, locationId, reference, scope);
+    else await dropMissingReference(sql, locationId, reference, scope);
+    if (reference.column === "ref_category") await dropMissingCalendarsOfServices(sql, locationId, scope);
   }
-  for (const reference of rest) if (wanted(reference.type)) await markMissingReference(sql, locationId, reference, scope);
 }
 
 /** Every record of the location checked: a full run. */

@@ -57,7 +57,7 @@ async function findFlippedContacts(tx: postgres.TransactionSql, locationId: stri
   await tx`analyze preview_flipped_contacts`;
 }
 
-/** Adds every record sharing a key with a marked one, then resets the marked records to their mapping's status and issues. */
+/** Adds every record sharing a key with a marked one, then resets the marked records to their mapping's status, issues and payload. */
 async function expandAndReset(tx: postgres.TransactionSql, locationId: string): Promise<void> {
   // Statistics of the temporary table: without them the planner scans every record of the location instead of looking the marked ones up.
   await tx`analyze preview_recheck`;
@@ -78,10 +78,13 @@ async function expandAndReset(tx: postgres.TransactionSql, locationId: string): 
     ), removed_per_record as (
       select record_type, seq, count(*)::int as removed from removed group by record_type, seq
     )
-    update preview_records r set status = r.mapped_status, issue_count = r.issue_count - coalesce(c.removed, 0)
+    update preview_records r set status = r.mapped_status, issue_count = r.issue_count - coalesce(c.removed, 0),
+      payload = case when r.dropped_references is null then r.payload else r.payload || (r.dropped_references->'fields') end,
+      content_hash = coalesce(r.dropped_references->>'hash', r.content_hash),
+      dropped_references = null
     from preview_recheck k left join removed_per_record c on c.record_type = k.record_type and c.seq = k.seq
     where r.location_id = ${locationId} and r.record_type = k.record_type and r.seq = k.seq
-      and (r.status <> r.mapped_status or c.removed is not null)`;
+      and (r.status <> r.mapped_status or c.removed is not null or r.dropped_references is not null)`;
 }
 
 /** Runs the checks of an incremental run over what its changes touched. */
