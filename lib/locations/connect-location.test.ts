@@ -7,6 +7,8 @@ import { systemActor } from "@/lib/audit/record-audit-event";
 import { isSealedSecret } from "@/lib/crypto/secret-box";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { DomainError } from "@/lib/errors/domain-error";
+import { setSandboxResponseShape } from "@/lib/sandbox/provision";
+import { sandboxResponseShapes } from "@/lib/sandbox/response-shapes";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { createSandboxFixture, createSandboxHttp, type SandboxFixture } from "@/lib/sandbox/testing";
 import { startRecordingProxy, type RecordingProxy } from "@/lib/upstream/testing/recording-proxy";
@@ -241,5 +243,20 @@ describe("test connection", () => {
     const http = createSandboxHttp(sandbox.apiBaseUrl, fixture.apiKey);
     const me = await http.call("GET", "/users/me", { token: openLocationToken(await getLocationRow(db, location.id)) });
     expect(me.json).toMatchObject({ email: fixture.owner.email, location_id: fixture.locationId });
+  });
+});
+
+describe("users/me answers in any shape (the spec shows no body)", () => {
+  it.each(sandboxResponseShapes)("%s: connect and Test connection succeed, naming the account only when the body does", async (responseShape) => {
+    await setSandboxResponseShape(db, { environmentId: fixture.environmentId, responseShape });
+    const location = await addLocation();
+    const view = await connectLocation(db, actorFor(), location.id, { email: ` ${fixture.owner.email.toUpperCase()} `, password: fixture.owner.password });
+    // Without a readable e-mail in the body, the account is the e-mail the owner typed.
+    expect(view).toMatchObject({ connected: true, lastCheckOk: true, upstreamAccountEmail: fixture.owner.email });
+    expect(proxy.exchanges.at(-1)).toMatchObject({ path: "/v1/users/me", status: responseShape === "no_content" ? 204 : 200 });
+
+    const check = await testConnection(db, actorFor(), location.id);
+    const named = responseShape === "documented" || responseShape === "extra";
+    expect(check).toMatchObject({ ok: true, message: named ? `Connected: the token acts as ${fixture.owner.email}.` : "Connected.", location: { lastCheckOk: true } });
   });
 });

@@ -28,7 +28,7 @@ export interface ConnectOptions {
 
 /**
  * The owner token flow (spec 5.5), inside the request: email + password → User
- * Access Token → Location Access Token → checked with GET /users/me. Only the
+ * Access Token → Location Access Token → checked with GET /users/me (any 2xx). Only the
  * Location Access Token is kept, sealed. The password and the user token live in
  * this function's frame only: never stored, logged, returned or queued.
  */
@@ -66,10 +66,8 @@ export async function connectLocation(
       clientSecret: credentials.clientSecret,
     });
     step = "verify";
+    // Any 2xx confirms the token; the body (not shown by the spec) only supplies an e-mail to display, when it has one.
     const me = await client.getCurrentUser({ accessToken: locationToken });
-    if (me.location_id && me.location_id !== upstreamLocationId) {
-      throw new DomainError("UPSTREAM_REJECTED", "The Marketing Automation Service issued a token for another location. Nothing was stored; try again.");
-    }
     const now = options.now ?? new Date();
     const reconnect = Boolean(location.locationTokenEncrypted);
     const upstreamAccountEmail = me.email ?? input.email.trim().toLowerCase();

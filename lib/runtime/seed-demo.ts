@@ -7,6 +7,7 @@ import type { Role } from "@/lib/auth/roles";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { ensureSandboxDemo } from "@/lib/sandbox/provision";
+import { readResponseShapeSetting } from "@/lib/sandbox/response-shapes";
 
 /** The embedded default's demo accounts; the README and the start-up banner list them. */
 export const demoUsers: { email: string; password: string; role: Role; name: string }[] = [
@@ -51,10 +52,11 @@ const builtInSandboxUrl = /^http:\/\/127\.0\.0\.1:\d+\/sandbox\/api$/;
 
 /**
  * Points `staging` at the sandbox this process serves, with the sandbox's demo
- * credentials, unless an admin configured staging for something else.
+ * credentials, unless an admin configured staging for something else. SANDBOX_RESPONSE_SHAPE sets how
+ * the sandbox answers the bodies the spec does not show (an unknown value stops the start).
  */
 export async function pointStagingAtSandbox(db: Database, port: number): Promise<void> {
-  const demo = await ensureSandboxDemo(db);
+  const demo = await ensureSandboxDemo(db, { responseShape: readResponseShapeSetting() });
   const baseUrl = `http://127.0.0.1:${port}/sandbox/api`;
   const staging = await getEnvironmentView(db, "staging");
   const untouched = !staging.configured || (staging.baseUrl !== null && builtInSandboxUrl.test(staging.baseUrl));

@@ -25,6 +25,7 @@ import {
   recordSchemasOf,
   UpdateManagementSystemBody,
 } from "./schemas";
+import { putDataUrlResponse, shapedResponse } from "./response-shapes";
 import { createRandomToken, hashSecret } from "./secrets";
 import { closeSession, openSession } from "./session";
 import { describeIssues, toDetail, validateRecord, type RecordProblem } from "./validate";
@@ -91,10 +92,10 @@ export async function issueLocationToken(call: ApiCall): Promise<Response> {
   return jsonResponse(200, { access_token: locationToken });
 }
 
-// GET /v1/users/me – who the token acts as
+// GET /v1/users/me – who the token acts as (a body the spec does not show)
 export async function describeCurrentUser(call: ApiCall): Promise<Response> {
   const token = await resolveToken(call.context.db, call.environment, call.request);
-  return jsonResponse(200, {
+  return shapedResponse(call.environment.responseShape, {
     id: token.user.id,
     email: token.user.email,
     name: token.user.name,
@@ -124,7 +125,7 @@ export async function updateManagementSystem(call: ApiCall): Promise<Response> {
   }
   if (body.management_system_sync_in_progress) {
     const sessionId = await openSession(call.context.db, location.id, body.management_system);
-    return jsonResponse(200, {
+    return shapedResponse(call.environment.responseShape, {
       location_id: location.id,
       management_system: body.management_system,
       management_system_sync_in_progress: true,
@@ -132,7 +133,7 @@ export async function updateManagementSystem(call: ApiCall): Promise<Response> {
     });
   }
   const closed = await closeSession(call.context.db, location.id);
-  return jsonResponse(200, {
+  return shapedResponse(call.environment.responseShape, {
     location_id: location.id,
     management_system: body.management_system,
     management_system_sync_in_progress: false,
@@ -209,7 +210,7 @@ export async function syncCalendars(call: ApiCall): Promise<Response> {
   const location = await authorizeLocationCall(call, { needsSync: true });
   const records = validateDataArray(schemasOf(call).calendars, await readJsonObject(call.request));
   await replaceRecords(call.context.db, location.id, "calendars", records);
-  return jsonResponse(200, { synced: records.length });
+  return shapedResponse(call.environment.responseShape, { synced: records.length });
 }
 
 // POST …/service_categories/batch_sync_service_categories – replaces all service categories
@@ -217,7 +218,7 @@ export async function syncServiceCategories(call: ApiCall): Promise<Response> {
   const location = await authorizeLocationCall(call, { needsSync: true });
   const records = validateDataArray(schemasOf(call).service_categories, await readJsonObject(call.request));
   await replaceRecords(call.context.db, location.id, "service_categories", records);
-  return jsonResponse(200, { synced: records.length });
+  return shapedResponse(call.environment.responseShape, { synced: records.length });
 }
 
 // POST …/services/batch_sync_services – replaces all services; categories and calendars must exist
@@ -243,7 +244,7 @@ export async function syncServices(call: ApiCall): Promise<Response> {
   });
   if (problems.length) rejectRecords(problems);
   await replaceRecords(call.context.db, location.id, "services", records);
-  return jsonResponse(200, { synced: records.length });
+  return shapedResponse(call.environment.responseShape, { synced: records.length });
 }
 
 /** The origin the client addressed: Next builds request.url from its own hostname, the Host header is what the client used. */
@@ -272,7 +273,7 @@ async function issueUploadAddress(
     expiresAt: new Date(now.getTime() + ttl * 1000),
   });
   const base = call.context.uploadBaseUrl ?? `${originCalled(call.request)}${call.context.uploadPrefix}`;
-  return jsonResponse(200, { put_data_url: `${base.replace(/\/$/, "")}/${token}` });
+  return putDataUrlResponse(call.environment.responseShape, `${base.replace(/\/$/, "")}/${token}`);
 }
 
 // POST …/contact_details/batch_create_or_update – an upload address for contact details

@@ -5,7 +5,7 @@ import { sandboxEndpoints, sandboxFaultTargets } from "./endpoints";
 import { errorResponse, jsonResponse, SandboxError } from "./errors";
 import { clearFaults, hasArmedFaults, injectFault, InjectFaultInput, takeFault, type FaultMode } from "./faults";
 import { logSandboxRequest } from "./request-log";
-import { claimUpload, findDateTimeStyle, receiveUpload } from "./upload";
+import { claimUpload, findUploadEnvironment, receiveUpload } from "./upload";
 
 export type { SandboxContext } from "./context";
 
@@ -111,7 +111,7 @@ async function handleUpload(request: Request, context: SandboxContext, token: st
   }
   const upload = await claimUpload(context, token);
   note.locationId = upload.locationId;
-  return receiveUpload(request, context, upload, await findDateTimeStyle(context, upload));
+  return receiveUpload(request, context, upload, await findUploadEnvironment(context, upload));
 }
 
 async function takeFaultFor(context: SandboxContext, target: string): Promise<FaultMode | undefined> {

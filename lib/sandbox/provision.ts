@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { sandboxAccessTokens, sandboxEnvironments, sandboxLocations, sandboxUsers } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/passwords";
+import type { SandboxResponseShape } from "./response-shapes";
 import { createRandomToken, hashSecret } from "./secrets";
 
 export interface SandboxCredentials {
@@ -23,6 +24,7 @@ export async function createSandboxEnvironment(
     clientSecret?: string;
     dataSourceName?: string;
     dateTimeStyle?: "spec" | "rfc3339";
+    responseShape?: SandboxResponseShape;
   } = {},
 ): Promise<SandboxCredentials> {
   const apiKey = input.apiKey ?? createRandomToken("sbx_key_");
@@ -38,9 +40,15 @@ export async function createSandboxEnvironment(
       clientSecretHash: hashSecret(clientSecret),
       dataSourceName,
       dateTimeStyle: input.dateTimeStyle ?? "spec",
+      responseShape: input.responseShape ?? "documented",
     })
     .returning({ id: sandboxEnvironments.id });
   return { environmentId: row!.id, apiKey, clientId, clientSecret, dataSourceName };
+}
+
+/** Switches how an environment answers the bodies the spec does not show (lib/sandbox/response-shapes.ts). */
+export async function setSandboxResponseShape(db: DatabaseOrTransaction, input: { environmentId: string; responseShape: SandboxResponseShape }): Promise<void> {
+  await db.update(sandboxEnvironments).set({ responseShape: input.responseShape }).where(eq(sandboxEnvironments.id, input.environmentId));
 }
 
 /** A user of the upstream; owns locations when createSandboxLocation names them, else owns nothing. */
@@ -122,8 +130,11 @@ export interface SandboxDemo {
   strangers: { email: string; password: string }[];
 }
 
-/** Creates the demo environment, owners and locations once; later calls return the same values. */
-export async function ensureSandboxDemo(db: DatabaseOrTransaction): Promise<SandboxDemo> {
+/**
+ * Creates the demo environment, owners and locations once; later calls return the same values.
+ * A given `responseShape` is applied on every call, so a restart with another SANDBOX_RESPONSE_SHAPE takes effect.
+ */
+export async function ensureSandboxDemo(db: DatabaseOrTransaction, options: { responseShape?: SandboxResponseShape } = {}): Promise<SandboxDemo> {
   const demo = sandboxDemo;
   const result: SandboxDemo = {
     apiKey: demo.apiKey,
@@ -144,13 +155,17 @@ export async function ensureSandboxDemo(db: DatabaseOrTransaction): Promise<Sand
       .select({ id: sandboxEnvironments.id })
       .from(sandboxEnvironments)
       .where(eq(sandboxEnvironments.name, demo.environmentName));
-    if (existing) return;
+    if (existing) {
+      if (options.responseShape) await setSandboxResponseShape(tx, { environmentId: existing.id, responseShape: options.responseShape });
+      return;
+    }
     const { environmentId } = await createSandboxEnvironment(tx, {
       name: demo.environmentName,
       apiKey: demo.apiKey,
       clientId: demo.clientId,
       clientSecret: demo.clientSecret,
       dataSourceName: demo.dataSourceName,
+      responseShape: options.responseShape,
     });
     for (const owner of demo.owners) {
       const user = await createSandboxOwner(tx, { environmentId, email: owner.email, password: owner.password, name: owner.name });

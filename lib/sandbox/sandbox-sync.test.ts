@@ -216,6 +216,22 @@ describe("contact details", () => {
     expect(events.find((event) => event.kind === "campaigns_released")?.details).toEqual({ counts: { contact_details: 2 } });
   });
 
+  test("an update merges the sent fields into the stored contact: a partial record erases nothing", async () => {
+    await setSync(true);
+    await uploadContacts([contact("c-1", { city: "Berlin" }), contact("c-2")]);
+    await setSync(false);
+    await setSync(true);
+    await uploadContacts([{ external_id: "c-1", first_name: "Grace", email_subscribed: false }]);
+    // Two uploads of one session are applied in the order received, each merged into what is stored.
+    await uploadContacts([{ external_id: "c-1", last_name: "Hopper" }]);
+    await setSync(false);
+    const stored = await records("contact_details");
+    expect(stored.find((row) => row.external_id === "c-1")).toEqual(
+      contact("c-1", { city: "Berlin", first_name: "Grace", last_name: "Hopper", email_subscribed: false }),
+    );
+    expect(stored.find((row) => row.external_id === "c-2")).toEqual(contact("c-2"));
+  });
+
   test.each([
     ["mobile_phone_number", "0123 456"],
     ["birthdate", "10/12/1990"],
@@ -278,6 +294,21 @@ describe("vehicles", () => {
     expect(good.status, good.text).toBe(200);
     await setSync(false);
     expect(await records("vehicles")).toEqual([{ external_id: "v-1", contact_detail_external_id: "c-1", make: "Volvo", year: 2019 }]);
+  });
+
+  test("an update merges the sent fields into the stored vehicle", async () => {
+    await setSync(true);
+    await uploadContacts([contact("c-1")]);
+    const first = await putUpload(await uploadAddress("/vehicles/batch_create_or_update", {}), [
+      { external_id: "v-1", contact_detail_external_id: "c-1", make: "Volvo", year: 2019 },
+    ]);
+    expect(first.status, first.text).toBe(200);
+    await setSync(false);
+    await setSync(true);
+    const second = await putUpload(await uploadAddress("/vehicles/batch_create_or_update", {}), [{ external_id: "v-1", mileage: 42000 }]);
+    expect(second.status, second.text).toBe(200);
+    await setSync(false);
+    expect(await records("vehicles")).toEqual([{ external_id: "v-1", contact_detail_external_id: "c-1", make: "Volvo", year: 2019, mileage: 42000 }]);
   });
 });
 

@@ -67,10 +67,14 @@ async function applySessionUploads(tx: DatabaseOrTransaction, locationId: string
         and service_external_id = ${upload.parameters.service_external_id}
         and local_date between ${upload.parameters.start_date} and ${upload.parameters.end_date}`);
     }
-    await tx.execute(sql`insert into sandbox.records (location_id, type, key, data, local_date, service_external_id, updated_at)
+    // Contact details and vehicles are "create or update" (spec 4.4.3): an update merges the sent fields into the
+    // stored record, so a partial record erases nothing. Appointments and openings replace their range (above).
+    const merge = upload.kind === "contact_details" || upload.kind === "vehicles";
+    await tx.execute(sql`insert into sandbox.records as stored (location_id, type, key, data, local_date, service_external_id, updated_at)
       select ${locationId}, ${upload.kind}, key, data, local_date, ${upload.parameters.service_external_id ?? null}, now()
       from sandbox.staged_records where upload_id = ${upload.id}
-      on conflict (location_id, type, key) do update set data = excluded.data, local_date = excluded.local_date,
+      on conflict (location_id, type, key) do update set
+        data = ${merge ? sql`stored.data || excluded.data` : sql`excluded.data`}, local_date = excluded.local_date,
         service_external_id = excluded.service_external_id, updated_at = excluded.updated_at`);
     await tx.execute(sql`delete from sandbox.staged_records where upload_id = ${upload.id}`);
     await tx.execute(sql`update sandbox.uploads set status = 'applied' where id = ${upload.id}`);

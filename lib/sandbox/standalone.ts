@@ -5,6 +5,7 @@ import { startEmbeddedPostgres, type EmbeddedServer } from "@/db/embedded";
 import { applyMigrations } from "@/db/migrate";
 import { areFaultsEnabled } from "./fault-policy";
 import { ensureSandboxDemo } from "./provision";
+import { readResponseShapeSetting } from "./response-shapes";
 import { startSandboxServer } from "./server";
 
 const log = (line: string) => console.log(`[sandbox] ${line}`);
@@ -21,6 +22,7 @@ async function main() {
     .option("--data-dir <dir>", "folder of the embedded PostgreSQL (one sandbox process per folder)", ".data/sandbox")
     .parse()
     .opts<{ apiPort: string; uploadPort: string; host: string; countOnly: boolean; databaseUrl?: string; dataDir: string }>();
+  const responseShape = readResponseShapeSetting();
 
   let embedded: EmbeddedServer | undefined;
   let url = options.databaseUrl ?? process.env.DATABASE_URL;
@@ -36,7 +38,7 @@ async function main() {
   }
   const connection = connectDatabase(url);
   await applyMigrations(connection.db);
-  const demo = await ensureSandboxDemo(connection.db);
+  const demo = await ensureSandboxDemo(connection.db, { responseShape });
   const server = await startSandboxServer({
     db: connection.db,
     host: options.host,
@@ -49,6 +51,7 @@ async function main() {
   log(`uploads  ${server.uploadOrigin}/uploads/<one-time token>`);
   log(`stats    GET ${server.apiBaseUrl}/__sandbox/stats${options.countOnly ? "   (count-only mode)" : ""}`);
   if (areFaultsEnabled()) log(`faults   POST/DELETE ${server.apiBaseUrl}/__sandbox/faults`);
+  log(`bodies the spec does not show: ${responseShape} (SANDBOX_RESPONSE_SHAPE)`);
   log(`demo credentials (fixed, local simulator only):`);
   log(`  x-api-key ${demo.apiKey}  client_id ${demo.clientId}  client_secret ${demo.clientSecret}  data source ${demo.dataSourceName}`);
   for (const owner of demo.owners) log(`  owner    ${owner.email} / ${owner.password}  locations ${owner.locationIds.join(", ")}`);

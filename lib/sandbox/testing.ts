@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "@/db/client";
 import { createSandboxEnvironment, createSandboxLocation, createSandboxOwner, type SandboxCredentials } from "./provision";
+import type { SandboxResponseShape } from "./response-shapes";
 
 export interface SandboxFixture extends SandboxCredentials {
   owner: { id: string; email: string; password: string };
@@ -10,8 +11,8 @@ export interface SandboxFixture extends SandboxCredentials {
 }
 
 /** A fresh environment with an owner of two locations and a user who owns nothing (for tests). */
-export async function createSandboxFixture(db: Database): Promise<SandboxFixture> {
-  const credentials = await createSandboxEnvironment(db);
+export async function createSandboxFixture(db: Database, options: { responseShape?: SandboxResponseShape } = {}): Promise<SandboxFixture> {
+  const credentials = await createSandboxEnvironment(db, { responseShape: options.responseShape });
   const suffix = randomBytes(4).toString("hex");
   const ownerInput = { email: `owner-${suffix}@sandbox.test`, password: `owner-password-${suffix}` };
   const strangerInput = { email: `stranger-${suffix}@sandbox.test`, password: `stranger-password-${suffix}` };

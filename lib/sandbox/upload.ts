@@ -2,7 +2,8 @@ import { JSONParser } from "@streamparser/json";
 import { and, eq, sql } from "drizzle-orm";
 import { sandboxStagedRecords, sandboxUploads } from "@/db/schema";
 import { maxReportedDetails, openingsHorizonHours, type SandboxContext } from "./context";
-import { jsonResponse, SandboxError } from "./errors";
+import { SandboxError } from "./errors";
+import { shapedResponse, type SandboxResponseShape } from "./response-shapes";
 import { parseUpstreamDateTime, recordKeyOf, recordSchemasOf, type DateTimeStyle } from "./schemas";
 import { hashSecret } from "./secrets";
 import { lockLocation } from "./session";
@@ -132,8 +133,8 @@ async function findKnownKeys(context: SandboxContext, upload: Upload, type: stri
  * PUT to a one-time upload address: the body is parsed as a stream, every element is
  * validated as it arrives, valid ones are staged in batches; any problem rejects the whole upload.
  */
-export async function receiveUpload(request: Request, context: SandboxContext, upload: Upload, style: DateTimeStyle): Promise<Response> {
-  const rules = rulesOf(upload, style, context.now?.() ?? new Date());
+export async function receiveUpload(request: Request, context: SandboxContext, upload: Upload, environment: UploadEnvironment): Promise<Response> {
+  const rules = rulesOf(upload, environment.style, context.now?.() ?? new Date());
   const problems: RecordProblem[] = [];
   const seen = new Set<string>();
   const known = new Map<string, Set<string>>();
@@ -246,7 +247,8 @@ export async function receiveUpload(request: Request, context: SandboxContext, u
     context.stats.records += count;
     context.stats.bytes += bytes;
   }
-  return jsonResponse(200, { received: count });
+  // The spec shows neither the status nor the body of the upload's answer.
+  return shapedResponse(environment.responseShape, { received: count });
 }
 
 async function acceptUpload(context: SandboxContext, upload: Upload, count: number, bytes: number): Promise<void> {
@@ -279,11 +281,16 @@ export async function assertUploadSessionOpen(context: SandboxContext, upload: U
   if (!rows[0]?.open) throw new SandboxError(409, "not_in_sync", "The sync session of this upload address is closed.");
 }
 
+export interface UploadEnvironment {
+  style: DateTimeStyle;
+  responseShape: SandboxResponseShape;
+}
 
-/** The date-time form the environment of the upload's location expects. */
-export async function findDateTimeStyle(context: SandboxContext, upload: Upload): Promise<DateTimeStyle> {
-  const rows = await context.db.execute<{ style: DateTimeStyle }>(
-    sql`select e.date_time_style as style from sandbox.locations l join sandbox.environments e on e.id = l.environment_id where l.id = ${upload.locationId}`,
+/** The date-time form and answer shape of the environment of the upload's location. */
+export async function findUploadEnvironment(context: SandboxContext, upload: Upload): Promise<UploadEnvironment> {
+  const rows = await context.db.execute<{ style: DateTimeStyle; response_shape: SandboxResponseShape }>(
+    sql`select e.date_time_style as style, e.response_shape from sandbox.locations l join sandbox.environments e on e.id = l.environment_id
+        where l.id = ${upload.locationId}`,
   );
-  return rows[0]?.style ?? "spec";
+  return { style: rows[0]?.style ?? "spec", responseShape: rows[0]?.response_shape ?? "documented" };
 }

@@ -4,6 +4,7 @@ import { sandboxLocations, sandboxRecords, sandboxUploads, type SandboxRecordTyp
 import { useTestDatabase } from "@/db/testing/test-database";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
+import { sandboxResponseShapes } from "@/lib/sandbox/response-shapes";
 import { createSandboxFixture, sampleCatalog, type SandboxFixture } from "@/lib/sandbox/testing";
 import { createUpstreamClient, type UpstreamClientOptions } from "./client";
 import { UpstreamAuthenticationError, UpstreamRejectedError, UpstreamUnavailableError } from "./errors";
@@ -112,7 +113,7 @@ describe("a complete sync session", () => {
   test("open → calendars → categories → services → contacts → vehicles → appointments → openings → close", async () => {
     const client = makeClient();
     const accessToken = await locationToken(client);
-    expect(await client.getCurrentUser({ accessToken })).toMatchObject({ id: fixture.owner.id, location_id: fixture.locationId });
+    expect(await client.getCurrentUser({ accessToken })).toEqual({ id: fixture.owner.id, email: fixture.owner.email, name: expect.any(String) });
 
     const call = await openSessionWithMenu(client, accessToken);
     async function* contacts() {
@@ -186,6 +187,27 @@ describe("a complete sync session", () => {
     await expect(client.uploadRecords({ putDataUrl: address, records: [contact(3)], schema: ContactDetailRecord })).rejects.toMatchObject({
       status: 410,
     });
+    await client.close();
+  });
+});
+
+describe("bodies the spec does not show, in every response shape of the sandbox", () => {
+  test.each(sandboxResponseShapes)("%s: every endpoint succeeds and the sandbox holds what was sent", async (responseShape) => {
+    fixture = await createSandboxFixture(testDb.db, { responseShape });
+    const client = makeClient();
+    const accessToken = await locationToken(client);
+    const me = await client.getCurrentUser({ accessToken });
+    if (responseShape === "documented" || responseShape === "extra") expect(me).toMatchObject({ email: fixture.owner.email });
+    else expect(me).toEqual({});
+    const call = await openSessionWithMenu(client, accessToken);
+    expect(await client.importContactDetails({ ...call, records: [contact(1), contact(2)] })).toMatchObject({ records: 2, attempts: 1 });
+    await client.importAppointments({ ...call, startDate: "2026-03-29", endDate: "2026-03-30", records: appointments });
+    await client.updateManagementSystem({ ...call, managementSystem: fixture.dataSourceName, syncInProgress: false });
+    expect(await storedRecords("services")).toEqual(services);
+    expect(await storedRecords("contact_details")).toEqual([contact(1), contact(2)]);
+    expect(await storedRecords("appointments")).toEqual(appointments);
+    expect(attempts.every((report) => report.attempt === 1 && report.status! >= 200 && report.status! < 300)).toBe(true);
+    expect(attempts.some((report) => report.status === 204)).toBe(responseShape === "no_content");
     await client.close();
   });
 });

@@ -3,11 +3,11 @@ import { z } from "zod";
 import {
   AccessTokenResponse,
   BulkUploadRequestBody,
+  CurrentUserResponse,
   DateRangeImportBody,
   OpeningsImportBody,
   PutDataUrlResponse,
   UpdateManagementSystemBody,
-  UserMeResponse,
 } from "./endpoints";
 import { UpstreamError, UpstreamInvalidResponseError, UpstreamRejectedError, type UpstreamErrorDetail } from "./errors";
 import { defaultDateTimeStyle, type DateTimeStyle } from "./formats";
@@ -64,7 +64,7 @@ export interface UploadOutcome {
   status: number;
   /** Attempts of the whole operation (POST + upload). */
   attempts: number;
-  /** The upstream's answer to the upload, when JSON. */
+  /** The upstream's answer to the upload (spec: not shown): JSON when JSON, text otherwise, undefined when empty. */
   response: unknown;
 }
 
@@ -121,7 +121,11 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
     return runWithRetries(policy, (attempt) => performExchange(apiExchange(call, attempt), dispatcher, options.onAttempt), retryRuntime);
   }
 
+  /** Bodies the spec shows (access_token, put_data_url): what it shows is required. */
   function readJson<T>(result: ExchangeResult, schema: SchemaFor<T>, where: string): T {
+    if (result.text.trim() === "") {
+      throw new UpstreamInvalidResponseError(`${where} answered ${result.status} with an empty body`, { status: result.status });
+    }
     let json: unknown;
     try {
       json = JSON.parse(result.text);
@@ -136,7 +140,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
     return parsed.data;
   }
 
-  /** Bodies the spec does not show: JSON when it is JSON, the text otherwise, undefined when empty. */
+  /** Bodies the spec does not show: any 2xx is success, whatever it holds. JSON when JSON, the text otherwise, undefined when empty. */
   function readUnspecified(result: ExchangeResult): unknown {
     if (result.text.trim() === "") return undefined;
     try {
@@ -303,10 +307,10 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       return readJson(result, AccessTokenResponse, `POST ${path}`).access_token;
     },
 
-    /** GET /users/me – whom the token acts as. */
-    async getCurrentUser(input: { accessToken: string }): Promise<UserMeResponse> {
+    /** GET /users/me – any 2xx means the token works; whom it acts as is returned for display only, when readable. */
+    async getCurrentUser(input: { accessToken: string }): Promise<CurrentUserResponse> {
       const result = await callApi({ operation: "getCurrentUser", method: "GET", path: "/users/me", token: input.accessToken });
-      return readJson(result, UserMeResponse, "GET /users/me");
+      return CurrentUserResponse.parse(readUnspecified(result));
     },
 
     /** PUT …/update_management_system – opens (true) or closes (false) the sync session. */

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { ExternalId, CalendarRecord, ServiceCategoryRecord, ServiceRecord } from "./records";
 import { LocalDate } from "./formats";
 
-// Request bodies are strict (we send exactly these fields); responses are read leniently (extra fields ignored).
+// Request bodies are strict (we send exactly these fields). Of a response we require only what the spec shows
+// (`access_token`, `put_data_url`); anything beside it, and every body the spec does not show, is not relied on.
 
 /** POST /access_tokens (spec 4.1). */
 export const AccessTokenRequest = z.strictObject({
@@ -17,17 +18,19 @@ export type AccessTokenRequest = z.infer<typeof AccessTokenRequest>;
 export const LocationAccessTokenRequest = z.strictObject({ client_id: z.string(), client_secret: z.string() });
 export type LocationAccessTokenRequest = z.infer<typeof LocationAccessTokenRequest>;
 
+/** Spec 4.1 shows `access_token`: required; other fields are ignored. */
 export const AccessTokenResponse = z.object({ access_token: z.string().min(1) });
 export type AccessTokenResponse = z.infer<typeof AccessTokenResponse>;
 
-/** GET /users/me: the spec shows no body; we rely on `id` only. */
-export const UserMeResponse = z.object({
-  id: z.string().min(1),
-  email: z.string().nullish(),
-  name: z.string().nullish(),
-  location_id: z.string().nullish(),
-});
-export type UserMeResponse = z.infer<typeof UserMeResponse>;
+// A display value the upstream may or may not send: a short non-empty string, else nothing.
+const displayText = z.string().trim().min(1).max(320).optional().catch(undefined);
+
+/**
+ * GET /users/me: the spec shows no body, so nothing in it is relied on. Any 2xx means the token works;
+ * `id`, `email` and `name` are kept for display when the body is a JSON object holding them as strings.
+ */
+export const CurrentUserResponse = z.object({ id: displayText, email: displayText, name: displayText }).catch({});
+export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
 
 /** PUT /locations/{location_id}/update_management_system (spec 3, 4.2). */
 export const UpdateManagementSystemBody = z.strictObject({
@@ -70,9 +73,6 @@ export const OpeningsImportBody = z
   .superRefine(checkDateRange);
 export type OpeningsImportBody = z.infer<typeof OpeningsImportBody>;
 
+/** Spec 4.2 shows `put_data_url` at the top level of the bulk POSTs' answers: required; other fields are ignored. */
 export const PutDataUrlResponse = z.object({ put_data_url: z.url() });
 export type PutDataUrlResponse = z.infer<typeof PutDataUrlResponse>;
-
-/** Bodies the spec does not show (update_management_system, batch_sync_*): any JSON, or nothing. */
-export const UnspecifiedResponse = z.unknown();
-export type UnspecifiedResponse = z.infer<typeof UnspecifiedResponse>;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DateRangeImportBody, OpeningsImportBody, UpdateManagementSystemBody, UserMeResponse } from "./endpoints";
+import { AccessTokenResponse, CurrentUserResponse, DateRangeImportBody, OpeningsImportBody, PutDataUrlResponse, UpdateManagementSystemBody } from "./endpoints";
 import {
   appointmentRecordOf,
   AppointmentRecord,
@@ -150,8 +150,22 @@ describe("endpoint bodies", () => {
     expect(UpdateManagementSystemBody.safeParse({ management_system: "Acme", management_system_sync_in_progress: "true" }).success).toBe(false);
   });
 
-  test("users/me needs an id and tolerates other fields", () => {
-    expect(UserMeResponse.parse({ id: "u1", email: "a@b.c", extra: 1 })).toEqual({ id: "u1", email: "a@b.c" });
-    expect(UserMeResponse.safeParse({ email: "a@b.c" }).success).toBe(false);
+  test("users/me requires nothing: it keeps the string fields it can show and never fails on shape", () => {
+    expect(CurrentUserResponse.parse({ id: "u1", email: "a@b.c", extra: 1 })).toEqual({ id: "u1", email: "a@b.c" });
+    expect(CurrentUserResponse.parse({ email: "a@b.c" })).toEqual({ email: "a@b.c" });
+    expect(CurrentUserResponse.parse({ id: 42, email: { value: "a@b.c" }, name: "  Ada  " })).toEqual({ name: "Ada" });
+    expect(CurrentUserResponse.parse({ email: "", name: "x".repeat(1000) })).toEqual({});
+    for (const body of [undefined, null, "OK", 7, [], { data: { result: { email: "a@b.c" } } }]) {
+      expect(CurrentUserResponse.parse(body), JSON.stringify(body)).toEqual({});
+    }
+  });
+
+  test("what the spec shows stays required: access_token and put_data_url", () => {
+    expect(AccessTokenResponse.parse({ access_token: "t", extra: 1 })).toEqual({ access_token: "t" });
+    expect(AccessTokenResponse.safeParse({ token: "t" }).success).toBe(false);
+    expect(AccessTokenResponse.safeParse({ access_token: "" }).success).toBe(false);
+    expect(PutDataUrlResponse.parse({ put_data_url: "https://u.test/1", data: { result: {} } })).toEqual({ put_data_url: "https://u.test/1" });
+    expect(PutDataUrlResponse.safeParse({ data: { put_data_url: "https://u.test/1" } }).success).toBe(false);
+    expect(PutDataUrlResponse.safeParse({ put_data_url: "not a url" }).success).toBe(false);
   });
 });

@@ -206,6 +206,72 @@ describe("redirects and bodies", () => {
     expect(JSON.parse(seen[0]!.body)).toEqual({ management_system: "Acme", management_system_sync_in_progress: true });
   });
 
+  // Bodies the spec does not show: every 2xx is a success, whatever it holds.
+  const unshownBodies: [string, Reply][] = [
+    ["204 without a body", (_, response) => response.writeHead(204).end()],
+    ["200 with an empty body", (_, response) => response.writeHead(200).end()],
+    ["text/plain", (_, response) => response.writeHead(200, { "content-type": "text/plain" }).end("OK")],
+    ["a nested object", json(200, { data: { result: { id: "u1", email: "a@b.c" } }, meta: { request_id: "r1" } })],
+    ["fields of unexpected types", json(201, { id: 42, email: null, name: ["x"], location_id: "another-location" })],
+    ["a JSON array", json(200, [1, 2])],
+  ];
+
+  test.each(unshownBodies)("users/me succeeds on %s and names no one it cannot read", async (_, reply) => {
+    replies = [reply];
+    const { client, attempts } = makeClient();
+    expect(await client.getCurrentUser({ accessToken: "t" })).toEqual({});
+    expect(attempts).toHaveLength(1);
+  });
+
+  test("users/me keeps the e-mail and name it can read, for display", async () => {
+    replies = [json(200, { email: "owner@example.com", name: "Olivia", location_id: "elsewhere" })];
+    const { client } = makeClient();
+    expect(await client.getCurrentUser({ accessToken: "t" })).toEqual({ email: "owner@example.com", name: "Olivia" });
+  });
+
+  test.each(unshownBodies)("batch_sync_*, update_management_system and the upload PUT succeed on %s", async (_, reply) => {
+    const { client } = makeClient();
+    const call = { accessToken: "t", locationId: "loc-1" };
+    replies = [reply, reply, reply, reply];
+    await client.updateManagementSystem({ ...call, managementSystem: "Acme", syncInProgress: true });
+    await client.syncCalendars({ ...call, records: [{ external_id: "cal-1" }] });
+    await client.syncServiceCategories({ ...call, records: [{ external_id: "cat-1" }] });
+    await client.syncServices({ ...call, records: [{ external_id: "svc-1" }] });
+    replies = [json(200, { put_data_url: `${origin}/uploads/0123456789abcdef0123`, data: { result: {} }, request_id: 7 }), reply];
+    const outcome = await client.importContactDetails({ ...call, records: [{ external_id: "c-1" }] });
+    expect(outcome).toMatchObject({ records: 1, attempts: 1 });
+    expect(seen).toHaveLength(6);
+  });
+
+  test.each([
+    ["a missing put_data_url", json(200, { data: { put_data_url: "https://u.test/1" } }), /without the expected fields \(put_data_url\)/],
+    ["a put_data_url that is not a URL", json(200, { put_data_url: "later" }), /without the expected fields \(put_data_url\)/],
+    ["an empty body", (_: Seen, response: http.ServerResponse) => response.writeHead(200).end(), /with an empty body/],
+    ["a text body", (_: Seen, response: http.ServerResponse) => response.writeHead(200).end("OK"), /not JSON/],
+  ] as [string, Reply, RegExp][])("a bulk POST answered with %s fails clearly, sends nothing and is not retried", async (_, reply, message) => {
+    replies = [reply];
+    const { client } = makeClient();
+    const error = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c-1" }] }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UpstreamInvalidResponseError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).toContain("contact_details/batch_create_or_update");
+    expect(seen).toHaveLength(1);
+  });
+
+  test.each([
+    ["a missing access_token", json(200, { token: "t" }), /without the expected fields \(access_token\)/],
+    ["an empty access_token", json(200, { access_token: "" }), /without the expected fields \(access_token\)/],
+    ["a 204", (_: Seen, response: http.ServerResponse) => response.writeHead(204).end(), /with an empty body/],
+  ] as [string, Reply, RegExp][])("a token endpoint answered with %s fails clearly", async (_, reply, message) => {
+    replies = [reply];
+    const { client } = makeClient();
+    const error = await client
+      .createUserAccessToken({ email: "a@b.c", password: "pw-1", clientId: "cid", clientSecret: "cs" })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UpstreamInvalidResponseError);
+    expect((error as Error).message).toMatch(message);
+  });
+
   test("keeps secrets out of errors even when the upstream echoes them", async () => {
     replies = [json(401, { error: { code: "bad", message: `key ${apiKey} and secret cs-secret-1 refused` }, password: "pw-1234" })];
     const { client } = makeClient();

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { sandboxEnvironments } from "@/db/schema";
+import { jsonResponse } from "./errors";
+
+/**
+ * How an environment answers the bodies the spec does not show (users/me, update_management_system,
+ * batch_sync_*, the upload PUT, and what lies beside put_data_url), so a client is tested against each.
+ */
+export const SandboxResponseShape = z.enum(sandboxEnvironments.responseShape.enumValues);
+export type SandboxResponseShape = z.infer<typeof SandboxResponseShape>;
+
+export const sandboxResponseShapes = SandboxResponseShape.options;
+
+/** A 2xx answer whose body the spec does not show, in the environment's shape; `documented` is the sandbox's own object. */
+export function shapedResponse(shape: SandboxResponseShape, documented: Record<string, unknown>, status = 200): Response {
+  switch (shape) {
+    case "documented":
+      return jsonResponse(status, documented);
+    case "empty":
+      return new Response(null, { status });
+    case "no_content":
+      return new Response(null, { status: 204 });
+    case "nested":
+      return jsonResponse(status, nestedBody(documented));
+    case "text":
+      return new Response("OK", { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+    case "extra":
+      return jsonResponse(status, { ...documented, ...extraFields() });
+  }
+}
+
+/**
+ * A bulk POST's answer: `put_data_url` stays at the top level (the spec shows it there); beside it, nothing
+ * (documented, empty, no_content, text: the spec shows nothing more), a nested object or unexpected fields.
+ */
+export function putDataUrlResponse(shape: SandboxResponseShape, putDataUrl: string): Response {
+  const body = { put_data_url: putDataUrl };
+  if (shape === "nested") return jsonResponse(200, { ...body, ...nestedBody({ expires_in: 3600 }) });
+  if (shape === "extra") return jsonResponse(200, { ...body, ...extraFields() });
+  return jsonResponse(200, body);
+}
+
+function nestedBody(documented: Record<string, unknown>): Record<string, unknown> {
+  return { data: { result: documented, status: "ok" }, meta: { request_id: crypto.randomUUID(), api_version: "v1" } };
+}
+
+// Fields a client must ignore: a number where a string could be expected, null, arrays and objects.
+function extraFields(): Record<string, unknown> {
+  return { request_id: crypto.randomUUID(), warnings: [], deprecated: null, rate_limit: { remaining: 99, reset_at: 1_767_225_600 }, internal_id: 42 };
+}
+
+/** SANDBOX_RESPONSE_SHAPE of the built-in sandbox's demo environment; unset = documented, unknown = a start-up error. */
+export function readResponseShapeSetting(env: NodeJS.ProcessEnv = process.env): SandboxResponseShape {
+  const value = env.SANDBOX_RESPONSE_SHAPE?.trim();
+  if (!value) return "documented";
+  const parsed = SandboxResponseShape.safeParse(value);
+  if (!parsed.success) {
+    throw new Error(`SANDBOX_RESPONSE_SHAPE="${value}" is not a response shape; use one of: ${sandboxResponseShapes.join(", ")}.`);
+  }
+  return parsed.data;
+}
