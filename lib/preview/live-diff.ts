@@ -13,3 +13,6 @@ export const syncedJoin = `left join synced_records s on s.location_id = r.locat
 /** Record `r` is new or changed: the upstream has not accepted this exact content under its key. */
 export const newOrChanged = `not exists (select 1 from synced_records s where s.location_id = r.location_id and s.record_type = r.record_type
   and s.record_key = r.record_key and s.content_hash = r.content_hash)`;
+
+/** synced_records.content_hash of a contact that was unsubscribed because it left the source (lib/sync/plan/gone-contacts.ts). */
+export const UNSUBSCRIBED_HASH = "unsubscribed";

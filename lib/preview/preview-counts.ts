@@ -1,10 +1,13 @@
 import type postgres from "postgres";
 import type { PreviewCounts } from "@/db/schema";
-import { diffExpression, syncedJoin } from "./live-diff";
+import { diffExpression, syncedJoin, UNSUBSCRIBED_HASH } from "./live-diff";
 import { fullReplacementTypes, type PreviewRecordType } from "./preview-plan";
 
-/** Types whose records a sync can take away upstream: full replacements, and appointments (their dates are replaced). */
-const removableTypes: readonly PreviewRecordType[] = [...fullReplacementTypes, "appointments"];
+/**
+ * Types whose records a sync can take away upstream: full replacements, and appointments (their dates are replaced);
+ * contacts are never deleted, but one no longer in the source is unsubscribed (once: lib/sync/plan/gone-contacts.ts).
+ */
+const removableTypes: readonly PreviewRecordType[] = [...fullReplacementTypes, "appointments", "contact_details"];
 
 /**
  * synced_records may just have grown by a million rows (a first sync); autovacuum analyzes it later, and until then
@@ -36,6 +39,7 @@ export async function countPreview(sql: postgres.Sql, locationId: string, types:
     select s.record_type, count(*)::int as removed
     from synced_records s
     where s.location_id = ${locationId} and s.record_type in ${sql(removableTypes.filter((type) => types.includes(type)))}
+      and not (s.record_type = 'contact_details' and s.content_hash = ${UNSUBSCRIBED_HASH})
       and not exists (
         select 1 from preview_records r
         where r.location_id = s.location_id and r.record_type = s.record_type and r.record_key = s.record_key and r.status in ('valid', 'warning'))

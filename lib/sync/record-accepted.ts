@@ -24,4 +24,10 @@ export async function recordAccepted(tx: FencedTransaction, input: { locationId:
     order by r.record_key, r.seq
     on conflict (location_id, record_type, record_key) do update
       set content_hash = excluded.content_hash, appointment_date = excluded.appointment_date, synced_at = excluded.synced_at`;
+  if (type === "services") {
+    // A service removed upstream takes its openings with it.
+    await tx`delete from synced_records o where o.location_id = ${locationId} and o.record_type = 'openings'
+             and not exists (select 1 from synced_records s where s.location_id = ${locationId} and s.record_type = 'services'
+                             and s.record_key = split_part(o.record_key, '|', 1))`;
+  }
 }

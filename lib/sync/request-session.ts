@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { locations, syncSessions } from "@/db/schema";
+import { locations, syncSessions, type ConfirmedRemovals } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import { sendJob } from "@/lib/jobs/job-sender";
 import { optionalStepNames, type OptionalStepName } from "./step-names";
@@ -17,6 +17,8 @@ export interface RequestSessionInput {
   /** YYYY-MM-DD, the location's local date of a scheduled run. */
   scheduledFor?: string;
   resumesSessionId?: string;
+  /** Removals a person confirmed after the safety valve stopped an earlier session (lib/sync/confirm-removals.ts). */
+  confirmedRemovals?: ConfirmedRemovals;
 }
 
 export type RequestSessionResult =
@@ -41,10 +43,12 @@ export async function requestSyncSession(db: Database, input: RequestSessionInpu
         environment: location.environment,
         trigger: input.trigger,
         requestedByEmail: input.requestedByEmail,
-        full: input.full ?? false,
+        // A location whose data changed source (fullSyncReason) is sent whole until a full session succeeds.
+        full: (input.full ?? false) || location.fullSyncReason !== null,
         optionalSteps: optionalStepNames.filter((name) => chosen.includes(name)),
         scheduledFor: input.scheduledFor ?? null,
         resumesSessionId: input.resumesSessionId ?? null,
+        confirmedRemovals: input.confirmedRemovals ?? null,
       })
       .onConflictDoNothing()
       .returning({ id: syncSessions.id });

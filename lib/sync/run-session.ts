@@ -8,6 +8,7 @@ import type { SourceReader } from "@/lib/source/source-reader";
 import type { UpstreamClient, UpstreamClientOptions } from "@/lib/upstream/client";
 import { createAttemptRecorder } from "./attempt-recorder";
 import { describeSyncError } from "./describe-sync-error";
+import { checkRemovals, RemovalStopError } from "./removal-guard";
 import { runStep, StepFailedError } from "./run-step";
 import { claimSession, LeaseLostError, SessionCancelledError, type SessionFence } from "./session-fence";
 import { finishStopped, finishSucceeded } from "./session-outcome";
@@ -82,6 +83,7 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
       now: preview.readAt,
       config,
     };
+    await checkRemovals(context, steps, session.confirmedRemovals);
     for (const step of steps) {
       if (step.status === "succeeded" || step.status === "skipped") continue;
       if (step.name === "open" && upstreamOpen) {
@@ -99,6 +101,10 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
     if (error instanceof SessionCancelledError) {
       await finishStopped(fence, { locationId: location.id, status: "cancelled", step, reason: error.message });
       return "cancelled";
+    }
+    if (error instanceof RemovalStopError) {
+      await finishStopped(fence, { locationId: location.id, status: "failed", step: null, reason: error.message, removalStop: error.stop });
+      return "failed";
     }
     const reason = error instanceof StepFailedError ? error.reason : describeSyncError(error);
     await finishStopped(fence, { locationId: location.id, status: "failed", step, reason });

@@ -30,3 +30,9 @@ export const SessionHistoryQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(SESSION_HISTORY_PAGE_SIZE),
 });
 export type SessionHistoryQuery = z.infer<typeof SessionHistoryQuery>;
+
+/** "Confirm and send" after the removal safety valve stopped a session: why the removals are right, in a person's words. */
+export const ConfirmRemovalsInput = z.object({
+  reason: z.string().trim().min(3, "say why these removals are right").max(500),
+});
+export type ConfirmRemovalsInput = z.infer<typeof ConfirmRemovalsInput>;

@@ -8,6 +8,10 @@ export interface SyncConfig {
   stepBackoffMs: number;
   /** How long a worker's claim on a session lasts without renewal. */
   leaseSeconds: number;
+  /** The safety valve (lib/sync/removal-guard.ts): a step may unsubscribe or remove up to this share of what the upstream holds… */
+  removalThresholdPercent: number;
+  /** …or fewer than this many records, before a person must confirm. */
+  removalThresholdMinimum: number;
 }
 
 function positiveInteger(name: string, fallback: number): number {
@@ -24,5 +28,7 @@ export function syncConfigFromEnvironment(): SyncConfig {
     stepAttempts: Math.max(1, positiveInteger("SYNC_STEP_ATTEMPTS", 3)),
     stepBackoffMs: positiveInteger("SYNC_STEP_BACKOFF_MS", 5000),
     leaseSeconds: Math.max(1, positiveInteger("SYNC_LEASE_SECONDS", 60)),
+    removalThresholdPercent: Math.min(100, positiveInteger("SYNC_REMOVAL_THRESHOLD_PERCENT", 10)),
+    removalThresholdMinimum: Math.max(1, positiveInteger("SYNC_REMOVAL_THRESHOLD_MIN", 50)),
   };
 }

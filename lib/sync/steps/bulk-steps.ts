@@ -5,6 +5,7 @@ import { recordAccepted } from "../record-accepted";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
 import { planAppointments } from "../plan/plan-appointments";
 import { hasSyncedRecords, planChunks } from "../plan/plan-chunks";
+import { hasGoneContacts, recordUnsubscribed, streamUnsubscribeRecords, UNSUBSCRIBE_ITEM_KEY } from "../plan/gone-contacts";
 import { planOpenings } from "../plan/plan-openings";
 import { chunkSelection, dateRangeSelection, serviceSelection, type RecordSelection } from "../plan/record-selection";
 import type { SentItem, StepContext, SyncStep } from "./sync-step";
@@ -31,8 +32,16 @@ async function planChangedChunks(context: StepContext, recordType: "contact_deta
 export const contactDetailsStep: SyncStep = {
   name: "contact_details",
   recordType: "contact_details",
-  planItems: (context) => planChangedChunks(context, "contact_details"),
+  async planItems(context) {
+    const chunks = await planChangedChunks(context, "contact_details");
+    return (await hasGoneContacts(context.sql, context.location.id)) ? [...chunks, UNSUBSCRIBE_ITEM_KEY] : chunks;
+  },
   async send(context, key) {
+    if (key === UNSUBSCRIBE_ITEM_KEY) {
+      const records = streamUnsubscribeRecords(context.sql, context.location.id);
+      const outcome = await context.client.importContactDetails({ ...context.call, records });
+      return { records: outcome.records, bytes: outcome.bytes, onAccepted: (tx) => recordUnsubscribed(tx, context.location.id) };
+    }
     const selection = chunkSelection("contact_details", requireKey(key));
     const records = streamSelectedRecords<ContactDetailRecord>(context.sql, context.location.id, selection);
     return sent(context, selection, await context.client.importContactDetails({ ...context.call, records }));
@@ -50,19 +59,22 @@ export const vehiclesStep: SyncStep = {
   },
 };
 
+/** The date ranges this session's appointments step imports (each replaces the upstream's appointments in it). */
+export async function appointmentItemKeys(context: StepContext): Promise<string[]> {
+  const { timeZone } = context.location;
+  const plan = await planAppointments(context.sql, {
+    locationId: context.location.id,
+    full: context.full,
+    today: localToday(context.now, timeZone),
+    horizonEnd: appointmentHorizonEnd(context.now, timeZone),
+  });
+  return plan.keys;
+}
+
 export const appointmentsStep: SyncStep = {
   name: "appointments",
   recordType: "appointments",
-  async planItems(context) {
-    const { timeZone } = context.location;
-    const plan = await planAppointments(context.sql, {
-      locationId: context.location.id,
-      full: context.full,
-      today: localToday(context.now, timeZone),
-      horizonEnd: appointmentHorizonEnd(context.now, timeZone),
-    });
-    return plan.keys;
-  },
+  planItems: appointmentItemKeys,
   async send(context, key) {
     const selection = dateRangeSelection(requireKey(key));
     if (selection.kind !== "dates") throw new Error("appointments are sent by date range");

@@ -1,0 +1,44 @@
+import type postgres from "postgres";
+import { UNSUBSCRIBED_HASH } from "@/lib/preview/live-diff";
+import type { ContactDetailRecord } from "@/lib/upstream/records";
+import type { FencedTransaction } from "../session-fence";
+
+// The upstream has no delete for contacts. A customer it holds (as last accepted) who is no longer a usable record of
+// the source — deleted, anonymised, or no longer returned by the query — is sent once with both subscriptions off and
+// recorded under UNSUBSCRIBED_HASH, so it is not sent again; a customer who comes back differs from it and is sent in full.
+
+/** The item of the contacts step that unsubscribes them. */
+export const UNSUBSCRIBE_ITEM_KEY = "unsubscribe gone";
+
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+/** Condition on `synced_records s`: a contact the upstream holds subscribed-as-sent and the source no longer has. */
+export function goneContactCondition(sql: Sql, locationId: string) {
+  return sql`s.location_id = ${locationId} and s.record_type = 'contact_details' and s.content_hash <> ${UNSUBSCRIBED_HASH}
+    and not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = 'contact_details'
+                    and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;
+}
+
+export async function hasGoneContacts(sql: Sql, locationId: string): Promise<boolean> {
+  const [row] = await sql`select 1 from synced_records s where ${goneContactCondition(sql, locationId)} limit 1`;
+  return Boolean(row);
+}
+
+/** What is sent for a gone customer: their key and both channels off, nothing else. */
+export function unsubscribeRecord(externalId: string): ContactDetailRecord {
+  return { external_id: externalId, email_subscribed: false, text_message_subscribed: false };
+}
+
+/** The unsubscribe records, read with a cursor (a function, so an upload retry can read them again). */
+export function streamUnsubscribeRecords(sql: postgres.Sql, locationId: string): () => AsyncIterable<ContactDetailRecord> {
+  return async function* () {
+    const cursor = sql<{ record_key: string }[]>`
+      select s.record_key from synced_records s where ${goneContactCondition(sql, locationId)} order by s.record_key`.cursor(1000);
+    for await (const rows of cursor) for (const row of rows) yield unsubscribeRecord(row.record_key);
+  };
+}
+
+/** Once the upstream accepted the upload: the same set (the preview cannot change during a session) is recorded as unsubscribed. */
+export async function recordUnsubscribed(tx: FencedTransaction, locationId: string): Promise<void> {
+  await tx`update synced_records s set content_hash = ${UNSUBSCRIBED_HASH}, synced_at = now() where ${goneContactCondition(tx, locationId)}`;
+}
