@@ -1,5 +1,6 @@
+import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { locations } from "@/db/schema";
+import { locations, previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { runCli } from "./testing/run-cli";
@@ -27,6 +28,19 @@ describe("preview", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^calendars\s+\d+ rows · \d+ valid/m);
     expect(result.stdout).toMatch(/^appointments\s+\d+ rows · \d+ valid \(\d+ with warnings\) · \d+ errors · [1-9]\d* excluded by rule$/m);
+  });
+
+  it("maps every source row again with --rebuild, where a plain run maps only the changed ones", async () => {
+    const [other] = await testDb.db.insert(locations).values({ name: "CLI Rebuild Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
+    const latestRun = async () => (await testDb.db.select().from(previewRuns).where(eq(previewRuns.locationId, other!.id)).orderBy(desc(previewRuns.createdAt)).limit(1))[0]!;
+    expect((await runCli(testDb.url, ["preview", other!.id])).code).toBe(0);
+    expect((await runCli(testDb.url, ["preview", other!.id])).code).toBe(0);
+    expect(await latestRun()).toMatchObject({ status: "succeeded", mode: "incremental", rebuild: false });
+    const rebuilt = await runCli(testDb.url, ["preview", other!.id, "--rebuild"]);
+    expect(rebuilt.stderr).toBe("");
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stdout).toMatch(/^contact_details\s+\d+ rows/m);
+    expect(await latestRun()).toMatchObject({ status: "succeeded", mode: "full", rebuild: true });
   });
 
   it("names an unknown resource", async () => {

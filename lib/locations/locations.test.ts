@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, locationMembers, locations, syncSessions, users } from "@/db/schema";
+import { auditLog, locationMembers, locations, syncedRecords, syncSessions, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import type { AuditActor } from "@/lib/audit/record-audit-event";
 import type { Role } from "@/lib/auth/roles";
@@ -8,7 +8,7 @@ import { DomainError } from "@/lib/errors/domain-error";
 import { createLocation } from "./create-location";
 import { listLocations, type LocationViewer } from "./list-locations";
 import { LocationInput, LocationListQuery } from "./location-inputs";
-import { DISCONNECT_FIRST, updateLocation } from "./update-location";
+import { DISCONNECT_FIRST, SOURCE_KEY_CHANGED, updateLocation } from "./update-location";
 
 const testDb = await useTestDatabase();
 const db = testDb.db;
@@ -121,6 +121,30 @@ describe("updateLocation", () => {
     const renamed = await updateLocation(db, actor, created.id, { name: "Connected And Renamed", environment: "staging" });
     expect(renamed).toMatchObject({ name: "Connected And Renamed", connected: true });
     expect(renamed).not.toHaveProperty("locationTokenEncrypted");
+  });
+
+  it("makes the next sync session full when the source key changes, and audits the change", async () => {
+    const created = await createLocation(db, actor, locationInput({ sourceKey: "old-key" }));
+    const fullSyncReasonOf = async () => (await db.select({ reason: locations.fullSyncReason }).from(locations).where(eq(locations.id, created.id)))[0]!.reason;
+    await updateLocation(db, actor, created.id, { name: "Renamed, same source", sourceKey: "old-key" });
+    expect(await fullSyncReasonOf()).toBeNull();
+    await updateLocation(db, actor, created.id, { sourceKey: "new-key" });
+    expect(await fullSyncReasonOf()).toBe("The source key changed");
+    const entries = await auditEntriesOf(created.id);
+    expect(entries.at(-1)).toMatchObject({ action: "location.updated", details: { changed: { sourceKey: { from: "old-key", to: "new-key" } } } });
+  });
+
+  it("gives a first source key no full-sync reason unless the location has synced before", async () => {
+    const [fresh] = await db.insert(locations).values({ name: "No key yet" }).returning();
+    await updateLocation(db, actor, fresh!.id, { sourceKey: "first-key" });
+    const [freshRow] = await db.select().from(locations).where(eq(locations.id, fresh!.id));
+    expect(freshRow).toMatchObject({ sourceKey: "first-key", fullSyncReason: null });
+
+    const [synced] = await db.insert(locations).values({ name: "Synced without key" }).returning();
+    await db.insert(syncedRecords).values({ locationId: synced!.id, recordType: "contact_details", recordKey: "c1", contentHash: "h" });
+    await updateLocation(db, actor, synced!.id, { sourceKey: "first-key" });
+    const [syncedRow] = await db.select().from(locations).where(eq(locations.id, synced!.id));
+    expect(syncedRow).toMatchObject({ sourceKey: "first-key", fullSyncReason: SOURCE_KEY_CHANGED });
   });
 
   it("answers NOT_FOUND for an unknown id", async () => {

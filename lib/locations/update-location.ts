@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { locations } from "@/db/schema";
+import { locations, syncedRecords } from "@/db/schema";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { DomainError } from "@/lib/errors/domain-error";
 import { toLocationView, type LocationRow, type LocationView } from "./get-location";
@@ -13,6 +13,8 @@ type Change = { from: unknown; to: unknown };
 /** The token was issued for one upstream location in one environment: it cannot follow a change of either. */
 const fieldsBoundToToken: readonly EditableField[] = ["environment", "upstreamLocationId"];
 export const DISCONNECT_FIRST = "Disconnect the location first: its token belongs to the upstream location it was connected to.";
+/** locations.full_sync_reason after a change of source key: the upstream holds records read from the old one. */
+export const SOURCE_KEY_CHANGED = "The source key changed";
 
 function changesOf(row: LocationRow, input: LocationUpdateInput): Partial<Record<EditableField, Change>> {
   const changes: Partial<Record<EditableField, Change>> = {};
@@ -21,6 +23,11 @@ function changesOf(row: LocationRow, input: LocationUpdateInput): Partial<Record
     if (to !== undefined && to !== row[field]) changes[field] = { from: row[field], to };
   }
   return changes;
+}
+
+async function hasSynced(tx: Pick<Database, "select">, locationId: string): Promise<boolean> {
+  const [synced] = await tx.select({ locationId: syncedRecords.locationId }).from(syncedRecords).where(eq(syncedRecords.locationId, locationId)).limit(1);
+  return Boolean(synced);
 }
 
 /** Edits a location's settings. A no-op edit writes nothing, not even an audit entry. */
@@ -44,7 +51,13 @@ export async function updateLocation(db: Database, actor: AuditActor, id: string
       }
 
       const values = Object.fromEntries(changedFields.map((field) => [field, input[field]])) as LocationUpdateInput;
-      const [updated] = await tx.update(locations).set({ ...values, updatedAt: new Date() }).where(eq(locations.id, id)).returning();
+      // Another source key means other rows: the next sync session is full (first setting a key, nothing synced yet, is not a change).
+      const rebuildsSync = changes.sourceKey !== undefined && (row.sourceKey !== null || (await hasSynced(tx, id)));
+      const [updated] = await tx
+        .update(locations)
+        .set({ ...values, ...(rebuildsSync ? { fullSyncReason: SOURCE_KEY_CHANGED } : {}), updatedAt: new Date() })
+        .where(eq(locations.id, id))
+        .returning();
       if (!updated) throw new Error("update returned no row");
       await recordAuditEvent(tx, {
         actor,

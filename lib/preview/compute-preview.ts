@@ -22,7 +22,7 @@ export interface ComputePreviewOptions {
   batchSize?: number;
   /** The sync session computing the preview it sends from: its own running state does not block the run. */
   sessionId?: string;
-  /** Map every source row, even where only the changed ones would do. */
+  /** Map every source row, even where only the changed ones would do (as a run asked for with `rebuild` does). */
   full?: boolean;
 }
 
@@ -120,10 +120,11 @@ async function incrementalRun(tx: postgres.TransactionSql, input: RunInput, plan
 
 /**
  * Computes a preview run. The location's records are the result of the runs so far: the first run (and
- * one after a change of mapping rules, zone, country or SQL files) maps every source row; later runs
- * re-map only the rows changed since the base run and re-check what those changes touch, all in one
- * transaction, so pages and syncs see the previous run's records until this one commits. Cross-checks,
- * diff and counts are SQL. Memory is bounded by one batch (plus the ids of one batch of changes).
+ * one after a change of mapping rules, source key, zone, country or SQL files, or one asked to rebuild)
+ * maps every source row; later runs re-map only the rows changed since the base run and re-check what
+ * those changes touch, all in one transaction, so pages and syncs see the previous run's records until
+ * this one commits. Cross-checks, diff and counts are SQL. Memory is bounded by one batch (plus the ids
+ * of one batch of changes).
  */
 export async function computePreview(connection: DatabaseConnection, runId: string, options: ComputePreviewOptions = {}): Promise<void> {
   const { db, sql } = connection;
@@ -141,7 +142,7 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
     const sourceReadAt = await reader.clock();
     const fingerprint = await reader.fingerprint(location.sourceKey);
     const basis = await mappingBasisOf(location, reader);
-    const base = options.full ? null : await baseRunOf(connection, location.id, basis);
+    const base = options.full || run.rebuild ? null : await baseRunOf(connection, location.id, basis);
     const appointmentsUntil = plan.find((read) => read.resource === "appointments")?.windowEnd ?? null;
     await db
       .update(previewRuns)

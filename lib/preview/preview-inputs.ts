@@ -1,4 +1,7 @@
 import { z } from "zod";
+import type { Role } from "@/lib/auth/roles";
+import { DomainError } from "@/lib/errors/domain-error";
+import { fieldProblemsOf } from "@/lib/http/problem";
 import { previewRecordTypes, type PreviewRecordType } from "./preview-plan";
 
 export const PreviewRecordTypeInput = z.enum(previewRecordTypes as [PreviewRecordType, ...PreviewRecordType[]]);
@@ -17,3 +20,26 @@ export const PreviewQuery = z.object({
   record: z.coerce.number().int().min(0).optional(),
 });
 export type PreviewQuery = z.infer<typeof PreviewQuery>;
+
+/** Who may ask for a rebuild (every source row mapped again): it can take minutes for a big location. */
+export const PREVIEW_REBUILD_ROLES: readonly Role[] = ["admin", "support"];
+
+/** POST /api/locations/[locationId]/preview: an empty body (or {}) refreshes, `{ "rebuild": true }` rebuilds. */
+export const RequestPreviewInput = z.strictObject({ rebuild: z.boolean().default(false) });
+export type RequestPreviewInput = z.infer<typeof RequestPreviewInput>;
+
+/** The request's body text → its input: empty means a refresh; anything but such a JSON object is INVALID (422). */
+export function requestPreviewInputOf(body: string): RequestPreviewInput {
+  let value: unknown = {};
+  if (body.trim() !== "") {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      throw new DomainError("INVALID", "The body is not valid JSON.", [{ field: "(body)", reason: "not valid JSON" }]);
+    }
+  }
+  const parsed = RequestPreviewInput.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const fields = fieldProblemsOf(parsed.error);
+  throw new DomainError("INVALID", fields.map((field) => `${field.field}: ${field.reason}`).join("; "), fields);
+}

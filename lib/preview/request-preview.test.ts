@@ -6,6 +6,7 @@ import { startJobEngine } from "@/lib/jobs/job-engine";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
+import { DomainError } from "@/lib/errors/domain-error";
 import { computePreviewJob } from "./compute-preview-job";
 import { ensureFreshPreview } from "./ensure-fresh-preview";
 import { requestPreview } from "./request-preview";
@@ -54,5 +55,28 @@ describe("requestPreview", () => {
     expect(stale.stale).toBe(true);
     expect(stale.active).not.toBeNull();
     await waitUntilFinished(stale.active!.id);
+  });
+
+  it("rebuilds: the run maps every source row though nothing changed since the last run", async () => {
+    const [location] = await testDb.db.insert(locations).values({ name: "Rebuilt Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
+    expect(await waitUntilFinished((await requestPreview(testDb.db, location!.id, null)).id)).toMatchObject({ status: "succeeded", mode: "full" });
+    expect(await waitUntilFinished((await requestPreview(testDb.db, location!.id, null)).id)).toMatchObject({ status: "succeeded", mode: "incremental" });
+    const rebuild = await requestPreview(testDb.db, location!.id, "support@example.test", { rebuild: true });
+    expect(rebuild.rebuild).toBe(true);
+    expect(await waitUntilFinished(rebuild.id)).toMatchObject({ status: "succeeded", mode: "full", rebuild: true });
+  });
+
+  it("refuses a rebuild while a run that is no rebuild is in flight, and joins one that is", async () => {
+    const [location] = await testDb.db.insert(locations).values({ name: "Queued Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
+    // Inserted without a job: it stays queued.
+    const [refresh] = await testDb.db.insert(previewRuns).values({ locationId: location!.id }).returning();
+    const refused = await requestPreview(testDb.db, location!.id, null, { rebuild: true }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ code: "CONFLICT" });
+    expect((await requestPreview(testDb.db, location!.id, null)).id).toBe(refresh!.id);
+
+    await testDb.db.update(previewRuns).set({ rebuild: true }).where(eq(previewRuns.id, refresh!.id));
+    expect((await requestPreview(testDb.db, location!.id, null, { rebuild: true })).id).toBe(refresh!.id);
+    await testDb.db.update(previewRuns).set({ status: "failed" }).where(eq(previewRuns.id, refresh!.id));
   });
 });

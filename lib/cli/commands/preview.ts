@@ -29,13 +29,14 @@ export function register(program: Command) {
     .argument("<location>", "the location's id (location:list)")
     .option("--resource <resource>", "only this record type (calendars, contact_details, …) or source resource (staff, customers, …)")
     .option("--json", "print { counts, records, issues } as JSON (streamed)")
-    .action(async (location: string, options: { resource?: string; json?: boolean }) => {
+    .option("--rebuild", "map every source row again, not only the ones changed since the last preview")
+    .action(async (location: string, options: { resource?: string; json?: boolean; rebuild?: boolean }) => {
       await runWithDatabase(async () => {
         const parsed = LocationId.safeParse({ locationId: location });
         if (!parsed.success) throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${location}"`);
         const type = recordTypeOf(options.resource);
         const connection = getConnection();
-        const [run] = await connection.db.insert(previewRuns).values({ locationId: parsed.data.locationId, requestedByEmail: "cli" }).onConflictDoNothing().returning();
+        const [run] = await connection.db.insert(previewRuns).values({ locationId: parsed.data.locationId, requestedByEmail: "cli", rebuild: options.rebuild ?? false }).onConflictDoNothing().returning();
         if (!run) throw new DomainError("CONFLICT", "A preview of this location is being computed right now; run this again when it has finished.");
         await computePreview(connection, run.id);
         const [done] = await connection.db.select().from(previewRuns).where(eq(previewRuns.id, run.id));

@@ -7,6 +7,7 @@ import { PreviewCountsPending } from "@/components/preview/preview-counts-pendin
 import { PreviewProgress } from "@/components/preview/preview-progress";
 import { PreviewRecordDetail } from "@/components/preview/preview-record-detail";
 import { PreviewRecordsTable } from "@/components/preview/preview-records-table";
+import { RebuildPreviewButton } from "@/components/preview/rebuild-preview-button";
 import { RefreshPreviewButton } from "@/components/preview/refresh-preview-button";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonVariants } from "@/components/ui/button";
@@ -20,7 +21,7 @@ import { formatDateTime } from "@/lib/format/date-time";
 import { queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { ensureFreshPreview } from "@/lib/preview/ensure-fresh-preview";
-import { PreviewQuery, previewStatusFilters } from "@/lib/preview/preview-inputs";
+import { PREVIEW_REBUILD_ROLES, PreviewQuery, previewStatusFilters } from "@/lib/preview/preview-inputs";
 import { previewRecordTypes } from "@/lib/preview/preview-plan";
 import { recordTypeLabels } from "@/lib/preview/record-type-labels";
 import { getSourceReader } from "@/lib/preview/preview-source";
@@ -47,6 +48,7 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
   const query = parsedQuery.success ? parsedQuery.data : PreviewQuery.parse({});
   const db = getDatabase();
   const canRefresh = user.role !== "engineer";
+  const canRebuild = PREVIEW_REBUILD_ROLES.includes(user.role);
   const runs = await ensureFreshPreview(db, getSourceReader(), location, canRefresh ? user.email : null);
   const shown = runs.shown;
   const counts = shown?.counts ?? null;
@@ -85,6 +87,7 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
               Back to the location
             </Link>
             {canRefresh ? <RefreshPreviewButton locationId={location.id} /> : null}
+            {canRebuild ? <RebuildPreviewButton locationId={location.id} disabled={Boolean(runs.active) || !location.sourceKey} /> : null}
           </div>
         }
       />
