@@ -34,7 +34,7 @@ export async function finishStopped(
   const alertId = await fence.write(async (tx) => {
     const [session] = await tx<{ upstream_open: boolean }[]>`
       update sync_sessions set status = ${input.status}, error = ${input.reason}, finished_at = now(), lease_expires_at = null,
-        removal_stop = ${input.removalStop ? tx.json(input.removalStop as never) : null}
+        removal_stop = ${input.removalStop ? JSON.stringify(input.removalStop) : null}::jsonb
       where id = ${fence.sessionId} returning upstream_open`;
     // A step (or item) interrupted by the stop would otherwise read "running" in the history forever.
     const interrupted = input.status === "cancelled" ? "cancelled" : "failed";
