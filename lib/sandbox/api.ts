@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, notInArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { sandboxAccessTokens, sandboxRecords, sandboxUploads, type SandboxRecordType } from "@/db/schema";
@@ -198,6 +198,13 @@ const schemasOf = (call: ApiCall) => recordSchemasOf(call.environment.dateTimeSt
 async function replaceRecords(db: Database, locationId: string, type: SandboxRecordType, records: KeyedRecord[]): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(sandboxRecords).where(and(eq(sandboxRecords.locationId, locationId), eq(sandboxRecords.type, type)));
+    if (type === "services") {
+      // A service removed from the menu takes its openings with it (appointments keep naming it: they are history).
+      const kept = records.map(({ key }) => key);
+      await tx
+        .delete(sandboxRecords)
+        .where(and(eq(sandboxRecords.locationId, locationId), eq(sandboxRecords.type, "openings"), kept.length ? notInArray(sandboxRecords.serviceExternalId, kept) : undefined));
+    }
     for (let start = 0; start < records.length; start += 1000) {
       const chunk = records.slice(start, start + 1000);
       await tx.insert(sandboxRecords).values(chunk.map(({ key, record }) => ({ locationId, type, key, data: record })));
