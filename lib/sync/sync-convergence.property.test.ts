@@ -5,11 +5,13 @@ import { describe, expect, it } from "vitest";
 import { syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
+import { mapRow } from "@/lib/mapping/map-row";
+import type { MappingContext } from "@/lib/mapping/mapping-types";
+import type { SourceResource } from "@/lib/source/source-rows";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
-import { compareType } from "./testing/sync-assertions";
 import { sampleNow, sampleSourceRows } from "./testing/sample-source";
-import { createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, noWaits, sandboxStored, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -23,7 +25,13 @@ type Change =
   | { kind: "edit-customer"; customer: number; firstName: string }
   | { kind: "rename-staff"; staff: number; name: string }
   | { kind: "reprice-service"; service: number; price: number }
-  | { kind: "toggle-opening" };
+  | { kind: "toggle-opening" }
+  | { kind: "remove-staff"; staff: number }
+  | { kind: "remove-service"; service: number }
+  | { kind: "remove-category" }
+  | { kind: "delete-customer"; customer: number }
+  | { kind: "clear-customer"; customer: number }
+  | { kind: "restore-catalogue-and-customers" };
 
 const localDay = (offset: number) => DateTime.fromJSDate(sampleNow, { zone: "Europe/Berlin" }).plus({ days: offset }).toISODate()!;
 
@@ -36,6 +44,12 @@ const change: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ kind: fc.constant("rename-staff" as const), staff: fc.nat(1), name: fc.constantFrom("Eve", "Finn") }),
   fc.record({ kind: fc.constant("reprice-service" as const), service: fc.nat(1), price: fc.integer({ min: 1, max: 200 }) }),
   fc.constant({ kind: "toggle-opening" as const }),
+  fc.record({ kind: fc.constant("remove-staff" as const), staff: fc.nat(1) }),
+  fc.record({ kind: fc.constant("remove-service" as const), service: fc.nat(1) }),
+  fc.constant({ kind: "remove-category" as const }),
+  fc.record({ kind: fc.constant("delete-customer" as const), customer: fc.nat(3) }),
+  fc.record({ kind: fc.constant("clear-customer" as const), customer: fc.nat(3) }),
+  fc.constant({ kind: "restore-catalogue-and-customers" as const }),
 );
 
 let added = 0;
@@ -63,15 +77,46 @@ function apply(rows: SourceRows, next: Change): void {
       if (appointments.length) appointments.splice(next.appointment % appointments.length, 1);
       return;
     }
-    case "edit-customer":
-      rows.customers![next.customer]!.first_name = next.firstName;
+    case "edit-customer": {
+      const customer = rows.customers!.find((row) => row.id === `cu${next.customer + 1}`);
+      if (customer) customer.first_name = next.firstName;
       return;
-    case "rename-staff":
-      rows.staff![next.staff]!.display_name = next.name;
+    }
+    case "rename-staff": {
+      const staff = rows.staff!.find((row) => row.id === `s${next.staff + 1}`);
+      if (staff) staff.display_name = next.name;
       return;
-    case "reprice-service":
-      rows.services![next.service]!.price = `${next.price}.00`;
+    }
+    case "reprice-service": {
+      const service = rows.services!.find((row) => row.id === `sv${next.service + 1}`);
+      if (service) service.price = `${next.price}.00`;
       return;
+    }
+    case "remove-staff":
+      rows.staff = rows.staff!.filter((row) => row.id !== `s${next.staff + 1}`);
+      return;
+    case "remove-service":
+      rows.services = rows.services!.filter((row) => row.id !== `sv${next.service + 1}`);
+      return;
+    case "remove-category":
+      rows.service_categories = [];
+      return;
+    case "delete-customer":
+      rows.customers = rows.customers!.filter((row) => row.id !== `cu${next.customer + 1}`);
+      return;
+    case "clear-customer": {
+      const customer = rows.customers!.find((row) => row.id === `cu${next.customer + 1}`);
+      if (customer) Object.assign(customer, { email: null, phone: null, address_line_2: null, city: "" });
+      return;
+    }
+    case "restore-catalogue-and-customers": {
+      const sample = sampleSourceRows();
+      rows.staff = sample.staff;
+      rows.service_categories = sample.service_categories;
+      rows.services = sample.services;
+      rows.customers = [...rows.customers!, ...sample.customers!.filter((row) => !rows.customers!.some((kept) => kept.id === row.id))];
+      return;
+    }
     case "toggle-opening": {
       const has = rows.availability!.some((slot) => slot.service_id === "sv2");
       rows.availability = has
@@ -82,25 +127,92 @@ function apply(rows: SourceRows, next: Change): void {
   }
 }
 
+type Stored = Record<string, Record<string, unknown>>;
+type Upstream = Record<"calendars" | "service_categories" | "services" | "contact_details" | "appointments" | "openings", Stored>;
+
+const context: MappingContext = { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec", now: sampleNow };
+
+/** The records one source resource maps to, keyed by external_id (the first row of a key wins), usable ones only. */
+function mapped<R extends SourceResource>(rows: SourceRows, resource: R, keyOf: (record: Record<string, unknown>, row: { record: unknown; serviceExternalId?: string | null }) => string) {
+  const records = new Map<string, Record<string, unknown>>();
+  for (const row of rows[resource] ?? []) {
+    const result = mapRow(resource, row as never, context) as { record: Record<string, unknown> | null; issues: { severity: string }[]; excludedByRule: string | null; serviceExternalId?: string | null };
+    if (!result.record || result.excludedByRule || result.issues.some((issue) => issue.severity === "error")) continue;
+    const key = keyOf(result.record, result);
+    if (!records.has(key)) records.set(key, result.record);
+  }
+  return records;
+}
+
+const byExternalId = (record: Record<string, unknown>) => record.external_id as string;
+
+/**
+ * What the upstream must hold after syncing `source`, given what it held before: written from the policies, not read
+ * from our preview or synced tables. Records are mapped row by row by lib/mapping (tested on its own); which records go,
+ * which references drop, who is unsubscribed and what an update merges are decided here.
+ */
+function expectedUpstream(before: Upstream, source: SourceRows): Upstream {
+  const calendars = mapped(source, "staff", byExternalId);
+  const categories = mapped(source, "service_categories", byExternalId);
+  const services = new Map<string, Record<string, unknown>>();
+  for (const [key, record] of mapped(source, "services", byExternalId)) {
+    const service = { ...record };
+    if (typeof service.service_category_external_id === "string" && !categories.has(service.service_category_external_id)) delete service.service_category_external_id;
+    if (Array.isArray(service.calendar_external_ids)) service.calendar_external_ids = (service.calendar_external_ids as string[]).filter((id) => calendars.has(id));
+    services.set(key, service);
+  }
+  const contacts = mapped(source, "customers", byExternalId);
+  const appointments = new Map<string, Record<string, unknown>>();
+  for (const [key, record] of mapped(source, "appointments", byExternalId)) {
+    if (!contacts.has(record.contact_detail_external_id as string)) continue;
+    const appointment = { ...record };
+    if (!services.has(appointment.service_external_id as string)) delete appointment.service_external_id;
+    if (!calendars.has(appointment.calendar_external_id as string)) delete appointment.calendar_external_id;
+    appointments.set(key, appointment);
+  }
+  const openings = new Map<string, Record<string, unknown>>();
+  for (const [key, record] of mapped(source, "availability", (record, row) => `${row.serviceExternalId}|${record.calendar_external_id}|${record.start_at}`)) {
+    const [service] = key.split("|");
+    if (services.has(service!) && calendars.has(record.calendar_external_id as string)) openings.set(key, record);
+  }
+  const contactDetails: Stored = {};
+  for (const [key, held] of Object.entries(before.contact_details)) contactDetails[key] = { ...held, email_subscribed: false, text_message_subscribed: false };
+  for (const [key, record] of contacts) contactDetails[key] = { ...before.contact_details[key], ...record };
+  return {
+    calendars: Object.fromEntries(calendars),
+    service_categories: Object.fromEntries(categories),
+    services: Object.fromEntries(services),
+    contact_details: contactDetails,
+    appointments: Object.fromEntries(appointments),
+    openings: Object.fromEntries(openings),
+  };
+}
+
+async function upstreamOf(upstreamLocationId: string): Promise<Upstream> {
+  const types = ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"] as const;
+  const entries = await Promise.all(types.map(async (type) => [type, Object.fromEntries(await sandboxStored(db, upstreamLocationId, type))] as const));
+  return Object.fromEntries(entries) as Upstream;
+}
+
 describe("random source changes, each followed by a sync", () => {
-  it("leave the sandbox holding exactly the valid mapped source, for every resource", async () => {
+  it("leave the sandbox holding what the policies say, for every resource", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 4 }), async (changes) => {
+      fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 5 }), async (changes) => {
         const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
         const rows = structuredClone(sampleSourceRows());
+        let expected: Upstream = { calendars: {}, service_categories: {}, services: {}, contact_details: {}, appointments: {}, openings: {} };
         for (const next of [null, ...changes]) {
           if (next) apply(rows, next);
           const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
           const result = await runSession(testDb, requested.sessionId!, { reader: createArraySourceReader(structuredClone(rows)), now: sampleNow, client: noWaits, config: { stepBackoffMs: 0 } });
           const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
           expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
-          for (const type of ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"] as const) {
-            const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
-            expect(compared.stored, `${type} after ${JSON.stringify(next)}`).toEqual(compared.expected);
-          }
+          expected = expectedUpstream(expected, rows);
+          expect(Object.keys(expected.contact_details).length + Object.keys(expected.calendars).length).toBeGreaterThan(0);
+          expect(await upstreamOf(location.upstreamLocationId), `after ${JSON.stringify(next)}`).toEqual(expected);
         }
       }),
-      { numRuns: 8, seed: Number(process.env.SYNC_PROPERTY_SEED ?? 20261123) },
+      { numRuns: 8, seed: Number(process.env.SYNC_PROPERTY_SEED ?? 20261124) },
     );
-  }, 180_000);
+  }, 240_000);
 });
