@@ -59,6 +59,7 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/sessions/[sessionId]/cancel": EDITORS,
   "api /api/sessions/[sessionId]/resume": EDITORS,
   "api /api/sessions/[sessionId]/close-upstream": EDITORS,
+  "api /api/sessions/[sessionId]/confirm-removals": EDITORS,
 };
 
 function accessOf(route: { kind: string; pattern: string }, method: string): Access | undefined {

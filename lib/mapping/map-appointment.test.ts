@@ -57,20 +57,29 @@ describe("mapAppointment", () => {
     });
   });
 
-  test("excludes an appointment without its id, customer, service or calendar", () => {
-    const mapped = mapAppointment(appointmentRow({ id: " ", customer_id: null, service_id: "", staff_id: " " }), berlinContext);
+  test("excludes an appointment without its id or customer", () => {
+    const mapped = mapAppointment(appointmentRow({ id: " ", customer_id: null }), berlinContext);
     expect(mapped).toEqual({
       sourceId: "",
       record: null,
       issues: [
         { severity: "error", field: "external_id", code: "missing_id", reason: "is missing", original: " " },
         { severity: "error", field: "contact_detail_external_id", code: "missing_reference", reason: "is missing", original: null },
-        { severity: "error", field: "service_external_id", code: "missing_reference", reason: "is missing", original: "" },
-        { severity: "error", field: "calendar_external_id", code: "missing_reference", reason: "is missing", original: " " },
       ],
       excludedByRule: null,
       localDate: "2026-06-20",
     });
+  });
+
+  test("sends a visit without a service or calendar, with a warning for each (history is kept)", () => {
+    const mapped = mapAppointment(appointmentRow({ service_id: "", staff_id: " " }), berlinContext);
+    expect(mapped.record).not.toBeNull();
+    expect(mapped.record).not.toHaveProperty("service_external_id");
+    expect(mapped.record).not.toHaveProperty("calendar_external_id");
+    expect(mapped.issues).toEqual([
+      { severity: "warning", field: "service_external_id", code: "missing_reference", reason: "is missing: sent without it", original: "" },
+      { severity: "warning", field: "calendar_external_id", code: "missing_reference", reason: "is missing: sent without it", original: " " },
+    ]);
   });
 
   test("excludes an appointment without a readable start or end", () => {

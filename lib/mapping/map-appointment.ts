@@ -4,7 +4,7 @@ import { errorIssue, shownOriginal } from "./issues";
 import { checkedRow, withoutUndefined } from "./mapped-row";
 import type { MappedAppointmentRow, MappingContext } from "./mapping-types";
 import { normaliseAppointmentStatus } from "./normalisers/appointment-status";
-import { normaliseIdentifier, requireExternalId, requireReference } from "./normalisers/identifier";
+import { normaliseIdentifier, optionalReference, requireExternalId, requireReference } from "./normalisers/identifier";
 import { normaliseLocalDateTime } from "./normalisers/local-date-time";
 import { normalisePrice } from "./normalisers/price";
 
@@ -26,8 +26,8 @@ export function mapAppointment(row: AppointmentRow, ctx: MappingContext): Mapped
   const externalId = requireExternalId(row.id);
   const end = normaliseLocalDateTime(row.ends_at, "end_at", ctx);
   const contact = requireReference(row.customer_id, "contact_detail_external_id");
-  const service = requireReference(row.service_id, "service_external_id");
-  const calendar = requireReference(row.staff_id, "calendar_external_id");
+  const service = optionalReference(row.service_id, "service_external_id");
+  const calendar = optionalReference(row.staff_id, "calendar_external_id");
   const price = normalisePrice(row.price);
   const issues = [...externalId.issues, ...start.issues, ...end.issues, ...contact.issues, ...service.issues, ...calendar.issues, ...price.issues, ...status.issues];
   if (start.value !== undefined && end.value !== undefined && end.value.instant < start.value.instant) {
