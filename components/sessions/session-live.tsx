@@ -7,6 +7,7 @@ import { formatDateTime } from "@/lib/format/date-time";
 import type { SessionView } from "@/lib/sync/read-session-view";
 import { CopyJsonButton } from "./copy-json-button";
 import { durationBetween } from "./format-duration";
+import { RemovalStopPanel } from "./removal-stop-panel";
 import { SessionActions } from "./session-actions";
 import { isSessionInFlight, stepLabel, triggerLabels } from "./session-labels";
 import { SessionStatusBadge } from "./session-status-badge";
@@ -53,7 +54,16 @@ export function SessionLive({ initial, renderedAt, canOperate }: { initial: Sess
           </dl>
         </CardContent>
       </Card>
-      {session.error ? <Alert tone="error">{session.error}</Alert> : null}
+      {session.removalStop ? (
+        <RemovalStopPanel sessionId={session.id} stop={session.removalStop} canConfirm={canOperate && session.status === "failed"} />
+      ) : session.error ? (
+        <Alert tone="error">{session.error}</Alert>
+      ) : null}
+      {session.confirmedRemovals ? (
+        <Alert tone="info">
+          Removals confirmed by {session.confirmedRemovals.byEmail ?? "an operator"}: “{session.confirmedRemovals.reason}”.
+        </Alert>
+      ) : null}
       {session.upstreamOpen && !inFlight ? (
         <Alert tone="info">The upstream session is still open: the Marketing Automation Service waits before it sends campaigns. Resume this session, or close the upstream session.</Alert>
       ) : null}

@@ -15,6 +15,8 @@ const sessionColumns = {
   resumesSessionId: syncSessions.resumesSessionId,
   scheduledFor: syncSessions.scheduledFor,
   error: syncSessions.error,
+  removalStop: syncSessions.removalStop,
+  confirmedRemovals: syncSessions.confirmedRemovals,
   cancelRequestedAt: syncSessions.cancelRequestedAt,
   startedAt: syncSessions.startedAt,
   finishedAt: syncSessions.finishedAt,

@@ -1,0 +1,97 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useRef, useState } from "react";
+import { Alert, FieldError } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Label } from "@/components/ui/label";
+import type { RemovalStop } from "@/db/schema";
+import { callApi } from "@/lib/http/api-client";
+
+const checkWording = {
+  contact_details: { action: "Unsubscribe", noun: "contacts", from: "from e-mail and text messages (they are no longer in the source)" },
+  appointments: { action: "Remove", noun: "appointments", from: "from the upstream's history of visits" },
+} as const;
+
+/**
+ * The removal safety valve stopped this session before it sent anything: what it would have removed, and for support
+ * and admin "Confirm and send" (a new session allowed exactly these removals, with a reason that is audited).
+ */
+export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: string; stop: RemovalStop; canConfirm: boolean }) {
+  const router = useRouter();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const reasonId = useId();
+  const [reason, setReason] = useState("");
+  const [pending, setPending] = useState(false);
+  const [problem, setProblem] = useState<{ detail: string; field?: string } | null>(null);
+
+  async function confirm() {
+    setPending(true);
+    const result = await callApi<{ sessionId: string }>("POST", `/api/sessions/${sessionId}/confirm-removals`, { reason });
+    setPending(false);
+    if (!result.ok) return setProblem({ detail: result.detail, field: result.fieldErrors.reason });
+    dialog.current?.close();
+    router.push(`/sessions/${result.data.sessionId}`);
+  }
+
+  return (
+    <section aria-labelledby="removal-stop-title" className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
+      <h2 id="removal-stop-title" className="text-base font-semibold">
+        Needs attention: stopped before sending anything
+      </h2>
+      <p>This sync would remove much more than usual. That often means the management system&apos;s data came back empty or wrong, so nothing was sent.</p>
+      <ul className="flex list-disc flex-col gap-1 pl-5">
+        {stop.checks.map((check) => (
+          <li key={check.step}>
+            {checkWording[check.step].action} <strong>{check.removals.toLocaleString("en")}</strong> of the {check.held.toLocaleString("en")} {checkWording[check.step].noun}{" "}
+            {checkWording[check.step].from} — the limit is {check.threshold.toLocaleString("en")}. For example: {check.examples.join(", ")}.
+          </li>
+        ))}
+      </ul>
+      <p>Fix the source and sync again, or, if these removals are right, confirm them.</p>
+      {canConfirm ? (
+        <div>
+          <Button onClick={() => dialog.current?.showModal()}>Confirm and send…</Button>
+          <dialog ref={dialog} aria-labelledby="confirm-removals-title" className="m-auto max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40">
+            <form
+              className="flex flex-col gap-3 p-5"
+              onSubmit={(event) => {
+                event.preventDefault();
+                void confirm();
+              }}
+            >
+              <h2 id="confirm-removals-title" className="text-base font-semibold">
+                Confirm and send these removals?
+              </h2>
+              <p className="text-sm text-slate-700">A new session sends everything, including these removals (no more than counted here). Your reason is kept in the audit log.</p>
+              {problem && !problem.field ? <Alert tone="error">{problem.detail}</Alert> : null}
+              <div className="flex flex-col gap-1.5">
+                <Label htmlFor={reasonId}>Why are these removals right?</Label>
+                <textarea
+                  id={reasonId}
+                  required
+                  minLength={3}
+                  maxLength={500}
+                  value={reason}
+                  onChange={(event) => setReason(event.target.value)}
+                  aria-invalid={Boolean(problem?.field)}
+                  aria-describedby={`${reasonId}-error`}
+                  className="min-h-20 rounded-md border border-slate-300 px-3 py-2 text-sm"
+                />
+                <FieldError id={`${reasonId}-error`} message={problem?.field} />
+              </div>
+              <div className="mt-2 flex justify-end gap-2">
+                <Button type="button" variant="secondary" onClick={() => dialog.current?.close()}>
+                  Cancel
+                </Button>
+                <Button type="submit" variant="destructive" disabled={pending}>
+                  Confirm and send
+                </Button>
+              </div>
+            </form>
+          </dialog>
+        </div>
+      ) : null}
+    </section>
+  );
+}
