@@ -16,3 +16,8 @@ export const newOrChanged = `not exists (select 1 from synced_records s where s.
 
 /** synced_records.content_hash of a contact that was unsubscribed because it left the source (lib/sync/plan/gone-contacts.ts). */
 export const UNSUBSCRIBED_HASH = "unsubscribed";
+
+/** A contact `s` (synced_records) the upstream holds as sent and the source no longer has as a usable record: to unsubscribe. */
+export const goneContact = `s.record_type = 'contact_details' and s.content_hash <> '${UNSUBSCRIBED_HASH}'
+  and not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = 'contact_details'
+                  and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "@/db/client";
 import { previewIssues, previewRecords, previewRuns, syncedRecords } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
-import { diffExpressionOf } from "./live-diff";
+import { diffExpressionOf, goneContact } from "./live-diff";
 import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "./preview-inputs";
 import type { PreviewRecordType } from "./preview-plan";
 
@@ -128,4 +128,16 @@ export async function getPreviewRecord(db: Database, locationId: string, type: P
     .from(previewIssues)
     .where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.recordType, type), eq(previewIssues.seq, seq)));
   return { ...record, issues };
+}
+
+/**
+ * Contacts the upstream holds that the source no longer has: the next sync unsubscribes them from e-mail and text
+ * (lib/sync/plan/gone-contacts.ts). Keys only: what else we knew of them is the upstream's now.
+ */
+export async function listContactsToUnsubscribe(db: Database, locationId: string, limit = PREVIEW_PAGE_SIZE): Promise<string[]> {
+  const rows = await db.execute<{ record_key: string }>(sql`
+    select s.record_key from synced_records s
+    where s.location_id = ${locationId} and ${sql.raw(goneContact)}
+    order by s.record_key limit ${limit}`);
+  return rows.map((row) => row.record_key);
 }

@@ -1,7 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, locations, syncSessions } from "@/db/schema";
+import { auditLog, locations, previewRuns, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { computePreview } from "@/lib/preview/compute-preview";
+import { listContactsToUnsubscribe } from "@/lib/preview/read-preview";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
 import { confirmRemovals } from "./confirm-removals";
@@ -86,7 +88,14 @@ describe("customers' data upstream", () => {
     const sent = (await upstreamState(location.upstreamLocationId)).contact_details.cu4;
 
     const gone = { ...rows, customers: rows.customers!.filter((customer) => customer.id !== "cu4") };
+    // The preview lists who the next sync unsubscribes.
+    const [run] = await db.insert(previewRuns).values({ locationId: location.id }).returning();
+    await computePreview(testDb, run!.id, { reader: createArraySourceReader(structuredClone(gone)), now });
+    const [counted] = await db.select().from(previewRuns).where(eq(previewRuns.id, run!.id));
+    expect(counted!.counts!.contact_details).toMatchObject({ removed: 1 });
+    expect(await listContactsToUnsubscribe(db, location.id)).toEqual(["cu4"]);
     const away = await sync(location.id, gone);
+    expect(await listContactsToUnsubscribe(db, location.id)).toEqual([]);
     expect((await upstreamState(location.upstreamLocationId)).contact_details.cu4).toEqual({ ...sent, email_subscribed: false, text_message_subscribed: false });
     const requestsAfterAway = (await sandboxRequests(db, location.upstreamLocationId)).length;
     // Unsubscribed once: the next sync sends no contacts at all.

@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { UNSUBSCRIBED_HASH } from "@/lib/preview/live-diff";
+import { goneContact, UNSUBSCRIBED_HASH } from "@/lib/preview/live-diff";
 import type { ContactDetailRecord } from "@/lib/upstream/records";
 import type { FencedTransaction } from "../session-fence";
 
@@ -12,11 +12,9 @@ export const UNSUBSCRIBE_ITEM_KEY = "unsubscribe gone";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
-/** Condition on `synced_records s`: a contact the upstream holds subscribed-as-sent and the source no longer has. */
+/** Condition on `synced_records s`: a contact of the location to unsubscribe. */
 export function goneContactCondition(sql: Sql, locationId: string) {
-  return sql`s.location_id = ${locationId} and s.record_type = 'contact_details' and s.content_hash <> ${UNSUBSCRIBED_HASH}
-    and not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = 'contact_details'
-                    and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;
+  return sql`s.location_id = ${locationId} and ${sql.unsafe(goneContact)}`;
 }
 
 export async function hasGoneContacts(sql: Sql, locationId: string): Promise<boolean> {

@@ -25,7 +25,7 @@ import { PREVIEW_REBUILD_ROLES, PreviewQuery, previewStatusFilters } from "@/lib
 import { previewRecordTypes } from "@/lib/preview/preview-plan";
 import { recordTypeLabels } from "@/lib/preview/record-type-labels";
 import { getSourceReader } from "@/lib/preview/preview-source";
-import { getPreviewRecord, listIssueGroups, listPreviewRecords } from "@/lib/preview/read-preview";
+import { getPreviewRecord, listContactsToUnsubscribe, listIssueGroups, listPreviewRecords } from "@/lib/preview/read-preview";
 import { ensurePreviewCounts } from "@/lib/preview/ensure-preview-counts";
 
 export const metadata: Metadata = { title: "Preview" };
@@ -75,6 +75,7 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
         current.record === undefined ? null : getPreviewRecord(db, location.id, type, current.record),
       ])
     : [null, null, null];
+  const toUnsubscribe = displayed && type === "contact_details" ? await listContactsToUnsubscribe(db, location.id) : null;
 
   return (
     <>
@@ -128,13 +129,23 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
               <dl aria-label="Counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
                 {countLabels.map(([key, label]) => (
                   <div key={key} className="rounded-md border border-slate-200 bg-white p-3">
-                    <dt className="text-xs text-slate-600">{label}</dt>
+                    <dt className="text-xs text-slate-600">{key === "removed" && type === "contact_details" ? "To unsubscribe" : label}</dt>
                     <dd className="text-lg font-semibold" data-testid={`count-${key}`}>
                       {counts[type]![key].toLocaleString("en")}
                     </dd>
                   </div>
                 ))}
               </dl>
+            ) : null}
+            {toUnsubscribe?.length ? (
+              <Alert tone="info">
+                <p className="font-medium">Unsubscribed: no longer in the source</p>
+                <p>
+                  The next sync sends these customers once with e-mail and text messages turned off (the service cannot delete a contact):{" "}
+                  {toUnsubscribe.join(", ")}
+                  {counts && counts.contact_details!.removed > toUnsubscribe.length ? ` and ${(counts.contact_details!.removed - toUnsubscribe.length).toLocaleString("en")} more` : ""}.
+                </p>
+              </Alert>
             ) : null}
             {detail ? <PreviewRecordDetail record={detail} closeHref={previewHref(location.id, current, { record: undefined })} /> : null}
             <div className="grid gap-4 xl:grid-cols-[2fr_1fr]">
