@@ -38,6 +38,11 @@ describe("sync CLI", () => {
     const closing = await runCli(testDb.url, ["session:close-upstream", detail.session.id]);
     expect(closing.code).toBe(1);
     expect(closing.stderr).toContain("did not leave the upstream session open");
+
+    const tooShort = await runCli(testDb.url, ["session:confirm-removals", detail.session.id, "--reason", "x"]);
+    expect({ code: tooShort.code, stderr: tooShort.stderr }).toMatchObject({ code: 1, stderr: expect.stringContaining("--reason: say why these removals are right") });
+    const notStopped = await runCli(testDb.url, ["session:confirm-removals", detail.session.id, "--reason", "the salon closed"]);
+    expect({ code: notStopped.code, stderr: notStopped.stderr }).toMatchObject({ code: 1, stderr: expect.stringContaining("not stopped by the removal safety valve") });
   });
 
   it("names unknown optional steps", async () => {

@@ -3,9 +3,11 @@ import { getConnection } from "@/db/client";
 import { DomainError } from "@/lib/errors/domain-error";
 import { LocationId } from "@/lib/locations/location-inputs";
 import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
+import { confirmRemovals } from "@/lib/sync/confirm-removals";
 import { getSessionDetail, listSessions } from "@/lib/sync/read-sessions";
 import { requestSyncSession } from "@/lib/sync/request-session";
 import { cancelSession, resumeSession } from "@/lib/sync/session-actions";
+import { ConfirmRemovalsInput } from "@/lib/sync/session-inputs";
 import { optionalStepNames, type OptionalStepName } from "@/lib/sync/step-names";
 import { runOrWaitForSession } from "@/lib/sync/wait-for-session";
 import { runWithDatabase } from "../run-with-database";
@@ -95,6 +97,21 @@ export function register(program: Command) {
         const result = await resumeSession(getConnection().db, id, "cli");
         print(result, options.json, result.started ? `session ${result.sessionId} queued (resumes ${id})` : `not started: ${result.reason}`);
         if (!result.started) process.exitCode = 1;
+      });
+    });
+
+  program
+    .command("session:confirm-removals")
+    .description("confirm the removals the safety valve stopped a session for, and send (audited with the reason)")
+    .argument("<id>", "the stopped session's id")
+    .requiredOption("--reason <text>", "why these removals are right")
+    .option("--json", "print JSON")
+    .action(async (id: string, options: { reason: string; json?: boolean }) => {
+      await runWithDatabase(async () => {
+        const input = ConfirmRemovalsInput.safeParse({ reason: options.reason });
+        if (!input.success) throw new DomainError("INVALID", `--reason: ${input.error.issues[0]?.message ?? "is not valid"}`);
+        const result = await confirmRemovals(getConnection().db, { id: null, email: "cli", clientAddress: "cli" }, id, input.data);
+        print(result, options.json, `session ${result.sessionId} queued (confirms the removals of ${id})`);
       });
     });
 
