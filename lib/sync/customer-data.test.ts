@@ -156,13 +156,20 @@ describe("customers' data upstream", () => {
 
     const actor = { id: null, email: "support@example.test", clientAddress: "198.51.100.7" };
     await expect(confirmRemovals(db, actor, stopped.id, { reason: "The salon closed its customer book" })).rejects.toThrow(/later session/);
-    const confirmed = await confirmRemovals(db, actor, again.id, { reason: "The salon closed its customer book" });
+    // Two people confirming at once start one session; the other is told it is already open.
+    const attempts = await Promise.allSettled(Array.from({ length: 5 }, () => confirmRemovals(db, actor, again.id, { reason: "The salon closed its customer book" })));
+    const started = attempts.filter((attempt) => attempt.status === "fulfilled");
+    expect(started).toHaveLength(1);
+    for (const attempt of attempts) if (attempt.status === "rejected") expect(String(attempt.reason)).toMatch(/already open|later session/);
+    const confirmed = (started[0] as PromiseFulfilledResult<{ sessionId: string }>).value;
     await runRequested(confirmed.sessionId, empty);
     const after = await upstreamState(location.upstreamLocationId);
     expect(after.appointments).toEqual({});
     expect(Object.values(after.contact_details).every((contact) => contact.email_subscribed === false && contact.text_message_subscribed === false)).toBe(true);
     expect(Object.keys(after.contact_details)).toHaveLength(60);
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "sync.removals_confirmed"), eq(auditLog.targetId, location.id)));
+    const audits = await db.select().from(auditLog).where(and(eq(auditLog.action, "sync.removals_confirmed"), eq(auditLog.targetId, location.id)));
+    expect(audits).toHaveLength(1);
+    const [audit] = audits;
     expect(audit).toMatchObject({ actorEmail: "support@example.test", details: expect.objectContaining({ reason: "The salon closed its customer book", sessionId: confirmed.sessionId }) });
     const [cleared] = await db.select().from(locations).where(eq(locations.id, location.id));
     expect(cleared!.attentionReason).toBeNull();
