@@ -193,6 +193,44 @@ test("with a permanent 5xx injected, support sees the failed step and needs atte
   }
 });
 
+test("a source that suddenly returns nothing stops the sync before it sends anything; support confirms with a reason and it sends", async ({ browser }) => {
+  test.setTimeout(2 * SYNC_TIMEOUT + 60_000);
+  const support = await apiAs("support");
+  // The location now reads a source with no rows at all: the next sync would unsubscribe every customer.
+  const emptied = await support.patch(`/api/locations/${southId}`, { data: { sourceKey: "e2e-empty-source" } });
+  expect(emptied.status(), await emptied.text()).toBe(200);
+  try {
+    const started = await support.post(`/api/locations/${southId}/sessions`, { data: { full: false } });
+    expect(started.status(), await started.text()).toBe(202);
+    const { sessionId } = (await started.json()) as { sessionId: string };
+
+    const page = await pageAs(browser, "support");
+    await page.goto(`/sessions/${sessionId}`);
+    const stop = page.getByRole("region", { name: "Needs attention: stopped before sending anything" });
+    await expect(stop).toBeVisible({ timeout: SYNC_TIMEOUT });
+    await expect(stop).toContainText(/Unsubscribe [\d,]+ of the [\d,]+ contacts/);
+    await expect(page.getByTestId("step-open")).toHaveAttribute("data-status", "pending");
+    await expectNoSeriousAxeViolations(page);
+    await page.screenshot({ path: "e2e/.artifacts/screenshots/session-removal-stop.png", fullPage: true });
+    await page.goto(`/locations/${southId}`);
+    await expect(page.getByText(/The last sync stopped before sending anything/).first()).toBeVisible();
+
+    await page.goto(`/sessions/${sessionId}`);
+    await stop.getByRole("button", { name: "Confirm and send…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Confirm and send these removals?" });
+    await dialog.getByLabel("Why are these removals right?").fill("e2e: the location moved to an empty source on purpose");
+    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await expect(page).not.toHaveURL(new RegExp(sessionId));
+    await expect(page.getByText(/Removals confirmed by support@demo.test/)).toBeVisible();
+    await expect(page.getByTestId("step-close")).toHaveAttribute("data-status", "succeeded", { timeout: SYNC_TIMEOUT });
+    await page.context().close();
+  } finally {
+    const restored = await support.patch(`/api/locations/${southId}`, { data: { sourceKey: "demo-salon-south" } });
+    expect(restored.status(), await restored.text()).toBe(200);
+    await support.dispose();
+  }
+});
+
 test("an owner sees their own location's history and gets 404 on another location's session", async ({ browser }) => {
   const garageId = await locationIdOf("Demo Garage");
   const [foreign] = await database.db
