@@ -23,6 +23,8 @@ export const locations = pgTable(
     syncTime: text("sync_time").notNull().default("10:00"),
     /** Sealed with lib/crypto (context: locations.token:<id>). */
     locationTokenEncrypted: text("location_token_encrypted"),
+    /** The origin (scheme://host:port) of the service that issued the token: it is sent nowhere else. */
+    locationTokenOrigin: text("location_token_origin"),
     connectedAt: timestamp("connected_at", { withTimezone: true }),
     connectedByUserId: uuid("connected_by_user_id"),
     connectedByEmail: text("connected_by_email"),

@@ -37,7 +37,21 @@ export const userInvites = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
   },
-  (table) => [index("user_invites_user_idx").on(table.userId)],
+  (table) => [
+    index("user_invites_user_idx").on(table.userId),
+    // One unused link per user at any time, whoever issues it concurrently: a new link replaces the old one.
+    uniqueIndex("user_invites_one_unused").on(table.userId).where(sql`${table.usedAt} is null`),
+  ],
+);
+
+/** Session tokens revoked by signing out (their `jti`), kept until they would have expired anyway. */
+export const revokedSessions = pgTable(
+  "revoked_sessions",
+  {
+    jti: text("jti").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("revoked_sessions_expires_idx").on(table.expiresAt)],
 );
 
 export const locationMembers = pgTable(
