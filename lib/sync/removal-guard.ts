@@ -1,11 +1,11 @@
-import type postgres from "postgres";
 import type { ConfirmedRemovals, RemovalCheck, RemovalStop } from "@/db/schema";
 import { UNSUBSCRIBED_HASH } from "@/lib/preview/live-diff";
 import { parseRangeKey } from "./plan/date-ranges";
-import { goneContactCondition } from "./plan/gone-contacts";
+import { goneContactCondition, UNSUBSCRIBE_ITEM_KEY } from "./plan/gone-contacts";
+import { plannedItemsOf } from "./run-step";
 import type { StepRow } from "./session-steps";
+import { stepsByName } from "./steps/all-steps";
 import type { StepContext } from "./steps/sync-step";
-import { appointmentItemKeys } from "./steps/bulk-steps";
 import type { SyncConfig } from "./sync-config";
 
 const EXAMPLES = 5;
@@ -35,47 +35,77 @@ export function removalLimit(held: number, config: Pick<SyncConfig, "removalThre
   return Math.max(Math.floor((held * config.removalThresholdPercent) / 100), config.removalThresholdMinimum - 1);
 }
 
-async function contactRemovals(sql: postgres.Sql, locationId: string) {
-  const [row] = await sql<{ removals: number; held: number }[]>`
-    select (select count(*)::int from synced_records s where ${goneContactCondition(sql, locationId)}) as removals,
-           (select count(*)::int from synced_records s where s.location_id = ${locationId} and s.record_type = 'contact_details'
-              and s.content_hash <> ${UNSUBSCRIBED_HASH}) as held`;
-  const examples = await sql<{ key: string }[]>`
-    select s.record_key as key from synced_records s where ${goneContactCondition(sql, locationId)} order by s.record_key limit ${EXAMPLES}`;
-  return { removals: row!.removals, held: row!.held, examples: examples.map((example) => example.key) };
+/** Only a count past the minimum can trip the valve: what the upstream holds is counted only then. */
+async function measured(
+  config: Pick<SyncConfig, "removalThresholdPercent" | "removalThresholdMinimum">,
+  step: RemovalCheck["step"],
+  removals: number,
+  countHeld: () => Promise<number>,
+  examples: () => Promise<string[]>,
+): Promise<RemovalCheck | null> {
+  if (removals < config.removalThresholdMinimum) return null;
+  const held = await countHeld();
+  const threshold = removalLimit(held, config);
+  return removals > threshold ? { step, removals, held, threshold, examples: await examples() } : null;
+}
+
+async function checkContacts(context: StepContext): Promise<RemovalCheck | null> {
+  const { sql } = context;
+  const locationId = context.location.id;
+  const [gone] = await sql<{ count: number }[]>`select count(*)::int as count from synced_records s where ${goneContactCondition(sql, locationId)}`;
+  return measured(
+    context.config,
+    "contact_details",
+    gone!.count,
+    async () =>
+      (await sql<{ count: number }[]>`select count(*)::int as count from synced_records
+        where location_id = ${locationId} and record_type = 'contact_details' and content_hash <> ${UNSUBSCRIBED_HASH}`)[0]!.count,
+    async () =>
+      (await sql<{ key: string }[]>`select s.record_key as key from synced_records s where ${goneContactCondition(sql, locationId)} order by s.record_key limit ${EXAMPLES}`).map(
+        (row) => row.key,
+      ),
+  );
 }
 
 /** Accepted appointments in the ranges this session replaces that no usable record will send again. */
-async function appointmentRemovals(sql: postgres.Sql, locationId: string, rangeKeys: string[]) {
+async function checkAppointments(context: StepContext, rangeKeys: string[]): Promise<RemovalCheck | null> {
+  const { sql } = context;
+  const locationId = context.location.id;
   const ranges = rangeKeys.map(parseRangeKey);
-  const removed = sql`
+  const removed = () => sql`
     from synced_records s
     join jsonb_to_recordset(${JSON.stringify(ranges)}::jsonb) as g("startDate" date, "endDate" date)
       on s.appointment_date between g."startDate" and g."endDate"
     where s.location_id = ${locationId} and s.record_type = 'appointments'
       and not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = 'appointments'
                       and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;
-  const [row] = await sql<{ removals: number; held: number }[]>`
-    select (select count(*)::int ${removed}) as removals,
-           (select count(*)::int from synced_records where location_id = ${locationId} and record_type = 'appointments') as held`;
-  const examples = await sql<{ key: string }[]>`select s.record_key as key ${removed} order by s.record_key limit ${EXAMPLES}`;
-  return { removals: row!.removals, held: row!.held, examples: examples.map((example) => example.key) };
+  const [count] = await sql<{ count: number }[]>`select count(*)::int as count ${removed()}`;
+  return measured(
+    context.config,
+    "appointments",
+    count!.count,
+    async () => (await sql<{ count: number }[]>`select count(*)::int as count from synced_records where location_id = ${locationId} and record_type = 'appointments'`)[0]!.count,
+    async () => (await sql<{ key: string }[]>`select s.record_key as key ${removed()} order by s.record_key limit ${EXAMPLES}`).map((row) => row.key),
+  );
 }
 
 /**
  * The safety valve, before the session sends anything: a step that would unsubscribe contacts, or remove appointments
  * from the upstream, beyond the limit (of what the upstream holds) stops the session unless a person confirmed at
- * least that many. A source query that suddenly returns nothing must never wipe a location.
+ * least that many. A source query that suddenly returns nothing must never wipe a location. The steps' items are
+ * planned here, once: the steps send exactly what was checked.
  */
 export async function checkRemovals(context: StepContext, steps: readonly StepRow[], confirmed: ConfirmedRemovals | null): Promise<void> {
-  const pending = (name: RemovalCheck["step"]) => steps.some((step) => step.name === name && step.status !== "succeeded" && step.status !== "skipped");
-  const found: RemovalCheck[] = [];
-  if (pending("contact_details")) found.push({ step: "contact_details", ...(await contactRemovals(context.sql, context.location.id)), threshold: 0 });
-  if (pending("appointments")) {
-    found.push({ step: "appointments", ...(await appointmentRemovals(context.sql, context.location.id, await appointmentItemKeys(context))), threshold: 0 });
-  }
-  const tripped = found
-    .map((check) => ({ ...check, threshold: removalLimit(check.held, context.config) }))
-    .filter((check) => check.removals > check.threshold && check.removals > (confirmed?.limits[check.step] ?? -1));
+  const pendingItems = async (name: RemovalCheck["step"]) => {
+    const step = steps.find((candidate) => candidate.name === name && candidate.status !== "succeeded" && candidate.status !== "skipped");
+    return step ? (await plannedItemsOf(context, step, stepsByName[name])).filter((item) => item.status !== "succeeded").map((item) => item.key) : [];
+  };
+  const contactItems = await pendingItems("contact_details");
+  const appointmentItems = await pendingItems("appointments");
+  const found = [
+    contactItems.includes(UNSUBSCRIBE_ITEM_KEY) ? await checkContacts(context) : null,
+    appointmentItems.length ? await checkAppointments(context, appointmentItems) : null,
+  ];
+  const tripped = found.filter((check): check is RemovalCheck => check !== null && check.removals > (confirmed?.limits[check.step] ?? -1));
   if (tripped.length) throw new RemovalStopError({ checks: tripped });
 }

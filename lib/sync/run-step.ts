@@ -39,7 +39,8 @@ async function updateStepTotals(tx: FencedTransaction, stepId: string): Promise<
     where id = ${stepId}`;
 }
 
-async function itemsOf(context: StepContext, step: StepRow, definition: SyncStep): Promise<ItemRow[]> {
+/** The step's items, planned once and stored (the removal guard plans them before the session sends anything). */
+export async function plannedItemsOf(context: StepContext, step: StepRow, definition: SyncStep): Promise<ItemRow[]> {
   const load = () => context.sql<ItemRow[]>`select id, key, status from sync_step_items where step_id = ${step.id} order by position`;
   const existing = await load();
   if (existing.length || !definition.planItems) return existing;
@@ -114,7 +115,7 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
     return;
   }
   let recording: Promise<void> = Promise.resolve();
-  for (const item of await itemsOf(context, step, definition)) {
+  for (const item of await plannedItemsOf(context, step, definition)) {
     if (item.status !== "succeeded") ({ recording } = await sendItem(context, recorder, step, definition, item, recording));
   }
   await recording;

@@ -59,22 +59,19 @@ export const vehiclesStep: SyncStep = {
   },
 };
 
-/** The date ranges this session's appointments step imports (each replaces the upstream's appointments in it). */
-export async function appointmentItemKeys(context: StepContext): Promise<string[]> {
-  const { timeZone } = context.location;
-  const plan = await planAppointments(context.sql, {
-    locationId: context.location.id,
-    full: context.full,
-    today: localToday(context.now, timeZone),
-    horizonEnd: appointmentHorizonEnd(context.now, timeZone),
-  });
-  return plan.keys;
-}
-
 export const appointmentsStep: SyncStep = {
   name: "appointments",
   recordType: "appointments",
-  planItems: appointmentItemKeys,
+  async planItems(context) {
+    const { timeZone } = context.location;
+    const plan = await planAppointments(context.sql, {
+      locationId: context.location.id,
+      full: context.full,
+      today: localToday(context.now, timeZone),
+      horizonEnd: appointmentHorizonEnd(context.now, timeZone),
+    });
+    return plan.keys;
+  },
   async send(context, key) {
     const selection = dateRangeSelection(requireKey(key));
     if (selection.kind !== "dates") throw new Error("appointments are sent by date range");
