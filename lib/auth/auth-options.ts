@@ -2,6 +2,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDatabase } from "@/db/client";
 import { clientAddressFromHeaders } from "@/lib/http/client-address";
+import { safeCallbackPath } from "./safe-callback-path";
 import { signInWithPassword } from "./sign-in-with-password";
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
@@ -32,6 +33,10 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
+    // Every redirect next-auth makes (after sign-in or sign-out) stays on this site.
+    redirect({ url, baseUrl }) {
+      return new URL(safeCallbackPath(url, baseUrl), baseUrl).toString();
+    },
     jwt({ token, user }) {
       if (user) {
         token.sub = user.id;
