@@ -38,15 +38,15 @@ describe("safeCallbackPath", () => {
     "/\u0000/evil.example",
     "/\u0085/evil.example",
     "",
-    "/".padEnd(3000, "a"),
   ])("sends %j to the default page", (value) => {
     expect(safeCallbackPath(value, ownOrigin)).toBe(DEFAULT_CALLBACK_PATH);
   });
 
-  it("takes the first of repeated parameters and defaults when there is none", () => {
+  it("takes the first of repeated parameters, and defaults when there is none or it is over-long", () => {
     expect(safeCallbackPath(["/settings", "//evil.example"], ownOrigin)).toBe("/settings");
     expect(safeCallbackPath(undefined, ownOrigin)).toBe(DEFAULT_CALLBACK_PATH);
     expect(safeCallbackPath("/settings")).toBe("/settings");
+    expect(safeCallbackPath("/".padEnd(3000, "a"), ownOrigin)).toBe(DEFAULT_CALLBACK_PATH);
   });
 
   it("whatever it is given, answers a printable-ASCII path that a browser resolves to our own origin", () => {
