@@ -34,7 +34,7 @@ export async function startWorkerHealthServer(options: {
 }
 
 /** WORKER_HEALTH_PORT as a port number; unset = no health endpoint. */
-export function workerHealthPort(env: NodeJS.ProcessEnv = process.env): number | null {
+export function workerHealthPort(env: Record<string, string | undefined> = process.env): number | null {
   const raw = env.WORKER_HEALTH_PORT;
   if (raw === undefined || raw.trim() === "") return null;
   const port = Number(raw);
