@@ -53,7 +53,7 @@ describe("served over https", () => {
 
   it("not over plain http, and X-Forwarded-Proto counts only from a trusted proxy", async () => {
     process.env.NEXTAUTH_URL = "http://127.0.0.1:3000";
-    for (const headers of [{}, { "x-forwarded-proto": "https" }]) {
+    for (const headers of [{}, { "x-forwarded-proto": "https" }] as Record<string, string>[]) {
       const { hsts, cookies } = await get(headers);
       expect(hsts).toBeNull();
       expect(cookies.filter((cookie) => !cookie.startsWith("already=")).every((cookie) => !/secure/i.test(cookie))).toBe(true);
