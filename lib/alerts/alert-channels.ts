@@ -3,8 +3,10 @@ import { alertChannels } from "@/db/schema";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { alertWebhookUrlContext } from "@/lib/crypto/encrypted-columns";
 import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
+import { DomainError } from "@/lib/errors/domain-error";
 import type { AlertChannelsInput, AlertChannelsView } from "./alert-channel-inputs";
 import { smtpConfigured } from "./send-alert-email";
+import { checkWebhookTarget, WebhookTargetError } from "./webhook-target";
 
 type ChannelRow = typeof alertChannels.$inferSelect;
 
@@ -41,6 +43,14 @@ export async function getAlertChannelsView(db: DatabaseOrTransaction): Promise<A
 
 /** Saves the channels (admin). The audit entry says what changed, never the URL. */
 export async function saveAlertChannels(db: Database, actor: AuditActor, input: AlertChannelsInput): Promise<AlertChannelsView> {
+  if (input.webhookUrl) {
+    try {
+      await checkWebhookTarget(input.webhookUrl);
+    } catch (error) {
+      if (!(error instanceof WebhookTargetError)) throw error;
+      throw new DomainError("INVALID", `webhookUrl: ${error.message}`, [{ field: "webhookUrl", reason: error.message }]);
+    }
+  }
   await db.transaction(async (tx) => {
     const now = new Date();
     const changed: string[] = [];

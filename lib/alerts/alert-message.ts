@@ -7,22 +7,48 @@ export interface AlertFacts {
   reason: string | null;
 }
 
-export interface AlertMessage {
-  subject: string;
+/** The body of a Slack-compatible incoming webhook: `text` and mrkdwn blocks, both parsed for Slack markup. */
+export interface SlackMessage {
   text: string;
   blocks: { type: "section"; text: { type: "mrkdwn"; text: string } }[];
+}
+
+export interface AlertMessage {
+  /** Plain text (the email subject and body, sent as text/plain). */
+  subject: string;
+  text: string;
+  /** The same words for the webhook, with every value escaped for Slack. */
+  slack: SlackMessage;
 }
 
 function appOrigin(): string {
   return process.env.APP_ORIGIN ?? process.env.NEXTAUTH_URL ?? "http://localhost:3000";
 }
 
+/**
+ * Slack reads `<…>` as links and mentions (`<!channel>`, `<https://x|text>`) and `&` as an entity: the three are
+ * escaped in everything we did not write ourselves (https://api.slack.com/reference/surfaces/formatting#escaping).
+ */
+export function escapeSlackText(value: string): string {
+  return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
 /** The words of an alert, the same for webhook and email. */
 export function buildAlertMessage(facts: AlertFacts): AlertMessage {
   const where = `${facts.locationName} (${facts.environment})`;
   const link = `${appOrigin()}/${facts.sessionId ? `sessions/${facts.sessionId}` : `locations/${facts.locationId}`}`;
-  const subject = facts.kind === "failed" ? `Sync failed: ${where}` : `Sync recovered: ${where}`;
+  const headline = facts.kind === "failed" ? "Sync failed" : "Sync recovered";
+  const subject = `${headline}: ${where}`;
   const detail = facts.kind === "failed" ? (facts.reason ?? "The sync session failed.") : "The latest sync session succeeded.";
-  const text = `${subject}. ${detail} ${link}`;
-  return { subject, text, blocks: [{ type: "section", text: { type: "mrkdwn", text: `*${subject}*\n${detail}\n<${link}|Open the session>` } }] };
+  const slackSubject = `${headline}: ${escapeSlackText(where)}`;
+  const slackDetail = escapeSlackText(detail);
+  const slackLink = escapeSlackText(link);
+  return {
+    subject,
+    text: `${subject}. ${detail} ${link}`,
+    slack: {
+      text: `${slackSubject}. ${slackDetail} ${slackLink}`,
+      blocks: [{ type: "section", text: { type: "mrkdwn", text: `*${slackSubject}*\n${slackDetail}\n<${slackLink}|Open the session>` } }],
+    },
+  };
 }

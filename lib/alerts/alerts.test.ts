@@ -16,6 +16,8 @@ import { getAlertChannelsView, saveAlertChannels } from "./alert-channels";
 import { deliverAlertJob } from "./deliver-alert-job";
 import { startSmtpReceiver, startWebhookReceiver, type SmtpReceiver, type WebhookReceiver } from "./testing/alert-receivers";
 
+// The webhook receiver listens on 127.0.0.1: only allowed by this setting (lib/alerts/webhook-safety.test.ts without it).
+process.env.ALERT_WEBHOOK_ALLOW_PRIVATE = "true";
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const admin = { id: null, email: "admin@example.test" };

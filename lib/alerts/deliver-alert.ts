@@ -25,7 +25,7 @@ export async function deliverAlert(db: Database, eventId: string): Promise<void>
 
   if (targets.webhookUrl && !event.webhookDeliveredAt) {
     try {
-      await sendAlertWebhook(targets.webhookUrl, message);
+      await sendAlertWebhook(targets.webhookUrl, message.slack);
       await db.update(alertEvents).set({ webhookDeliveredAt: new Date() }).where(eq(alertEvents.id, eventId));
     } catch (error) {
       errors.push(error instanceof Error ? error.message : String(error));

@@ -12,6 +12,7 @@ export const auditActionLabels: Record<string, string> = {
   "user.reactivated": "User reactivated",
   "environment.updated": "Environment changed",
   "environment.credentials_changed": "Environment credentials changed",
+  "environment.location_tokens_moved": "Service moved: location tokens go to the new address",
   "secrets.rotated": "Encryption key rotated",
   "alerts.channels_updated": "Alert channels changed",
   "location.created": "Location created",

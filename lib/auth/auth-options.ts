@@ -3,6 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDatabase } from "@/db/client";
 import { clientAddressFromHeaders } from "@/lib/http/client-address";
+import { publicOriginIsHttps } from "@/lib/runtime/security-headers";
 import { isSessionRevoked, revokeSession } from "./revoked-sessions";
 import { safeCallbackPath } from "./safe-callback-path";
 import { signInWithPassword } from "./sign-in-with-password";
@@ -14,6 +15,8 @@ export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 15 * 60 },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: "/sign-in", error: "/sign-in" },
+  // Secure, __Secure-/__Host- prefixed cookies when browsers reach us over https (the request policy adds Secure per request too).
+  useSecureCookies: publicOriginIsHttps(),
   providers: [
     CredentialsProvider({
       name: "Email and password",

@@ -76,7 +76,7 @@ async function rawChild(locationId: string): Promise<ChildReport> {
   const [location] = await connection.db.select().from(locations).where(eq(locations.id, locationId));
   const credentials = await getEnvironmentCredentials(connection.db, location!.environment);
   const client = createEnvironmentClient(credentials);
-  const call = { accessToken: openLocationToken(location!), locationId: location!.upstreamLocationId! };
+  const call = { accessToken: openLocationToken(location!, credentials), locationId: location!.upstreamLocationId! };
   const started = performance.now();
   const records = await runRawPipeline({ sql: connection.sql, locationId, client, call, managementSystem: credentials.dataSourceName });
   const seconds = (performance.now() - started) / 1000;

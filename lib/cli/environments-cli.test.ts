@@ -77,7 +77,7 @@ describe("environment CLI", () => {
     expectNoSecret(result);
     const view = JSON.parse(result.stdout);
     expect(view).toMatchObject({ baseUrl: "https://api.staging.example.test", clientSecret: { set: true, hint: "set · ends in 9f2a" } });
-    expect(Object.keys(view).sort()).toEqual(["apiKey", "baseUrl", "clientId", "clientSecret", "configured", "dataSourceName", "name", "updatedAt", "updatedBy", "uploadHosts"]);
+    expect(Object.keys(view).sort()).toEqual(["apiKey", "baseUrl", "clientId", "clientSecret", "configured", "connectedLocations", "dataSourceName", "name", "updatedAt", "updatedBy", "uploadHosts"]);
     const text = await runCli(["env:show", "staging"]);
     expect(text.stdout).toMatch(/API key\s+set · ends in c7d5/);
     expectNoSecret(text);

@@ -76,6 +76,11 @@ export const EnvironmentUpdateInput = z.object({
   dataSourceName: PlainField("data source name"),
   apiKey: Secret("API key").optional(),
   clientSecret: Secret("client secret").optional(),
+  /**
+   * Only with a new base URL origin: the admin confirms the service itself moved, so the connected locations' tokens
+   * go to the new address. Left out, they stay bound to the old one and those locations need reconnecting.
+   */
+  tokensMoveToNewAddress: z.boolean().optional(),
 });
 export type EnvironmentUpdateInput = z.input<typeof EnvironmentUpdateInput>;
 export type ParsedEnvironmentUpdate = z.output<typeof EnvironmentUpdateInput>;
@@ -93,6 +98,8 @@ export const EnvironmentView = z.object({
   apiKey: SecretStatus,
   clientSecret: SecretStatus,
   configured: z.boolean(),
+  /** Connected locations whose tokens the current base URL's origin issued: they would go to a new address. */
+  connectedLocations: z.number().int(),
   updatedAt: z.string(),
   updatedBy: z.string().nullable(),
 });

@@ -1,8 +1,9 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, count, eq, isNotNull } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
-import { environments, users } from "@/db/schema";
+import { environments, locations, users } from "@/db/schema";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
 import { openSecret, SecretBoxError, secretHint } from "@/lib/crypto/secret-box";
+import { originOf } from "@/lib/locations/location-token";
 import { ensureEnvironments } from "./ensure-environments";
 import { EnvironmentView, type EnvironmentName, type SecretStatus } from "./environment-inputs";
 
@@ -15,7 +16,16 @@ export async function listEnvironmentViews(db: DatabaseOrTransaction): Promise<E
     .from(environments)
     .leftJoin(users, eq(users.id, environments.updatedBy))
     .orderBy(asc(environments.name));
-  return rows.map((row) => toEnvironmentView(row.environment, row.updatedByEmail));
+  const tokens = await db
+    .select({ environment: locations.environment, origin: locations.locationTokenOrigin, count: count() })
+    .from(locations)
+    .where(isNotNull(locations.locationTokenEncrypted))
+    .groupBy(locations.environment, locations.locationTokenOrigin);
+  return rows.map((row) => {
+    const origin = row.environment.baseUrl ? originOf(row.environment.baseUrl) : null;
+    const connected = tokens.filter((token) => token.environment === row.environment.name && origin !== null && token.origin === origin);
+    return toEnvironmentView(row.environment, row.updatedByEmail, connected.reduce((sum, token) => sum + token.count, 0));
+  });
 }
 
 export async function getEnvironmentView(db: DatabaseOrTransaction, name: EnvironmentName): Promise<EnvironmentView> {
@@ -27,7 +37,7 @@ export function isEnvironmentConfigured(row: EnvironmentRow): boolean {
   return Boolean(row.baseUrl && row.uploadHosts.length && row.clientId && row.dataSourceName && row.apiKeyEncrypted && row.clientSecretEncrypted);
 }
 
-function toEnvironmentView(row: EnvironmentRow, updatedByEmail: string | null): EnvironmentView {
+function toEnvironmentView(row: EnvironmentRow, updatedByEmail: string | null, connectedLocations: number): EnvironmentView {
   // Parsed on the way out so an extra field (a secret) can never slip into a response.
   return EnvironmentView.parse({
     name: row.name,
@@ -38,6 +48,7 @@ function toEnvironmentView(row: EnvironmentRow, updatedByEmail: string | null): 
     apiKey: secretStatus(row.apiKeyEncrypted, environmentSecretContext.apiKey(row.name)),
     clientSecret: secretStatus(row.clientSecretEncrypted, environmentSecretContext.clientSecret(row.name)),
     configured: isEnvironmentConfigured(row),
+    connectedLocations,
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: row.updatedBy ? updatedByEmail : null,
   });

@@ -134,6 +134,24 @@ describe("environments", () => {
     expect(await getEnvironmentView(testDb.db, "production")).toMatchObject({ configured: false, baseUrl: null });
   });
 
+  it("in production mode, refuses a base URL that is not https, naming the field, and writes nothing", async () => {
+    const saved = { NODE_ENV: process.env.NODE_ENV, LOCATION_SYNC_EMBEDDED: process.env.LOCATION_SYNC_EMBEDDED };
+    Object.assign(process.env, { NODE_ENV: "production" });
+    delete process.env.LOCATION_SYNC_EMBEDDED;
+    try {
+      const before = await getEnvironmentView(testDb.db, "production");
+      const error = await rejection(updateEnvironment(testDb.db, admin, "production", { ...validInput, baseUrl: "http://api.example.test" }));
+      expect(error).toMatchObject({ code: "INVALID", fields: [{ field: "baseUrl", reason: expect.stringMatching(/https/) }] });
+      expect(await getEnvironmentView(testDb.db, "production")).toEqual(before);
+      await expect(updateEnvironment(testDb.db, admin, "production", { ...validInput, baseUrl: "https://api.example.test" })).resolves.toMatchObject({ baseUrl: "https://api.example.test" });
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it("does nothing and records nothing when nothing changed", async () => {
     const auditBefore = await testDb.db.select().from(auditLog);
     const { apiKey: _apiKey, clientSecret: _clientSecret, ...same } = { ...validInput, clientId: "client-456" };

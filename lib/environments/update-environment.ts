@@ -1,13 +1,15 @@
-import { eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
-import { environments } from "@/db/schema";
+import { and, eq, isNotNull } from "drizzle-orm";
+import type { Database, DatabaseOrTransaction } from "@/db/client";
+import { environments, locations } from "@/db/schema";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { fieldProblemsOf } from "@/lib/http/problem";
 import { DomainError, type FieldProblem } from "@/lib/errors/domain-error";
+import { markTokensAgainstOrigin, originOf } from "@/lib/locations/location-token";
+import { isProductionMode } from "@/lib/runtime/mode";
 import { ensureEnvironments } from "./ensure-environments";
-import { EnvironmentUpdateInput, type EnvironmentName, type EnvironmentView } from "./environment-inputs";
+import { EnvironmentUpdateInput, type EnvironmentName, type EnvironmentView, type ParsedEnvironmentUpdate } from "./environment-inputs";
 import { getEnvironmentView } from "./get-environment-view";
 
 const RE_ENTER_REASON = "Re-enter it: the base URL or upload hosts changed, and a stored secret is never sent to a newly typed host.";
@@ -25,6 +27,10 @@ export async function updateEnvironment(db: Database, actor: AuditActor, name: E
     throw new DomainError("INVALID", fields.map((field) => `${field.field}: ${field.reason}`).join("; "), fields);
   }
   const update = parsed.data;
+  if (isProductionMode() && !update.baseUrl.startsWith("https://")) {
+    // A production upstream receives API keys and tokens: never over plain http.
+    throw new DomainError("INVALID", "baseUrl: Must start with https:// in production mode", [{ field: "baseUrl", reason: "Must start with https:// in production mode" }]);
+  }
   await db.transaction(async (tx) => {
     await ensureEnvironments(tx);
     const [stored] = await tx.select().from(environments).where(eq(environments.name, name)).for("update");
@@ -63,15 +69,41 @@ export async function updateEnvironment(db: Database, actor: AuditActor, name: E
       })
       .where(eq(environments.name, name));
 
+    const target = { type: "environment", id: name, label: name };
+    const addressChange = stored.baseUrl !== null && originOf(stored.baseUrl) !== originOf(update.baseUrl) ? await moveAddress(tx, actor, name, stored.baseUrl, update) : null;
+
     const credentialsChanged = changed.includes("apiKey") || changed.includes("clientSecret");
     await recordAuditEvent(tx, {
       actor,
       action: credentialsChanged ? "environment.credentials_changed" : "environment.updated",
-      target: { type: "environment", id: name, label: name },
-      details: { changedFields: changed },
+      target,
+      details: { changedFields: changed, ...(addressChange && { locationsNeedingReconnect: addressChange.needingReconnect }) },
     });
   });
   return getEnvironmentView(db, name);
+}
+
+/**
+ * The base URL names another origin. Tokens go only to the origin that issued them, so the connected locations need
+ * reconnecting, unless the admin confirmed the service itself moved: then the tokens of the old origin move along (audited).
+ */
+async function moveAddress(tx: DatabaseOrTransaction, actor: AuditActor, name: EnvironmentName, storedBaseUrl: string, update: ParsedEnvironmentUpdate) {
+  const from = originOf(storedBaseUrl);
+  const to = originOf(update.baseUrl);
+  if (update.tokensMoveToNewAddress) {
+    const moved = await tx
+      .update(locations)
+      .set({ locationTokenOrigin: to })
+      .where(and(eq(locations.environment, name), isNotNull(locations.locationTokenEncrypted), eq(locations.locationTokenOrigin, from)))
+      .returning({ id: locations.id });
+    await recordAuditEvent(tx, {
+      actor,
+      action: "environment.location_tokens_moved",
+      target: { type: "environment", id: name, label: name },
+      details: { from, to, locations: moved.length },
+    });
+  }
+  return { needingReconnect: await markTokensAgainstOrigin(tx, name, to) };
 }
 
 function sameHosts(a: readonly string[], b: readonly string[]): boolean {

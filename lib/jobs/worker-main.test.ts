@@ -2,18 +2,20 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { PgBoss } from "pg-boss";
 import { afterAll, describe, expect, it } from "vitest";
+import { findFreePort } from "@/db/embedded";
 import { auditLog } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { pruneAuditLogJob } from "./prune-audit-log";
 
 const testDb = await useTestDatabase();
 const root = path.resolve(import.meta.dirname, "../..");
+const healthPort = await findFreePort();
 
 describe("npm run worker", () => {
   // Node itself (not the tsx wrapper) so the signal reaches the worker's own handler.
   const worker = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib/jobs/worker-main.ts")], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "development", DATABASE_URL: testDb.url },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "development", DATABASE_URL: testDb.url, WORKER_HEALTH_PORT: String(healthPort) },
   });
   let output = "";
   worker.stdout.on("data", (chunk) => (output += chunk));
@@ -32,9 +34,13 @@ describe("npm run worker", () => {
     }
   });
 
-  it("a standalone worker process takes jobs from the shared database and stops on SIGTERM", async () => {
+  it("a standalone worker process answers its readiness check, takes jobs from the shared database and stops on SIGTERM", async () => {
     for (let i = 0; i < 150 && !output.includes("taking jobs"); i++) await new Promise((resolve) => setTimeout(resolve, 200));
     expect(output).toContain("[worker] taking jobs");
+    // The readiness check a supervisor calls.
+    const health = await fetch(`http://127.0.0.1:${healthPort}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
 
     await testDb.db.insert(auditLog).values({ action: "auth.sign_in", actorEmail: "ancient@example.test", at: new Date(Date.now() - 90 * 86_400_000) });
     await sender.start();

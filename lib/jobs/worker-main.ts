@@ -1,21 +1,27 @@
 // `npm run worker`: a standalone worker process on the same database as the dashboard. Run compiled, not under tsx:
 // lib/build/build-workers.ts bundles this file (anything it imports must work from the bundle, see there).
-import { closeDatabase } from "@/db/client";
+import { closeDatabase, getConnection } from "@/db/client";
 import { startDatabase } from "@/lib/runtime/start-database";
 import { assertProductionConfiguration } from "@/lib/runtime/mode";
+import { startWorkerHealthServer, workerHealthPort } from "@/lib/runtime/worker-health";
 import { startJobEngine } from "./job-engine";
 
 async function main() {
   assertProductionConfiguration();
+  const healthPort = workerHealthPort();
   const database = await startDatabase();
   const engine = await startJobEngine({ databaseUrl: database.url, work: true });
-  console.log(`[worker] taking jobs (pid ${process.pid})`);
   let stopping = false;
+  const health = healthPort
+    ? await startWorkerHealthServer({ port: healthPort, host: process.env.WORKER_HEALTH_HOST, sql: () => getConnection().sql, takingJobs: () => !stopping })
+    : null;
+  console.log(`[worker] taking jobs (pid ${process.pid})${health ? `; readiness at GET http://${process.env.WORKER_HEALTH_HOST ?? "127.0.0.1"}:${healthPort}/health` : ""}`);
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`[worker] ${signal}: finishing current jobs`);
     await engine.stop();
+    health?.close();
     await closeDatabase();
     await database.stop();
     process.exit(0);

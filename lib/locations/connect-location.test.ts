@@ -111,7 +111,7 @@ describe("connect", () => {
     }
     const row = await getLocationRow(db, location.id);
     expect(isSealedSecret(row.locationTokenEncrypted!)).toBe(true);
-    expect(openLocationToken(row)).toBe(locationToken);
+    expect(openLocationToken(row, { baseUrl: proxy.url })).toBe(locationToken);
     const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.targetId, location.id), eq(auditLog.action, "location.connected")));
     expect(audit).toMatchObject({ actorEmail: actor.email, clientAddress: actor.clientAddress });
   });
@@ -261,7 +261,7 @@ describe("test connection", () => {
     const location = await addLocation();
     await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
     const http = createSandboxHttp(sandbox.apiBaseUrl, fixture.apiKey);
-    const me = await http.call("GET", "/users/me", { token: openLocationToken(await getLocationRow(db, location.id)) });
+    const me = await http.call("GET", "/users/me", { token: openLocationToken(await getLocationRow(db, location.id), { baseUrl: proxy.url }) });
     expect(me.json).toMatchObject({ email: fixture.owner.email, location_id: fixture.locationId });
   });
 });

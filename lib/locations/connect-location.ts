@@ -10,7 +10,7 @@ import type { UpstreamClientOptions } from "@/lib/upstream/client";
 import { connectionProblem, type ConnectStep } from "./connection-errors";
 import { getLocationRow, toLocationView, type LocationView } from "./get-location";
 import type { ConnectLocationInput } from "./location-inputs";
-import { sealLocationToken } from "./location-token";
+import { originOf, sealLocationToken } from "./location-token";
 
 export const connectLimits = {
   perLocation: { limit: 5, windowSeconds: 15 * 60 } satisfies RateLimitRule,
@@ -76,6 +76,8 @@ export async function connectLocation(
         .update(locations)
         .set({
           locationTokenEncrypted: sealLocationToken(location.id, locationToken),
+          // The token goes only where it came from (lib/locations/location-token.ts).
+          locationTokenOrigin: originOf(credentials.baseUrl),
           connectedAt: now,
           connectedByUserId: actor.id,
           connectedByEmail: actor.email,

@@ -8,8 +8,8 @@ import { DomainError } from "@/lib/errors/domain-error";
 import type { UpstreamClientOptions } from "@/lib/upstream/client";
 import { UpstreamAuthenticationError, UpstreamError, UpstreamUnavailableError } from "@/lib/upstream/errors";
 import { interactiveClientOptions } from "./connect-location";
-import { getLocationRow, toLocationView, type LocationView } from "./get-location";
-import { openLocationToken } from "./location-token";
+import { getLocationRow, toLocationView, type LocationRow, type LocationView } from "./get-location";
+import { openLocationToken, TokenOriginChangedError } from "./location-token";
 
 export const TOKEN_REFUSED_REASON = "The Marketing Automation Service refused this location's token. Its owner reconnects the location.";
 
@@ -30,10 +30,17 @@ export async function testConnection(
   options: { client?: Partial<UpstreamClientOptions>; now?: Date } = {},
 ): Promise<ConnectionCheck> {
   const location = await getLocationRow(db, locationId);
-  const accessToken = openLocationToken(location);
   const credentials = await getEnvironmentCredentials(db, location.environment);
-  const client = createEnvironmentClient(credentials, { ...interactiveClientOptions, ...options.client });
   const now = options.now ?? new Date();
+  let accessToken: string;
+  try {
+    accessToken = openLocationToken(location, credentials);
+  } catch (error) {
+    if (!(error instanceof TokenOriginChangedError)) throw error;
+    // The token was issued by another address: nothing is sent; the location needs reconnecting.
+    return recordCheck(db, actor, location, { ok: false, message: error.message, now, reason: "address_changed" });
+  }
+  const client = createEnvironmentClient(credentials, { ...interactiveClientOptions, ...options.client });
   let ok: boolean;
   let message: string;
   try {
@@ -52,8 +59,23 @@ export async function testConnection(
   } finally {
     await client.close();
   }
+  return recordCheck(db, actor, location, { ok, message, now });
+}
+
+async function recordCheck(
+  db: Database,
+  actor: AuditActor,
+  location: LocationRow,
+  check: { ok: boolean; message: string; now: Date; reason?: string },
+): Promise<ConnectionCheck> {
+  const { ok, message, now } = check;
   const [row] = await db.transaction(async (tx) => {
-    await recordAuditEvent(tx, { actor, action: "location.connection_tested", target: { type: "location", id: location.id, label: location.name }, details: { ok } });
+    await recordAuditEvent(tx, {
+      actor,
+      action: "location.connection_tested",
+      target: { type: "location", id: location.id, label: location.name },
+      details: { ok, ...(check.reason && { reason: check.reason }) },
+    });
     return tx
       .update(locations)
       .set({

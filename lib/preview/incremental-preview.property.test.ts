@@ -48,7 +48,11 @@ type Change =
   | { kind: "delete-appointment"; appointment: number }
   | { kind: "add-appointment"; id: string; customer: number }
   | { kind: "break-service" }
-  | { kind: "mend-service" };
+  | { kind: "mend-service" }
+  | { kind: "staff-leaves"; staff: number }
+  | { kind: "staff-returns" }
+  | { kind: "discontinue-service" }
+  | { kind: "restore-service" };
 
 const changeArbitrary: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ kind: fc.constant("rename" as const), customer: fc.nat(20) }),
@@ -62,6 +66,10 @@ const changeArbitrary: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ kind: fc.constant("add-appointment" as const), id: fc.constantFrom("a2", "n1", "n2", "n3"), customer: fc.nat(20) }),
   fc.constant({ kind: "break-service" as const }),
   fc.constant({ kind: "mend-service" as const }),
+  fc.record({ kind: fc.constant("staff-leaves" as const), staff: fc.nat(1) }),
+  fc.constant({ kind: "staff-returns" as const }),
+  fc.constant({ kind: "discontinue-service" as const }),
+  fc.constant({ kind: "restore-service" as const }),
 );
 
 /** Applies a change as a management system would: every written row gets a new updated_at. */
@@ -108,10 +116,23 @@ function apply(rows: SourceRows, change: Change, changedAt: Date): void {
       appointments.push(appointment(change.id, pick(customers, change.customer)?.id ?? "cu1", "2026-03-15", { updated_at: changedAt }));
       return;
     case "break-service":
-      rows.services![1]!.category_id = "c-gone";
+    case "mend-service": {
+      const service = rows.services!.find((row) => row.id === "sv2");
+      if (service) service.category_id = change.kind === "break-service" ? "c-gone" : "c1";
       return;
-    case "mend-service":
-      rows.services![1]!.category_id = "c1";
+    }
+    // Staff and services are read whole each run: their rows carry no updated_at to follow.
+    case "staff-leaves":
+      rows.staff = rows.staff!.filter((row) => row.id !== `s${change.staff + 1}`);
+      return;
+    case "staff-returns":
+      rows.staff = baseSource().staff;
+      return;
+    case "discontinue-service":
+      rows.services = rows.services!.filter((row) => row.id !== "sv2");
+      return;
+    case "restore-service":
+      rows.services = baseSource().services;
       return;
   }
 }
@@ -175,6 +196,23 @@ describe("an incremental preview", () => {
       ],
       [{ kind: "add-customer", id: "cu1" }],
     ];
+    for (const [index, changes] of rounds.entries()) {
+      for (const change of changes) apply(rows, change, new Date(Date.now() + index));
+      await run(incremental, rows);
+      const reference = await createLocation("full");
+      await run(reference, rows, { full: true });
+      expect(await contentOf(incremental)).toEqual(await contentOf(reference));
+    }
+  });
+
+  it.each<[string, Change[][]]>([
+    ["a stylist leaves and comes back", [[{ kind: "staff-leaves", staff: 0 }], [{ kind: "staff-returns" }]]],
+    ["a service is discontinued and comes back", [[{ kind: "discontinue-service" }], [{ kind: "restore-service" }]]],
+    ["a category is deleted and comes back", [[{ kind: "break-service" }], [{ kind: "mend-service" }]]],
+  ])("%s: the untouched visits lose the reference and get it back as a full run would", async (_, rounds) => {
+    const rows = baseSource();
+    const incremental = await createLocation("incremental");
+    await run(incremental, rows);
     for (const [index, changes] of rounds.entries()) {
       for (const change of changes) apply(rows, change, new Date(Date.now() + index));
       await run(incremental, rows);

@@ -1,7 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address";
 import { isCrossOriginWrite } from "@/lib/http/same-origin";
-import { contentSecurityPolicy, createNonce, staticSecurityHeaders } from "./security-headers";
+import {
+  contentSecurityPolicy,
+  createNonce,
+  isHttpsRequest,
+  publicOriginIsHttps,
+  STRICT_TRANSPORT_SECURITY,
+  staticSecurityHeaders,
+  withSecureAttribute,
+} from "./security-headers";
 
 export const PATH_HEADER = "x-location-sync-path";
 
@@ -36,6 +44,10 @@ export function applyRequestPolicies(request: IncomingMessage, response: ServerR
   response.setHeader("content-security-policy", csp);
   for (const [name, value] of Object.entries(staticSecurityHeaders)) response.setHeader(name, value);
   if (!url.startsWith("/_next/static/")) response.setHeader("cache-control", "private, no-store, max-age=0");
+  if (isHttpsRequest(request, options.trustProxy) || publicOriginIsHttps()) {
+    response.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+    secureEveryCookie(response);
+  }
 
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value);
@@ -47,4 +59,30 @@ export function applyRequestPolicies(request: IncomingMessage, response: ServerR
     return false;
   }
   return true;
+}
+
+/**
+ * Served over https, no cookie may travel over plain http: every Set-Cookie gets Secure, however it was set (setHeader,
+ * appendHeader, or headers handed to writeHead, which Node also calls implicitly before the first byte).
+ */
+function secureEveryCookie(response: ServerResponse): void {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const current = this.getHeader("set-cookie");
+    if (current !== undefined) this.setHeader("set-cookie", (Array.isArray(current) ? current : [String(current)]).map(withSecureAttribute));
+    const headers = args.find((arg, index) => index > 0 && typeof arg === "object" && arg !== null);
+    if (Array.isArray(headers)) {
+      for (let index = 0; index + 1 < headers.length; index += 2) {
+        if (String(headers[index]).toLowerCase() === "set-cookie") headers[index + 1] = withSecureAttribute(String(headers[index + 1]));
+      }
+    } else if (headers) {
+      const record = headers as Record<string, unknown>;
+      for (const name of Object.keys(record)) {
+        if (name.toLowerCase() !== "set-cookie") continue;
+        const value = record[name];
+        record[name] = Array.isArray(value) ? value.map((cookie) => withSecureAttribute(String(cookie))) : withSecureAttribute(String(value));
+      }
+    }
+    return writeHead.apply(this, args as Parameters<ServerResponse["writeHead"]>);
+  } as ServerResponse["writeHead"];
 }

@@ -26,3 +26,24 @@ export const staticSecurityHeaders: Record<string, string> = {
   "cross-origin-opener-policy": "same-origin",
   "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",
 };
+
+/** Two years, subdomains included; preloading is the operator's own decision. */
+export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
+
+/** The public origin (NEXTAUTH_URL, else APP_ORIGIN) is https: browsers reach this app over TLS, wherever it ends. */
+export function publicOriginIsHttps(env: NodeJS.ProcessEnv = process.env): boolean {
+  return (env.NEXTAUTH_URL ?? env.APP_ORIGIN ?? "").toLowerCase().startsWith("https://");
+}
+
+/** This request came over https: TLS on our own socket, or (only behind a trusted proxy) X-Forwarded-Proto. */
+export function isHttpsRequest(request: { socket: unknown; headers: Record<string, string | string[] | undefined> }, trustProxy: boolean): boolean {
+  if ((request.socket as { encrypted?: boolean } | null)?.encrypted) return true;
+  if (!trustProxy) return false;
+  const forwarded = request.headers["x-forwarded-proto"];
+  return (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim().toLowerCase() === "https";
+}
+
+/** A Set-Cookie value with the Secure attribute. */
+export function withSecureAttribute(cookie: string): string {
+  return /;\s*secure\s*(;|$)/i.test(cookie) ? cookie : `${cookie}; Secure`;
+}

@@ -68,5 +68,7 @@ export async function pointStagingAtSandbox(db: Database, port: number): Promise
     dataSourceName: demo.dataSourceName,
     apiKey: demo.apiKey,
     clientSecret: demo.clientSecret,
+    // The same built-in sandbox on this start's port: the tokens it issued stay valid.
+    tokensMoveToNewAddress: true,
   });
 }

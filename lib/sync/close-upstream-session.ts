@@ -27,11 +27,13 @@ export async function closeUpstreamSession(db: Database, actor: AuditActor, sess
   const [closeStep] = await db.select().from(syncSteps).where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, "close")));
   const reports: AttemptReport[] = [];
   const credentials = await getEnvironmentCredentials(db, session.environment);
+  // Refused before any request when the environment's base URL no longer names the token's origin.
+  const accessToken = openLocationToken(location, credentials);
   const client = createEnvironmentClient(credentials, { ...clientOptions, onAttempt: (report) => void reports.push(report) });
   let failure: unknown;
   try {
     await client.updateManagementSystem({
-      accessToken: openLocationToken(location),
+      accessToken,
       locationId: location.upstreamLocationId,
       managementSystem: credentials.dataSourceName,
       syncInProgress: false,

@@ -3,7 +3,7 @@ import type { DatabaseConnection } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
-import { openLocationToken } from "@/lib/locations/location-token";
+import { markReconnectNeeded, openLocationToken, TokenOriginChangedError } from "@/lib/locations/location-token";
 import type { SourceReader } from "@/lib/source/source-reader";
 import type { UpstreamClient, UpstreamClientOptions } from "@/lib/upstream/client";
 import { createAttemptRecorder } from "./attempt-recorder";
@@ -53,8 +53,9 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
       ? (await db.select().from(syncSessions).where(eq(syncSessions.id, session.resumesSessionId)))[0]
       : undefined;
     if (!location.upstreamLocationId) throw new Error("This location is not connected to an upstream location.");
-    const call = { accessToken: openLocationToken(location), locationId: location.upstreamLocationId };
     const credentials = await getEnvironmentCredentials(db, session.environment);
+    // Before anything is sent: a token goes only to the origin that issued it.
+    const call = { accessToken: openLocationToken(location, credentials), locationId: location.upstreamLocationId };
     const preview = await ensureSessionPreview(connection, fence, {
       locationId: location.id,
       requestedByEmail: session.requestedByEmail,
@@ -108,6 +109,8 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
     }
     const reason = error instanceof StepFailedError ? error.reason : describeSyncError(error);
     await finishStopped(fence, { locationId: location.id, status: "failed", step, reason });
+    // Resuming cannot help here: the location shows what can.
+    if (error instanceof TokenOriginChangedError) await markReconnectNeeded(db, location.id);
     return "failed";
   } finally {
     await client?.close();

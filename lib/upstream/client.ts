@@ -9,7 +9,7 @@ import {
   PutDataUrlResponse,
   UpdateManagementSystemBody,
 } from "./endpoints";
-import { UpstreamError, UpstreamInvalidResponseError, UpstreamRejectedError, type UpstreamErrorDetail } from "./errors";
+import { UpstreamError, UpstreamInvalidResponseError, UpstreamRejectedError, UpstreamUploadAddressError, type UpstreamErrorDetail } from "./errors";
 import { defaultDateTimeStyle, type DateTimeStyle } from "./formats";
 import { createUpstreamDispatcher, performExchange, type AttemptListener, type Exchange, type ExchangeResult } from "./http";
 import {
@@ -221,6 +221,16 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       // 410: the one-time address is used up or expired; a new POST yields a fresh one.
       if (failure instanceof AttemptFailure && failure.error.status === 410) {
         throw new AttemptFailure(failure.error, true, failure.retryAfterMs, failure.report);
+      }
+      // A redirect is never followed, and the next address would redirect the same way: a refusal, not a failure to retry.
+      const status = failure instanceof AttemptFailure ? failure.error.status : undefined;
+      if (failure instanceof AttemptFailure && status !== undefined && status >= 300 && status < 400) {
+        const refusal = new UpstreamUploadAddressError(
+          `The upload host ${url.host} answered a redirect (${status}); upload addresses are used as given, never redirected, so nothing was uploaded. ` +
+            "The service must hand out addresses on one of this environment's upload hosts (Settings → Environments).",
+          { request: failure.error.request, status },
+        );
+        throw new AttemptFailure(refusal, false, undefined, failure.report);
       }
       throw failure;
     }

@@ -110,6 +110,17 @@ export class UpstreamUploadError extends UpstreamError {
   }
 }
 
+/**
+ * An upload address we will not send records to: outside the environment's upload hosts, not https, or one that
+ * answered with a redirect. Asking again yields another address of the same kind, so it is never retried.
+ */
+export class UpstreamUploadAddressError extends UpstreamUploadError {
+  constructor(message: string, init: UpstreamErrorInit = {}) {
+    super(message, init);
+    this.name = "UpstreamUploadAddressError";
+  }
+}
+
 /** A 2xx with a body we cannot use, or a redirect (we follow none). */
 export class UpstreamInvalidResponseError extends UpstreamError {
   constructor(message: string, init: UpstreamErrorInit = {}) {

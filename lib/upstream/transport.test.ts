@@ -8,6 +8,7 @@ import {
   UpstreamInvalidResponseError,
   UpstreamRejectedError,
   UpstreamUnavailableError,
+  UpstreamUploadAddressError,
   UpstreamUploadError,
 } from "./errors";
 import type { AttemptReport } from "./http";
@@ -315,8 +316,8 @@ describe("upload step", () => {
     replies = [json(200, { put_data_url: "https://evil.example.net/u/abc" })];
     const { client } = makeClient();
     const error = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c-1" }] }).catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(UpstreamUploadError);
-    expect((error as Error).message).toMatch(/allow-list/);
+    expect(error).toBeInstanceOf(UpstreamUploadAddressError);
+    expect((error as Error).message).toMatch(/is not one of this environment's upload hosts \(Settings → Environments\)/);
     expect(seen).toHaveLength(1);
   });
 
@@ -340,13 +341,13 @@ describe("upload step", () => {
     expect(attempts[1]).toMatchObject({ method: "PUT", path: `127.0.0.1:${new URL(origin).port}/uploads/[REDACTED]`, records: 3 });
   });
 
-  test("refuses a redirect from the upload address", async () => {
+  test("refuses a redirect from the upload address, and asks for no other address", async () => {
     replies = [json(200, { put_data_url: `${origin}/uploads/0123456789abcdef0123` }), (_, response) => response.writeHead(307, { location: "/x" }).end()];
     const { client } = makeClient();
-    await expect(client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c" }] })).rejects.toBeInstanceOf(
-      UpstreamInvalidResponseError,
-    );
-    expect(seen).toHaveLength(2);
+    const error = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c" }] }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UpstreamUploadAddressError);
+    expect((error as Error).message).toMatch(/answered a redirect \(307\).*upload hosts \(Settings → Environments\)/);
+    expect(seen.map((request) => request.method)).toEqual(["POST", "PUT"]);
   });
 
   test("aborts the upload at the first invalid record, naming its position", async () => {

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { z } from "zod";
-import { UpstreamUploadError, type UpstreamErrorDetail } from "./errors";
+import { UpstreamUploadAddressError, UpstreamUploadError, type UpstreamErrorDetail } from "./errors";
 
 /** Records for an upload: an iterable, or a function that opens one (needed to retry with a fresh address). */
 export type RecordSource<T> = AsyncIterable<T> | Iterable<T> | (() => AsyncIterable<T> | Iterable<T>);
@@ -19,25 +19,25 @@ function hostMatches(url: URL, entry: string): boolean {
 
 /**
  * The upload address as a URL, when we may send records to it: https (http on loopback only), no user info,
- * and a host in the environment's allow-list. Otherwise throws before anything is sent.
+ * and a host in the environment's allow-list. Otherwise throws (an UpstreamUploadAddressError) before anything is sent.
  */
 export function checkUploadAddress(address: string, uploadHosts: readonly string[]): URL {
   let url: URL;
   try {
     url = new URL(address);
   } catch {
-    throw new UpstreamUploadError("The upload address (put_data_url) is not a valid URL; nothing was sent.");
+    throw new UpstreamUploadAddressError("The upload address (put_data_url) is not a valid URL; nothing was sent.");
   }
   const shown = `${url.protocol}//${url.host}`;
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
-    throw new UpstreamUploadError(`The upload address ${shown} must use https (plain http only on loopback); nothing was sent.`);
+    throw new UpstreamUploadAddressError(`The upload address ${shown} must use https (plain http only on loopback); nothing was sent.`);
   }
   if (url.username || url.password) {
-    throw new UpstreamUploadError(`The upload address ${shown} carries user credentials; nothing was sent.`);
+    throw new UpstreamUploadAddressError(`The upload address ${shown} carries user credentials; nothing was sent.`);
   }
   if (!uploadHosts.some((entry) => hostMatches(url, entry))) {
-    throw new UpstreamUploadError(
-      `The upload address host ${url.host} is not in this environment's upload-host allow-list; nothing was sent.`,
+    throw new UpstreamUploadAddressError(
+      `The upload address host ${url.host} is not one of this environment's upload hosts (Settings → Environments); nothing was sent.`,
     );
   }
   return url;
