@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callbackPath = safeCallbackPath(params.callbackUrl);
+  const callbackPath = safeCallbackPath(params.callbackUrl, process.env.NEXTAUTH_URL);
   if (await getCurrentUser()) redirect(callbackPath);
   return (
     <main className="flex min-h-screen items-center justify-center px-4">

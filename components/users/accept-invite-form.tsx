@@ -20,7 +20,7 @@ export function AcceptInviteForm({ token, email }: { token: string; email: strin
     const form = new FormData(event.currentTarget);
     const password = String(form.get("password") ?? "");
     setPending(true);
-    const result = await callApi<{ locationId: string | null }>("POST", `/api/invites/${token}`, {
+    const result = await callApi<{ locationId: string | null; passwordSet: boolean }>("POST", `/api/invites/${token}`, {
       password,
       passwordConfirmation: String(form.get("passwordConfirmation") ?? ""),
     });
@@ -30,9 +30,15 @@ export function AcceptInviteForm({ token, email }: { token: string; email: strin
       setFieldErrors(result.fieldErrors);
       return;
     }
-    await signIn("credentials", { email, password, redirect: false });
     // An owner invited for a location goes straight on to connect it.
-    router.replace(result.data.locationId ? `/locations/${result.data.locationId}/connect` : "/locations");
+    const next = result.data.locationId ? `/locations/${result.data.locationId}/connect` : "/locations";
+    if (!result.data.passwordSet) {
+      // The account had a password already, which a link never changes: sign in with it.
+      router.replace(`/sign-in?callbackUrl=${encodeURIComponent(next)}`);
+      return;
+    }
+    await signIn("credentials", { email, password, redirect: false });
+    router.replace(next);
     router.refresh();
   }
 

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { alertChannels, alertEvents, auditLog } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActor } from "@/lib/audit/record-audit-event";
 import type { AnyJob } from "@/lib/jobs/define-job";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
@@ -93,11 +94,11 @@ describe("alerts on status changes", () => {
     expect(smtp.messages[0]!.data).toContain("Subject: Sync failed: Alert Salon (staging)");
 
     // Failing again (resume still failing): still the same status, no second alert.
-    const stillFailing = await resumeSession(db, failing.sessionId!);
+    const stillFailing = await resumeSession(db, systemActor, failing.sessionId!);
     expect(await runSession(testDb, stillFailing.sessionId!, options(failFast))).toBe("failed");
 
     await clearFaults(db);
-    const recovered = await resumeSession(db, stillFailing.sessionId!);
+    const recovered = await resumeSession(db, systemActor, stillFailing.sessionId!);
     expect(await runSession(testDb, recovered.sessionId!, options())).toBe("succeeded");
     await waitFor(() => webhook.bodies.length === 2 && smtp.messages.length === 2, "the recovery alert");
     expect(textsOf()[1]).toMatch(/^Sync recovered: Alert Salon \(staging\)\. The latest sync session succeeded\./);

@@ -17,31 +17,6 @@ export const AuditLogQuery = z.object({
 });
 export type AuditLogQuery = z.infer<typeof AuditLogQuery>;
 
-export const auditActions = [
-  "auth.sign_in",
-  "auth.sign_in_failed",
-  "auth.sign_in_throttled",
-  "user.created",
-  "user.invited",
-  "user.invite_accepted",
-  "user.role_changed",
-  "user.deactivated",
-  "user.reactivated",
-  "environment.updated",
-  "environment.credentials_changed",
-  "secrets.rotated",
-  "location.created",
-  "location.updated",
-  "location.connected",
-  "location.reconnected",
-  "location.connect_failed",
-  "location.connect_throttled",
-  "location.connection_tested",
-  "location.disconnected",
-  "location.owner_invited",
-  "location.owner_added",
-];
-
 export async function listAuditEvents(db: Database, query: AuditLogQuery) {
   const conditions: SQL[] = [];
   if (query.action) conditions.push(eq(auditLog.action, query.action));

@@ -1,8 +1,11 @@
+import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDatabase } from "@/db/client";
 import { clientAddressFromHeaders } from "@/lib/http/client-address";
 import { publicOriginIsHttps } from "@/lib/runtime/security-headers";
+import { isSessionRevoked, revokeSession } from "./revoked-sessions";
+import { safeCallbackPath } from "./safe-callback-path";
 import { signInWithPassword } from "./sign-in-with-password";
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
@@ -35,11 +38,24 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
-    jwt({ token, user }) {
+    // Every redirect next-auth makes (after sign-in or sign-out) stays on this site.
+    redirect({ url, baseUrl }) {
+      return new URL(safeCallbackPath(url, baseUrl), baseUrl).toString();
+    },
+    /**
+     * Runs for every session look-up, including the refresh that re-issues the token with a later expiry: a revoked
+     * session is refused here, so no copy of its token works or is renewed. (next-auth replaces the `jti` claim on
+     * each re-issue, so the session carries its own stable id.)
+     */
+    async jwt({ token, user }) {
       if (user) {
         token.sub = user.id;
         token.sessionEpoch = (user as { sessionEpoch?: number }).sessionEpoch ?? 0;
+        token.sessionId = randomUUID();
+        return token;
       }
+      // A token from before session ids existed cannot be revoked: it is refused too (one more sign-in).
+      if (!token.sessionId || (await isSessionRevoked(getDatabase(), token.sessionId))) return {};
       return token;
     },
     session({ session, token }) {
@@ -48,6 +64,12 @@ export const authOptions: NextAuthOptions = {
       session.userId = token.sub;
       session.sessionEpoch = token.sessionEpoch ?? 0;
       return session;
+    },
+  },
+  events: {
+    async signOut({ token }) {
+      if (!token?.sessionId) return;
+      await revokeSession(getDatabase(), { sessionId: token.sessionId, userId: token.sub ?? null, email: token.email ?? null }, SESSION_MAX_AGE_SECONDS);
     },
   },
 };

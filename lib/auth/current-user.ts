@@ -14,7 +14,9 @@ export interface CurrentUser {
 
 /**
  * The signed-in user as the database knows them now: a deactivated account, a
- * changed role or a bumped session epoch takes effect on the very next request.
+ * changed role or a bumped session epoch takes effect on the very next request. A
+ * signed-out (revoked) session arrives without a user id: the jwt callback in
+ * ./auth-options refuses it, for this look-up and for next-auth's own refresh.
  */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
   const session = await getServerSession(authOptions);

@@ -11,5 +11,7 @@ declare module "next-auth" {
 declare module "next-auth/jwt" {
   interface JWT {
     sessionEpoch?: number;
+    /** Stable for the whole session (next-auth renews `jti` with every re-issued token); what signing out revokes. */
+    sessionId?: string;
   }
 }

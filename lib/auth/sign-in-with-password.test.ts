@@ -51,4 +51,25 @@ describe("signInWithPassword", () => {
     expect(fromSprayer).toMatchObject({ ok: false, reason: "throttled" });
     expect(fromElsewhere.ok).toBe(true);
   });
+
+  it("checks at most the account's limit of 40 simultaneous attempts; the rest are refused unchecked", async () => {
+    await createAccount("stormed@example.test", "correct horse battery");
+    const attempts = Array.from({ length: 40 }, (_, index) => (index === 39 ? "correct horse battery" : `guess-${index}`));
+    const results = await Promise.all(
+      attempts.map((password, index) => signInWithPassword(testDb.db, { email: "stormed@example.test", password, clientAddress: `10.4.0.${index}` })),
+    );
+    const checked = results.filter((result) => result.ok || result.reason === "invalid");
+    expect(checked.length).toBeLessThanOrEqual(signInLimits.perAccount.limit);
+    expect(results.filter((result) => !result.ok && result.reason === "throttled").length).toBeGreaterThanOrEqual(40 - signInLimits.perAccount.limit);
+    const failures = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "auth.sign_in_failed"));
+    expect(failures.filter((entry) => entry.actorEmail === "stormed@example.test").length).toBeLessThanOrEqual(signInLimits.perAccount.limit);
+  });
+
+  it("a successful sign-in does not use up the address's allowance", async () => {
+    await createAccount("regular@example.test", "correct horse battery");
+    for (let attempt = 0; attempt < signInLimits.perAddress.limit + 5; attempt++) {
+      const result = await signInWithPassword(testDb.db, { email: "regular@example.test", password: "correct horse battery", clientAddress: "10.5.5.5" });
+      expect(result.ok).toBe(true);
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { hitRateLimit, readRateLimit, type RateLimitRule } from "@/lib/rate-limit/rate-limit";
+import { releaseRateLimitSlot, reserveRateLimitSlots, type RateLimitRule } from "@/lib/rate-limit/rate-limit";
 import { verifyPassword } from "./passwords";
 import type { Role } from "./roles";
 
@@ -16,33 +16,32 @@ export type SignInResult =
   | { ok: false; reason: "invalid" | "throttled"; retryAfterSeconds?: number };
 
 /**
- * Checks an email and password. Failed attempts are counted per account and per
- * client address; past either limit, attempts are refused before the password is
- * even checked, until the window ends.
+ * Checks an email and password. Each attempt first reserves a slot per account
+ * and per client address in one atomic statement each; past either limit it is
+ * refused before the password is even checked, however many arrive at once. A
+ * successful sign-in gives its slots back, so the limits count failures (and
+ * attempts still being checked), not people signing in.
  */
 export async function signInWithPassword(
   db: Database,
   input: { email: string; password: string; clientAddress: string },
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
-  const accountKey = `sign-in:account:${email}`;
-  const addressKey = `sign-in:address:${input.clientAddress}`;
   const actor = { id: null, email, clientAddress: input.clientAddress };
 
-  const [account, address] = await Promise.all([
-    readRateLimit(db, accountKey, signInLimits.perAccount),
-    readRateLimit(db, addressKey, signInLimits.perAddress),
+  const reservation = await reserveRateLimitSlots(db, [
+    { key: `sign-in:account:${email}`, rule: signInLimits.perAccount },
+    { key: `sign-in:address:${input.clientAddress}`, rule: signInLimits.perAddress },
   ]);
-  if (account.limited || address.limited) {
-    await recordAuditEvent(db, { actor, action: "auth.sign_in_throttled", details: { by: account.limited ? "account" : "address" } });
-    return { ok: false, reason: "throttled", retryAfterSeconds: Math.max(account.retryAfterSeconds, address.retryAfterSeconds) };
+  if (!reservation.reserved) {
+    const by = reservation.refusedKey.startsWith("sign-in:account:") ? "account" : "address";
+    await recordAuditEvent(db, { actor, action: "auth.sign_in_throttled", details: { by } });
+    return { ok: false, reason: "throttled", retryAfterSeconds: reservation.retryAfterSeconds };
   }
 
   const [user] = await db.select().from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !passwordOk || !user.active) {
-    await hitRateLimit(db, accountKey, signInLimits.perAccount);
-    await hitRateLimit(db, addressKey, signInLimits.perAddress);
     await recordAuditEvent(db, {
       actor: { ...actor, id: user?.id ?? null },
       action: "auth.sign_in_failed",
@@ -51,6 +50,7 @@ export async function signInWithPassword(
     return { ok: false, reason: "invalid" };
   }
 
+  await Promise.all(reservation.slots.map((slot) => releaseRateLimitSlot(db, slot)));
   await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
   await recordAuditEvent(db, { actor: { ...actor, id: user.id, email: user.email }, action: "auth.sign_in" });
   return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionEpoch: user.sessionEpoch } };

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
@@ -28,6 +30,9 @@ describe("sync CLI", () => {
     const detail = JSON.parse(synced.stdout) as { session: { id: string; status: string }; steps: { name: string; status: string }[]; attempts: unknown[] };
     expect(detail.session.status).toBe("succeeded");
     expect(detail.steps.map((step) => step.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded", "succeeded", "skipped", "succeeded", "succeeded", "succeeded"]);
+
+    const [started] = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "sync.session_started"));
+    expect(started).toMatchObject({ actorEmail: "cli", targetId: location.id, details: { sessionId: detail.session.id, trigger: "cli" } });
 
     const sessions = await runCli(testDb.url, ["sessions", location.id, "--json"]);
     expect((JSON.parse(sessions.stdout) as { id: string; trigger: string }[]).map((session) => [session.id, session.trigger])).toEqual([[detail.session.id, "cli"]]);

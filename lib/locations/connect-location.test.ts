@@ -214,6 +214,26 @@ describe("throttling", () => {
     expect(error.code).toBe("RATE_LIMITED");
     expect(proxy.exchanges).toHaveLength(calls);
   });
+
+  it("lets at most the per-location limit of parallel attempts reach the upstream; the refused ones use up nothing", async () => {
+    const actor = actorFor();
+    const stormed = await addLocation({ upstreamLocationId: "unknown-stormed" });
+    const before = proxy.exchanges.length;
+    const attempts = Array.from({ length: 25 }, () =>
+      connectLocation(db, actor, stormed.id, { email: fixture.owner.email, password: "wrong" }, { client: noWaits }).then(
+        () => "connected",
+        (error: DomainError) => error.code,
+      ),
+    );
+    const codes = await Promise.all(attempts);
+    expect(codes.filter((code) => code === "RATE_LIMITED")).toHaveLength(25 - connectLimits.perLocation.limit);
+    // A wrong password is refused on the first exchange: one exchange per attempt that got through.
+    expect(proxy.exchanges.length - before).toBe(connectLimits.perLocation.limit);
+    // The same address may still try another location: only the attempts that got through count against it.
+    const other = await addLocation({ upstreamLocationId: "unknown-other" });
+    const next = await connectError(connectLocation(db, actor, other.id, { email: fixture.owner.email, password: "wrong" }, { client: noWaits }));
+    expect(next.code).not.toBe("RATE_LIMITED");
+  });
 });
 
 describe("test connection", () => {

@@ -5,7 +5,7 @@ import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-even
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
-import { hitRateLimit, type RateLimitRule } from "@/lib/rate-limit/rate-limit";
+import { reserveRateLimitSlots, type RateLimitRule } from "@/lib/rate-limit/rate-limit";
 import type { UpstreamClientOptions } from "@/lib/upstream/client";
 import { connectionProblem, type ConnectStep } from "./connection-errors";
 import { getLocationRow, toLocationView, type LocationView } from "./get-location";
@@ -107,15 +107,20 @@ export async function connectLocation(
   }
 }
 
-/** Every attempt counts, per location and per client address; past a limit nothing reaches the upstream. */
+/**
+ * Every attempt counts (it may carry the owner's password to the upstream), per location and per client address:
+ * a slot is reserved atomically before anything is sent, so parallel attempts cannot slip past a limit. A refused
+ * attempt counts nothing.
+ */
 async function throttle(db: Database, actor: AuditActor, locationId: string, target: { type: string; id: string; label: string }) {
-  const [byLocation, byAddress] = await Promise.all([
-    hitRateLimit(db, `connect:location:${locationId}`, connectLimits.perLocation),
-    hitRateLimit(db, `connect:address:${actor.clientAddress ?? "unknown"}`, connectLimits.perAddress),
+  const reservation = await reserveRateLimitSlots(db, [
+    { key: `connect:location:${locationId}`, rule: connectLimits.perLocation },
+    { key: `connect:address:${actor.clientAddress ?? "unknown"}`, rule: connectLimits.perAddress },
   ]);
-  if (!byLocation.limited && !byAddress.limited) return;
-  const retryAfterSeconds = Math.max(byLocation.retryAfterSeconds, byAddress.retryAfterSeconds);
-  await recordAuditEvent(db, { actor, action: "location.connect_throttled", target, details: { by: byLocation.limited ? "location" : "address" } });
+  if (reservation.reserved) return;
+  const { retryAfterSeconds } = reservation;
+  const by = reservation.refusedKey.startsWith("connect:location:") ? "location" : "address";
+  await recordAuditEvent(db, { actor, action: "location.connect_throttled", target, details: { by } });
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   throw new DomainError(
     "RATE_LIMITED",

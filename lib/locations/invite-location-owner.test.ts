@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { locationMembers, locations, users } from "@/db/schema";
+import { locationMembers, locations, userInvites, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { hashPassword } from "@/lib/auth/passwords";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -79,6 +79,45 @@ describe("owner invitation", () => {
       email: "existing@example.test",
     });
     expect(await isMember(location.id, "existing@example.test")).toBe(true);
+  });
+
+  it("30 simultaneous invitations of one email: no failure but a conflict, one account, exactly one working link", async () => {
+    const location = await addLocation();
+    const results = await Promise.allSettled(Array.from({ length: 30 }, () => inviteLocationOwner(db, actor, location.id, { email: "rush@example.test", name: "" })));
+    for (const result of results) {
+      if (result.status === "rejected") expect(result.reason).toMatchObject({ code: "CONFLICT" });
+    }
+    const links = results.flatMap((result) => (result.status === "fulfilled" && result.value.kind === "invite" ? [result.value.path] : []));
+    expect(links.length).toBeGreaterThan(0);
+    const usable = (await Promise.all(links.map((path) => findUsableInvite(db, tokenOf(path))))).filter(Boolean);
+    expect(usable).toHaveLength(1);
+    const owners = await db.select().from(users).where(eq(users.email, "rush@example.test"));
+    expect(owners).toHaveLength(1);
+    expect(await db.select().from(userInvites).where(eq(userInvites.userId, owners[0]!.id))).toHaveLength(1);
+  });
+
+  it("an invitation racing the acceptance of the owner's link never leaves a working link beside the password just set", async () => {
+    const first = await addLocation();
+    const second = await addLocation();
+    const invitation = await inviteLocationOwner(db, actor, first.id, { email: "racing@example.test", name: "" });
+    if (invitation.kind !== "invite") throw new Error("expected a link");
+    const [accepted, again] = await Promise.allSettled([
+      acceptInvite(db, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x" }),
+      inviteLocationOwner(db, actor, second.id, { email: "racing@example.test", name: "" }),
+    ]);
+    expect(again.status).toBe("fulfilled");
+    const [owner] = await db.select().from(users).where(eq(users.email, "racing@example.test"));
+    const unused = (await db.select().from(userInvites).where(eq(userInvites.userId, owner!.id))).filter((invite) => invite.usedAt === null);
+    if (accepted.status === "fulfilled") {
+      // The acceptance came first: the invitation saw the password and added the membership.
+      expect(again.status === "fulfilled" && again.value.kind).toBe("member_added");
+      expect(unused).toHaveLength(0);
+    } else {
+      // The invitation came first: it replaced the link being accepted, and no password was set.
+      expect(accepted.reason).toMatchObject({ code: "NOT_FOUND" });
+      expect(owner!.passwordHash).toBeNull();
+      expect(unused).toHaveLength(1);
+    }
   });
 
   it("refuses a staff email, naming the field", async () => {

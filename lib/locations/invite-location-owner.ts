@@ -1,6 +1,6 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { locationMembers, userInvites, users } from "@/db/schema";
+import { locationMembers, users } from "@/db/schema";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { DomainError } from "@/lib/errors/domain-error";
 import { invitePath, issueInvite } from "@/lib/users/invite-links";
@@ -16,14 +16,17 @@ export type OwnerInvitation =
 /**
  * Invites the owner of a location. A new email gets an owner account and a link;
  * an owner who has not set a password yet gets a fresh link (older ones stop working);
- * an owner with a password simply becomes a member.
+ * an owner with a password simply becomes a member. Simultaneous invitations of one
+ * email queue on the owner's row; of those that would create the account, one does
+ * and the others get a conflict.
  */
 export async function inviteLocationOwner(db: Database, actor: AuditActor, locationId: string, input: OwnerInvitationInput): Promise<OwnerInvitation> {
   const email = input.email.trim().toLowerCase();
   return db.transaction(async (tx) => {
     const location = await getLocationRow(tx, locationId);
     const target = { type: "location", id: location.id, label: location.name };
-    const [existing] = await tx.select().from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
+    // Locked, so that an acceptance of the owner's link finishes first (and its password is seen) or waits for this.
+    const [existing] = await tx.select().from(users).where(eq(sql`lower(${users.email})`, email)).for("update").limit(1);
     if (existing && existing.role !== "owner") {
       throw new DomainError("CONFLICT", "This email belongs to a staff account, which sees every location already.", [
         { field: "email", reason: "belongs to a staff account" },
@@ -39,11 +42,14 @@ export async function inviteLocationOwner(db: Database, actor: AuditActor, locat
     }
     let owner = existing;
     if (!owner) {
-      [owner] = await tx.insert(users).values({ email, name: input.name, role: "owner" }).returning();
-      if (!owner) throw new Error("insert returned no row");
+      [owner] = await tx.insert(users).values({ email, name: input.name, role: "owner" }).onConflictDoNothing().returning();
+      if (!owner) {
+        throw new DomainError("CONFLICT", "An account for this email was created by another request at this very moment. Invite again to get a fresh link.", [
+          { field: "email", reason: "was taken at the same moment" },
+        ]);
+      }
       await recordAuditEvent(tx, { actor, action: "user.created", target: { type: "user", id: owner.id, label: owner.email }, details: { role: "owner" } });
     }
-    await tx.update(userInvites).set({ usedAt: new Date() }).where(and(eq(userInvites.userId, owner.id), isNull(userInvites.usedAt)));
     const invite = await issueInvite(tx, { userId: owner.id, createdBy: actor.id, locationId: location.id });
     await recordAuditEvent(tx, { actor, action: "location.owner_invited", target, details: { email: owner.email, expiresAt: invite.expiresAt.toISOString() } });
     return { kind: "invite", email: owner.email, path: invitePath(invite.token), expiresAt: invite.expiresAt };

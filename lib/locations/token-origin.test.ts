@@ -73,7 +73,7 @@ describe("location tokens after a base-URL change", () => {
 
     // A session that had left the upstream open: closing it would need the token too.
     await db.update(syncSessions).set({ upstreamOpen: true }).where(eq(syncSessions.id, requested.sessionId!));
-    await expect(closeUpstreamSession(db, requested.sessionId!, noWaits)).rejects.toMatchObject({ code: "CONFLICT", message: ADDRESS_CHANGED_REASON });
+    await expect(closeUpstreamSession(db, support, requested.sessionId!, noWaits)).rejects.toMatchObject({ code: "CONFLICT", message: ADDRESS_CHANGED_REASON });
 
     expect(second.exchanges).toEqual([]);
     expect(await sandboxLogCount(location.upstreamLocationId)).toBe(sandboxBefore);

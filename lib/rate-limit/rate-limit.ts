@@ -6,44 +6,67 @@ export interface RateLimitRule {
   windowSeconds: number;
 }
 
-export interface RateLimitState {
-  count: number;
-  limited: boolean;
-  retryAfterSeconds: number;
+/** A slot taken in a fixed-window counter; give it back with releaseRateLimitSlot. */
+export interface RateLimitSlot {
+  key: string;
+  windowStart: Date;
 }
 
-function stateOf(row: { count: number; window_start: Date } | undefined, rule: RateLimitRule, now: Date): RateLimitState {
-  if (!row) return { count: 0, limited: false, retryAfterSeconds: 0 };
-  const endsAt = new Date(row.window_start).getTime() + rule.windowSeconds * 1000;
-  if (endsAt <= now.getTime()) return { count: 0, limited: false, retryAfterSeconds: 0 };
-  return { count: row.count, limited: row.count >= rule.limit, retryAfterSeconds: Math.ceil((endsAt - now.getTime()) / 1000) };
-}
-
-/** Reads a fixed-window counter without counting. */
-export async function readRateLimit(db: DatabaseOrTransaction, key: string, rule: RateLimitRule, now = new Date()) {
-  const rows = await db.execute<{ count: number; window_start: Date }>(
-    sql`select count, window_start from rate_limit_buckets where key = ${key}`,
-  );
-  return stateOf(rows[0], rule, now);
-}
+export type RateLimitReservation = { reserved: true; slots: RateLimitSlot[] } | { reserved: false; refusedKey: string; retryAfterSeconds: number };
 
 /**
- * Counts one hit in one atomic upsert (shared by every process), starting a new
- * window when the old one has ended. Returns the state before this hit is judged:
- * `limited` is true when this hit went past the limit.
+ * Takes one slot of a fixed-window counter in ONE statement that counts and
+ * decides: the row is locked by the upsert, so parallel callers queue on it and
+ * never more than `limit` of them get a slot in a window. A refused call counts
+ * nothing. Returns null when the window is full.
  */
-export async function hitRateLimit(db: DatabaseOrTransaction, key: string, rule: RateLimitRule, now = new Date()) {
+export async function reserveRateLimitSlot(db: DatabaseOrTransaction, key: string, rule: RateLimitRule, now = new Date()): Promise<RateLimitSlot | null> {
   const windowStartFloor = new Date(now.getTime() - rule.windowSeconds * 1000).toISOString();
   const nowText = now.toISOString();
-  const rows = await db.execute<{ count: number; window_start: Date }>(sql`
+  const rows = await db.execute<{ window_start: Date }>(sql`
     insert into rate_limit_buckets (key, window_start, count) values (${key}, ${nowText}::timestamptz, 1)
     on conflict (key) do update set
       count = case when rate_limit_buckets.window_start <= ${windowStartFloor}::timestamptz then 1 else rate_limit_buckets.count + 1 end,
       window_start = case when rate_limit_buckets.window_start <= ${windowStartFloor}::timestamptz then ${nowText}::timestamptz else rate_limit_buckets.window_start end
-    returning count, window_start`);
+    where rate_limit_buckets.window_start <= ${windowStartFloor}::timestamptz or rate_limit_buckets.count < ${rule.limit}
+    returning window_start`);
   const row = rows[0];
-  const state = stateOf(row, rule, now);
-  return { ...state, limited: (row?.count ?? 0) > rule.limit };
+  return row ? { key, windowStart: new Date(row.window_start) } : null;
+}
+
+/** Gives a slot back, unless its window has ended since (the counter restarted without it). */
+export async function releaseRateLimitSlot(db: DatabaseOrTransaction, slot: RateLimitSlot) {
+  await db.execute(sql`
+    update rate_limit_buckets set count = count - 1
+    where key = ${slot.key} and window_start = ${slot.windowStart.toISOString()}::timestamptz and count > 0`);
+}
+
+/**
+ * One slot from each counter, or none: when a later counter is full, the slots
+ * already taken are given back, so a refused attempt uses up no allowance.
+ */
+export async function reserveRateLimitSlots(
+  db: DatabaseOrTransaction,
+  counters: { key: string; rule: RateLimitRule }[],
+  now = new Date(),
+): Promise<RateLimitReservation> {
+  const slots: RateLimitSlot[] = [];
+  for (const counter of counters) {
+    const slot = await reserveRateLimitSlot(db, counter.key, counter.rule, now);
+    if (!slot) {
+      await Promise.all(slots.map((taken) => releaseRateLimitSlot(db, taken)));
+      return { reserved: false, refusedKey: counter.key, retryAfterSeconds: await secondsUntilWindowEnds(db, counter.key, counter.rule, now) };
+    }
+    slots.push(slot);
+  }
+  return { reserved: true, slots };
+}
+
+async function secondsUntilWindowEnds(db: DatabaseOrTransaction, key: string, rule: RateLimitRule, now: Date): Promise<number> {
+  const rows = await db.execute<{ window_start: Date }>(sql`select window_start from rate_limit_buckets where key = ${key}`);
+  const windowStart = rows[0]?.window_start;
+  if (!windowStart) return 1;
+  return Math.max(1, Math.ceil((new Date(windowStart).getTime() + rule.windowSeconds * 1000 - now.getTime()) / 1000));
 }
 
 export async function clearRateLimit(db: DatabaseOrTransaction, key: string) {

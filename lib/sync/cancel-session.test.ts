@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { locations, syncSessions, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActor } from "@/lib/audit/record-audit-event";
 import { injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
@@ -27,7 +28,7 @@ describe("cancel", () => {
       if (item) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(await cancelSession(db, requested.sessionId!)).toEqual({ status: "running" });
+    expect(await cancelSession(db, systemActor, requested.sessionId!)).toEqual({ status: "running" });
     expect(await running).toBe("cancelled");
 
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
@@ -41,7 +42,7 @@ describe("cancel", () => {
   it("cancels a queued session at once; no worker runs it", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await cancelSession(db, requested.sessionId!)).toEqual({ status: "cancelled" });
+    expect(await cancelSession(db, systemActor, requested.sessionId!)).toEqual({ status: "cancelled" });
     expect(await runSession(testDb, requested.sessionId!, { client: noWaits })).toBe("finished");
     const again = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(again.started).toBe(true);

@@ -1,6 +1,7 @@
 import { and, eq, inArray, like } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locations, syncAttempts, syncSessions, syncSteps } from "@/db/schema";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -13,9 +14,10 @@ import { describeSyncError } from "./describe-sync-error";
 /**
  * The explicit "close upstream session" of a failed or cancelled session that left it
  * open: sync in progress false, so the service processes what it got and sends campaigns.
- * Every exchange is recorded on the session's close step.
+ * Every exchange is recorded on the session's close step; who asked, and whether the upstream
+ * closed it, is audited.
  */
-export async function closeUpstreamSession(db: Database, sessionId: string, clientOptions: Partial<UpstreamClientOptions> = {}): Promise<void> {
+export async function closeUpstreamSession(db: Database, actor: AuditActor, sessionId: string, clientOptions: Partial<UpstreamClientOptions> = {}): Promise<void> {
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");
   if (!session.upstreamOpen) throw new DomainError("CONFLICT", "This session did not leave the upstream session open.");
@@ -59,7 +61,13 @@ export async function closeUpstreamSession(db: Database, sessionId: string, clie
         })),
       );
     }
-    if (failure) return;
+    const target = { type: "location", id: location.id, label: location.name };
+    if (failure) {
+      const reason = failure instanceof UpstreamError ? describeSyncError(failure) : "unexpected error";
+      await recordAuditEvent(tx, { actor, action: "sync.upstream_close_failed", target, details: { sessionId, reason } });
+      return;
+    }
+    await recordAuditEvent(tx, { actor, action: "sync.upstream_closed", target, details: { sessionId } });
     await tx.update(syncSessions).set({ upstreamOpen: false }).where(and(eq(syncSessions.id, sessionId), inArray(syncSessions.status, ["failed", "cancelled"])));
     if (closeStep) await tx.update(syncSteps).set({ status: "succeeded", error: null, finishedAt: new Date() }).where(eq(syncSteps.id, closeStep.id));
     await tx

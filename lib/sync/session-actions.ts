@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { syncSessions } from "@/db/schema";
+import { locations, syncSessions } from "@/db/schema";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { DomainError } from "@/lib/errors/domain-error";
 import { requestSyncSession, type RequestSessionResult } from "./request-session";
 import type { OptionalStepName } from "./step-names";
@@ -11,39 +12,63 @@ async function findSession(db: Database, sessionId: string) {
   return session;
 }
 
+/** The audit target of a sync action: the location, named as it is now. */
+export async function locationAuditTarget(db: Database, locationId: string) {
+  const [location] = await db.select({ name: locations.name }).from(locations).where(eq(locations.id, locationId));
+  return { type: "location", id: locationId, label: location?.name };
+}
+
 /**
  * A new session (trigger "resume") that continues a failed or cancelled one from its failed
  * step: items the upstream already accepted are not sent again, and an upstream session
- * still open is not opened again.
+ * still open is not opened again. Audited with who asked, when it starts.
  */
-export async function resumeSession(db: Database, sessionId: string, requestedByEmail: string | null = null): Promise<RequestSessionResult> {
+export async function resumeSession(db: Database, actor: AuditActor, sessionId: string): Promise<RequestSessionResult> {
   const session = await findSession(db, sessionId);
   if (session.status !== "failed" && session.status !== "cancelled") {
     throw new DomainError("CONFLICT", `Only a failed or cancelled session can be resumed; this one is ${session.status}.`);
   }
-  return requestSyncSession(db, {
+  const result = await requestSyncSession(db, {
     locationId: session.locationId,
     trigger: "resume",
-    requestedByEmail: requestedByEmail ?? session.requestedByEmail,
+    requestedByEmail: actor.email ?? session.requestedByEmail,
     full: session.full,
     optionalSteps: session.optionalSteps as OptionalStepName[],
     resumesSessionId: session.id,
   });
+  if (result.started) {
+    await recordAuditEvent(db, {
+      actor,
+      action: "sync.session_resumed",
+      target: await locationAuditTarget(db, session.locationId),
+      details: { sessionId: result.sessionId, resumesSessionId: session.id },
+    });
+  }
+  return result;
 }
 
-/** Asks a session to stop between requests; a queued one that no worker took yet is cancelled at once. */
-export async function cancelSession(db: Database, sessionId: string): Promise<{ status: string }> {
+/**
+ * Asks a session to stop between requests; a queued one that no worker took yet is cancelled at once.
+ * Audited when it changed something (a finished session is left as it is).
+ */
+export async function cancelSession(db: Database, actor: AuditActor, sessionId: string): Promise<{ status: string }> {
   const session = await findSession(db, sessionId);
+  const audit = async (was: "queued" | "running") =>
+    recordAuditEvent(db, { actor, action: "sync.session_cancelled", target: await locationAuditTarget(db, session.locationId), details: { sessionId, was } });
   const [queued] = await db
     .update(syncSessions)
     .set({ status: "cancelled", cancelRequestedAt: new Date(), finishedAt: new Date(), error: "Cancelled before it started." })
     .where(and(eq(syncSessions.id, sessionId), eq(syncSessions.status, "queued")))
     .returning({ status: syncSessions.status });
-  if (queued) return queued;
+  if (queued) {
+    await audit("queued");
+    return queued;
+  }
   const [running] = await db
     .update(syncSessions)
     .set({ cancelRequestedAt: new Date() })
     .where(and(eq(syncSessions.id, sessionId), inArray(syncSessions.status, ["running"])))
     .returning({ status: syncSessions.status });
+  if (running) await audit("running");
   return running ?? { status: session.status };
 }

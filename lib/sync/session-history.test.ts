@@ -127,14 +127,14 @@ describe("startManualSession", () => {
   it("starts a manual session, then names the open one in a conflict; an unconnected location is a conflict too", async () => {
     const location = await createLocation(true);
     const evening = new Date("2026-06-01T19:30:00Z"); // 21:30 in Berlin
-    const started = await startManualSession(db, { locationId: location.id, requestedByEmail: "support@example.test", full: true, optionalSteps: ["services"] }, evening);
+    const started = await startManualSession(db, { id: null, email: "support@example.test" }, { locationId: location.id, full: true, optionalSteps: ["services"] }, evening);
     expect(started.outsideWindow).toBe(true);
     expect(started.session).toMatchObject({ id: started.sessionId, trigger: "manual", full: true, optionalSteps: ["services"], createdAt: expect.any(String) });
     const [row] = await db.select().from(syncSessions).where(eq(syncSessions.id, started.sessionId));
     expect(row).toMatchObject({ trigger: "manual", full: true, optionalSteps: ["services"], requestedByEmail: "support@example.test" });
-    await expect(startManualSession(db, { locationId: location.id, requestedByEmail: "x@example.test", full: false })).rejects.toThrow(started.sessionId);
+    await expect(startManualSession(db, { id: null, email: "x@example.test" }, { locationId: location.id, full: false })).rejects.toThrow(started.sessionId);
     const unconnected = await createLocation(false);
-    await expect(startManualSession(db, { locationId: unconnected.id, requestedByEmail: "x@example.test", full: false })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(startManualSession(db, { id: null, email: "x@example.test" }, { locationId: unconnected.id, full: false })).rejects.toMatchObject({ code: "CONFLICT" });
   });
 });
 

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { DomainError } from "@/lib/errors/domain-error";
 import { requestSyncSession } from "./request-session";
 import { serializeDates, type Serialized } from "./serialize-dates";
@@ -19,22 +20,38 @@ export interface StartedSession {
   outsideWindow: boolean;
 }
 
-/** "Sync now" / "Full resync" from the dashboard: a manual session, or a conflict naming the one already open. */
+/** Who started a session (dashboard or CLI), in the audit log. */
+export async function recordSessionStarted(
+  db: Database,
+  actor: AuditActor,
+  session: { sessionId: string; locationId: string; locationName?: string; trigger: "manual" | "cli"; full: boolean },
+) {
+  await recordAuditEvent(db, {
+    actor,
+    action: "sync.session_started",
+    target: { type: "location", id: session.locationId, label: session.locationName },
+    details: { sessionId: session.sessionId, trigger: session.trigger, full: session.full },
+  });
+}
+
+/** "Sync now" / "Full resync" from the dashboard: a manual session (audited), or a conflict naming the one already open. */
 export async function startManualSession(
   db: Database,
-  input: StartSessionInput & { locationId: string; requestedByEmail: string },
+  actor: AuditActor,
+  input: StartSessionInput & { locationId: string },
   now: Date = new Date(),
 ): Promise<StartedSession> {
-  const [location] = await db.select({ timeZone: locations.timeZone }).from(locations).where(eq(locations.id, input.locationId));
+  const [location] = await db.select({ name: locations.name, timeZone: locations.timeZone }).from(locations).where(eq(locations.id, input.locationId));
   if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
   const result = await requestSyncSession(db, {
     locationId: input.locationId,
     trigger: "manual",
-    requestedByEmail: input.requestedByEmail,
+    requestedByEmail: actor.email,
     full: input.full,
     optionalSteps: input.optionalSteps,
   });
   if (result.started) {
+    await recordSessionStarted(db, actor, { sessionId: result.sessionId, locationId: input.locationId, locationName: location.name, trigger: "manual", full: input.full });
     // The worker may already have moved it on; this is the session as it stands now.
     const [session] = await selectStartedSession(db, result.sessionId);
     if (!session) throw new Error(`session ${result.sessionId} vanished`);

@@ -2,6 +2,7 @@ import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { locations, previewRuns, sandboxLocations, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActor } from "@/lib/audit/record-audit-event";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
@@ -91,7 +92,7 @@ describe("faults", () => {
     const [newer] = await db.insert(previewRuns).values({ locationId: location.id }).returning();
     await computePreview(testDb, newer!.id, { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow });
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
-    const resumed = await resumeSession(db, requested.sessionId!);
+    const resumed = await resumeSession(db, systemActor, requested.sessionId!);
     expect(resumed.started).toBe(true);
     expect(await runSession(testDb, resumed.sessionId!, options())).toBe("succeeded");
     const after = await sessionOf(resumed.sessionId!);
@@ -141,7 +142,7 @@ describe("faults", () => {
     ]);
 
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
-    const resumed = await resumeSession(db, requested.sessionId!);
+    const resumed = await resumeSession(db, systemActor, requested.sessionId!);
     expect(await runSession(testDb, resumed.sessionId!, options())).toBe("succeeded");
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual(["POST batch_sync_openings 200", "PUT upload 200", "PUT update_management_system 200"]);
     await expectSandboxMatches(location);
@@ -154,13 +155,13 @@ describe("faults", () => {
     expect(await runSession(testDb, requested.sessionId!, options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }))).toBe("failed");
     await clearFaults(db);
     expect(await sandboxInProgress(location.upstreamLocationId)).toBe(true);
-    await closeUpstreamSession(db, requested.sessionId!, noWaits);
+    await closeUpstreamSession(db, systemActor, requested.sessionId!, noWaits);
     expect(await sandboxInProgress(location.upstreamLocationId)).toBe(false);
     const closed = await sessionOf(requested.sessionId!);
     expect(closed.session).toMatchObject({ status: "failed", upstreamOpen: false });
     expect(closed.steps.find((step) => step.name === "close")).toMatchObject({ status: "succeeded" });
     expect(closed.attempts.at(-1)).toMatchObject({ operation: "updateManagementSystem", status: 200 });
-    await expect(closeUpstreamSession(db, requested.sessionId!, noWaits)).rejects.toThrow(/did not leave/);
+    await expect(closeUpstreamSession(db, systemActor, requested.sessionId!, noWaits)).rejects.toThrow(/did not leave/);
   });
 });
 

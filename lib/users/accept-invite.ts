@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locationMembers, userInvites, users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
@@ -8,10 +8,17 @@ import { hashInviteToken } from "./invite-links";
 
 const unusable = () => new DomainError("NOT_FOUND", "This invite link is not valid any more: it was used, replaced, or it expired. Ask for a new one.");
 
-/** The invite behind a link, if it can still be used. */
+/** The invite behind a link, if it can still be used; `hasPassword`: the account has one already, which the link cannot change. */
 export async function findUsableInvite(db: Database, token: string, now = new Date()) {
   const [invite] = await db
-    .select({ id: userInvites.id, userId: userInvites.userId, email: users.email, locationId: userInvites.locationId, expiresAt: userInvites.expiresAt })
+    .select({
+      id: userInvites.id,
+      userId: userInvites.userId,
+      email: users.email,
+      locationId: userInvites.locationId,
+      expiresAt: userInvites.expiresAt,
+      hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+    })
     .from(userInvites)
     .innerJoin(users, eq(users.id, userInvites.userId))
     .where(and(eq(userInvites.tokenHash, hashInviteToken(token)), isNull(userInvites.usedAt), gt(userInvites.expiresAt, now), eq(users.active, true)))
@@ -19,32 +26,49 @@ export async function findUsableInvite(db: Database, token: string, now = new Da
   return invite ?? null;
 }
 
+export interface AcceptedInvite {
+  userId: string;
+  email: string;
+  locationId: string | null;
+  /** False when the account had a password already: the link only confirmed the membership; sign in as usual. */
+  passwordSet: boolean;
+}
+
 /**
- * Sets the invited person's password and spends the link, atomically: a link
- * works once, even when submitted twice at the same moment.
+ * Spends the link and sets the invited person's password, atomically: a link
+ * works once, even when submitted twice at the same moment. A link never
+ * replaces a password the account has already: then it only adds the membership.
  */
-export async function acceptInvite(db: Database, input: { token: string; password: string; clientAddress: string; now?: Date }) {
+export async function acceptInvite(db: Database, input: { token: string; password: string; clientAddress: string; now?: Date }): Promise<AcceptedInvite> {
   const now = input.now ?? new Date();
+  const tokenHash = hashInviteToken(input.token);
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
+    const [link] = await tx.select({ userId: userInvites.userId }).from(userInvites).where(eq(userInvites.tokenHash, tokenHash)).limit(1);
+    if (!link) throw unusable();
+    // The user first, then the link: the order issuing a link takes too, so the two wait for each other instead of deadlocking.
+    const [user] = await tx.select().from(users).where(eq(users.id, link.userId)).for("update").limit(1);
+    if (!user?.active) throw unusable();
     const [spent] = await tx
       .update(userInvites)
       .set({ usedAt: now })
-      .where(and(eq(userInvites.tokenHash, hashInviteToken(input.token)), isNull(userInvites.usedAt), gt(userInvites.expiresAt, now)))
+      .where(and(eq(userInvites.tokenHash, tokenHash), isNull(userInvites.usedAt), gt(userInvites.expiresAt, now)))
       .returning({ userId: userInvites.userId, locationId: userInvites.locationId });
     if (!spent) throw unusable();
-    const [user] = await tx.select().from(users).where(eq(users.id, spent.userId)).limit(1);
-    if (!user?.active) throw unusable();
-    await tx
-      .update(users)
-      .set({ passwordHash, sessionEpoch: user.sessionEpoch + 1, updatedAt: now })
-      .where(eq(users.id, user.id));
+    const passwordSet = user.passwordHash === null;
+    if (passwordSet) {
+      await tx
+        .update(users)
+        .set({ passwordHash, sessionEpoch: user.sessionEpoch + 1, updatedAt: now })
+        .where(eq(users.id, user.id));
+    }
     if (spent.locationId) await tx.insert(locationMembers).values({ locationId: spent.locationId, userId: user.id }).onConflictDoNothing();
     await recordAuditEvent(tx, {
       actor: { id: user.id, email: user.email, clientAddress: input.clientAddress },
       action: "user.invite_accepted",
       target: { type: "user", id: user.id, label: user.email },
+      details: passwordSet ? undefined : { passwordSet: false },
     });
-    return { userId: user.id, email: user.email, locationId: spent.locationId };
+    return { userId: user.id, email: user.email, locationId: spent.locationId, passwordSet };
   });
 }

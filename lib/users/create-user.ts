@@ -1,4 +1,3 @@
-import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
@@ -17,18 +16,20 @@ export interface CreatedUser {
 
 /**
  * Creates a dashboard user. Without a password (the dashboard's way), the result
- * carries a one-time invite link; with one (the CLI), the account is ready.
+ * carries a one-time invite link; with one (the CLI), the account is ready. The
+ * database's unique email decides between simultaneous creations: the others get
+ * a conflict, and nothing of theirs is written.
  */
 export async function createUser(db: Database, actor: AuditActor, input: CreateUserInput & { password?: string }): Promise<CreatedUser> {
   const email = input.email.trim().toLowerCase();
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
   return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
-    if (existing) throw new DomainError("CONFLICT", "A user with this email exists already.", [{ field: "email", reason: "is already taken" }]);
     const [user] = await tx
       .insert(users)
-      .values({ email, name: input.name, role: input.role, passwordHash: input.password ? await hashPassword(input.password) : null })
+      .values({ email, name: input.name, role: input.role, passwordHash })
+      .onConflictDoNothing()
       .returning({ id: users.id, email: users.email, role: users.role });
-    if (!user) throw new Error("insert returned no row");
+    if (!user) throw new DomainError("CONFLICT", "A user with this email exists already.", [{ field: "email", reason: "is already taken" }]);
     await recordAuditEvent(tx, { actor, action: "user.created", target: { type: "user", id: user.id, label: user.email }, details: { role: user.role } });
     if (input.password) return user;
     const invite = await issueInvite(tx, { userId: user.id, createdBy: actor.id });

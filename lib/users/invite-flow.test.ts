@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, userInvites, users } from "@/db/schema";
+import { auditLog, locationMembers, locations, userInvites, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { signInWithPassword } from "@/lib/auth/sign-in-with-password";
 import { DomainError } from "@/lib/errors/domain-error";
 import { acceptInvite, findUsableInvite } from "./accept-invite";
 import { createUser } from "./create-user";
+import { issueInvite } from "./invite-links";
 import { reissueInvite } from "./reissue-invite";
 import { updateUser } from "./update-user";
 
@@ -62,6 +63,61 @@ describe("invite flow", () => {
     await expect(createUser(testDb.db, admin, { email: "DUP@example.test", name: "", role: "owner" })).rejects.toMatchObject({
       code: "CONFLICT",
       fields: [{ field: "email", reason: "is already taken" }],
+    });
+  });
+});
+
+describe("races and passwords", () => {
+  it("of 10 simultaneous creations of one user, one succeeds and the others conflict, leaving nothing of theirs", async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) => createUser(testDb.db, admin, { email: "same@example.test", name: `Try ${index}`, role: "support" })),
+    );
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    for (const result of results) {
+      if (result.status === "rejected") expect(result.reason).toMatchObject({ code: "CONFLICT", fields: [{ field: "email", reason: "is already taken" }] });
+    }
+    const [user] = await testDb.db.select().from(users).where(eq(users.email, "same@example.test"));
+    expect(await testDb.db.select().from(userInvites).where(eq(userInvites.userId, user!.id))).toHaveLength(1);
+    const created = await testDb.db.select().from(auditLog).where(eq(auditLog.targetLabel, "same@example.test"));
+    expect(created.map((entry) => entry.action).sort()).toEqual(["user.created", "user.invited"]);
+  });
+
+  it("of 20 links issued at the same moment, exactly one works", async () => {
+    const created = await createUser(testDb.db, admin, { email: "many-links@example.test", name: "", role: "support" });
+    const links = await Promise.all(Array.from({ length: 20 }, () => reissueInvite(testDb.db, admin, created.id)));
+    const usable = await Promise.all([created.invite!, ...links].map((link) => findUsableInvite(testDb.db, tokenOf(link.path))));
+    expect(usable.filter(Boolean)).toHaveLength(1);
+    expect(await testDb.db.select().from(userInvites).where(eq(userInvites.userId, created.id))).toHaveLength(1);
+  });
+
+  it("a link left over for an account that has a password only adds the membership; the password stays", async () => {
+    const created = await createUser(testDb.db, admin, { email: "has-password@example.test", name: "", role: "owner", password: "the original password" });
+    const [location] = await testDb.db.insert(locations).values({ name: "Salon" }).returning();
+    const { token } = await issueInvite(testDb.db, { userId: created.id, createdBy: null, locationId: location!.id });
+    expect(await findUsableInvite(testDb.db, token)).toMatchObject({ hasPassword: true });
+
+    const accepted = await acceptInvite(testDb.db, { token, password: "an attacker's password", clientAddress: "x" });
+    expect(accepted).toMatchObject({ passwordSet: false, locationId: location!.id });
+    const signIn = (password: string) => signInWithPassword(testDb.db, { email: "has-password@example.test", password, clientAddress: "10.7.7.7" });
+    expect((await signIn("an attacker's password")).ok).toBe(false);
+    expect((await signIn("the original password")).ok).toBe(true);
+    expect(await testDb.db.select().from(locationMembers).where(eq(locationMembers.userId, created.id))).toHaveLength(1);
+    await expect(acceptInvite(testDb.db, { token, password: "an attacker's password", clientAddress: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("gives no new link to a user who has set a password", async () => {
+    const created = await createUser(testDb.db, admin, { email: "set-already@example.test", name: "", role: "support", password: "a long enough password" });
+    await expect(reissueInvite(testDb.db, admin, created.id)).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+
+  it("a new plain link keeps the location the earlier one was for", async () => {
+    const created = await createUser(testDb.db, admin, { email: "kept-location@example.test", name: "", role: "owner" });
+    const [location] = await testDb.db.insert(locations).values({ name: "Salon kept" }).returning();
+    await issueInvite(testDb.db, { userId: created.id, createdBy: null, locationId: location!.id });
+    const plain = await reissueInvite(testDb.db, admin, created.id);
+    expect(await acceptInvite(testDb.db, { token: tokenOf(plain.path), password: "a long enough password", clientAddress: "x" })).toMatchObject({
+      locationId: location!.id,
+      passwordSet: true,
     });
   });
 });

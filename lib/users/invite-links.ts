@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { isNull, sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { userInvites } from "@/db/schema";
 
@@ -8,7 +9,11 @@ export function hashInviteToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** Issues a one-time link token; only its hash is stored. */
+/**
+ * Issues a one-time link token; only its hash is stored. One statement against the
+ * database's "one unused link per user" index: a new link replaces the user's unused
+ * one, even when several are issued at the same moment, so only the last one works.
+ */
 export async function issueInvite(
   db: DatabaseOrTransaction,
   input: { userId: string; createdBy: string | null; locationId?: string | null; now?: Date },
@@ -16,13 +21,21 @@ export async function issueInvite(
   const token = randomBytes(32).toString("base64url");
   const now = input.now ?? new Date();
   const expiresAt = new Date(now.getTime() + INVITE_TTL_HOURS * 60 * 60 * 1000);
-  await db.insert(userInvites).values({
-    userId: input.userId,
-    tokenHash: hashInviteToken(token),
-    createdBy: input.createdBy,
-    locationId: input.locationId ?? null,
-    expiresAt,
-  });
+  await db
+    .insert(userInvites)
+    .values({ userId: input.userId, tokenHash: hashInviteToken(token), createdBy: input.createdBy, locationId: input.locationId ?? null, createdAt: now, expiresAt })
+    .onConflictDoUpdate({
+      target: userInvites.userId,
+      targetWhere: isNull(userInvites.usedAt),
+      set: {
+        tokenHash: sql`excluded.token_hash`,
+        createdBy: sql`excluded.created_by`,
+        // A plain new link (the users page) keeps the location an owner was invited for.
+        locationId: sql`coalesce(excluded.location_id, ${userInvites.locationId})`,
+        createdAt: sql`excluded.created_at`,
+        expiresAt: sql`excluded.expires_at`,
+      },
+    });
   return { token, expiresAt };
 }
 

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { AcceptInviteForm } from "@/components/users/accept-invite-form";
 import { getDatabase } from "@/db/client";
 import { findUsableInvite } from "@/lib/users/accept-invite";
@@ -13,7 +14,18 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">
-        {invite && parsed.success ? (
+        {invite?.hasPassword ? (
+          <>
+            <h1 className="mb-1 text-2xl font-semibold tracking-tight">You have an account already</h1>
+            <p className="text-sm text-slate-600">
+              <strong>{invite.email}</strong> has a password already, which an invite link cannot change.{" "}
+              <Link className="text-blue-700 underline" href="/sign-in">
+                Sign in
+              </Link>{" "}
+              with it.
+            </p>
+          </>
+        ) : invite && parsed.success ? (
           <>
             <h1 className="mb-1 text-2xl font-semibold tracking-tight">Welcome to Location Sync</h1>
             <p className="mb-6 text-sm text-slate-600">

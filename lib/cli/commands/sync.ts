@@ -7,6 +7,7 @@ import { confirmRemovals } from "@/lib/sync/confirm-removals";
 import { getSessionDetail, listSessions } from "@/lib/sync/read-sessions";
 import { requestSyncSession } from "@/lib/sync/request-session";
 import { cancelSession, resumeSession } from "@/lib/sync/session-actions";
+import { recordSessionStarted } from "@/lib/sync/start-manual-session";
 import { ConfirmRemovalsInput } from "@/lib/sync/session-inputs";
 import { optionalStepNames, type OptionalStepName } from "@/lib/sync/step-names";
 import { runOrWaitForSession } from "@/lib/sync/wait-for-session";
@@ -26,6 +27,8 @@ function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
   return names as OptionalStepName[];
 }
 
+const cliActor = { id: null, email: "cli", clientAddress: "cli" };
+
 const print = (value: unknown, json: boolean | undefined, text: string) => process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
 
 export function register(program: Command) {
@@ -40,14 +43,16 @@ export function register(program: Command) {
     .action(async (location: string, options: { full?: boolean; steps?: string; wait?: boolean; json?: boolean }) => {
       await runWithDatabase(async () => {
         const connection = getConnection();
+        const locationId = locationIdOf(location);
         const result = await requestSyncSession(connection.db, {
-          locationId: locationIdOf(location),
+          locationId,
           trigger: "cli",
           requestedByEmail: "cli",
           full: options.full,
           optionalSteps: stepsOf(options.steps),
         });
         if (!result.started && result.reason === "not_connected") throw new DomainError("CONFLICT", "This location is not connected: its owner connects it first.");
+        if (result.started) await recordSessionStarted(connection.db, cliActor, { sessionId: result.sessionId, locationId, trigger: "cli", full: options.full ?? false });
         const sessionId = result.sessionId!;
         if (!options.wait) return void print(result, options.json, result.started ? `session ${sessionId} queued` : `session ${sessionId} is already ${result.reason === "already_open" ? "open" : "scheduled"}`);
         const status = await runOrWaitForSession(connection, sessionId);
@@ -94,7 +99,7 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(async (id: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
-        const result = await resumeSession(getConnection().db, id, "cli");
+        const result = await resumeSession(getConnection().db, cliActor, id);
         print(result, options.json, result.started ? `session ${result.sessionId} queued (resumes ${id})` : `not started: ${result.reason}`);
         if (!result.started) process.exitCode = 1;
       });
@@ -110,7 +115,7 @@ export function register(program: Command) {
       await runWithDatabase(async () => {
         const input = ConfirmRemovalsInput.safeParse({ reason: options.reason });
         if (!input.success) throw new DomainError("INVALID", `--reason: ${input.error.issues[0]?.message ?? "is not valid"}`);
-        const result = await confirmRemovals(getConnection().db, { id: null, email: "cli", clientAddress: "cli" }, id, input.data);
+        const result = await confirmRemovals(getConnection().db, cliActor, id, input.data);
         print(result, options.json, `session ${result.sessionId} queued (confirms the removals of ${id})`);
       });
     });
@@ -121,7 +126,7 @@ export function register(program: Command) {
     .argument("<id>", "the session's id")
     .action(async (id: string) => {
       await runWithDatabase(async () => {
-        const result = await cancelSession(getConnection().db, id);
+        const result = await cancelSession(getConnection().db, cliActor, id);
         print(result, false, `session ${id}: ${result.status === "cancelled" ? "cancelled" : "cancel requested"}`);
       });
     });
@@ -132,7 +137,7 @@ export function register(program: Command) {
     .argument("<id>", "the session's id")
     .action(async (id: string) => {
       await runWithDatabase(async () => {
-        await closeUpstreamSession(getConnection().db, id);
+        await closeUpstreamSession(getConnection().db, cliActor, id);
         print(null, false, `session ${id}: upstream session closed`);
       });
     });

@@ -8,7 +8,8 @@ import { Input, Select } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { getDatabase } from "@/db/client";
-import { AuditLogQuery, auditActions, listAuditEvents } from "@/lib/audit/list-audit-events";
+import { auditActionLabel, auditActions } from "@/lib/audit/audit-action-labels";
+import { AuditLogQuery, listAuditEvents } from "@/lib/audit/list-audit-events";
 import { requirePageUser } from "@/lib/auth/guard";
 
 export const metadata: Metadata = { title: "Audit log" };
@@ -23,7 +24,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
 
   return (
     <>
-      <PageHeader title="Audit log" description="Sign-ins, failed sign-ins, user and role changes, credential changes." />
+      <PageHeader title="Audit log" description="Sign-ins, user and role changes, credential changes, connections, and who started, cancelled or resumed syncs." />
       <Card className="mb-4">
         <CardContent>
           <form method="get" className="grid gap-3 sm:grid-cols-5 sm:items-end">
@@ -33,7 +34,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
                 <option value="">All actions</option>
                 {auditActions.map((action) => (
                   <option key={action} value={action}>
-                    {action}
+                    {auditActionLabel(action)}
                   </option>
                 ))}
               </Select>
@@ -79,7 +80,8 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
                       {event.clientAddress ? <div className="text-xs text-slate-600">{event.clientAddress}</div> : null}
                     </TableCell>
                     <TableCell>
-                      <code className="text-xs">{event.action}</code>
+                      <div>{auditActionLabel(event.action)}</div>
+                      <code className="text-xs text-slate-600">{event.action}</code>
                     </TableCell>
                     <TableCell>{event.targetLabel ?? (event.targetType ? `${event.targetType} ${event.targetId}` : "—")}</TableCell>
                     <TableCell>

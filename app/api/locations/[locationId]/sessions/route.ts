@@ -13,8 +13,8 @@ export const GET = routeHandler({ roles: ALL_ROLES, params: LocationId, query: S
   return listSessionHistory(getDatabase(), params.locationId, query);
 });
 
-export const POST = routeHandler({ roles: ["admin", "support", "owner"], params: LocationId, body: StartSessionInput }, async ({ user, params, body }) => {
+export const POST = routeHandler({ roles: ["admin", "support", "owner"], params: LocationId, body: StartSessionInput }, async ({ user, params, body, clientAddress }) => {
   await assertLocationVisible(user, params.locationId);
-  const started = await startManualSession(getDatabase(), { ...body, locationId: params.locationId, requestedByEmail: user.email });
+  const started = await startManualSession(getDatabase(), { id: user.id, email: user.email, clientAddress }, { ...body, locationId: params.locationId });
   return Response.json(started, { status: 202, headers: { "cache-control": "no-store" } });
 });

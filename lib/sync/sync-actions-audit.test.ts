@@ -1,0 +1,67 @@
+import { and, asc, eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { auditLog } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { clearFaults, injectFault } from "@/lib/sandbox/faults";
+import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
+import { closeUpstreamSession } from "./close-upstream-session";
+import { runSession } from "./run-session";
+import { cancelSession, resumeSession } from "./session-actions";
+import { startManualSession } from "./start-manual-session";
+import { sampleNow, sampleSourceRows } from "./testing/sample-source";
+import { createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
+
+const testDb = await useTestDatabase();
+const { db } = testDb;
+const setup = await useSyncSandbox(db);
+afterEach(() => clearFaults(db));
+
+const support = { id: "00000000-0000-4000-8000-00000000a001", email: "support@example.test", clientAddress: "203.0.113.7" };
+const admin = { id: "00000000-0000-4000-8000-00000000a002", email: "admin@example.test", clientAddress: "203.0.113.8" };
+
+async function auditOf(locationId: string) {
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.targetType, "location"), eq(auditLog.targetId, locationId)))
+    .orderBy(asc(auditLog.id));
+  return rows.filter((row) => row.action.startsWith("sync."));
+}
+
+describe("sync actions are audited with who did them", () => {
+  it("start, cancel and resume: each with its actor, the location and the session", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const started = await startManualSession(db, support, { locationId: location.id, full: true });
+    expect(await cancelSession(db, admin, started.sessionId)).toEqual({ status: "cancelled" });
+    // Cancelling what is already over changes nothing and records nothing.
+    await cancelSession(db, admin, started.sessionId);
+    const resumed = await resumeSession(db, support, started.sessionId);
+
+    expect((await auditOf(location.id)).map((row) => [row.action, row.actorUserId, row.actorEmail, row.clientAddress, row.targetLabel, row.details])).toEqual([
+      ["sync.session_started", support.id, support.email, support.clientAddress, location.name, { sessionId: started.sessionId, trigger: "manual", full: true }],
+      ["sync.session_cancelled", admin.id, admin.email, admin.clientAddress, location.name, { sessionId: started.sessionId, was: "queued" }],
+      ["sync.session_resumed", support.id, support.email, support.clientAddress, location.name, { sessionId: resumed.sessionId, resumesSessionId: started.sessionId }],
+    ]);
+  });
+
+  it("closing an upstream session: audited when it closed, and when the upstream refused", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    await injectFault(db, { target: "batch_sync_services", mode: { kind: "status", status: 500 }, count: 1000 });
+    const started = await startManualSession(db, support, { locationId: location.id, full: false });
+    const options = { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow, client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } };
+    expect(await runSession(testDb, started.sessionId, options)).toBe("failed");
+    await clearFaults(db);
+
+    await injectFault(db, { target: "update_management_system", mode: { kind: "status", status: 503 }, count: 1000 });
+    await expect(closeUpstreamSession(db, admin, started.sessionId, { ...noWaits, maxAttempts: 1 })).rejects.toMatchObject({ code: "UPSTREAM_UNAVAILABLE" });
+    await clearFaults(db);
+    await closeUpstreamSession(db, admin, started.sessionId, noWaits);
+
+    const closing = (await auditOf(location.id)).filter((row) => row.action.startsWith("sync.upstream"));
+    expect(closing.map((row) => [row.action, row.actorUserId, row.actorEmail, row.targetLabel, row.details.sessionId])).toEqual([
+      ["sync.upstream_close_failed", admin.id, admin.email, location.name, started.sessionId],
+      ["sync.upstream_closed", admin.id, admin.email, location.name, started.sessionId],
+    ]);
+    expect(closing[0]!.details.reason).toMatch(/503/);
+  });
+});
