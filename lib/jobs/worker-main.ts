@@ -1,11 +1,13 @@
 // `npm run worker`: a standalone worker process on the same database as the dashboard. Run compiled, not under tsx:
 // lib/build/build-workers.ts bundles this file (anything it imports must work from the bundle, see there).
 import { closeDatabase } from "@/db/client";
+import { installLogRedaction } from "@/lib/logging/safe-error";
 import { startDatabase } from "@/lib/runtime/start-database";
 import { assertProductionConfiguration } from "@/lib/runtime/mode";
 import { startJobEngine } from "./job-engine";
 
 async function main() {
+  installLogRedaction();
   assertProductionConfiguration();
   const database = await startDatabase();
   const engine = await startJobEngine({ databaseUrl: database.url, work: true });
@@ -25,6 +27,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(`[worker] ${error instanceof Error ? error.message : String(error)}`);
+  // First line only: a failed query's parameters follow its SQL on the next lines.
+  console.error(`[worker] ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
   process.exit(1);
 });
