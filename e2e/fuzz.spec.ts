@@ -98,6 +98,16 @@ async function fingerprintQuery(sql: ReturnType<typeof connectToAppDatabase>["sq
   return tables.map(({ name }) => `select '${name}' as name, count(*)::text as n, coalesce(max(xmin::text::bigint), 0)::text as x from ${name}`).join(" union all ");
 }
 
+/** What failed, then fast-check's report (seed, counterexample), each line cut short: a counterexample may hold 100k characters. */
+function summaryOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
+  const message = error instanceof Error ? error.message : String(error);
+  return [cause, ...message.split("\n").slice(0, 3)]
+    .filter(Boolean)
+    .map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line))
+    .join(" | ");
+}
+
 type Fingerprint = Map<string, string>;
 
 function changedTables(before: Fingerprint, after: Fingerprint): string[] {
@@ -146,7 +156,7 @@ test("fuzz: every route handler, method and role answers arbitrary input without
             { seed, numRuns: RUNS_PER_CALL, endOnFailure: true },
           );
         } catch (error) {
-          failures.push(`${label} (FUZZ_SEED=${SEED}, this call's seed ${seed}): ${error instanceof Error ? error.message.split("\n").slice(0, 6).join(" | ") : String(error)}`);
+          failures.push(`${label} (FUZZ_SEED=${SEED}, this call's seed ${seed}): ${summaryOf(error)}`);
         }
       }
     }
@@ -170,7 +180,7 @@ test("fuzz: every route handler, method and role answers arbitrary input without
       { seed: SEED, numRuns: 25, endOnFailure: true },
     );
   } catch (error) {
-    failures.push(`sign-in callback (FUZZ_SEED=${SEED}): ${error instanceof Error ? error.message.split("\n").slice(0, 6).join(" | ") : String(error)}`);
+    failures.push(`sign-in callback (FUZZ_SEED=${SEED}): ${summaryOf(error)}`);
   } finally {
     // Failed attempts from 127.0.0.1 count against its per-address limit: later specs sign in from it too.
     await database.sql`delete from rate_limit_buckets where key like 'sign-in:%'`;
