@@ -16,7 +16,7 @@ export async function startJobEngine(options: { databaseUrl: string; work: boole
   const jobs = options.jobs ?? allJobs;
   const log = options.log ?? ((line) => console.log(line));
   const boss = new PgBoss({ connectionString: options.databaseUrl, schema: "pgboss", max: 4 });
-  boss.on("error", (error) => log(`[jobs] ${describeErrorForLog(error)}`));
+  boss.on("error", (error) => log(`[jobs] ${describeErrorForLog(error, { frames: false })}`));
   await boss.start();
   for (const job of jobs) {
     await boss.createQueue(job.name, { ...job.queue });

@@ -14,7 +14,7 @@ function jobSender(): Promise<PgBoss> {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set");
     const boss = new PgBoss({ connectionString: url, schema: "pgboss", max: 2, supervise: false, schedule: false });
-    boss.on("error", (error) => console.error(`[jobs] ${describeErrorForLog(error)}`));
+    boss.on("error", (error) => console.error(`[jobs] ${describeErrorForLog(error, { frames: false })}`));
     await boss.start();
     return boss;
   })();

@@ -32,7 +32,7 @@ function framesOf(error: unknown): string[] {
  * of its stack. Never its message or properties: a failed query's message carries its SQL
  * and parameters (names, emails), a PostgreSQL `detail` the conflicting values.
  */
-export function describeErrorForLog(error: unknown): string {
+export function describeErrorForLog(error: unknown, options: { frames?: boolean } = {}): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < MAX_CAUSES && current !== undefined && current !== null; depth += 1) {
@@ -41,7 +41,8 @@ export function describeErrorForLog(error: unknown): string {
     current = current instanceof Error ? current.cause : undefined;
   }
   const digest = error && typeof error === "object" ? (error as { digest?: unknown }).digest : undefined;
-  return [`${parts.join(" ← ")}${typeof digest === "string" ? ` (digest ${escapeUnsafeCharacters(digest).slice(0, 40)})` : ""}`, ...framesOf(error)].join("\n");
+  const head = `${parts.join(" ← ")}${typeof digest === "string" ? ` (digest ${escapeUnsafeCharacters(digest).slice(0, 40)})` : ""}`;
+  return [head, ...(options.frames === false ? [] : framesOf(error))].join("\n");
 }
 
 const installed = Symbol.for("location-sync.log-redaction");
