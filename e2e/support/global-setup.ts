@@ -50,6 +50,7 @@ export default async function globalSetup() {
   });
 
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
+  process.env.E2E_SERVER_PID = String(server.pid);
   process.env.E2E_DATA_DIR = dataDir;
   return async () => {
     await new Promise<void>((resolve) => {

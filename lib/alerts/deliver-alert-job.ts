@@ -3,6 +3,7 @@ import { getDatabase } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
 import { sendJob } from "@/lib/jobs/job-sender";
 import { deliverAlert } from "./deliver-alert";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 /** alerts.deliver: one recorded status change, to the webhook and email; retried with backoff. */
 export const deliverAlertJob = defineJob({
@@ -22,6 +23,6 @@ export async function enqueueAlertDelivery(eventId: string | null): Promise<void
   try {
     await sendJob(deliverAlertJob, { eventId });
   } catch (error) {
-    console.error(`[alerts] could not queue alert ${eventId}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[alerts] could not queue alert ${eventId}: ${describeErrorForLog(error)}`);
   }
 }

@@ -2,16 +2,23 @@ import { and, desc, eq, gte, ilike, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { auditLog } from "@/db/schema";
+import { isRealUtcInstant } from "@/lib/http/page-cursor";
+import { safeText } from "@/lib/validation/safe-text";
+
+// Years PostgreSQL's timestamptz and JavaScript's toISOString() agree on, with a day to spare for "to".
+const AuditDate = z.iso.date("must be a date (YYYY-MM-DD)").refine((date) => date >= "1970-01-01" && date <= "9999-12-30", "must be a date between 1970 and 9999");
 
 export const AuditLogQuery = z.object({
-  action: z.string().trim().max(80).optional().transform((value) => value || undefined),
-  actor: z.string().trim().max(254).optional().transform((value) => value || undefined),
-  from: z.iso.date("must be a date (YYYY-MM-DD)").optional().or(z.literal("").transform(() => undefined)),
-  to: z.iso.date("must be a date (YYYY-MM-DD)").optional().or(z.literal("").transform(() => undefined)),
+  action: safeText().trim().max(80).optional().transform((value) => value || undefined),
+  actor: safeText().trim().max(254).optional().transform((value) => value || undefined),
+  from: AuditDate.optional().or(z.literal("").transform(() => undefined)),
+  to: AuditDate.optional().or(z.literal("").transform(() => undefined)),
   // Keyset cursor "<iso time>_<id>" of the last row shown: deep pages stay as fast as the first.
+  // The time must be a real instant and the id fit a JavaScript number, or the query would fail.
   before: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z_\d+$/, "is not a valid cursor")
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z_\d{1,15}$/, { error: "is not a valid cursor", abort: true })
+    .refine((cursor) => isRealUtcInstant(cursor.split("_")[0]!), "is not a valid cursor")
     .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

@@ -3,9 +3,12 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDatabase } from "@/db/client";
 import { clientAddressFromHeaders } from "@/lib/http/client-address";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 import { publicOriginIsHttps } from "@/lib/runtime/security-headers";
+import { escapeUnsafeCharacters } from "@/lib/validation/safe-text";
 import { isSessionRevoked, revokeSession } from "./revoked-sessions";
 import { safeCallbackPath } from "./safe-callback-path";
+import { SignInInput } from "./sign-in-inputs";
 import { signInWithPassword } from "./sign-in-with-password";
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
@@ -22,12 +25,13 @@ export const authOptions: NextAuthOptions = {
       name: "Email and password",
       credentials: { email: { type: "email" }, password: { type: "password" } },
       async authorize(credentials, request) {
-        if (!credentials?.email || !credentials.password) return null;
+        const input = SignInInput.safeParse(credentials ?? {});
+        if (!input.success) return null;
         const result = await signInWithPassword(getDatabase(), {
-          email: credentials.email,
-          password: credentials.password,
+          email: input.data.email,
+          password: input.data.password,
           clientAddress: clientAddressFromHeaders(request.headers ?? {}),
-        });
+        }).catch(answerGenerically);
         if (!result.ok) {
           // next-auth hands this message to the sign-in form as the error code.
           if (result.reason === "throttled") throw new Error("Throttled");
@@ -37,6 +41,12 @@ export const authOptions: NextAuthOptions = {
       },
     }),
   ],
+  // next-auth's own logger prints an error's message (a failed query's SQL and parameters) and metadata.
+  logger: {
+    error: (code, metadata) => console.error(`[next-auth][error][${escapeUnsafeCharacters(code).slice(0, 80)}] ${describeErrorForLog(metadata instanceof Error ? metadata : metadata?.error)}`),
+    warn: (code) => console.warn(`[next-auth][warn][${escapeUnsafeCharacters(code).slice(0, 80)}]`),
+    debug: () => {},
+  },
   callbacks: {
     // Every redirect next-auth makes (after sign-in or sign-out) stays on this site.
     redirect({ url, baseUrl }) {
@@ -73,3 +83,9 @@ export const authOptions: NextAuthOptions = {
     },
   },
 };
+
+/** next-auth sends the message of an error thrown in authorize() to the browser: it must say nothing about the failure. */
+function answerGenerically(error: unknown): never {
+  console.error(`[auth] sign-in failed unexpectedly: ${describeErrorForLog(error)}`);
+  throw new Error("Unavailable");
+}

@@ -79,3 +79,21 @@ describe("location:list", () => {
     expect(searched.stdout).not.toContain("Bulk");
   });
 });
+
+describe("location:list output", () => {
+  it("shows control, direction and zero-width characters escaped, in the table and in JSON", async () => {
+    // Written straight to the table: rows from before input checks, or from another writer, may hold anything.
+    const hostile = "Evil \u001b[2J\u001b]0;pwned\u0007 \u202Egnp.exe\u200b \u009b31m";
+    await testDb.db.insert(locations).values({ name: hostile, upstreamLocationId: "cli-hostile-\u001b[1m" });
+
+    const table = await cli(["location:list", "--q", "Evil"]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b\u202e]/);
+    expect(table.stdout).toContain("Evil \\u001b[2J\\u001b]0;pwned\\u0007 \\u202egnp.exe\\u200b \\u009b31m");
+    expect(table.stdout).toContain("cli-hostile-\\u001b[1m");
+
+    const json = await cli(["location:list", "--q", "Evil", "--json"]);
+    expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b\u202e]/);
+    expect((JSON.parse(json.stdout) as { name: string }[]).map((item) => item.name)).toEqual([hostile]);
+  });
+});

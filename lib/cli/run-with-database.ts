@@ -2,6 +2,7 @@ import { closeDatabase } from "@/db/client";
 import { DomainError } from "@/lib/errors/domain-error";
 import { ConfigurationError } from "@/lib/runtime/mode";
 import { startDatabase, type RuntimeDatabase } from "@/lib/runtime/start-database";
+import { forTerminal } from "./terminal-output";
 
 /**
  * Runs one CLI command against the app's database (DATABASE_URL, or the embedded
@@ -22,12 +23,13 @@ export async function runWithDatabase(command: () => Promise<void>): Promise<voi
   }
 }
 
+/** One line per problem; every piece escaped, since messages may quote input or the upstream's words. */
 export function describeFailure(error: unknown): string {
   if (error instanceof DomainError) {
     const fields = error.fields.filter((field) => !error.message.includes(field.reason));
-    return [error.message, ...fields.map((field) => `${field.field}: ${field.reason}`)].join("\n  ");
+    return [error.message, ...fields.map((field) => `${field.field}: ${field.reason}`)].map(forTerminal).join("\n  ");
   }
-  if (error instanceof ConfigurationError) return error.message;
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  if (error instanceof ConfigurationError) return forTerminal(error.message);
+  if (error instanceof Error) return `${error.name}: ${forTerminal(error.message)}`;
   return "unexpected failure";
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeText } from "@/lib/validation/safe-text";
 
 export const EnvironmentName = z.enum(["staging", "production"]);
 export type EnvironmentName = z.infer<typeof EnvironmentName>;
@@ -6,8 +7,7 @@ export type EnvironmentName = z.infer<typeof EnvironmentName>;
 export const environmentNames = EnvironmentName.options;
 
 /** http(s) origin plus optional path: no user/password, query or fragment; no trailing slash. */
-export const BaseUrl = z
-  .string()
+export const BaseUrl = safeText()
   .trim()
   .min(1, "Enter the base URL, e.g. https://api.example.com")
   .max(2048, "Must be at most 2048 characters")
@@ -41,8 +41,7 @@ export const BaseUrl = z
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** A host name or IPv4 address, optionally with :port, lower-cased. */
-export const UploadHost = z
-  .string()
+export const UploadHost = safeText()
   .trim()
   .toLowerCase()
   .min(1, "Must not be empty")
@@ -59,14 +58,14 @@ export const UploadHosts = z
   .max(20, "At most 20 hosts")
   .transform((hosts) => [...new Set(hosts)]);
 
+// Secrets travel in HTTP headers and bodies: a control character would break the request, not the upstream.
 const Secret = (what: string) =>
-  z
-    .string()
+  safeText()
     .trim()
     .min(1, `Must not be empty; leave the ${what} out to keep the stored one`)
     .max(4096, "Must be at most 4096 characters");
 
-const PlainField = (what: string) => z.string().trim().min(1, `Enter the ${what}`).max(512, "Must be at most 512 characters");
+const PlainField = (what: string) => safeText().trim().min(1, `Enter the ${what}`).max(512, "Must be at most 512 characters");
 
 /** One shape for the form, the route handler and the CLI. Omitted secrets keep the stored ones. */
 export const EnvironmentUpdateInput = z.object({

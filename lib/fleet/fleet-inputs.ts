@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CurrentUser } from "@/lib/auth/current-user";
 import { EnvironmentName } from "@/lib/environments/environment-inputs";
+import { safeText } from "@/lib/validation/safe-text";
 
 export const FLEET_SESSIONS_PAGE_SIZE = 50;
 export const FLEET_MATRIX_PAGE_SIZE = 50;
@@ -13,8 +14,8 @@ export const FleetSessionQuery = z.object({
   status: FleetSessionStatus.optional(),
   trigger: FleetSessionTrigger.optional(),
   environment: EnvironmentName.optional(),
-  q: z.string().trim().max(200).optional(),
-  after: z.string().max(300).optional(),
+  q: safeText().trim().max(200).optional(),
+  after: safeText().max(300).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(FLEET_SESSIONS_PAGE_SIZE),
 });
 export type FleetSessionQuery = z.infer<typeof FleetSessionQuery>;
@@ -22,7 +23,7 @@ export type FleetSessionQuery = z.infer<typeof FleetSessionQuery>;
 /** /fleet: filters and the page number (the order is computed, so pages are numbered). */
 export const FleetMatrixQuery = z.object({
   environment: EnvironmentName.optional(),
-  q: z.string().trim().max(200).optional(),
+  q: safeText().trim().max(200).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(FLEET_MATRIX_PAGE_SIZE),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decodePageCursor, encodePageCursor } from "@/lib/http/page-cursor";
+import { CursorMicrosecondTimestamp, decodePageCursor, encodePageCursor } from "@/lib/http/page-cursor";
 
 /** A row's keyset position in the fleet order: (priority, created_at with microseconds, id). */
 export interface FleetSessionCursor {
@@ -8,14 +8,7 @@ export interface FleetSessionCursor {
   id: string;
 }
 
-const CursorShape = z.tuple([
-  z.number().int().min(0).max(2),
-  z
-    .string()
-    .max(40)
-    .refine((text) => !Number.isNaN(Date.parse(text))),
-  z.uuid(),
-]);
+const CursorShape = z.tuple([z.number().int().min(0).max(2), CursorMicrosecondTimestamp, z.uuid()]);
 
 export function encodeFleetSessionCursor(cursor: FleetSessionCursor): string {
   return encodePageCursor([cursor.priority, cursor.createdAt, cursor.id]);

@@ -4,11 +4,12 @@ import type { Database } from "@/db/client";
 import { locations } from "@/db/schema";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { DomainError } from "@/lib/errors/domain-error";
+import { safeText } from "@/lib/validation/safe-text";
 
 export const SchedulePauseInput = z
   .object({
     paused: z.boolean(),
-    reason: z.string().trim().max(500, "Keep the reason under 500 characters").optional(),
+    reason: safeText({ lineBreaks: true }).trim().max(500, "Keep the reason under 500 characters").optional(),
   })
   .refine((input) => !input.paused || Boolean(input.reason), { path: ["reason"], message: "Say why the schedule is paused" });
 export type SchedulePauseInput = z.infer<typeof SchedulePauseInput>;

@@ -5,6 +5,11 @@
  */
 export const CLIENT_ADDRESS_HEADER = "x-location-sync-client-address";
 
+/** TRUST_PROXY=true: the server runs behind the operator's own proxy, so its X-Forwarded-* headers count. */
+export function trustsProxy(): boolean {
+  return process.env.TRUST_PROXY === "true";
+}
+
 export function clientAddressFromHeaders(headers: Headers | Record<string, unknown>): string {
   const value = headers instanceof Headers ? headers.get(CLIENT_ADDRESS_HEADER) : headers[CLIENT_ADDRESS_HEADER];
   return typeof value === "string" && value ? value : "unknown";

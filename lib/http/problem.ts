@@ -1,18 +1,35 @@
 import type { ZodError } from "zod";
 import { DomainError, httpStatusOf, type FieldProblem } from "@/lib/errors/domain-error";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 const titles: Record<number, string> = {
   400: "Bad request",
   401: "Not signed in",
   403: "Forbidden",
   404: "Not found",
+  405: "Method not allowed",
   409: "Conflict",
+  413: "Content too large",
+  415: "Unsupported media type",
   422: "Invalid input",
   429: "Too many attempts",
   500: "Internal error",
   502: "Upstream error",
   503: "Upstream unavailable",
 };
+
+/** A request refused before any operation ran (its size, media type or method): HTTP's business, not the domain's. */
+export class RequestRefusal extends Error {
+  constructor(
+    readonly status: 400 | 405 | 413 | 415,
+    readonly code: string,
+    message: string,
+    readonly fields: FieldProblem[] = [],
+  ) {
+    super(message);
+    this.name = "RequestRefusal";
+  }
+}
 
 /** An RFC 9457 problem+json response. */
 export function problemResponse(status: number, detail: string, extra: { errors?: FieldProblem[]; code?: string; retryAfterSeconds?: number } = {}) {
@@ -36,7 +53,10 @@ export function problemFromError(error: unknown): Response {
       retryAfterSeconds: error.retryAfterSeconds,
     });
   }
-  // Never leak an internal message: it may hold anything.
-  console.error("Unhandled error in route handler:", error instanceof Error ? error.name : typeof error);
+  if (error instanceof RequestRefusal) {
+    return problemResponse(error.status, error.message, { code: error.code, errors: error.fields.length ? error.fields : undefined });
+  }
+  // The caller gets a fixed sentence and the log the error's class and code: its message may hold a query's parameters.
+  console.error(`Unhandled error in route handler: ${describeErrorForLog(error)}`);
   return problemResponse(500, "Something went wrong on our side. It has been logged.");
 }

@@ -2,8 +2,10 @@ import type { z } from "zod";
 import { requireApiUser, type CurrentUser } from "@/lib/auth/guard";
 import type { Role } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/errors/domain-error";
-import { clientAddressFromHeaders } from "./client-address";
+import { findUnstorableText, unsafeCharacterMessage } from "@/lib/validation/safe-text";
+import { clientAddressFromHeaders, trustsProxy } from "./client-address";
 import { fieldProblemsOf, problemFromError, problemResponse } from "./problem";
+import { DEFAULT_MAX_BODY_BYTES, readBodyBytes, readJsonBody } from "./request-body";
 import { isCrossOriginWrite } from "./same-origin";
 
 type Schema = z.ZodType;
@@ -15,6 +17,8 @@ export interface RouteSpec<P extends Schema | undefined, B extends Schema | unde
   params?: P;
   body?: B;
   query?: Q;
+  /** The largest body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES); a larger one is refused with 413 before it is parsed. */
+  maxBodyBytes?: number;
 }
 
 export interface RouteArgs<P, B, Q, U = CurrentUser> {
@@ -30,7 +34,8 @@ type NextContext = { params: Promise<Record<string, string | string[] | undefine
 
 /**
  * The one adapter every route handler uses: same-origin check for writes →
- * caller and role → zod-parsed params, query and body → the lib/ call → JSON or
+ * caller and role → zod-parsed params, query and body (size-limited, and never
+ * with NUL or lone surrogates, which no query may see) → the lib/ call → JSON or
  * problem+json. No business logic lives here.
  */
 export function routeHandler<P extends Schema | undefined = undefined, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
@@ -47,15 +52,29 @@ export function publicRouteHandler<P extends Schema | undefined = undefined, B e
 ) {
   return async (request: Request, context: NextContext): Promise<Response> => {
     try {
-      if (isCrossOriginWrite(request.method, request.headers)) {
+      if (isCrossOriginWrite(request.method, request.headers, { trustProxy: trustsProxy() })) {
         return problemResponse(403, "Cross-origin requests may not change anything.", { code: "CROSS_ORIGIN" });
       }
       const user = spec.roles === "public" ? null : await requireApiUser({ roles: spec.roles });
-      const params = spec.params ? parseOrThrow(spec.params, await context.params) : undefined;
-      const query = spec.query ? parseOrThrow(spec.query, Object.fromEntries(new URL(request.url).searchParams)) : undefined;
-      const body = spec.body ? parseOrThrow(spec.body, await readJson(request)) : undefined;
+      const rawParams = (await context.params) ?? {};
+      const rawQuery = Object.fromEntries(new URL(request.url).searchParams);
+      refuseUnstorableText(rawParams);
+      refuseUnstorableText(rawQuery);
+      const params = spec.params ? parseOrThrow(spec.params, rawParams) : undefined;
+      const query = spec.query ? parseOrThrow(spec.query, rawQuery) : undefined;
+      const maxBodyBytes = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      let body: unknown;
+      let forwarded = request;
+      if (spec.body) {
+        const json = await readJsonBody(request, maxBodyBytes);
+        refuseUnstorableText(json);
+        body = parseOrThrow(spec.body, json);
+      } else if (request.body && request.method !== "GET" && request.method !== "HEAD") {
+        // A handler that reads its own (optional) body still gets no more than the limit.
+        forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: await readBodyBytes(request, maxBodyBytes) });
+      }
       const result = await handle({
-        request,
+        request: forwarded,
         user,
         clientAddress: clientAddressFromHeaders(request.headers),
         params: params as Infer<P>,
@@ -79,12 +98,10 @@ function parseOrThrow<S extends Schema>(schema: S, value: unknown): z.infer<S> {
   return parsed.data;
 }
 
-async function readJson(request: Request): Promise<unknown> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!type.includes("application/json")) throw new DomainError("INVALID", "Send a JSON body (Content-Type: application/json).", [{ field: "(body)", reason: "must be JSON" }]);
-  try {
-    return await request.json();
-  } catch {
-    throw new DomainError("INVALID", "The body is not valid JSON.", [{ field: "(body)", reason: "not valid JSON" }]);
-  }
+/** NUL and lone surrogates are refused in any input, whatever its schema: PostgreSQL would fail on them (a 500). */
+function refuseUnstorableText(value: unknown): void {
+  const unstorable = findUnstorableText(value);
+  if (!unstorable) return;
+  const reason = unsafeCharacterMessage(unstorable.found);
+  throw new DomainError("INVALID", `${unstorable.path}: ${reason}`, [{ field: unstorable.path, reason }]);
 }

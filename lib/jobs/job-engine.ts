@@ -1,6 +1,7 @@
 import { PgBoss } from "pg-boss";
 import { allJobs } from "./all-jobs";
 import type { AnyJob } from "./define-job";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 export interface JobEngine {
   boss: PgBoss;
@@ -15,7 +16,7 @@ export async function startJobEngine(options: { databaseUrl: string; work: boole
   const jobs = options.jobs ?? allJobs;
   const log = options.log ?? ((line) => console.log(line));
   const boss = new PgBoss({ connectionString: options.databaseUrl, schema: "pgboss", max: 4 });
-  boss.on("error", (error) => log(`[jobs] ${error instanceof Error ? error.message : String(error)}`));
+  boss.on("error", (error) => log(`[jobs] ${describeErrorForLog(error, { frames: false })}`));
   await boss.start();
   for (const job of jobs) {
     await boss.createQueue(job.name, { ...job.queue });

@@ -1,6 +1,7 @@
 import { PgBoss } from "pg-boss";
 import type { z } from "zod";
 import type { JobDefinition } from "./define-job";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 const globalForJobs = globalThis as unknown as { locationSyncJobSender?: Promise<PgBoss> };
 
@@ -13,7 +14,7 @@ function jobSender(): Promise<PgBoss> {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set");
     const boss = new PgBoss({ connectionString: url, schema: "pgboss", max: 2, supervise: false, schedule: false });
-    boss.on("error", (error) => console.error(`[jobs] ${error instanceof Error ? error.message : String(error)}`));
+    boss.on("error", (error) => console.error(`[jobs] ${describeErrorForLog(error, { frames: false })}`));
     await boss.start();
     return boss;
   })();

@@ -1,12 +1,14 @@
 // `npm run worker`: a standalone worker process on the same database as the dashboard. Run compiled, not under tsx:
 // lib/build/build-workers.ts bundles this file (anything it imports must work from the bundle, see there).
 import { closeDatabase, getConnection } from "@/db/client";
+import { installLogRedaction } from "@/lib/logging/safe-error";
 import { startDatabase } from "@/lib/runtime/start-database";
 import { assertProductionConfiguration } from "@/lib/runtime/mode";
 import { startWorkerHealthServer, workerHealthPort } from "@/lib/runtime/worker-health";
 import { startJobEngine } from "./job-engine";
 
 async function main() {
+  installLogRedaction();
   assertProductionConfiguration();
   const healthPort = workerHealthPort();
   const database = await startDatabase();
@@ -31,6 +33,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(`[worker] ${error instanceof Error ? error.message : String(error)}`);
+  // First line only: a failed query's parameters follow its SQL on the next lines.
+  console.error(`[worker] ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import { IANAZone } from "luxon";
 import { z } from "zod";
 import { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { Email } from "@/lib/users/user-inputs";
+import { safeText } from "@/lib/validation/safe-text";
 
 // One schema per shape, used by the forms in the browser and by the route handlers and CLI.
 // `abort: true` on a field's first check: an empty or malformed value gets one message, not several.
@@ -12,14 +13,12 @@ export const SYNC_WINDOW = { start: "09:00", end: "19:00" } as const;
 
 const countryCodes = new Set<string>(getCountries());
 
-export const TimeZone = z
-  .string()
+export const TimeZone = safeText()
   .trim()
   .min(1, { error: "Choose the location's time zone", abort: true })
   .refine((zone) => IANAZone.isValidZone(zone), "Must be an IANA time zone such as Europe/Berlin or America/New_York");
 
-export const CountryCode = z
-  .string()
+export const CountryCode = safeText()
   .trim()
   .transform((code) => code.toUpperCase())
   .refine((code) => countryCodes.has(code), "Must be a two-letter country code such as US, DE or GB");
@@ -35,20 +34,18 @@ export const SyncTime = z
   );
 
 /** The upstream's location_id: it goes into URL paths (encoded), so no control characters. */
-export const UpstreamLocationId = z
-  .string()
+export const UpstreamLocationId = safeText()
   .trim()
   .min(1, { error: "Enter the upstream location ID", abort: true })
   .max(200, "Must be at most 200 characters")
   .regex(/^[^\s/?#\\]+$/, "Must not contain spaces, slashes, ? or #");
 
-export const SourceKey = z
-  .string()
+export const SourceKey = safeText()
   .trim()
   .min(1, "Enter the source key of the management system's location")
   .max(200, "Must be at most 200 characters");
 
-export const LocationName = z.string().trim().min(1, "Enter a name").max(120, "Must be at most 120 characters");
+export const LocationName = safeText().trim().min(1, "Enter a name").max(120, "Must be at most 120 characters");
 
 const locationFields = {
   name: LocationName,
@@ -85,24 +82,24 @@ export const LOCATIONS_PAGE_SIZE = 50;
 
 /** List query: search, filters and a keyset cursor (after/before an opaque key). */
 export const LocationListQuery = z.object({
-  q: z.string().trim().max(200).optional(),
+  q: safeText().trim().max(200).optional(),
   status: ConnectionStatusFilter.optional(),
   environment: EnvironmentName.optional(),
-  after: z.string().max(500).optional(),
-  before: z.string().max(500).optional(),
+  after: safeText().max(500).optional(),
+  before: safeText().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(LOCATIONS_PAGE_SIZE),
 });
 export type LocationListQuery = z.infer<typeof LocationListQuery>;
 
 /** The upstream account's credentials, typed by the owner: used once in the request, never stored. */
 export const ConnectLocationInput = z.object({
-  email: z.string().trim().min(1, "Enter the email of the upstream account").max(254, "Must be at most 254 characters"),
+  email: safeText().trim().min(1, "Enter the email of the upstream account").max(254, "Must be at most 254 characters"),
   password: z.string().min(1, "Enter the password of the upstream account").max(1024, "Must be at most 1024 characters"),
 });
 export type ConnectLocationInput = z.infer<typeof ConnectLocationInput>;
 
 export const OwnerInvitationInput = z.object({
   email: Email,
-  name: z.string().trim().max(120, "Must be at most 120 characters").default(""),
+  name: safeText().trim().max(120, "Must be at most 120 characters").default(""),
 });
 export type OwnerInvitationInput = z.infer<typeof OwnerInvitationInput>;

@@ -14,6 +14,7 @@ import { mappingBasisOf } from "./mapping-basis";
 import { countPreview } from "./preview-counts";
 import { planPreviewReads, type PlannedRead } from "./preview-plan";
 import { prepareRecheck, recheckPreview } from "./recheck-preview";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 export interface ComputePreviewOptions {
   /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */
@@ -197,7 +198,7 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
     );
   } catch (error) {
     const message = error instanceof DomainError ? error.message : `The preview could not be computed (${error instanceof Error ? error.name : "error"}). It was logged; try Refresh.`;
-    if (!(error instanceof DomainError)) console.error(`[preview] run ${runId} failed:`, error instanceof Error ? error.message : error);
+    if (!(error instanceof DomainError)) console.error(`[preview] run ${runId} failed: ${describeErrorForLog(error)}`);
     await db.update(previewRuns).set({ status: "failed", error: message, finishedAt: new Date() }).where(eq(previewRuns.id, runId));
   } finally {
     if (!options.reader) await reader.close();

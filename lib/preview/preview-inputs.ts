@@ -3,6 +3,7 @@ import type { Role } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/errors/domain-error";
 import { fieldProblemsOf } from "@/lib/http/problem";
 import { previewRecordTypes, type PreviewRecordType } from "./preview-plan";
+import { safeText } from "@/lib/validation/safe-text";
 
 export const PreviewRecordTypeInput = z.enum(previewRecordTypes as [PreviewRecordType, ...PreviewRecordType[]]);
 
@@ -13,7 +14,7 @@ export const PREVIEW_PAGE_SIZE = 50;
 /** The preview page's URL state: which tab, search, filter, sort, page and the record opened. */
 export const PreviewQuery = z.object({
   type: PreviewRecordTypeInput.default("calendars"),
-  q: z.string().trim().max(200).optional(),
+  q: safeText().trim().max(200).optional(),
   status: z.enum(previewStatusFilters).optional(),
   sort: z.enum(previewSorts).default("source"),
   page: z.coerce.number().int().min(0).max(1_000_000).default(0),

@@ -3,6 +3,7 @@ import { getConnection } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
 import { sendJob } from "@/lib/jobs/job-sender";
 import { recountPreview } from "./recount-preview";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 /** preview.count: a location's preview counted again. At most one waits per location (policy "short", keyed by location). */
 export const recountPreviewJob = defineJob({
@@ -17,6 +18,6 @@ export async function requestPreviewRecount(locationId: string): Promise<void> {
   try {
     await sendJob(recountPreviewJob, { locationId }, { singletonKey: locationId });
   } catch (error) {
-    console.error(`[preview] could not queue a recount of ${locationId}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[preview] could not queue a recount of ${locationId}: ${describeErrorForLog(error)}`);
   }
 }

@@ -5,7 +5,9 @@ import path from "node:path";
 import next from "next";
 import { closeDatabase, getDatabase } from "@/db/client";
 import { readOrCreateSecretFile } from "@/db/embedded";
+import { trustsProxy } from "@/lib/http/client-address";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
+import { installLogRedaction } from "@/lib/logging/safe-error";
 import { assertProductionConfiguration, ConfigurationError, dataDirectory, isProductionMode } from "./mode";
 import { applyRequestPolicies } from "./request-policies";
 import { sandboxDemo } from "@/lib/sandbox/provision";
@@ -16,6 +18,7 @@ import { startDatabase } from "./start-database";
 const log = (line: string) => console.log(`[location-sync] ${line}`);
 
 async function main() {
+  installLogRedaction();
   const dev = process.argv.includes("--dev");
   if (!dev) (process.env as Record<string, string>).NODE_ENV ??= "production";
   const port = Number(process.env.PORT ?? 3000);
@@ -39,7 +42,7 @@ async function main() {
   const app = next({ dev, dir: process.cwd(), hostname: host, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const trustProxy = process.env.TRUST_PROXY === "true";
+  const trustProxy = trustsProxy();
   const server = createServer((request, response) => {
     if (applyRequestPolicies(request, response, { dev, trustProxy })) void handle(request, response);
   });
@@ -82,7 +85,8 @@ function printBanner(info: { port: number; production: boolean; embedded: boolea
 }
 
 main().catch((error) => {
-  const message = error instanceof ConfigurationError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  // First line only: a failed query's parameters follow its SQL on the next lines.
+  const message = error instanceof ConfigurationError ? error.message : `failed to start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
   console.error(`[location-sync] ${message}`);
   process.exit(1);
 });

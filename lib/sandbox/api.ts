@@ -13,7 +13,7 @@ import {
   type SandboxLocation,
 } from "./auth";
 import { defaultUploadTtlSeconds, maxReportedDetails, type SandboxContext } from "./context";
-import { jsonResponse, SandboxError } from "./errors";
+import { jsonResponse, readLimitedJson, SandboxError } from "./errors";
 import {
   AccessTokenRequest,
   BatchSyncBody,
@@ -39,14 +39,12 @@ export interface ApiCall {
   note: { locationId?: string };
 }
 
+// The whole batch of calendars, categories or services travels in one body; contacts and appointments go to upload addresses.
+const API_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
 async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
-  let body: unknown;
-  try {
-    body = text.trim() === "" ? {} : JSON.parse(text);
-  } catch {
-    throw new SandboxError(400, "invalid_json", "The request body is not valid JSON.");
-  }
+  const read = await readLimitedJson(request, API_MAX_BODY_BYTES);
+  const body = read === "" ? {} : read;
   if (!body || typeof body !== "object" || Array.isArray(body)) {
     throw new SandboxError(400, "invalid_json", "The request body must be a JSON object.");
   }

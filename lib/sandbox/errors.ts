@@ -1,3 +1,7 @@
+import { RequestRefusal } from "@/lib/http/problem";
+import { readBodyBytes } from "@/lib/http/request-body";
+import { findUnstorableText, unsafeCharacterMessage } from "@/lib/validation/safe-text";
+
 export interface SandboxErrorDetail {
   index?: number;
   field?: string;
@@ -33,6 +37,32 @@ export function errorResponse(error: SandboxError): Response {
   );
 }
 
+/**
+ * A JSON request body read with a size limit (the stream stops there, whatever Content-Length
+ * says) and refused when any string holds NUL or a lone surrogate, which PostgreSQL cannot store.
+ * "" when the body is empty.
+ */
+export async function readLimitedJson(request: Request, maxBytes: number): Promise<unknown> {
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await readBodyBytes(request, maxBytes);
+  } catch (error) {
+    if (error instanceof RequestRefusal) throw new SandboxError(413, "body_too_large", error.message);
+    throw error;
+  }
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === "") return "";
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new SandboxError(400, "invalid_json", "The request body is not valid JSON.");
+  }
+  const unstorable = findUnstorableText(body);
+  if (unstorable) throw new SandboxError(422, "invalid_request", "The request body is not valid.", [{ field: unstorable.path, reason: unsafeCharacterMessage(unstorable.found) }]);
+  return body;
+}
+
 /** The first detail as one line, for the request log. */
 export function describeError(error: SandboxError): string {
   const first = error.details[0];
@@ -44,6 +74,7 @@ export function describeError(error: SandboxError): string {
 /** Every error code the sandbox answers, with its status (documented in the README). */
 export const sandboxErrorCodes = {
   invalid_json: { status: 400, meaning: "the body is not valid JSON (or, for the API, not a JSON object)" },
+  body_too_large: { status: 413, meaning: "a JSON request body over the limit (32 MiB for the API, 64 KiB for fault control); uploads have none" },
   not_an_array: { status: 400, meaning: "an upload body that is not a JSON array" },
   upload_interrupted: { status: 400, meaning: "the upload connection broke before the body was complete" },
   invalid_api_key: { status: 401, meaning: "x-api-key missing or unknown" },
@@ -63,7 +94,7 @@ export const sandboxErrorCodes = {
   upload_address_used: { status: 410, meaning: "the one-time upload address was already used" },
   upload_address_expired: { status: 410, meaning: "the upload address expired (1 hour after issue by default)" },
   unsupported_media_type: { status: 415, meaning: "an upload with a Content-Type other than application/json" },
-  invalid_request: { status: 422, meaning: "the request body (not a record) breaks its schema; details name the field" },
+  invalid_request: { status: 422, meaning: "the request body (not a record) breaks its schema, or holds NUL or a lone surrogate; details name the field" },
   invalid_records: { status: 422, meaning: "records break a rule or format; details name index, field, reason" },
   duplicate_external_id: { status: 422, meaning: "an external_id (or opening calendar+start_at) repeats in one request/upload" },
   unknown_reference: { status: 422, meaning: "a reference to an unknown calendar, category, service or contact" },

@@ -2,10 +2,11 @@ import type { ApiCall } from "./api";
 import { resolveEnvironment } from "./auth";
 import type { SandboxContext } from "./context";
 import { sandboxEndpoints, sandboxFaultTargets } from "./endpoints";
-import { errorResponse, jsonResponse, SandboxError } from "./errors";
+import { errorResponse, jsonResponse, readLimitedJson, SandboxError } from "./errors";
 import { clearFaults, hasArmedFaults, injectFault, InjectFaultInput, takeFault, type FaultMode } from "./faults";
 import { logSandboxRequest } from "./request-log";
 import { claimUpload, findUploadEnvironment, receiveUpload } from "./upload";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 export type { SandboxContext } from "./context";
 
@@ -77,8 +78,8 @@ async function settle(run: () => Promise<Response>): Promise<Outcome> {
     return { response: await run() };
   } catch (error) {
     if (error instanceof SandboxError) return { response: errorResponse(error), error };
-    // First line only: a failed query's parameters could hold record data.
-    console.error("sandbox: unexpected error", error instanceof Error ? error.message.split("\n")[0] : typeof error);
+    // Class and code only: a failed query's parameters could hold record data.
+    console.error(`sandbox: unexpected error: ${describeErrorForLog(error)}`);
     const internal = new SandboxError(500, "internal_error", "The sandbox failed to handle the request.");
     return { response: errorResponse(internal), error: internal };
   }
@@ -161,12 +162,8 @@ async function handleControl(request: Request, context: SandboxContext, path: st
   }
   if (path === "/faults" && context.faultsEnabled) {
     if (request.method === "POST") {
-      let body: unknown;
-      try {
-        body = await request.json();
-      } catch {
-        throw new SandboxError(400, "invalid_json", "The request body is not valid JSON.");
-      }
+      const body = await readLimitedJson(request, 64 * 1024);
+      if (body === "") throw new SandboxError(400, "invalid_json", "The request body is not valid JSON.");
       const parsed = InjectFaultInput.safeParse(body);
       if (!parsed.success) {
         throw new SandboxError(422, "invalid_request", "The fault is not valid.", parsed.error.issues.map((issue) => ({ field: issue.path.join("."), reason: issue.message })));

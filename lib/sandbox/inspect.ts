@@ -13,9 +13,10 @@ import {
   sandboxUsers,
   type SandboxRecordType,
 } from "@/db/schema";
+import { safeText } from "@/lib/validation/safe-text";
 
 export const SandboxInspectQuery = z.object({
-  location: z.string().min(1).max(200).optional(),
+  location: safeText().min(1).max(200).optional(),
   type: z.enum(sandboxRecordTypes).default("contact_details"),
 });
 export type SandboxInspectQuery = z.infer<typeof SandboxInspectQuery>;

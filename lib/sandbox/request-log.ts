@@ -2,6 +2,7 @@ import { lt } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { sandboxRequestLog } from "@/db/schema";
 import { describeError, type SandboxError } from "./errors";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 export async function logSandboxRequest(
   db: Database,
@@ -20,7 +21,7 @@ export async function logSandboxRequest(
       code: reset ? "injected_reset" : (error?.code ?? null),
       reason: reset ? "connection reset (injected)" : error ? describeError(error).slice(0, 1000) : null,
     })
-    .catch((failure: unknown) => console.error("sandbox: request log failed", failure instanceof Error ? failure.message : failure));
+    .catch((failure: unknown) => console.error(`sandbox: request log failed: ${describeErrorForLog(failure)}`));
 }
 
 /** Drops request-log entries older than `keepDays` (the log is for inspection, not an archive). */

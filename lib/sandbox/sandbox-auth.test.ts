@@ -175,3 +175,21 @@ describe("location tokens", () => {
     expect(result.json.error.code).toBe("not_location_owner");
   });
 });
+
+describe("request bodies", () => {
+  test("refuses a JSON body over 32 MiB with 413 body_too_large, and NUL in any string with 422", async () => {
+    const huge = await fetch(`${server.apiBaseUrl}/v1/access_tokens`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": fixture.apiKey },
+      body: Buffer.alloc(33 * 1024 * 1024, 0x20),
+    });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error.code).toBe("body_too_large");
+
+    const nul = await http.call("POST", "/access_tokens", {
+      body: { email: `${fixture.owner.email}\u0000`, password: "x", client_id: fixture.clientId, client_secret: fixture.clientSecret },
+    });
+    expect(nul.status).toBe(422);
+    expect(nul.json.error).toMatchObject({ code: "invalid_request", details: [{ field: "email" }] });
+  });
+});

@@ -5,6 +5,7 @@ import { connectDatabase, type Database } from "@/db/client";
 import type { SandboxContext, SandboxStats } from "./context";
 import { areFaultsEnabled } from "./fault-policy";
 import { handleSandboxRequest } from "./handle-request";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 export interface SandboxServer {
   /** `{base_url}`: append `/v1/...`. */
@@ -121,7 +122,7 @@ function listen(context: SandboxContext, host: string, port: number): Promise<ht
     handleSandboxRequest(toWebRequest(incoming, origin), context)
       .then((response) => sendWebResponse(response, outgoing))
       .catch((error: unknown) => {
-        console.error("sandbox: request failed", error instanceof Error ? error.message : error);
+        console.error(`sandbox: request failed: ${describeErrorForLog(error)}`);
         outgoing.destroy();
       });
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decodePageCursor, encodePageCursor } from "@/lib/http/page-cursor";
+import { CursorMicrosecondTimestamp, decodePageCursor, encodePageCursor } from "@/lib/http/page-cursor";
 
 /**
  * The keyset position of a session in the history's order: (created_at, id) descending.
@@ -10,7 +10,7 @@ export interface SessionCursor {
   id: string;
 }
 
-const CursorShape = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), z.uuid()]);
+const CursorShape = z.tuple([CursorMicrosecondTimestamp, z.uuid()]);
 
 export function encodeSessionCursor(cursor: SessionCursor): string {
   return encodePageCursor([cursor.createdAt, cursor.id]);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { optionalStepNames } from "./step-names";
+import { safeText } from "@/lib/validation/safe-text";
 
 // One schema per input of the session routes; the sync panel's form and the history filters use the same ones.
 
@@ -25,14 +26,14 @@ export const SESSION_HISTORY_PAGE_SIZE = 50;
 export const SessionHistoryQuery = z.object({
   status: z.preprocess((value) => (value === "" ? undefined : value), z.enum(sessionStatuses).optional()),
   trigger: z.preprocess((value) => (value === "" ? undefined : value), z.enum(sessionTriggers).optional()),
-  after: z.string().max(200).optional(),
-  before: z.string().max(200).optional(),
+  after: safeText().max(200).optional(),
+  before: safeText().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(SESSION_HISTORY_PAGE_SIZE),
 });
 export type SessionHistoryQuery = z.infer<typeof SessionHistoryQuery>;
 
 /** "Confirm and send" after the removal safety valve stopped a session: why the removals are right, in a person's words. */
 export const ConfirmRemovalsInput = z.object({
-  reason: z.string().trim().min(3, "say why these removals are right").max(500),
+  reason: safeText({ lineBreaks: true }).trim().min(3, "say why these removals are right").max(500),
 });
 export type ConfirmRemovalsInput = z.infer<typeof ConfirmRemovalsInput>;

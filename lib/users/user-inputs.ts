@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { NewPassword } from "@/lib/auth/password-rules";
 import { Role } from "@/lib/auth/roles";
+import { safeText } from "@/lib/validation/safe-text";
 
 export const Email = z.email("must be an email address").max(254).transform((value) => value.trim().toLowerCase());
 
 export const CreateUserInput = z.object({
   email: Email,
-  name: z.string().trim().max(120).default(""),
+  name: safeText().trim().max(120).default(""),
   role: Role,
 });
 export type CreateUserInput = z.infer<typeof CreateUserInput>;

@@ -4,6 +4,7 @@ import { getDatabase } from "@/db/client";
 import { DomainError } from "@/lib/errors/domain-error";
 import { generateDemoSource, type DemoSourceOptions } from "@/lib/source/demo/generate-demo-source";
 import { runWithDatabase } from "../run-with-database";
+import { forTerminal, jsonForTerminal } from "../terminal-output";
 
 const wholeNumber = (minimum: number, maximum: number) =>
   z.coerce
@@ -45,7 +46,7 @@ export function register(program: Command) {
     .action(async (options: SeedFlags) => {
       await runWithDatabase(async () => {
         const sourceKeys = await generateDemoSource(getDatabase(), parseSeedFlags(options));
-        console.log(options.json ? JSON.stringify({ sourceKeys }) : sourceKeys.join("\n"));
+        console.log(options.json ? jsonForTerminal({ sourceKeys }) : sourceKeys.map(forTerminal).join("\n"));
       });
     });
 }

@@ -5,6 +5,7 @@ import { EnvironmentName, type EnvironmentUpdateInput, type EnvironmentView } fr
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { runWithDatabase } from "../run-with-database";
+import { forTerminal, jsonForTerminal } from "../terminal-output";
 
 /** Where each input field comes from on the command line, for error messages. */
 const sourceOf: Record<string, string> = {
@@ -83,7 +84,7 @@ export function register(program: Command) {
 
 function parseName(value: string) {
   const parsed = EnvironmentName.safeParse(value);
-  if (!parsed.success) throw new DomainError("INVALID", `Unknown environment "${value}": use staging or production.`);
+  if (!parsed.success) throw new DomainError("INVALID", `Unknown environment "${forTerminal(value)}": use staging or production.`);
   return parsed.data;
 }
 
@@ -108,7 +109,7 @@ function withCommandLineNames(error: unknown): unknown {
 
 function printView(view: EnvironmentView, json?: boolean) {
   if (json) {
-    console.log(JSON.stringify(view, null, 2));
+    console.log(jsonForTerminal(view, 2));
     return;
   }
   const secret = (status: EnvironmentView["apiKey"]) => (status.set ? (status.hint ?? "set") : "not set");
@@ -122,5 +123,5 @@ function printView(view: EnvironmentView, json?: boolean) {
     ["Client secret", secret(view.clientSecret)],
     ["Updated", `${view.updatedAt}${view.updatedBy ? ` by ${view.updatedBy}` : ""}`],
   ];
-  for (const [label, value] of lines) console.log(`${label.padEnd(18)}${value}`);
+  for (const [label, value] of lines) console.log(`${label.padEnd(18)}${forTerminal(value)}`);
 }

@@ -6,12 +6,13 @@ import { disconnectLocation } from "@/lib/locations/disconnect-location";
 import { ConnectLocationInput, LocationId } from "@/lib/locations/location-inputs";
 import { readSecretFromStdin } from "../read-stdin";
 import { runWithDatabase } from "../run-with-database";
+import { forTerminal, jsonForTerminal } from "../terminal-output";
 
 const cliActor = { id: null, email: "cli", clientAddress: "cli" };
 
 function parseLocationId(id: string): string {
   const parsed = LocationId.safeParse({ locationId: id });
-  if (!parsed.success) throw new DomainError("INVALID", `<id>: must be a location id (see location:list), got "${id}"`);
+  if (!parsed.success) throw new DomainError("INVALID", `<id>: must be a location id (see location:list), got "${forTerminal(id)}"`);
   return parsed.data.locationId;
 }
 
@@ -29,7 +30,7 @@ export function register(program: Command) {
         if (!input.success) throw new DomainError("INVALID", input.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
         const location = await connectLocation(getDatabase(), cliActor, locationId, input.data);
         const summary = { id: location.id, name: location.name, connected: location.connected, upstreamAccountEmail: location.upstreamAccountEmail, connectedAt: location.connectedAt };
-        console.log(options.json ? JSON.stringify(summary) : `Connected ${location.name} (${location.id}) as ${location.upstreamAccountEmail}`);
+        console.log(options.json ? jsonForTerminal(summary) : `Connected ${forTerminal(location.name)} (${location.id}) as ${forTerminal(location.upstreamAccountEmail)}`);
       });
     });
 
@@ -41,7 +42,7 @@ export function register(program: Command) {
     .action(async (id: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
         const location = await disconnectLocation(getDatabase(), cliActor, parseLocationId(id));
-        console.log(options.json ? JSON.stringify({ id: location.id, name: location.name, connected: location.connected }) : `Disconnected ${location.name} (${location.id})`);
+        console.log(options.json ? jsonForTerminal({ id: location.id, name: location.name, connected: location.connected }) : `Disconnected ${forTerminal(location.name)} (${location.id})`);
       });
     });
 }

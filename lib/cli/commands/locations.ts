@@ -5,6 +5,7 @@ import { createLocation } from "@/lib/locations/create-location";
 import { listLocations, type LocationListItem, type LocationViewer } from "@/lib/locations/list-locations";
 import { LocationInput, LocationListQuery } from "@/lib/locations/location-inputs";
 import { runWithDatabase } from "../run-with-database";
+import { forTerminal, jsonForTerminal } from "../terminal-output";
 
 // location:link / location:unlink (the connection) live in location-connection.ts.
 
@@ -77,7 +78,7 @@ async function listAllLocations(q: string | undefined): Promise<LocationListItem
 function formatTable(items: LocationListItem[]): string {
   const rows = [
     ["ID", "NAME", "ENVIRONMENT", "UPSTREAM ID", "STATUS", "SYNC"],
-    ...items.map((item) => [item.id, item.name, item.environment, item.upstreamLocationId ?? "—", item.connectionStatus, `${item.syncTime} ${item.timeZone}`]),
+    ...items.map((item) => [item.id, item.name, item.environment, item.upstreamLocationId ?? "—", item.connectionStatus, `${item.syncTime} ${item.timeZone}`].map(forTerminal)),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n");
@@ -100,7 +101,7 @@ export function register(program: Command) {
       await runWithDatabase(async () => {
         try {
           const location = await createLocation(getDatabase(), cliActor, parseAddOptions(options));
-          console.log(options.json ? JSON.stringify(location) : location.id);
+          console.log(options.json ? jsonForTerminal(location) : location.id);
         } catch (error) {
           throw error instanceof DomainError ? withFlagNames(error) : error;
         }
@@ -115,7 +116,7 @@ export function register(program: Command) {
     .action(async (options: { q?: string; json?: boolean }) => {
       await runWithDatabase(async () => {
         const items = await listAllLocations(options.q);
-        if (options.json) console.log(JSON.stringify(items));
+        if (options.json) console.log(jsonForTerminal(items));
         else console.log(items.length ? formatTable(items) : "No locations.");
       });
     });

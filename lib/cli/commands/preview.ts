@@ -10,6 +10,7 @@ import { computePreview } from "@/lib/preview/compute-preview";
 import { previewRecordTypes, type PreviewRecordType } from "@/lib/preview/preview-plan";
 import { sourceResources, type SourceResource } from "@/lib/source/source-rows";
 import { runWithDatabase } from "../run-with-database";
+import { forTerminal, jsonForTerminal } from "../terminal-output";
 
 async function write(text: string) {
   if (!process.stdout.write(text)) await once(process.stdout, "drain");
@@ -33,7 +34,7 @@ export function register(program: Command) {
     .action(async (location: string, options: { resource?: string; json?: boolean; rebuild?: boolean }) => {
       await runWithDatabase(async () => {
         const parsed = LocationId.safeParse({ locationId: location });
-        if (!parsed.success) throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${location}"`);
+        if (!parsed.success) throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${forTerminal(location)}"`);
         const type = recordTypeOf(options.resource);
         const connection = getConnection();
         const [run] = await connection.db.insert(previewRuns).values({ locationId: parsed.data.locationId, requestedByEmail: "cli", rebuild: options.rebuild ?? false }).onConflictDoNothing().returning();
@@ -49,13 +50,13 @@ export function register(program: Command) {
           }
           return;
         }
-        await write(`{"counts":${JSON.stringify(counts)},"records":[`);
+        await write(`{"counts":${jsonForTerminal(counts)},"records":[`);
         let first = true;
         const typeFilter = type ? connection.sql`and record_type = ${type}` : connection.sql``;
         for await (const rows of connection.sql<{ record_type: string; payload: unknown }[]>`
           select record_type, payload from preview_records where location_id = ${run.locationId} and status in ('valid', 'warning') ${typeFilter} order by record_type, seq`.cursor(1000)) {
           for (const row of rows) {
-            await write(`${first ? "" : ","}${JSON.stringify({ type: row.record_type, record: row.payload })}`);
+            await write(`${first ? "" : ","}${jsonForTerminal({ type: row.record_type, record: row.payload })}`);
             first = false;
           }
         }
@@ -66,7 +67,7 @@ export function register(program: Command) {
           from preview_issues i join preview_records r on r.location_id = i.location_id and r.record_type = i.record_type and r.seq = i.seq
           where i.location_id = ${run.locationId} ${type ? connection.sql`and i.record_type = ${type}` : connection.sql``} order by i.record_type, i.seq`.cursor(1000)) {
           for (const row of rows) {
-            await write(`${first ? "" : ","}${JSON.stringify(row)}`);
+            await write(`${first ? "" : ","}${jsonForTerminal(row)}`);
             first = false;
           }
         }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { getDatabase } from "@/db/client";
 import { runSecretsRotation } from "@/lib/crypto/rotate-secrets";
 import { runWithDatabase } from "../run-with-database";
+import { jsonForTerminal } from "../terminal-output";
 
 export function register(program: Command) {
   program
@@ -15,7 +16,7 @@ export function register(program: Command) {
       await runWithDatabase(async () => {
         const result = await runSecretsRotation(getDatabase(), { id: null, email: "cli" });
         if (options.json) {
-          console.log(JSON.stringify(result, null, 2));
+          console.log(jsonForTerminal(result, 2));
           return;
         }
         console.log(`Current key: ${result.currentKeyId}`);

@@ -12,10 +12,11 @@ import { ConfirmRemovalsInput } from "@/lib/sync/session-inputs";
 import { optionalStepNames, type OptionalStepName } from "@/lib/sync/step-names";
 import { runOrWaitForSession } from "@/lib/sync/wait-for-session";
 import { runWithDatabase } from "../run-with-database";
+import { forTerminal, jsonForTerminal } from "../terminal-output";
 
 function locationIdOf(value: string): string {
   const parsed = LocationId.safeParse({ locationId: value });
-  if (!parsed.success) throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${value}"`);
+  if (!parsed.success) throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${forTerminal(value)}"`);
   return parsed.data.locationId;
 }
 
@@ -23,13 +24,14 @@ function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
   if (value === undefined) return undefined;
   const names = value.split(",").map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !(optionalStepNames as readonly string[]).includes(name));
-  if (unknown.length) throw new DomainError("INVALID", `--steps: ${unknown.join(", ")} unknown; choose from ${optionalStepNames.join(", ")}`);
+  if (unknown.length) throw new DomainError("INVALID", `--steps: ${unknown.map(forTerminal).join(", ")} unknown; choose from ${optionalStepNames.join(", ")}`);
   return names as OptionalStepName[];
 }
 
 const cliActor = { id: null, email: "cli", clientAddress: "cli" };
 
-const print = (value: unknown, json: boolean | undefined, text: string) => process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+// `text` is composed with forTerminal() around every value from the database or the upstream.
+const print = (value: unknown, json: boolean | undefined, text: string) => process.stdout.write(json ? `${jsonForTerminal(value, 2)}\n` : `${text}\n`);
 
 export function register(program: Command) {
   program
@@ -57,7 +59,7 @@ export function register(program: Command) {
         if (!options.wait) return void print(result, options.json, result.started ? `session ${sessionId} queued` : `session ${sessionId} is already ${result.reason === "already_open" ? "open" : "scheduled"}`);
         const status = await runOrWaitForSession(connection, sessionId);
         const detail = await getSessionDetail(connection.db, sessionId);
-        print(detail, options.json, `session ${sessionId} ${status}${detail.session.error ? `: ${detail.session.error}` : ""}`);
+        print(detail, options.json, `session ${sessionId} ${status}${detail.session.error ? `: ${forTerminal(detail.session.error)}` : ""}`);
         if (status !== "succeeded") process.exitCode = 1;
       });
     });
@@ -70,7 +72,7 @@ export function register(program: Command) {
     .action(async (location: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
         const sessions = await listSessions(getConnection().db, locationIdOf(location));
-        const lines = sessions.map((session) => `${session.id} ${session.status.padEnd(9)} ${session.trigger.padEnd(8)} ${session.createdAt.toISOString()}${session.error ? ` ${session.error}` : ""}`);
+        const lines = sessions.map((session) => `${session.id} ${session.status.padEnd(9)} ${session.trigger.padEnd(8)} ${session.createdAt.toISOString()}${session.error ? ` ${forTerminal(session.error)}` : ""}`);
         print(sessions, options.json, lines.join("\n") || "no sessions");
       });
     });
@@ -85,7 +87,7 @@ export function register(program: Command) {
         const detail = await getSessionDetail(getConnection().db, id);
         const lines = [
           `session ${detail.session.id} ${detail.session.status}${detail.session.upstreamOpen ? " (upstream session open)" : ""}`,
-          ...detail.steps.map((step) => `  ${step.name.padEnd(18)} ${step.status.padEnd(9)} sent ${step.recordsSent}, invalid ${step.recordsInvalid}, excluded ${step.recordsExcluded}${step.error ? ` – ${step.error}` : ""}`),
+          ...detail.steps.map((step) => `  ${step.name.padEnd(18)} ${step.status.padEnd(9)} sent ${step.recordsSent}, invalid ${step.recordsInvalid}, excluded ${step.recordsExcluded}${step.error ? ` – ${forTerminal(step.error)}` : ""}`),
           `  ${detail.attempts.length} HTTP attempt(s)`,
         ];
         print(detail, options.json, lines.join("\n"));
@@ -100,7 +102,7 @@ export function register(program: Command) {
     .action(async (id: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
         const result = await resumeSession(getConnection().db, cliActor, id);
-        print(result, options.json, result.started ? `session ${result.sessionId} queued (resumes ${id})` : `not started: ${result.reason}`);
+        print(result, options.json, result.started ? `session ${result.sessionId} queued (resumes ${forTerminal(id)})` : `not started: ${result.reason}`);
         if (!result.started) process.exitCode = 1;
       });
     });
@@ -116,7 +118,7 @@ export function register(program: Command) {
         const input = ConfirmRemovalsInput.safeParse({ reason: options.reason });
         if (!input.success) throw new DomainError("INVALID", `--reason: ${input.error.issues[0]?.message ?? "is not valid"}`);
         const result = await confirmRemovals(getConnection().db, cliActor, id, input.data);
-        print(result, options.json, `session ${result.sessionId} queued (confirms the removals of ${id})`);
+        print(result, options.json, `session ${result.sessionId} queued (confirms the removals of ${forTerminal(id)})`);
       });
     });
 
@@ -127,7 +129,7 @@ export function register(program: Command) {
     .action(async (id: string) => {
       await runWithDatabase(async () => {
         const result = await cancelSession(getConnection().db, cliActor, id);
-        print(result, false, `session ${id}: ${result.status === "cancelled" ? "cancelled" : "cancel requested"}`);
+        print(result, false, `session ${forTerminal(id)}: ${result.status === "cancelled" ? "cancelled" : "cancel requested"}`);
       });
     });
 
@@ -138,7 +140,7 @@ export function register(program: Command) {
     .action(async (id: string) => {
       await runWithDatabase(async () => {
         await closeUpstreamSession(getConnection().db, cliActor, id);
-        print(null, false, `session ${id}: upstream session closed`);
+        print(null, false, `session ${forTerminal(id)}: upstream session closed`);
       });
     });
 }

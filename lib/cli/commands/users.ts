@@ -6,6 +6,7 @@ import { createUser } from "@/lib/users/create-user";
 import { CreateUserInput } from "@/lib/users/user-inputs";
 import { readSecretFromStdin } from "../read-stdin";
 import { runWithDatabase } from "../run-with-database";
+import { forTerminal, jsonForTerminal } from "../terminal-output";
 
 export function register(program: Command) {
   program
@@ -22,7 +23,7 @@ export function register(program: Command) {
         const password = NewPassword.safeParse(await readSecretFromStdin("password"));
         if (!password.success) throw new DomainError("INVALID", `password: ${password.error.issues[0]?.message}`);
         const user = await createUser(getDatabase(), { id: null, email: "cli" }, { ...input.data, password: password.data });
-        console.log(options.json ? JSON.stringify({ id: user.id, email: user.email, role: user.role }) : `Created ${user.role} ${user.email} (${user.id})`);
+        console.log(options.json ? jsonForTerminal({ id: user.id, email: user.email, role: user.role }) : `Created ${user.role} ${forTerminal(user.email)} (${user.id})`);
       });
     });
 }
