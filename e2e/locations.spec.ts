@@ -6,7 +6,7 @@ import { databaseAsText } from "../db/testing/database-text";
 import { isSealedSecret } from "../lib/crypto/secret-box";
 import { sandboxDemo } from "../lib/sandbox/provision";
 import { startRecordingProxy, type RecordingProxy } from "../lib/upstream/testing/recording-proxy";
-import { apiAs } from "./support/api";
+import { apiAs, pointEnvironmentAt } from "./support/api";
 import { randomSuffix } from "./support/canary-values";
 import { connectToAppDatabase } from "./support/database";
 import { LOG_FILE } from "./support/global-setup";
@@ -25,23 +25,6 @@ async function locationIdOf(name: string): Promise<string> {
   return row.id;
 }
 
-/** Points staging at the built-in sandbox, optionally through the recording proxy (to see the tokens on the wire). */
-async function pointStagingAt(apiBaseUrl: string) {
-  const admin = await apiAs("admin");
-  const response = await admin.put("/api/environments/staging", {
-    data: {
-      baseUrl: apiBaseUrl,
-      uploadHosts: [new URL(baseUrl()).host],
-      clientId: sandboxDemo.clientId,
-      dataSourceName: sandboxDemo.dataSourceName,
-      apiKey: sandboxDemo.apiKey,
-      clientSecret: sandboxDemo.clientSecret,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  await admin.dispose();
-}
-
 async function pageAs(browser: Browser, role: "owner" | "support" | "engineer" | "admin"): Promise<Page> {
   const context = await browser.newContext({ storageState: storageStateOf(role), baseURL: baseUrl() });
   return context.newPage();
@@ -57,7 +40,7 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   proxy = await startRecordingProxy(`${baseUrl()}/sandbox/api`);
-  await pointStagingAt(proxy.url);
+  await pointEnvironmentAt("staging", proxy.url);
   // Connected inside the sync window, the location would get its daily sync within a minute and race these checks.
   const support = await apiAs("support");
   const paused = await support.post(`/api/locations/${await locationIdOf("Demo Salon North")}/schedule`, {
@@ -68,7 +51,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await pointStagingAt(`${baseUrl()}/sandbox/api`);
+  await pointEnvironmentAt("staging");
   await proxy.close();
   await database.close();
 });

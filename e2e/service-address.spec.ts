@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { locations, syncSessions } from "../db/schema";
 import { sandboxDemo } from "../lib/sandbox/provision";
-import { apiAs } from "./support/api";
+import { apiAs, pointEnvironmentAt } from "./support/api";
 import { randomSuffix } from "./support/canary-values";
 import { connectToAppDatabase } from "./support/database";
 import { storageStateOf } from "./support/roles";
@@ -18,22 +18,6 @@ let recorder: http.Server;
 let recorderUrl = "";
 let locationId = "";
 
-async function pointProductionAt(apiBaseUrl: string) {
-  const admin = await apiAs("admin");
-  const response = await admin.put("/api/environments/production", {
-    data: {
-      baseUrl: apiBaseUrl,
-      uploadHosts: [new URL(baseUrl()).host],
-      clientId: sandboxDemo.clientId,
-      dataSourceName: sandboxDemo.dataSourceName,
-      apiKey: sandboxDemo.apiKey,
-      clientSecret: sandboxDemo.clientSecret,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  await admin.dispose();
-}
-
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
@@ -44,7 +28,7 @@ test.beforeAll(async () => {
   await new Promise<void>((resolve) => recorder.listen(0, "127.0.0.1", resolve));
   recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/api`;
 
-  await pointProductionAt(`${baseUrl()}/sandbox/api`);
+  await pointEnvironmentAt("production");
   const [row] = await database.db
     .insert(locations)
     .values({ name: `Moved Salon ${randomSuffix()}`, environment: "production", upstreamLocationId: sandboxOwner.locations[1].id, schedulePausedAt: new Date(), schedulePauseReason: "e2e" })
@@ -92,7 +76,7 @@ test("a new service address asks whether the service moved; without that, the ne
   expect(received).toEqual([]);
 
   // The old address again: the token is usable where it came from, and no dialog was needed.
-  await pointProductionAt(`${baseUrl()}/sandbox/api`);
+  await pointEnvironmentAt("production");
   const again = await support.post(`/api/locations/${locationId}/connection/test`);
   expect(await again.json()).toMatchObject({ ok: true });
   await support.dispose();

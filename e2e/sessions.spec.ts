@@ -3,7 +3,7 @@ import type { Browser, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { locations, syncSessions } from "../db/schema";
 import { sandboxDemo } from "../lib/sandbox/provision";
-import { apiAs } from "./support/api";
+import { apiAs, pointEnvironmentAt } from "./support/api";
 import { connectToAppDatabase } from "./support/database";
 import { storageStateOf } from "./support/roles";
 import { baseUrl, expect, test } from "./support/test";
@@ -52,19 +52,7 @@ let firstSessionId = "";
 
 test.beforeAll(async () => {
   southId = await locationIdOf("Demo Salon South");
-  const admin = await apiAs("admin");
-  const pointed = await admin.put("/api/environments/staging", {
-    data: {
-      baseUrl: `${baseUrl()}/sandbox/api`,
-      uploadHosts: [new URL(baseUrl()).host],
-      clientId: sandboxDemo.clientId,
-      dataSourceName: sandboxDemo.dataSourceName,
-      apiKey: sandboxDemo.apiKey,
-      clientSecret: sandboxDemo.clientSecret,
-    },
-  });
-  expect(pointed.status(), await pointed.text()).toBe(200);
-  await admin.dispose();
+  await pointEnvironmentAt("staging");
   const support = await apiAs("support");
   // Paused before connecting: the daily schedule would otherwise start its own first sync within a minute.
   const paused = await support.post(`/api/locations/${southId}/schedule`, { data: { paused: true, reason: "The sessions e2e spec starts every sync of this location itself." } });
