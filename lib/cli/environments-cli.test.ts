@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, environments } from "@/db/schema";
+import { auditLog, environments, locations } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
 import { generateSecretKey, loadKeyring } from "@/lib/crypto/keyring";
@@ -92,6 +92,28 @@ describe("environment CLI", () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
     const [after] = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
     expect(after).toEqual(before);
+  });
+
+  it("env:set --service-moved moves the connected locations' tokens to a new base URL, audited; without it they need reconnecting", async () => {
+    const secrets = { UPSTREAM_API_KEY: apiKey, UPSTREAM_CLIENT_SECRET: clientSecret };
+    const [location] = await testDb.db
+      .insert(locations)
+      .values({ name: "Moved salon", environment: "staging", upstreamLocationId: "moved-1", locationTokenEncrypted: "sealed", locationTokenOrigin: "https://api.staging.example.test" })
+      .returning();
+    const moved = await runCli(["env:set", "staging", "--base-url", "https://api2.staging.example.test", "--service-moved"], secrets);
+    expect(moved.code, moved.stderr).toBe(0);
+    const [afterMove] = await testDb.db.select().from(locations).where(eq(locations.id, location!.id));
+    expect(afterMove).toMatchObject({ locationTokenOrigin: "https://api2.staging.example.test", attentionReason: null });
+    const [audit] = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "environment.location_tokens_moved"));
+    expect(audit).toMatchObject({ actorEmail: "cli", details: { from: "https://api.staging.example.test", to: "https://api2.staging.example.test", locations: 1 } });
+
+    const notMoved = await runCli(["env:set", "staging", "--base-url", "https://api3.staging.example.test"], secrets);
+    expect(notMoved.code, notMoved.stderr).toBe(0);
+    const [afterChange] = await testDb.db.select().from(locations).where(eq(locations.id, location!.id));
+    expect(afterChange).toMatchObject({ locationTokenOrigin: "https://api2.staging.example.test", attentionReason: expect.stringMatching(/^Reconnect needed/) });
+    await runCli(["env:set", "staging", "--base-url", "https://api.staging.example.test"], secrets);
+    // Its token is a placeholder, not sealed: the rotation test below must not find it.
+    await testDb.db.delete(locations).where(eq(locations.id, location!.id));
   });
 
   it("env:set refuses secrets given as flags", async () => {

@@ -24,6 +24,7 @@ interface SetOptions {
   dataSourceName?: string;
   apiKey?: string;
   clientSecret?: string;
+  serviceMoved?: boolean;
   json?: boolean;
 }
 
@@ -39,6 +40,10 @@ export function register(program: Command) {
     .option("--upload-hosts <hosts>", "comma-separated hosts upload addresses may point to, e.g. uploads.example.com")
     .option("--client-id <id>", "the client ID")
     .option("--data-source-name <name>", "the data source name")
+    .option(
+      "--service-moved",
+      "with a new --base-url: the service itself moved there, so connected locations' tokens go to it (audited); without it they need reconnecting",
+    )
     .option("--json", "print the environment (secrets masked) as JSON")
     // Accepted only to refuse them with an explanation: flags land in shell history and `ps`.
     .addOption(new Option("--api-key <value>").hideHelp())
@@ -62,6 +67,7 @@ export function register(program: Command) {
           dataSourceName: options.dataSourceName ?? stored.dataSourceName ?? undefined,
           apiKey: process.env.UPSTREAM_API_KEY || undefined,
           clientSecret: process.env.UPSTREAM_CLIENT_SECRET || undefined,
+          ...(options.serviceMoved && { tokensMoveToNewAddress: true }),
         };
         const view = await updateEnvironment(db, { id: null, email: "cli" }, name, input).catch((error: unknown) => {
           throw withCommandLineNames(error);
