@@ -1,6 +1,6 @@
 import type { AnyJob } from "./define-job";
 import { pruneAuditLogJob } from "./prune-audit-log";
-import { pruneRevokedSessionsJob } from "./prune-revoked-sessions";
+import { pruneSignInRecordsJob } from "./prune-sign-in-records";
 import { pruneSandboxRequestLogJob } from "./prune-sandbox-request-log";
 import { deliverAlertJob } from "@/lib/alerts/deliver-alert-job";
 import { computePreviewJob } from "@/lib/preview/compute-preview-job";
@@ -9,4 +9,4 @@ import { recoverSyncSessionsJob } from "@/lib/sync/recover-sessions-job";
 import { syncSessionJob } from "@/lib/sync/sync-session-job";
 import { scheduleSyncsJob } from "@/lib/sync/schedule/schedule-job";
 
-export const allJobs = [pruneAuditLogJob, pruneSandboxRequestLogJob, pruneRevokedSessionsJob, computePreviewJob, recountPreviewJob, syncSessionJob, scheduleSyncsJob, recoverSyncSessionsJob, deliverAlertJob] as unknown as AnyJob[];
+export const allJobs = [pruneAuditLogJob, pruneSandboxRequestLogJob, pruneSignInRecordsJob, computePreviewJob, recountPreviewJob, syncSessionJob, scheduleSyncsJob, recoverSyncSessionsJob, deliverAlertJob] as unknown as AnyJob[];

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rateLimitBuckets } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { releaseRateLimitSlot, reserveRateLimitSlot, reserveRateLimitSlots } from "./rate-limit";
+import { pruneRateLimitBuckets, releaseRateLimitSlot, reserveRateLimitSlot, reserveRateLimitSlots } from "./rate-limit";
 
 const { db } = await useTestDatabase();
 const rule = { limit: 5, windowSeconds: 60 };
@@ -48,5 +48,14 @@ describe("rate limit slots", () => {
     expect(refused.reserved === false && refused.retryAfterSeconds).toBeGreaterThan(0);
     expect(await countOf("free")).toBe(0);
     expect(await countOf("full")).toBe(rule.limit);
+  });
+
+  it("prunes buckets whose window ended more than a day ago, and keeps the others", async () => {
+    const now = new Date("2026-06-01T12:00:00Z");
+    await reserveRateLimitSlot(db, "old", rule, new Date(now.getTime() - 25 * 60 * 60 * 1000));
+    await reserveRateLimitSlot(db, "recent", rule, new Date(now.getTime() - 60 * 60 * 1000));
+    expect(await pruneRateLimitBuckets(db, now)).toBeGreaterThanOrEqual(1);
+    expect(await countOf("old")).toBe(0);
+    expect(await countOf("recent")).toBe(1);
   });
 });

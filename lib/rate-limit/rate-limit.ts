@@ -72,3 +72,13 @@ async function secondsUntilWindowEnds(db: DatabaseOrTransaction, key: string, ru
 export async function clearRateLimit(db: DatabaseOrTransaction, key: string) {
   await db.execute(sql`delete from rate_limit_buckets where key = ${key}`);
 }
+
+/** The longest window any counter uses, with room to spare: a bucket older than this counts nothing any more. */
+export const RATE_LIMIT_BUCKET_RETENTION_SECONDS = 24 * 60 * 60;
+
+/** Forgets buckets whose window ended long ago: one row per address or account tried would otherwise stay forever. */
+export async function pruneRateLimitBuckets(db: DatabaseOrTransaction, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - RATE_LIMIT_BUCKET_RETENTION_SECONDS * 1000).toISOString();
+  const rows = await db.execute<{ key: string }>(sql`delete from rate_limit_buckets where window_start < ${before}::timestamptz returning key`);
+  return rows.length;
+}
