@@ -1,16 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, locations, previewRuns, syncSessions } from "@/db/schema";
+import { auditLog, locations, previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { listContactsToUnsubscribe } from "@/lib/preview/read-preview";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
 import { confirmRemovals } from "./confirm-removals";
-import { requestSyncSession } from "./request-session";
-import { runSession } from "./run-session";
 import { sampleNow as now, sampleSourceRows } from "./testing/sample-source";
-import { createConnectedLocation, noWaits, sandboxRequests, sandboxStored, useSyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, runManualTestSync, runTestSync, sandboxRequests, sandboxStored, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -26,17 +24,8 @@ async function upstreamState(upstreamLocationId: string): Promise<Record<(typeof
   return Object.fromEntries(entries) as Record<(typeof upstreamTypes)[number], Stored>;
 }
 
-async function sync(locationId: string, rows: SourceRows, expected: "succeeded" | "failed" = "succeeded") {
-  const requested = await requestSyncSession(db, { locationId, trigger: "manual", requestedByEmail: null });
-  return runRequested(requested.sessionId!, rows, expected);
-}
-
-async function runRequested(sessionId: string, rows: SourceRows, expected: "succeeded" | "failed" = "succeeded") {
-  const result = await runSession(testDb, sessionId, { reader: createArraySourceReader(structuredClone(rows)), now, client: noWaits, config: { stepBackoffMs: 0 } });
-  const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
-  expect({ result, error: expected === "succeeded" ? session!.error : "(stopped)" }).toEqual({ result: expected, error: expected === "succeeded" ? null : "(stopped)" });
-  return session!;
-}
+const sync = (locationId: string, rows: SourceRows, expected: "succeeded" | "failed" = "succeeded") => runManualTestSync(testDb, locationId, rows, { expect: expected });
+const runRequested = (sessionId: string, rows: SourceRows) => runTestSync(testDb, sessionId, rows);
 
 const without = (record: Record<string, unknown>, ...fields: string[]) => Object.fromEntries(Object.entries(record).filter(([field]) => !fields.includes(field)));
 

@@ -1,27 +1,22 @@
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { syncSessions, syncStepItems, syncSteps } from "@/db/schema";
+import { syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
-import { sampleNow as now, sampleSourceRows as initialRows } from "./testing/sample-source";
-import { requestSyncSession } from "./request-session";
-import { runSession } from "./run-session";
+import type { SourceRows } from "@/lib/source/testing/array-source-reader";
+import { sampleSourceRows as initialRows } from "./testing/sample-source";
 import { compareType } from "./testing/sync-assertions";
-import { createConnectedLocation, noWaits, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, runManualTestSync, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
 
 async function sync(locationId: string, rows: SourceRows) {
-  const requested = await requestSyncSession(db, { locationId, trigger: "manual", requestedByEmail: null });
-  const result = await runSession(testDb, requested.sessionId!, { reader: createArraySourceReader(rows), now, client: noWaits, config: { stepBackoffMs: 0 } });
-  const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
-  expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
-  const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, session!.id));
+  const session = await runManualTestSync(testDb, locationId, rows);
+  const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, session.id));
   const items = async (name: string) =>
     db.select().from(syncStepItems).where(eq(syncStepItems.stepId, steps.find((step) => step.name === name)!.id)).orderBy(asc(syncStepItems.position));
-  return { session: session!, items };
+  return { session, items };
 }
 
 describe("an incremental sync", () => {

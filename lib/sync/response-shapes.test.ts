@@ -1,16 +1,12 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { testConnection } from "@/lib/locations/test-connection";
 import { setSandboxResponseShape } from "@/lib/sandbox/provision";
 import { sandboxResponseShapes } from "@/lib/sandbox/response-shapes";
-import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
-import { requestSyncSession } from "./request-session";
-import { runSession } from "./run-session";
-import { sampleNow as now, sampleSourceRows } from "./testing/sample-source";
+import type { SourceRows } from "@/lib/source/testing/array-source-reader";
+import { sampleSourceRows } from "./testing/sample-source";
 import { compareType } from "./testing/sync-assertions";
-import { createConnectedLocation, noWaits, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, noWaits, runManualTestSync, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
 
 // Where the spec shows no response body, the sandbox answers in every shape a real service might: the whole flow
 // (connect, Test connection, full sync, incremental sync) must succeed in each, over real HTTP.
@@ -18,12 +14,7 @@ const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
 
-async function sync(locationId: string, rows: SourceRows) {
-  const requested = await requestSyncSession(db, { locationId, trigger: "manual", requestedByEmail: null });
-  const result = await runSession(testDb, requested.sessionId!, { reader: createArraySourceReader(rows), now, client: noWaits, config: { stepBackoffMs: 0 } });
-  const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
-  expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
-}
+const sync = (locationId: string, rows: SourceRows) => runManualTestSync(testDb, locationId, rows);
 
 const sentTypes = ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"] as const;
 

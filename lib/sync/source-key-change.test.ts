@@ -1,17 +1,15 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { previewRuns, syncSessions } from "@/db/schema";
+import { previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { updateLocation } from "@/lib/locations/update-location";
 import { planPreviewReads } from "@/lib/preview/preview-plan";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
-import { requestSyncSession } from "./request-session";
-import { runSession } from "./run-session";
 import { sampleNow as now } from "./testing/sample-source";
 import { expectedUpstream, upstreamOf } from "./testing/expected-upstream";
-import { createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, runManualTestSync, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -33,13 +31,10 @@ async function sourceRowsOf(sourceKey: string, location: { timeZone: string; aut
 }
 
 async function sync(locationId: string) {
-  const requested = await requestSyncSession(db, { locationId, trigger: "manual", requestedByEmail: null });
   // The safety valve has its own tests (customer-data.test.ts): here it lets every removal through.
-  const result = await runSession(testDb, requested.sessionId!, { reader, now, client: noWaits, config: { stepBackoffMs: 0, removalThresholdPercent: 100 } });
-  const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
-  expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
-  const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, session!.previewRunId!));
-  return { full: session!.full, previewMode: run!.mode };
+  const session = await runManualTestSync(testDb, locationId, reader, { config: { removalThresholdPercent: 100 } });
+  const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, session.previewRunId!));
+  return { full: session.full, previewMode: run!.mode };
 }
 
 describe("changing where a location's data comes from", () => {

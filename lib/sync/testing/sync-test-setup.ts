@@ -1,14 +1,20 @@
-import { afterAll } from "vitest";
+import { afterAll, expect } from "vitest";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
-import { locations, sandboxRecords, sandboxRequestLog } from "@/db/schema";
+import type { Database, DatabaseConnection } from "@/db/client";
+import { locations, sandboxRecords, sandboxRequestLog, syncSessions } from "@/db/schema";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { connectLocation } from "@/lib/locations/connect-location";
 import { createSandboxLocation } from "@/lib/sandbox/provision";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { createSandboxFixture, type SandboxFixture } from "@/lib/sandbox/testing";
+import type { SourceReader } from "@/lib/source/source-reader";
+import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
+import { requestSyncSession } from "../request-session";
+import { runSession } from "../run-session";
+import type { SyncConfig } from "../sync-config";
+import { sampleNow } from "./sample-source";
 
 /** Client retries without real waits. */
 export const noWaits = { retryRuntime: { random: () => 0, sleep: async () => {} } };
@@ -68,4 +74,27 @@ export async function sandboxRequests(db: Database, upstreamLocationId: string):
 export async function sandboxStored(db: Database, upstreamLocationId: string, type: (typeof sandboxRecords.$inferSelect)["type"]) {
   const rows = await db.select().from(sandboxRecords).where(eq(sandboxRecords.locationId, upstreamLocationId));
   return new Map(rows.filter((row) => row.type === type).map((row) => [row.key, row.data]));
+}
+
+export interface TestSyncOptions {
+  /** How the session must end (default: succeeded, without an error). */
+  expect?: "succeeded" | "failed";
+  config?: Partial<SyncConfig>;
+  now?: Date;
+}
+
+/** Runs a requested session in this process against `source` (rows, copied, or a reader), checks how it ended and returns its row. */
+export async function runTestSync(connection: DatabaseConnection, sessionId: string, source: SourceRows | SourceReader, options: TestSyncOptions = {}) {
+  const reader = "read" in source && typeof source.read === "function" ? (source as SourceReader) : createArraySourceReader(structuredClone(source as SourceRows));
+  const result = await runSession(connection, sessionId, { reader, now: options.now ?? sampleNow, client: noWaits, config: { stepBackoffMs: 0, ...options.config } });
+  const [session] = await connection.db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
+  const expected = options.expect ?? "succeeded";
+  expect({ result, error: expected === "succeeded" ? session!.error : null }).toEqual({ result: expected, error: null });
+  return session!;
+}
+
+/** "Sync now" for a location, run in this process (runTestSync). */
+export async function runManualTestSync(connection: DatabaseConnection, locationId: string, source: SourceRows | SourceReader, options: TestSyncOptions = {}) {
+  const requested = await requestSyncSession(connection.db, { locationId, trigger: "manual", requestedByEmail: null });
+  return runTestSync(connection, requested.sessionId!, source, options);
 }
