@@ -70,22 +70,6 @@ const targetMissing = (sql: Sql, reference: Reference, key: postgres.Fragment) =
   select 1 from preview_records t
   where t.location_id = r.location_id and t.record_type = ${reference.target} and t.record_key = ${key} and t.status in ${sql.unsafe(usable)})`;
 
-async function markMissingReference(sql: Sql, locationId: string, reference: Reference, scope: CheckScope): Promise<void> {
-  const column = sql(reference.column);
-  await sql`
-    with missing as (
-      update preview_records r set status = 'error', issue_count = r.issue_count + 1
-      where r.location_id = ${locationId} and r.record_type = ${reference.type} and r.status in ${sql.unsafe(usable)} and r.${column} is not null
-        ${inScope(sql, scope, "r")}
-        and ${targetMissing(sql, reference, sql`r.${column}`)}
-      returning r.seq, r.${column} as target_key
-    )
-    insert into preview_issues (location_id, record_type, seq, severity, field, code, reason, original, cross_check)
-    select ${locationId}, ${reference.type}, seq, 'error', ${reference.field}, 'missing_reference',
-           'names ' || ${reference.targetLabel}::text || ' ' || target_key || ', which is missing or excluded', target_key, true
-    from missing`;
-}
-
 // Taking a reference out of a payload keeps what it held (and the mapped hash) in dropped_references, so that a
 // re-check can put it back; the hash of what is sent is derived from both, the same in a full and an incremental run.
 const mappedHash = "coalesce(r.dropped_references->>'hash', r.content_hash)";
@@ -100,23 +84,30 @@ function dropAssignments(sql: Sql, field: DroppableField, sentValue: string) {
       content_hash = md5(${mappedHash} || (${fields})::text)`);
 }
 
-/** A usable record naming a target that is not sent any more loses that reference, with a warning naming it. */
-async function dropMissingReference(sql: Sql, locationId: string, reference: Reference, scope: CheckScope): Promise<void> {
+/**
+ * A usable record naming a target that is missing or excluded: an error (`onMissing: "error"`), or it loses that
+ * reference with a warning naming it and is still sent (`"drop"`).
+ */
+async function checkReference(sql: Sql, locationId: string, reference: Reference, scope: CheckScope): Promise<void> {
   const column = sql(reference.column);
   const field = reference.field as DroppableField;
+  const drop = reference.onMissing === "drop";
+  const outcome = drop
+    ? { set: dropAssignments(sql, field, `r.payload - '${field}'`), severity: "warning", code: "dropped_reference", tail: ", which is no longer sent: sent without it" }
+    : { set: sql`status = 'error'`, severity: "error", code: "missing_reference", tail: ", which is missing or excluded" };
   await sql`
-    with dropped as (
-      update preview_records r set ${dropAssignments(sql, field, `r.payload - '${field}'`)}, issue_count = r.issue_count + 1
+    with affected as (
+      update preview_records r set ${outcome.set}, issue_count = r.issue_count + 1
       where r.location_id = ${locationId} and r.record_type = ${reference.type} and r.status in ${sql.unsafe(usable)} and r.${column} is not null
-        and r.payload ? ${field}
+        ${drop ? sql`and r.payload ? ${field}` : sql``}
         ${inScope(sql, scope, "r")}
         and ${targetMissing(sql, reference, sql`r.${column}`)}
       returning r.seq, r.${column} as target_key
     )
     insert into preview_issues (location_id, record_type, seq, severity, field, code, reason, original, cross_check)
-    select ${locationId}, ${reference.type}, seq, 'warning', ${reference.field}, 'dropped_reference',
-           'names ' || ${reference.targetLabel}::text || ' ' || target_key || ', which is no longer sent: sent without it', target_key, true
-    from dropped`;
+    select ${locationId}, ${reference.type}, seq, ${outcome.severity}, ${reference.field}, ${outcome.code},
+           'names ' || ${reference.targetLabel}::text || ' ' || target_key || ${outcome.tail}::text, target_key, true
+    from affected`;
 }
 
 /** A service names its calendars in an array: the ones no longer sent are taken out of it, each with a warning. */
@@ -152,8 +143,7 @@ export async function runChecks(sql: Sql, locationId: string, scope: CheckScope,
   await markDuplicates(sql, locationId, scope);
   for (const reference of references) {
     if (!wanted(reference.type)) continue;
-    if (reference.onMissing === "error") await markMissingReference(sql, locationId, reference, scope);
-    else await dropMissingReference(sql, locationId, reference, scope);
+    await checkReference(sql, locationId, reference, scope);
     if (reference.column === "ref_category") await dropMissingCalendarsOfServices(sql, locationId, scope);
   }
 }
