@@ -1,4 +1,4 @@
-import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+import { request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { auditLog, rateLimitBuckets, sandboxRequestLog, userInvites, users } from "../db/schema";
 import { signInLimits } from "../lib/auth/sign-in-with-password";
@@ -98,6 +98,20 @@ test("25 simultaneous connect attempts on one location: at most the limit reach 
   await support.dispose();
 });
 
+
+/** Every request the page makes to another origin is refused and recorded: a redirect off-site shows up here. */
+async function blockOffsiteRequests(page: Page, ownOrigin: string): Promise<string[]> {
+  const offsite: string[] = [];
+  await page.route(
+    (url) => url.origin !== ownOrigin,
+    (route) => {
+      offsite.push(route.request().url());
+      return route.abort();
+    },
+  );
+  return offsite;
+}
+
 test.describe("after sign-in, only our own origin", () => {
   const variants = [
     "%2F%09%2Fevil.example%2Fphish",
@@ -116,14 +130,7 @@ test.describe("after sign-in, only our own origin", () => {
 
     test("the sign-in page never sends a signed-in user to another host, and never fails", async ({ page }) => {
       const ownOrigin = new URL(baseUrl()).origin;
-      const offsite: string[] = [];
-      await page.route(
-        (url) => url.origin !== ownOrigin,
-        (route) => {
-          offsite.push(route.request().url());
-          return route.abort();
-        },
-      );
+      const offsite = await blockOffsiteRequests(page, ownOrigin);
       for (const variant of variants) {
         const response = await page.goto(`/sign-in?callbackUrl=${variant}`).catch(() => null);
         expect(response?.status(), variant).toBe(200);
@@ -140,14 +147,7 @@ test.describe("after sign-in, only our own origin", () => {
     const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const page = await context.newPage();
     const ownOrigin = new URL(baseUrl()).origin;
-    const offsite: string[] = [];
-    await page.route(
-      (url) => url.origin !== ownOrigin,
-      (route) => {
-        offsite.push(route.request().url());
-        return route.abort();
-      },
-    );
+    const offsite = await blockOffsiteRequests(page, ownOrigin);
     await page.goto(`/sign-in?callbackUrl=${variants[0]}`);
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(password);
