@@ -98,7 +98,6 @@ test("25 simultaneous connect attempts on one location: at most the limit reach 
   await support.dispose();
 });
 
-
 /** Every request the page makes to another origin is refused and recorded: a redirect off-site shows up here. */
 async function blockOffsiteRequests(page: Page, ownOrigin: string): Promise<string[]> {
   const offsite: string[] = [];
