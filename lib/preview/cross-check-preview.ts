@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { referenceRules, type ReferenceRule } from "@/lib/pipeline/reference-rules";
 import type { PreviewRecordType } from "./preview-plan";
 
 // Set-based checks over a location's stored records: memory stays flat however many rows there are.
@@ -41,32 +42,7 @@ export async function markDuplicates(sql: Sql, locationId: string, scope: CheckS
     from duplicates`;
 }
 
-interface Reference {
-  type: PreviewRecordType;
-  column: "ref_contact" | "ref_service" | "ref_calendar" | "ref_category";
-  field: string;
-  target: PreviewRecordType;
-  targetLabel: string;
-  /**
-   * error: the record cannot stand without its target (an appointment or vehicle without its customer, an opening
-   * nobody can serve). drop: the record is sent without the reference, so visit history and the menu survive a
-   * staff or menu change (the spec marks no field as required).
-   */
-  onMissing: "error" | "drop";
-}
-
-/** Checked in dependency order: a record first fails for a missing customer, and only a usable one loses references. */
-export const references: Reference[] = [
-  { type: "services", column: "ref_category", field: "service_category_external_id", target: "service_categories", targetLabel: "service category", onMissing: "drop" },
-  { type: "appointments", column: "ref_contact", field: "contact_detail_external_id", target: "contact_details", targetLabel: "contact", onMissing: "error" },
-  { type: "appointments", column: "ref_service", field: "service_external_id", target: "services", targetLabel: "service", onMissing: "drop" },
-  { type: "appointments", column: "ref_calendar", field: "calendar_external_id", target: "calendars", targetLabel: "calendar", onMissing: "drop" },
-  { type: "openings", column: "ref_service", field: "service_external_id", target: "services", targetLabel: "service", onMissing: "error" },
-  { type: "openings", column: "ref_calendar", field: "calendar_external_id", target: "calendars", targetLabel: "calendar", onMissing: "error" },
-  { type: "vehicles", column: "ref_contact", field: "contact_detail_external_id", target: "contact_details", targetLabel: "contact", onMissing: "error" },
-];
-
-const targetMissing = (sql: Sql, reference: Reference, key: postgres.Fragment) => sql`not exists (
+const targetMissing = (sql: Sql, reference: ReferenceRule, key: postgres.Fragment) => sql`not exists (
   select 1 from preview_records t
   where t.location_id = r.location_id and t.record_type = ${reference.target} and t.record_key = ${key} and t.status in ${sql.unsafe(usable)})`;
 
@@ -88,7 +64,7 @@ function dropAssignments(sql: Sql, field: DroppableField, sentValue: string) {
  * A usable record naming a target that is missing or excluded: an error (`onMissing: "error"`), or it loses that
  * reference with a warning naming it and is still sent (`"drop"`).
  */
-async function checkReference(sql: Sql, locationId: string, reference: Reference, scope: CheckScope): Promise<void> {
+async function checkReference(sql: Sql, locationId: string, reference: ReferenceRule, scope: CheckScope): Promise<void> {
   const column = sql(reference.column);
   const field = reference.field as DroppableField;
   const drop = reference.onMissing === "drop";
@@ -112,7 +88,7 @@ async function checkReference(sql: Sql, locationId: string, reference: Reference
 
 /** A service names its calendars in an array: the ones no longer sent are taken out of it, each with a warning. */
 async function dropMissingCalendarsOfServices(sql: Sql, locationId: string, scope: CheckScope): Promise<void> {
-  const calendars: Reference = references.find((reference) => reference.type === "appointments" && reference.column === "ref_calendar")!;
+  const calendars = referenceRules.find((reference) => reference.type === "appointments" && reference.column === "ref_calendar")!;
   const kept = `(select coalesce(jsonb_agg(c.id order by c.position), '[]'::jsonb)
       from jsonb_array_elements(r.payload->'calendar_external_ids') with ordinality as c(id, position)
       where not (c.id #>> '{}' = any(m.missing_ids)))`;
@@ -141,7 +117,7 @@ async function dropMissingCalendarsOfServices(sql: Sql, locationId: string, scop
 export async function runChecks(sql: Sql, locationId: string, scope: CheckScope, types?: readonly PreviewRecordType[]): Promise<void> {
   const wanted = (type: PreviewRecordType) => !types || types.includes(type);
   await markDuplicates(sql, locationId, scope);
-  for (const reference of references) {
+  for (const reference of referenceRules) {
     if (!wanted(reference.type)) continue;
     await checkReference(sql, locationId, reference, scope);
     if (reference.column === "ref_category") await dropMissingCalendarsOfServices(sql, locationId, scope);
