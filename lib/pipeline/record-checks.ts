@@ -21,10 +21,10 @@ export interface CheckedRecord {
   dropped_references: DroppedReferences | null;
 }
 
-export interface DroppedReferences {
+export type DroppedReferences = {
   fields: Record<string, unknown>;
   hash: string | null;
-}
+};
 
 /** An issue found by a check rather than by mapping the row. */
 export interface CrossCheckIssue {
@@ -66,13 +66,15 @@ function withoutField(payload: Record<string, unknown>, field: string): Record<s
  * The checks of one run over records streamed in protocol order (calendars, categories, services, contacts,
  * vehicles, appointments, openings): a second record with a key its type already had is an error naming the first
  * (spec 2.1.2); a record naming a missing target is an error or loses that reference (lib/pipeline/reference-rules.ts).
- * `exists` answers whether a target will be there; the caller records each usable key it should know.
+ * `exists` answers whether a target will be there; the caller records each usable key it should know. `mayRepeat`
+ * says which keys can repeat at all (lib/source `repeatedIds`): only those are remembered, so memory stays flat.
  */
-export function createRecordChecks(exists: KeyLookup) {
+export function createRecordChecks(exists: KeyLookup, options: { mayRepeat?: KeyLookup } = {}) {
+  const mayRepeat = options.mayRepeat ?? (() => true);
   const firstSourceOf = new Map<PreviewRecordType, Map<string, string>>();
 
   function checkDuplicate(record: CheckedRecord, issues: CrossCheckIssue[]): void {
-    if (!isUsable(record) || record.record_key === null) return;
+    if (!isUsable(record) || record.record_key === null || !mayRepeat(record.record_type, record.record_key)) return;
     let seen = firstSourceOf.get(record.record_type);
     if (!seen) firstSourceOf.set(record.record_type, (seen = new Map()));
     const first = seen.get(record.record_key);

@@ -6,9 +6,9 @@ import { DomainError } from "@/lib/errors/domain-error";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
-import { crossCheckPreview } from "./cross-check-preview";
 import { applySourceChanges, isTracked } from "./incremental-read";
 import { deleteRecordsOfType, mapBatch, type RunInput, type Sql } from "./map-source-rows";
+import { createPreviewChecks, type CheckPreviewRow } from "./preview-checks";
 import { writePreviewBatch } from "./write-preview-batch";
 import { mappingBasisOf } from "./mapping-basis";
 import { countPreview } from "./preview-counts";
@@ -61,13 +61,13 @@ async function setProgress(connection: DatabaseConnection, runId: string, type: 
  * Every row of one read mapped afresh, positions from 0. One batch is written while the next is read and
  * mapped: the database's work on the writes (indexes) overlaps the mapping instead of following it.
  */
-async function mapWholeRead(sql: Sql, input: RunInput, read: PlannedRead): Promise<void> {
+async function mapWholeRead(sql: Sql, input: RunInput, read: PlannedRead, check?: CheckPreviewRow): Promise<void> {
   let seq = 0;
   let writing: Promise<void> = Promise.resolve();
   const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
   try {
     for await (const batch of input.reader.read(read.resource, params, { batchSize: input.batchSize })) {
-      const { records, issues } = mapBatch(input.owner, read, batch, input.context, () => seq++);
+      const { records, issues } = mapBatch(input.owner, read, batch, input.context, () => seq++, check);
       await writing;
       const written = seq;
       writing = writePreviewBatch(sql, records, issues).then(() => setProgress(input.connection, input.owner.runId, read.recordType, written, false));
@@ -85,11 +85,13 @@ async function fullRun(sql: Sql, input: RunInput, plan: PlannedRead[], ownTransa
   // Everything the location had, also types no longer read (vehicles of a location that stopped being automotive).
   await sql`delete from preview_issues where location_id = ${input.owner.locationId}`;
   await sql`delete from preview_records where location_id = ${input.owner.locationId}`;
+  const check = await createPreviewChecks(input, plan);
   for (const read of plan) {
-    if (ownTransactionPerType && "begin" in sql) await sql.begin(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read)));
-    else await mapWholeRead(sql, input, read);
+    if (ownTransactionPerType && "begin" in sql) await sql.begin(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read, check)));
+    else await mapWholeRead(sql, input, read, check);
   }
-  await crossCheckPreview(sql, input.owner.locationId);
+  // Fresh statistics for what reads the records next (counts, a session's plan): they were all just written.
+  await sql`analyze preview_records`;
 }
 
 /**

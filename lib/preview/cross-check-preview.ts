@@ -2,9 +2,10 @@ import type postgres from "postgres";
 import { referenceRules, type ReferenceRule } from "@/lib/pipeline/reference-rules";
 import type { PreviewRecordType } from "./preview-plan";
 
-// Set-based checks over a location's stored records: memory stays flat however many rows there are.
+// The checks of an incremental run, set-based over a location's stored records (a run that maps every row checks each
+// as it is mapped: lib/pipeline/record-checks.ts, held to decide the same by record-checks.property.test.ts).
 // Scope "all" checks every record; "marked" only those listed in the transaction's preview_recheck table
-// (an incremental run: the changed rows and what depends on them, lib/preview/recheck-preview.ts).
+// (the changed rows and what depends on them, lib/preview/recheck-preview.ts).
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 export type CheckScope = "all" | "marked";
@@ -122,11 +123,4 @@ export async function runChecks(sql: Sql, locationId: string, scope: CheckScope,
     await checkReference(sql, locationId, reference, scope);
     if (reference.column === "ref_category") await dropMissingCalendarsOfServices(sql, locationId, scope);
   }
-}
-
-/** Every record of the location checked: a full run. */
-export async function crossCheckPreview(sql: Sql, locationId: string): Promise<void> {
-  // Fresh statistics: the rows were just written, and without them the planner picks nested scans (seconds → minutes).
-  await sql`analyze preview_records`;
-  await runChecks(sql, locationId, "all");
 }

@@ -4,6 +4,7 @@ import type { SourceReader } from "@/lib/source/source-reader";
 import { mapRow } from "@/lib/mapping/map-row";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
+import type { CheckPreviewRow } from "./preview-checks";
 import type { PlannedRead } from "./preview-plan";
 import { previewRowsOf, type MappedForPreview, type PreviewIssueRow, type PreviewRecordRow } from "./preview-row";
 import { writePreviewBatch } from "./write-preview-batch";
@@ -25,13 +26,17 @@ export interface RunInput {
   batchSize?: number;
 }
 
-/** Maps one batch of source rows into the rows to store; `seqOf` numbers each by its (trimmed) source id. */
+/**
+ * Maps one batch of source rows into the rows to store; `seqOf` numbers each by its (trimmed) source id. `check`
+ * (a run that maps every row) checks each record as it is mapped; other runs check in SQL afterwards.
+ */
 export function mapBatch(
   owner: RecordOwner,
   read: PlannedRead,
   rows: readonly SourceRowOf[SourceResource][],
   context: MappingContext,
   seqOf: (sourceId: string) => number,
+  check?: CheckPreviewRow,
 ): { records: PreviewRecordRow[]; issues: PreviewIssueRow[] } {
   const records: PreviewRecordRow[] = [];
   const issues: PreviewIssueRow[] = [];
@@ -40,6 +45,7 @@ export function mapBatch(
     const stored = previewRowsOf(owner, read.recordType, seqOf(mapped.sourceId), mapped);
     records.push(stored.record);
     issues.push(...stored.issues);
+    if (check) issues.push(...check(stored.record));
   }
   return { records, issues };
 }

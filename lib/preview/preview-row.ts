@@ -1,4 +1,5 @@
 import type { MappedRow, MappingIssue } from "@/lib/mapping/mapping-types";
+import type { DroppedReferences } from "@/lib/pipeline/record-checks";
 import { recordHash } from "@/lib/mapping/record-hash";
 import { referencesOf } from "@/lib/mapping/references";
 import type { PreviewRecordType } from "./preview-plan";
@@ -26,6 +27,7 @@ export interface PreviewRecordRow {
   ref_calendars: string[] | null;
   search_text: string;
   issue_count: number;
+  dropped_references: DroppedReferences | null;
 }
 
 export interface PreviewIssueRow {
@@ -37,6 +39,8 @@ export interface PreviewIssueRow {
   code: string;
   reason: string;
   original: string | null;
+  /** Found by a check across records (lib/pipeline/record-checks.ts), not by mapping the row. */
+  cross_check: boolean;
 }
 
 const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
@@ -105,6 +109,7 @@ export function previewRowsOf(
       ref_calendars: type === "services" ? references.filter((reference) => reference.field === "calendar_external_ids").map((reference) => reference.targetExternalId) : null,
       search_text: searchTextOf(mapped.sourceId, payload),
       issue_count: mapped.issues.length,
+      dropped_references: null,
     },
     issues: mapped.issues.map((issue) => ({
       location_id: owner.locationId,
@@ -115,6 +120,7 @@ export function previewRowsOf(
       code: issue.code,
       reason: issue.reason,
       original: issue.original,
+      cross_check: false,
     })),
   };
 }

@@ -22,9 +22,10 @@ const recordColumns = [
   "ref_calendars",
   "search_text",
   "issue_count",
+  "dropped_references",
 ] as const satisfies readonly (keyof PreviewRecordRow)[];
 
-const issueColumns = ["location_id", "record_type", "seq", "severity", "field", "code", "reason", "original"] as const satisfies readonly (keyof PreviewIssueRow)[];
+const issueColumns = ["location_id", "record_type", "seq", "severity", "field", "code", "reason", "original", "cross_check"] as const satisfies readonly (keyof PreviewIssueRow)[];
 
 /** A batch of the source becomes one COPY of records and one of issues. */
 export async function writePreviewBatch(sql: postgres.Sql | postgres.TransactionSql, records: PreviewRecordRow[], issues: PreviewIssueRow[]): Promise<void> {

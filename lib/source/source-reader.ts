@@ -33,6 +33,11 @@ export interface SourceReader {
   count(resource: SourceResource, params: SourceReadParams): Promise<number>;
   /** The distinct ids a read would return with how many rows carry each, in byte order of the id ("C" collation), in batches. */
   readIds(resource: SourceResource, params: SourceReadParams, options?: { batchSize?: number }): AsyncIterable<SourceIdCount[]>;
+  /**
+   * Ids that may name more than one row once trimmed: every id, with all white space taken out, that more than one
+   * row carries. A superset of the real repeats (few, usually none), so duplicate checks need not remember every key.
+   */
+  repeatedIds(resource: SourceResource, params: SourceReadParams): Promise<Set<string>>;
   /** The source's clock: what its updated_at values are compared with. */
   clock(): Promise<Date>;
   /** Changes when the queries themselves change (an edited SQL file): earlier reads are then no basis for an incremental one. */
@@ -41,3 +46,6 @@ export interface SourceReader {
   fingerprint(sourceKey: string): Promise<string>;
   close(): Promise<void>;
 }
+
+/** An id as repeatedIds compares it: without any white space. */
+export const withoutWhiteSpace = (id: string) => id.replace(/\s/g, "");

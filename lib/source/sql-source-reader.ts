@@ -56,6 +56,22 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       }));
     },
 
+    async repeatedIds(resource, params) {
+      const query = await queryOf(resource);
+      const values = parameterValues(query, params);
+      // \s in a PostgreSQL regular expression is the white space of JavaScript's \s and more: a superset of what trim() removes.
+      const rows = await withQueryErrors(query, () =>
+        sql.begin("read only", (transaction) =>
+          transaction.unsafe(
+            `select regexp_replace(source_rows.id::text, '[\\s\\u00a0\\ufeff\\u1680\\u180e\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]', '', 'g') as id
+             from (${bare(query)}) as source_rows where source_rows.id is not null group by 1 having count(*) > 1`,
+            values,
+          ),
+        ),
+      );
+      return new Set(rows.map((row) => String(row.id)));
+    },
+
     async querySignature() {
       const queries = await Promise.all(sourceResources.map((resource) => queryOf(resource)));
       return createHash("sha256").update(queries.map((query) => query.text).join("\u0000")).digest("hex");

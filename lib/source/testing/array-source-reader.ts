@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { SourceReadParams, SourceReader } from "../source-reader";
+import { withoutWhiteSpace, type SourceReadParams, type SourceReader } from "../source-reader";
 import type { SourceResource, SourceRowOf } from "../source-rows";
 
 export type SourceRows = { [R in SourceResource]?: SourceRowOf[R][] };
@@ -38,6 +38,17 @@ export function createArraySourceReader(rows: SourceRows): SourceReader & { rows
       ids.sort((first, second) => Buffer.compare(Buffer.from(first.id), Buffer.from(second.id)));
       const size = options?.batchSize ?? 2000;
       for (let start = 0; start < ids.length; start += size) yield ids.slice(start, start + size);
+    },
+    async repeatedIds(resource, params) {
+      const seen = new Set<string>();
+      const repeated = new Set<string>();
+      for (const row of windowed(resource, params)) {
+        if (!("id" in row) || row.id === null) continue;
+        const id = withoutWhiteSpace(String(row.id));
+        if (seen.has(id)) repeated.add(id);
+        seen.add(id);
+      }
+      return repeated;
     },
     async clock() {
       return new Date();
