@@ -71,7 +71,7 @@ export function describeError(error: SandboxError): string {
   return `${error.message} (${where ? where + ": " : ""}${first.reason}${error.details.length > 1 ? `, +${error.details.length - 1} more` : ""})`;
 }
 
-/** Every error code the sandbox answers, with its status (documented in the README). */
+/** Every error code the sandbox answers, with its status (documented in docs/sandbox.md). */
 export const sandboxErrorCodes = {
   invalid_json: { status: 400, meaning: "the body is not valid JSON (or, for the API, not a JSON object)" },
   body_too_large: { status: 413, meaning: "a JSON request body over the limit (32 MiB for the API, 64 KiB for fault control); uploads have none" },

@@ -94,7 +94,7 @@ export async function revokeSandboxTokens(db: DatabaseOrTransaction, input: { us
   return rows.length;
 }
 
-// Fixed on purpose: the sandbox is a local simulator and the README lists these values.
+// Fixed on purpose: the sandbox is a local simulator and docs/sandbox.md lists these values.
 export const sandboxDemo = {
   environmentName: "demo",
   apiKey: "sandbox-demo-api-key",

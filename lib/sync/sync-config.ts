@@ -1,4 +1,4 @@
-/** Tunables of the sync engine, from the environment (README "Sync sessions"). */
+/** Tunables of the sync engine, from the environment (docs/sync.md). */
 export interface SyncConfig {
   /** Contacts per import (each chunk is its own POST + upload). */
   contactChunkSize: number;
