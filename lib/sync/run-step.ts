@@ -75,10 +75,9 @@ async function sendItem(
     await previous;
     throw error;
   }
-  recorder.setCurrent(step.id, item.id);
   let sent: SentItem;
   try {
-    sent = await definition.send(context, item.key);
+    sent = await recorder.attribute(step.id, item.id, () => definition.send(context, item.key));
     await recorder.flush();
   } catch (error) {
     // The item before failing to record is what stopped the session: it happened first.
@@ -105,8 +104,7 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
   const { fence } = context;
   if (!definition.planItems) {
     await fence.checkpoint();
-    recorder.setCurrent(step.id, null);
-    const sent = await definition.send(context, null);
+    const sent = await recorder.attribute(step.id, null, () => definition.send(context, null));
     await recorder.flush();
     await fence.write(async (tx) => {
       await sent.onAccepted?.(tx);
