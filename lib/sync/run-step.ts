@@ -33,6 +33,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 async function updateStepTotals(tx: FencedTransaction, stepId: string): Promise<void> {
+  // Items recorded at the same time: the row lock orders them, and the sums, read after it (READ COMMITTED: a fresh
+  // snapshot per statement), see every item committed before; the last to commit writes the totals of all.
+  await tx`select 1 from sync_steps where id = ${stepId} for update`;
   await tx`update sync_steps set
       records_sent = (select coalesce(sum(records_sent), 0) from sync_step_items where step_id = ${stepId}),
       bytes = (select coalesce(sum(bytes), 0) from sync_step_items where step_id = ${stepId})
