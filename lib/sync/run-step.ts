@@ -59,8 +59,8 @@ export async function plannedItemsOf(context: StepContext, step: StepRow, defini
 
 /**
  * Sends one item and returns the write that records it, which runs while the next item streams: PostgreSQL records one
- * import's accepted keys as the next goes out. The item before (`previous`) is always recorded (or has failed) before
- * this one is recorded or marked failed, so items are recorded in order.
+ * import's accepted keys as the next goes out. The item before (`previous`, when items go in order) is always recorded
+ * (or has failed) before this one is recorded or marked failed, so items are recorded in order.
  */
 async function sendItem(
   context: StepContext,
@@ -103,6 +103,43 @@ async function sendItem(
   return { recording };
 }
 
+/** The first failure of the step's items, but a stop (lease lost, then cancelled) before any other error. */
+function firstFailure(failures: readonly unknown[]): unknown {
+  return failures.find((error) => error instanceof LeaseLostError) ?? failures.find(isStopping) ?? failures[0];
+}
+
+/**
+ * Sends the step's items that have not succeeded, at most `concurrency` at a time. One at a time (contacts chunks,
+ * appointment ranges), each item is recorded after the one before it. Several at a time (openings, one service
+ * each: independent imports whose recordings touch only their own service's keys), each item is recorded as soon
+ * as it is accepted. After a failure no further item starts; the items in flight settle (an accepted one is
+ * recorded) before the step fails with the first failure.
+ */
+async function sendItems(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep, concurrency: number): Promise<void> {
+  const queue = (await plannedItemsOf(context, step, definition)).filter((item) => item.status !== "succeeded");
+  const inOrder = concurrency === 1;
+  const failures: unknown[] = [];
+  const recordings: Promise<void>[] = [];
+  let previous: Promise<void> = Promise.resolve();
+  async function sendNext(): Promise<void> {
+    while (failures.length === 0) {
+      // Taken synchronously, so each slot holds one item from the moment it starts.
+      const item = queue.shift();
+      if (!item) return;
+      try {
+        const { recording } = await sendItem(context, recorder, step, definition, item, inOrder ? previous : Promise.resolve());
+        previous = recording;
+        recordings.push(recording.catch((error: unknown) => void failures.push(error)));
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, sendNext));
+  await Promise.all(recordings);
+  if (failures.length) throw firstFailure(failures);
+}
+
 async function runOnce(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep): Promise<void> {
   const { fence } = context;
   if (!definition.planItems) {
@@ -115,11 +152,8 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
     });
     return;
   }
-  let recording: Promise<void> = Promise.resolve();
-  for (const item of await plannedItemsOf(context, step, definition)) {
-    if (item.status !== "succeeded") ({ recording } = await sendItem(context, recorder, step, definition, item, recording));
-  }
-  await recording;
+  const wanted = definition.concurrency?.(context.config) ?? 1;
+  await sendItems(context, recorder, step, definition, Number.isInteger(wanted) && wanted > 1 ? wanted : 1);
   await fence.write((tx) => tx`update sync_steps set status = 'succeeded', error = null, finished_at = now() where id = ${step.id}`);
 }
 
