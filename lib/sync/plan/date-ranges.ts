@@ -31,6 +31,39 @@ export function coalesceDates(dates: readonly string[]): DateRange[] {
   return ranges;
 }
 
+/** How touched dates may be merged into fewer imports. */
+export interface MergeRule {
+  /** Ranges with at most this many untouched days between them are merged. */
+  maxGapDays: number;
+  /** Then the two closest ranges are merged until at most this many remain. */
+  maxRanges: number;
+}
+
+/** Untouched days strictly between two ranges in order. */
+const daysBetween = (before: DateRange, after: DateRange) => day(after.startDate).diff(day(before.endDate), "days").days - 1;
+
+/**
+ * Touched dates as at most `rule.maxRanges` ranges: consecutive dates coalesced, ranges at most `rule.maxGapDays`
+ * apart merged, then the closest pair merged again and again until few enough remain. Every range starts and ends on
+ * a given date, so a merge only takes in the untouched days between two touched ones. Merging the narrowest gaps
+ * first takes in the fewest untouched days that `maxRanges` ranges allow (gaps do not change as neighbours merge:
+ * it is the same as merging the smallest gaps at once). Ties merge the earlier gap first.
+ */
+export function coalesceNearbyDates(dates: readonly string[], rule: MergeRule): DateRange[] {
+  const runs = coalesceDates(dates);
+  const gaps = runs.slice(1).map((run, index) => ({ index, days: daysBetween(runs[index]!, run) }));
+  const merged = new Set(gaps.filter((gap) => gap.days <= rule.maxGapDays).map((gap) => gap.index));
+  const excess = runs.length - merged.size - Math.max(1, rule.maxRanges);
+  const widerGaps = gaps.filter((gap) => !merged.has(gap.index)).sort((a, b) => a.days - b.days || a.index - b.index);
+  for (const gap of widerGaps.slice(0, Math.max(0, excess))) merged.add(gap.index);
+  const ranges: DateRange[] = [];
+  for (const [index, run] of runs.entries()) {
+    if (index > 0 && merged.has(index - 1)) ranges.at(-1)!.endDate = run.endDate;
+    else ranges.push({ ...run });
+  }
+  return ranges;
+}
+
 export const rangeKey = (range: DateRange) => `${range.startDate}..${range.endDate}`;
 
 export function parseRangeKey(key: string): DateRange {
