@@ -35,8 +35,12 @@ describe("date ranges", () => {
     ]);
     expect(coalesceNearbyDates(dates, { maxGapDays: 0, maxRanges: 3 }).map(rangeKey)).toEqual(["2026-01-01..2026-01-16", "2026-02-05..2026-02-12", "2026-02-27..2026-02-27"]);
     expect(coalesceNearbyDates(dates, { maxGapDays: 0, maxRanges: 1 }).map(rangeKey)).toEqual(["2026-01-01..2026-02-27"]);
-    // Equal gaps: the earlier one first.
+    // Equally close: the pair that makes the shorter range, then the earlier one.
     expect(coalesceNearbyDates(["2026-01-01", "2026-01-11", "2026-01-21"], { maxGapDays: 0, maxRanges: 2 }).map(rangeKey)).toEqual(["2026-01-01..2026-01-11", "2026-01-21..2026-01-21"]);
+    expect(coalesceNearbyDates(["2026-01-01", "2026-01-03", "2026-01-13", "2026-01-23"], { maxGapDays: 0, maxRanges: 2 }).map(rangeKey)).toEqual(["2026-01-01..2026-01-03", "2026-01-13..2026-01-23"]);
+    const weekly = Array.from({ length: 12 }, (_, week) => `2026-${week < 5 ? "01" : week < 9 ? "02" : "03"}-${String([1, 8, 15, 22, 29, 5, 12, 19, 26, 5, 12, 19][week]).padStart(2, "0")}`);
+    // Twelve weekly dates: pairs first, then pairs of pairs, rather than one range growing week by week.
+    expect(coalesceNearbyDates(weekly, { maxGapDays: 0, maxRanges: 4 }).map(rangeKey)).toEqual(["2026-01-01..2026-01-22", "2026-01-29..2026-02-19", "2026-02-26..2026-03-05", "2026-03-12..2026-03-19"]);
   });
 
   it("turns 149 dates scattered over more than a year into six imports", () => {

@@ -39,29 +39,37 @@ export interface MergeRule {
   maxRanges: number;
 }
 
-/** Untouched days strictly between two ranges in order. */
-const daysBetween = (before: DateRange, after: DateRange) => day(after.startDate).diff(day(before.endDate), "days").days - 1;
+/** Days since 1970-01-01 of a date (YYYY-MM-DD). */
+const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 
 /**
  * Touched dates as at most `rule.maxRanges` ranges: consecutive dates coalesced, ranges at most `rule.maxGapDays`
- * apart merged, then the closest pair merged again and again until few enough remain. Every range starts and ends on
- * a given date, so a merge only takes in the untouched days between two touched ones. Merging the narrowest gaps
- * first takes in the fewest untouched days that `maxRanges` ranges allow (gaps do not change as neighbours merge:
- * it is the same as merging the smallest gaps at once). Ties merge the earlier gap first.
+ * untouched days apart merged, then the closest pair merged again and again until few enough remain (among equally
+ * close pairs the one that makes the shorter range, then the earlier). Every range starts and ends on a given date,
+ * so a merge only takes in the untouched days between two touched ones; merging the narrowest gaps first leaves the
+ * widest open, which takes in the fewest untouched days that `maxRanges` ranges allow.
  */
 export function coalesceNearbyDates(dates: readonly string[], rule: MergeRule): DateRange[] {
-  const runs = coalesceDates(dates);
-  const gaps = runs.slice(1).map((run, index) => ({ index, days: daysBetween(runs[index]!, run) }));
-  const merged = new Set(gaps.filter((gap) => gap.days <= rule.maxGapDays).map((gap) => gap.index));
-  const excess = runs.length - merged.size - Math.max(1, rule.maxRanges);
-  const widerGaps = gaps.filter((gap) => !merged.has(gap.index)).sort((a, b) => a.days - b.days || a.index - b.index);
-  for (const gap of widerGaps.slice(0, Math.max(0, excess))) merged.add(gap.index);
-  const ranges: DateRange[] = [];
-  for (const [index, run] of runs.entries()) {
-    if (index > 0 && merged.has(index - 1)) ranges.at(-1)!.endDate = run.endDate;
-    else ranges.push({ ...run });
+  const ranges: (DateRange & { first: number; last: number })[] = [];
+  for (const run of coalesceDates(dates)) {
+    const span = { ...run, first: dayNumber(run.startDate), last: dayNumber(run.endDate) };
+    const previous = ranges.at(-1);
+    if (previous && span.first - previous.last - 1 <= rule.maxGapDays) Object.assign(previous, { endDate: span.endDate, last: span.last });
+    else ranges.push(span);
   }
-  return ranges;
+  const gapAfter = (index: number) => ranges[index + 1]!.first - ranges[index]!.last;
+  const lengthWithNext = (index: number) => ranges[index + 1]!.last - ranges[index]!.first;
+  while (ranges.length > Math.max(1, rule.maxRanges)) {
+    let best = 0;
+    for (let index = 1; index < ranges.length - 1; index++) {
+      const closer = gapAfter(index) - gapAfter(best) || lengthWithNext(index) - lengthWithNext(best);
+      if (closer < 0) best = index;
+    }
+    const next = ranges[best + 1]!;
+    Object.assign(ranges[best]!, { endDate: next.endDate, last: next.last });
+    ranges.splice(best + 1, 1);
+  }
+  return ranges.map(({ startDate, endDate }) => ({ startDate, endDate }));
 }
 
 export const rangeKey = (range: DateRange) => `${range.startDate}..${range.endDate}`;
