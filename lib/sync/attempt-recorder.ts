@@ -1,18 +1,25 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { AttemptReport } from "@/lib/upstream/http";
 import type { SessionFence } from "./session-fence";
 
+interface Attribution {
+  stepId: string | null;
+  itemId: string | null;
+}
+
 /**
- * Writes each HTTP exchange the client reports (it reports at the end of the exchange)
- * against the step and item running at that moment. Writes are chained in order;
- * `flush` waits for them and surfaces a refused (fenced) write.
+ * Writes each HTTP exchange the client reports (it reports at the end of the exchange) against the step and item
+ * whose work made it: `attribute` runs that work, and the attribution follows its async calls (AsyncLocalStorage),
+ * so items sent at the same time each keep their own exchanges. Writes are chained in order; `flush` waits for them
+ * and surfaces a refused (fenced) write.
  */
 export function createAttemptRecorder(fence: SessionFence) {
-  let current: { stepId: string | null; itemId: string | null } = { stepId: null, itemId: null };
+  const attribution = new AsyncLocalStorage<Attribution>();
   let chain: Promise<void> = Promise.resolve();
   let failure: unknown;
 
   function record(report: AttemptReport): void {
-    const at = { ...current };
+    const at = attribution.getStore() ?? { stepId: null, itemId: null };
     chain = chain.then(() =>
       fence
         .write(
@@ -31,8 +38,9 @@ export function createAttemptRecorder(fence: SessionFence) {
 
   return {
     record,
-    setCurrent(stepId: string | null, itemId: string | null) {
-      current = { stepId, itemId };
+    /** Runs `work`; every exchange it reports is recorded against this step and item (null: the step itself). */
+    attribute<T>(stepId: string, itemId: string | null, work: () => Promise<T>): Promise<T> {
+      return attribution.run({ stepId, itemId }, work);
     },
     async flush(): Promise<void> {
       await chain;

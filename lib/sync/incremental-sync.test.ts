@@ -1,10 +1,12 @@
 import { asc, eq } from "drizzle-orm";
+import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
-import { sampleSourceRows as initialRows } from "./testing/sample-source";
-import { compareType } from "./testing/sync-assertions";
+import { sourceAppointment } from "@/lib/source/testing/source-row-factories";
+import { sampleNow, sampleSourceRows as initialRows } from "./testing/sample-source";
+import { compareType, openingsInAnyOrder } from "./testing/sync-assertions";
 import { createConnectedLocation, runManualTestSync, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
@@ -46,9 +48,10 @@ describe("an incremental sync", () => {
 
     const contactItems = await second.items("contact_details");
     expect(contactItems.map((item) => [item.key.split(" ")[0], item.recordsSent])).toEqual([["changed", 1]]);
+    // Touched: 12 March (a3's old date), 15 March (its new one), 20 March (a5 deleted), 1 April (a4 canceled). The first
+    // two are two untouched days apart: one import carries both (and every valid appointment between them).
     expect((await second.items("appointments")).map((item) => [item.key, item.recordsSent])).toEqual([
-      ["2026-03-12..2026-03-12", 0],
-      ["2026-03-15..2026-03-15", 1],
+      ["2026-03-12..2026-03-15", 1],
       ["2026-03-20..2026-03-20", 0],
       ["2026-04-01..2026-04-01", 0],
     ]);
@@ -57,16 +60,18 @@ describe("an incremental sync", () => {
       ["service sv2", 0],
     ]);
     const upload = (endpoint: string) => [`POST ${endpoint} 200`, "PUT upload 200"];
-    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore)).toEqual([
-      "PUT update_management_system 200",
-      "POST batch_sync_calendars 200",
-      "POST batch_sync_service_categories 200",
-      "POST batch_sync_services 200",
-      ...upload("contact_details"),
-      ...[1, 2, 3, 4].flatMap(() => upload("batch_sync_appointments")),
-      ...[1, 2].flatMap(() => upload("batch_sync_openings")),
-      "PUT update_management_system 200",
-    ]);
+    expect(openingsInAnyOrder((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore))).toEqual(
+      openingsInAnyOrder([
+        "PUT update_management_system 200",
+        "POST batch_sync_calendars 200",
+        "POST batch_sync_service_categories 200",
+        "POST batch_sync_services 200",
+        ...upload("contact_details"),
+        ...[1, 2, 3].flatMap(() => upload("batch_sync_appointments")),
+        ...[1, 2].flatMap(() => upload("batch_sync_openings")),
+        "PUT update_management_system 200",
+      ]),
+    );
 
     for (const type of ["contact_details", "appointments", "openings", "services"] as const) {
       const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
@@ -75,5 +80,40 @@ describe("an incremental sync", () => {
     }
     const contacts = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type: "contact_details" });
     expect((contacts.stored.cu2 as { first_name: string }).first_name).toBe("Berta");
+  });
+
+  it("makes at most six appointment imports for changes scattered over a year, each carrying every valid appointment of its range", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = initialRows();
+    const today = DateTime.fromJSDate(sampleNow, { zone: "Europe/Berlin" });
+    // 120 more appointments, one every third day from eight months ago to four months ahead.
+    const spread = Array.from({ length: 120 }, (_, index) => {
+      const day = today.plus({ days: -240 + index * 3 });
+      return sourceAppointment(`s${index}`, day.toISODate()!, { customer_id: `cu${(index % 4) + 1}`, status: day < today ? "completed" : "booked" });
+    });
+    rows.appointments = [...rows.appointments!, ...spread];
+    await sync(location.id, rows);
+
+    // Every fourth one repriced, one moved by a day, one canceled: 33 touched dates across the year, 32 imports without merging.
+    rows.appointments = rows.appointments.map((row) => {
+      const index = row.id.startsWith("s") ? Number(row.id.slice(1)) : -1;
+      if (index === 5) return { ...row, starts_at: row.starts_at!.replace(/^(\d{4}-\d{2}-\d{2})/, (date) => DateTime.fromISO(date).plus({ days: 1 }).toISODate()!) };
+      if (index === 7) return { ...row, status: "Canceled" };
+      return index >= 0 && index % 4 === 0 ? { ...row, price: "30.00" } : row;
+    });
+    const second = await sync(location.id, rows);
+    const items = await second.items("appointments");
+    expect(items.length).toBeGreaterThan(1);
+    expect(items.length).toBeLessThanOrEqual(6);
+    // More records than changed, fewer than all: the ranges take in unchanged appointments between touched dates.
+    const sent = items.reduce((sum, item) => sum + item.recordsSent, 0);
+    expect(sent).toBeGreaterThan(33);
+    expect(sent).toBeLessThan(rows.appointments.length);
+
+    const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type: "appointments" });
+    expect(compared.stored).toEqual(compared.expected);
+    expect(compared.syncedKeys).toEqual(Object.keys(compared.expected).sort());
+    expect((compared.stored.s0 as { price_cents: number }).price_cents).toBe(3000);
+    expect(compared.stored.s7).toBeUndefined();
   });
 });

@@ -33,6 +33,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 async function updateStepTotals(tx: FencedTransaction, stepId: string): Promise<void> {
+  // Items recorded at the same time: the row lock orders them, and the sums, read after it (READ COMMITTED: a fresh
+  // snapshot per statement), see every item committed before; the last to commit writes the totals of all.
+  await tx`select 1 from sync_steps where id = ${stepId} for update`;
   await tx`update sync_steps set
       records_sent = (select coalesce(sum(records_sent), 0) from sync_step_items where step_id = ${stepId}),
       bytes = (select coalesce(sum(bytes), 0) from sync_step_items where step_id = ${stepId})
@@ -56,8 +59,8 @@ export async function plannedItemsOf(context: StepContext, step: StepRow, defini
 
 /**
  * Sends one item and returns the write that records it, which runs while the next item streams: PostgreSQL records one
- * import's accepted keys as the next goes out. The item before (`previous`) is always recorded (or has failed) before
- * this one is recorded or marked failed, so items are recorded in order.
+ * import's accepted keys as the next goes out. The item before (`previous`, when items go in order) is always recorded
+ * (or has failed) before this one is recorded or marked failed, so items are recorded in order.
  */
 async function sendItem(
   context: StepContext,
@@ -75,10 +78,9 @@ async function sendItem(
     await previous;
     throw error;
   }
-  recorder.setCurrent(step.id, item.id);
   let sent: SentItem;
   try {
-    sent = await definition.send(context, item.key);
+    sent = await recorder.attribute(step.id, item.id, () => definition.send(context, item.key));
     await recorder.flush();
   } catch (error) {
     // The item before failing to record is what stopped the session: it happened first.
@@ -101,12 +103,48 @@ async function sendItem(
   return { recording };
 }
 
+/** The first failure of the step's items, but a stop (lease lost, then cancelled) before any other error. */
+function firstFailure(failures: readonly unknown[]): unknown {
+  return failures.find((error) => error instanceof LeaseLostError) ?? failures.find(isStopping) ?? failures[0];
+}
+
+/**
+ * Sends the step's items that have not succeeded, at most `concurrency` at a time. One at a time (contacts chunks,
+ * appointment ranges), each item is recorded after the one before it. Several at a time (openings, one service
+ * each: independent imports whose recordings touch only their own service's keys), each item is recorded as soon
+ * as it is accepted. After a failure no further item starts; the items in flight settle (an accepted one is
+ * recorded) before the step fails with the first failure.
+ */
+async function sendItems(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep, concurrency: number): Promise<void> {
+  const queue = (await plannedItemsOf(context, step, definition)).filter((item) => item.status !== "succeeded");
+  const inOrder = concurrency === 1;
+  const failures: unknown[] = [];
+  const recordings: Promise<void>[] = [];
+  let previous: Promise<void> = Promise.resolve();
+  async function sendNext(): Promise<void> {
+    while (failures.length === 0) {
+      // Taken synchronously, so each slot holds one item from the moment it starts.
+      const item = queue.shift();
+      if (!item) return;
+      try {
+        const { recording } = await sendItem(context, recorder, step, definition, item, inOrder ? previous : Promise.resolve());
+        previous = recording;
+        recordings.push(recording.catch((error: unknown) => void failures.push(error)));
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, sendNext));
+  await Promise.all(recordings);
+  if (failures.length) throw firstFailure(failures);
+}
+
 async function runOnce(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep): Promise<void> {
   const { fence } = context;
   if (!definition.planItems) {
     await fence.checkpoint();
-    recorder.setCurrent(step.id, null);
-    const sent = await definition.send(context, null);
+    const sent = await recorder.attribute(step.id, null, () => definition.send(context, null));
     await recorder.flush();
     await fence.write(async (tx) => {
       await sent.onAccepted?.(tx);
@@ -114,11 +152,8 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
     });
     return;
   }
-  let recording: Promise<void> = Promise.resolve();
-  for (const item of await plannedItemsOf(context, step, definition)) {
-    if (item.status !== "succeeded") ({ recording } = await sendItem(context, recorder, step, definition, item, recording));
-  }
-  await recording;
+  const wanted = definition.concurrency?.(context.config) ?? 1;
+  await sendItems(context, recorder, step, definition, Number.isInteger(wanted) && wanted > 1 ? wanted : 1);
   await fence.write((tx) => tx`update sync_steps set status = 'succeeded', error = null, finished_at = now() where id = ${step.id}`);
 }
 

@@ -12,7 +12,15 @@ export interface SyncConfig {
   removalThresholdPercent: number;
   /** …or fewer than this many records, before a person must confirm. */
   removalThresholdMinimum: number;
+  /** Openings imports (one per service) in flight at once; at most `maxOpeningsConcurrency`. */
+  openingsConcurrency: number;
 }
+
+/**
+ * Each openings import in flight holds a database connection while its records stream (the worker's pool has 10):
+ * the ceiling leaves connections for the lease renewal and the fenced writes.
+ */
+export const maxOpeningsConcurrency = 8;
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -30,5 +38,6 @@ export function syncConfigFromEnvironment(): SyncConfig {
     leaseSeconds: Math.max(1, positiveInteger("SYNC_LEASE_SECONDS", 60)),
     removalThresholdPercent: Math.min(100, positiveInteger("SYNC_REMOVAL_THRESHOLD_PERCENT", 10)),
     removalThresholdMinimum: Math.max(1, positiveInteger("SYNC_REMOVAL_THRESHOLD_MIN", 50)),
+    openingsConcurrency: Math.min(maxOpeningsConcurrency, Math.max(1, positiveInteger("SYNC_OPENINGS_CONCURRENCY", 4))),
   };
 }

@@ -1,4 +1,4 @@
-import { coalesceDates, monthlyRanges, type DateRange } from "./date-ranges";
+import { coalesceNearbyDates, monthlyRanges, type DateRange, type MergeRule } from "./date-ranges";
 
 export interface AppointmentHistory {
   /** A full resync was asked for. */
@@ -19,9 +19,18 @@ export interface AppointmentHistory {
 export type AppointmentPlanMode = "history" | "touched" | "fallback";
 
 /**
+ * How a later sync merges its touched dates: at most 6 imports (12 requests), whatever the spread of the changes
+ * (scattered changes over a year once made 149), and touched dates at most 3 untouched days apart go in one import.
+ * Each import sends every valid appointment of its range, so a merge trades the unchanged appointments of the days
+ * between for one import less; merging the narrowest gaps first keeps those days fewest.
+ */
+export const touchedDatesRule: MergeRule = { maxGapDays: 3, maxRanges: 6 };
+
+/**
  * Spec 4.4 item 4. First sync or full: the whole history to 6 months ahead, one import per
- * month. Later: the touched dates coalesced into ranges (each import replaces its range).
- * Without a usable record of what was sent: today → 6 months ahead.
+ * month. Later: the touched dates up to 6 months ahead merged into at most 6 ranges
+ * (`touchedDatesRule`; each import replaces its range). Without a usable record of what was
+ * sent: today → 6 months ahead.
  */
 export function chooseAppointmentRanges(history: AppointmentHistory): { mode: AppointmentPlanMode; ranges: DateRange[] } {
   if (history.full || !history.anySynced) {
@@ -29,5 +38,5 @@ export function chooseAppointmentRanges(history: AppointmentHistory): { mode: Ap
     return { mode: "history", ranges: monthlyRanges(start, history.horizonEnd) };
   }
   if (history.anySyncedWithoutDate) return { mode: "fallback", ranges: [{ startDate: history.today, endDate: history.horizonEnd }] };
-  return { mode: "touched", ranges: coalesceDates(history.touchedDates.filter((date) => date <= history.horizonEnd)) };
+  return { mode: "touched", ranges: coalesceNearbyDates(history.touchedDates.filter((date) => date <= history.horizonEnd), touchedDatesRule) };
 }

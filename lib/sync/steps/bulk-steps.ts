@@ -85,6 +85,8 @@ export const openingsStep: SyncStep = {
   name: "openings",
   recordType: "openings",
   planItems: (context) => planOpenings(context.sql, { locationId: context.location.id }),
+  // One import per service, each replacing only that service's openings: they need no order.
+  concurrency: (config) => config.openingsConcurrency,
   async send(context, key) {
     const selection = serviceSelection(requireKey(key));
     const records = streamSelectedRecords<OpeningRecord>(context.sql, context.location.id, selection);

@@ -34,5 +34,7 @@ export interface SyncStep {
   /** The preview record type whose invalid and excluded counts the step shows. */
   recordType?: PreviewRecordType;
   planItems?: (context: StepContext) => Promise<string[]>;
+  /** Items in flight at once (default 1: in plan order, each recorded after the one before). Only for independent items. */
+  concurrency?: (config: SyncConfig) => number;
   send: (context: StepContext, itemKey: string | null) => Promise<SentItem>;
 }

@@ -28,3 +28,16 @@ export async function compareType(db: Database, input: { locationId: string; ups
     syncedKeys: synced.map((row) => row.key).sort(),
   };
 }
+
+/**
+ * Request lines ("METHOD endpoint status") with the openings imports' lines sorted: those imports go several at a time
+ * (SYNC_OPENINGS_CONCURRENCY), so their POSTs and uploads interleave in any order. Everything before them, and the
+ * closing update_management_system after them, keeps its order.
+ */
+export function openingsInAnyOrder(lines: readonly string[]): string[] {
+  const first = lines.findIndex((line) => line.startsWith("POST batch_sync_openings"));
+  if (first < 0) return [...lines];
+  const closing = lines.findLastIndex((line) => line.startsWith("PUT update_management_system"));
+  const end = closing > first ? closing : lines.length;
+  return [...lines.slice(0, first), ...lines.slice(first, end).sort(), ...lines.slice(end)];
+}

@@ -10,6 +10,7 @@ import { createSandboxLocation } from "@/lib/sandbox/provision";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { createSandboxFixture, type SandboxFixture } from "@/lib/sandbox/testing";
 import type { SourceReader } from "@/lib/source/source-reader";
+import type { UpstreamClientOptions } from "@/lib/upstream/client";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "../request-session";
 import { runSession } from "../run-session";
@@ -80,13 +81,15 @@ export interface TestSyncOptions {
   /** How the session must end (default: succeeded, without an error). */
   expect?: "succeeded" | "failed";
   config?: Partial<SyncConfig>;
+  /** Upstream client options, over `noWaits`. */
+  client?: Partial<UpstreamClientOptions>;
   now?: Date;
 }
 
 /** Runs a requested session in this process against `source` (rows, copied, or a reader), checks how it ended and returns its row. */
 export async function runTestSync(connection: DatabaseConnection, sessionId: string, source: SourceRows | SourceReader, options: TestSyncOptions = {}) {
   const reader = "read" in source && typeof source.read === "function" ? (source as SourceReader) : createArraySourceReader(structuredClone(source as SourceRows));
-  const result = await runSession(connection, sessionId, { reader, now: options.now ?? sampleNow, client: noWaits, config: { stepBackoffMs: 0, ...options.config } });
+  const result = await runSession(connection, sessionId, { reader, now: options.now ?? sampleNow, client: { ...noWaits, ...options.client }, config: { stepBackoffMs: 0, ...options.config } });
   const [session] = await connection.db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   const expected = options.expect ?? "succeeded";
   expect({ result, error: expected === "succeeded" ? session!.error : null }).toEqual({ result: expected, error: null });
