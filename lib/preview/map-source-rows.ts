@@ -2,6 +2,7 @@ import type postgres from "postgres";
 import type { DatabaseConnection } from "@/db/client";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { mapRow } from "@/lib/mapping/map-row";
+import { phaseClock } from "@/lib/runtime/phase-clock";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import type { PlannedRead } from "./preview-plan";
@@ -33,6 +34,7 @@ export function mapBatch(
   context: MappingContext,
   seqOf: (sourceId: string) => number,
 ): { records: PreviewRecordRow[]; issues: PreviewIssueRow[] } {
+  const started = phaseClock.start();
   const records: PreviewRecordRow[] = [];
   const issues: PreviewIssueRow[] = [];
   for (const row of rows) {
@@ -41,6 +43,7 @@ export function mapBatch(
     records.push(stored.record);
     issues.push(...stored.issues);
   }
+  phaseClock.stop("map", started);
   return { records, issues };
 }
 
