@@ -317,6 +317,11 @@ async function main() {
     );
     const locationId = await createBenchLocation(connection, sandbox, sourceKey!);
 
+    console.log(
+      "phases (wall time in each, lib/runtime/phase-clock.ts): read = source reads · map = mapping (the engine's: with the rows it stores) · " +
+        "check = cross-checks of the preview · encode = JSON.stringify of records and request bodies · send = HTTP exchanges (an upload's includes " +
+        "streaming its body, so the encoding and the reads feeding it) · record = preview storage and recording what was accepted",
+    );
     const full = await measureSync(connection, sandbox, locationId, false);
     console.log(
       `full first sync: ${round(full.seconds)} s (preview ${round(full.previewSeconds)} s + sending ${round(full.seconds - full.previewSeconds)} s), ` +
