@@ -29,7 +29,7 @@ export const bundleDirectory = path.join(repoRoot, "node_modules", ".cache", "lo
 export const workerBundles = {
   /** `npm run worker`. */
   "worker-main": "lib/jobs/worker-main.ts",
-  /** `npm run bench`'s sync and raw-pipeline child processes (`--sync` / `--raw`). */
+  /** `npm run bench`'s sync, raw-pipeline and preview child processes (`--sync` / `--raw` / `--preview`). */
   "sync-bench": "lib/bench/sync-bench.ts",
 } as const;
 

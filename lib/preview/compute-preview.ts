@@ -15,6 +15,7 @@ import { countPreview } from "./preview-counts";
 import { planPreviewReads, type PlannedRead } from "./preview-plan";
 import { prepareRecheck, recheckPreview } from "./recheck-preview";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
+import { phaseClock } from "@/lib/runtime/phase-clock";
 
 export interface ComputePreviewOptions {
   /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */
@@ -105,7 +106,7 @@ async function withoutFlushWait(tx: postgres.TransactionSql): Promise<void> {
 /** Small types are read whole; customers, vehicles and appointments only where the source changed since the base run. */
 async function incrementalRun(tx: postgres.TransactionSql, input: RunInput, plan: PlannedRead[], base: Run): Promise<void> {
   const { locationId } = input.owner;
-  await prepareRecheck(tx, locationId);
+  await phaseClock.time("check", () => prepareRecheck(tx, locationId));
   for (const read of plan) {
     if (isTracked(read.resource)) {
       const mapped = await applySourceChanges(tx, input, read, { changedSince: base.sourceReadAt!, appointmentsUntil: base.appointmentsUntil }, (rows) =>
@@ -118,7 +119,7 @@ async function incrementalRun(tx: postgres.TransactionSql, input: RunInput, plan
     await deleteRecordsOfType(tx, locationId, read.recordType);
     await mapWholeRead(tx, input, read);
   }
-  await recheckPreview(tx, locationId, input.owner.runId);
+  await phaseClock.time("check", () => recheckPreview(tx, locationId, input.owner.runId));
 }
 
 /**

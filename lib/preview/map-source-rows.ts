@@ -2,6 +2,7 @@ import type postgres from "postgres";
 import type { DatabaseConnection } from "@/db/client";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { mapRow } from "@/lib/mapping/map-row";
+import { phaseClock } from "@/lib/runtime/phase-clock";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import type { CheckPreviewRow } from "./preview-checks";
@@ -38,6 +39,7 @@ export function mapBatch(
   seqOf: (sourceId: string) => number,
   check?: CheckPreviewRow,
 ): { records: PreviewRecordRow[]; issues: PreviewIssueRow[] } {
+  const started = phaseClock.start();
   const records: PreviewRecordRow[] = [];
   const issues: PreviewIssueRow[] = [];
   for (const row of rows) {
@@ -45,8 +47,9 @@ export function mapBatch(
     const stored = previewRowsOf(owner, read.recordType, seqOf(mapped.sourceId), mapped);
     records.push(stored.record);
     issues.push(...stored.issues);
-    if (check) issues.push(...check(stored.record));
   }
+  phaseClock.stop("map", started);
+  if (check) phaseClock.time("check", () => records.forEach((record) => issues.push(...check(record))));
   return { records, issues };
 }
 

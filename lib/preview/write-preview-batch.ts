@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import { copyRows } from "@/db/copy-rows";
+import { phaseClock } from "@/lib/runtime/phase-clock";
 import type { PreviewIssueRow, PreviewRecordRow } from "./preview-row";
 
 const recordColumns = [
@@ -29,6 +30,8 @@ const issueColumns = ["location_id", "record_type", "seq", "severity", "field", 
 
 /** A batch of the source becomes one COPY of records and one of issues. */
 export async function writePreviewBatch(sql: postgres.Sql | postgres.TransactionSql, records: PreviewRecordRow[], issues: PreviewIssueRow[]): Promise<void> {
+  const started = phaseClock.start();
   await copyRows(sql, "preview_records", recordColumns, records);
   await copyRows(sql, "preview_issues", issueColumns, issues);
+  phaseClock.stop("record", started);
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import postgres from "postgres";
+import { phaseClock } from "@/lib/runtime/phase-clock";
 import { compareColumns } from "./source-columns";
 import { defaultSqlDirectory, loadSourceQuery, parameterValues, SourceQueryError, type SourceQuery, type SourceQueryName } from "./source-queries";
 import type { SourceIdCount, SourceReadParams, SourceReader, SourceRowFilter } from "./source-reader";
@@ -142,7 +143,7 @@ async function* readBatches<Row>(
     const iterator = cursor[Symbol.asyncIterator]();
     try {
       while (true) {
-        const next = await withQueryErrors(query, () => iterator.next());
+        const next = await phaseClock.time("read", () => withQueryErrors(query, () => iterator.next()));
         if (next.done) break;
         // The columns are the contract's (checked above); their values are the mapping's to judge.
         yield [...next.value] as unknown as Row[];

@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
+import { phaseClock } from "@/lib/runtime/phase-clock";
 import {
   AccessTokenResponse,
   BulkUploadRequestBody,
@@ -110,7 +111,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       url,
       reportedPath: describeRequestPath(url),
       headers,
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      body: call.body === undefined ? undefined : phaseClock.time("encode", () => JSON.stringify(call.body)),
       timeoutMs,
       signal: options.signal,
       secrets: [options.apiKey, call.token, ...(call.secrets ?? [])],

@@ -10,6 +10,7 @@ import {
   UpstreamUnavailableError,
   type UpstreamErrorInit,
 } from "./errors";
+import { phaseClock } from "@/lib/runtime/phase-clock";
 import { redactText, truncateText } from "./redact";
 import { AttemptFailure, parseRetryAfter } from "./retry";
 
@@ -152,6 +153,7 @@ export async function performExchange(exchange: Exchange, dispatcher: Dispatcher
   const timeout = AbortSignal.timeout(exchange.timeoutMs);
   const signal = exchange.signal ? AbortSignal.any([timeout, exchange.signal]) : timeout;
   let result: ExchangeResult;
+  const sendStarted = phaseClock.start();
   try {
     const response = await request(exchange.url, {
       method: exchange.method,
@@ -177,6 +179,8 @@ export async function performExchange(exchange: Exchange, dispatcher: Dispatcher
       request: `${exchange.method} ${exchange.reportedPath}`,
     });
     throw new AttemptFailure(error, true, undefined, (retryDelayMs) => emit({ error: reason, retryDelayMs }));
+  } finally {
+    phaseClock.stop("send", sendStarted);
   }
   if (result.status >= 200 && result.status < 300) {
     emit({ status: result.status });

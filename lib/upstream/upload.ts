@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import type { z } from "zod";
+import { phaseClock } from "@/lib/runtime/phase-clock";
 import { UpstreamUploadAddressError, UpstreamUploadError, type UpstreamErrorDetail } from "./errors";
 
 /** Records for an upload: an iterable, or a function that opens one (needed to retry with a fresh address). */
@@ -80,7 +81,7 @@ export function streamJsonArray<T>(source: RecordSource<T>, schema: z.ZodType | 
         if (!parsed.success) throw invalidRecordError(index, parsed.error.issues);
         value = parsed.data;
       }
-      const json = (index === 0 ? "" : ",") + JSON.stringify(value);
+      const json = (index === 0 ? "" : ",") + phaseClock.time("encode", () => JSON.stringify(value));
       pending.push(json);
       pendingLength += json.length;
       index += 1;

@@ -1,5 +1,6 @@
 import type { AppointmentRecord, ContactDetailRecord, OpeningRecord, VehicleRecord } from "@/lib/upstream/records";
 import type { UploadOutcome } from "@/lib/upstream/client";
+import { phaseClock } from "@/lib/runtime/phase-clock";
 import { streamSelectedRecords } from "../preview-record-stream";
 import { recordAccepted } from "../record-accepted";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
@@ -14,7 +15,7 @@ function sent(context: StepContext, selection: RecordSelection, outcome: UploadO
   return {
     records: outcome.records,
     bytes: outcome.bytes,
-    onAccepted: (tx) => recordAccepted(tx, { locationId: context.location.id, selection }),
+    onAccepted: (tx) => phaseClock.time("record", () => recordAccepted(tx, { locationId: context.location.id, selection })),
   };
 }
 
@@ -40,7 +41,7 @@ export const contactDetailsStep: SyncStep = {
     if (key === UNSUBSCRIBE_ITEM_KEY) {
       const records = streamUnsubscribeRecords(context.sql, context.location.id);
       const outcome = await context.client.importContactDetails({ ...context.call, records });
-      return { records: outcome.records, bytes: outcome.bytes, onAccepted: (tx) => recordUnsubscribed(tx, context.location.id) };
+      return { records: outcome.records, bytes: outcome.bytes, onAccepted: (tx) => phaseClock.time("record", () => recordUnsubscribed(tx, context.location.id)) };
     }
     const selection = chunkSelection("contact_details", requireKey(key));
     const records = streamSelectedRecords<ContactDetailRecord>(context.sql, context.location.id, selection);

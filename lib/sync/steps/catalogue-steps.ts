@@ -1,5 +1,6 @@
 import type { CalendarRecord, ServiceCategoryRecord, ServiceRecord } from "@/lib/upstream/records";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import { phaseClock } from "@/lib/runtime/phase-clock";
 import { readSelectedRecords } from "../preview-record-stream";
 import { recordAccepted } from "../record-accepted";
 import type { RecordSelection } from "../plan/record-selection";
@@ -12,8 +13,8 @@ async function sendAll<T>(context: StepContext, recordType: PreviewRecordType, p
   await post(records);
   return {
     records: records.length,
-    bytes: Buffer.byteLength(JSON.stringify({ data: records })),
-    onAccepted: (tx) => recordAccepted(tx, { locationId: context.location.id, selection }),
+    bytes: Buffer.byteLength(phaseClock.time("encode", () => JSON.stringify({ data: records }))),
+    onAccepted: (tx) => phaseClock.time("record", () => recordAccepted(tx, { locationId: context.location.id, selection })),
   };
 }
 
