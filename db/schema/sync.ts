@@ -68,6 +68,11 @@ export const syncSessions = pgTable(
     removalStop: jsonb("removal_stop").$type<RemovalStop>(),
     /** Removals a person confirmed for this session (per step: at most this many), with who and why. */
     confirmedRemovals: jsonb("confirmed_removals").$type<ConfirmedRemovals>(),
+    /**
+     * Sent straight from the source (lib/sync/stream): a first sync of a location the upstream held nothing of, and
+     * every resume of one. Others send from the location's preview records.
+     */
+    streamed: boolean("streamed").notNull().default(false),
     error: text("error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),

@@ -63,25 +63,43 @@ function withoutField(payload: Record<string, unknown>, field: string): Record<s
 }
 
 /**
+ * Which usable record first had a key: the source id of that first record when `key` repeats it, else undefined (and
+ * this record is the first from now on).
+ */
+export interface DuplicateTracker {
+  firstSourceOf(type: PreviewRecordType, key: string, sourceId: string): string | undefined;
+}
+
+/** Remembers the first source id of every key that `mayRepeat` says can repeat. */
+export function rememberFirstSources(mayRepeat: KeyLookup): DuplicateTracker {
+  const firstSourceOf = new Map<PreviewRecordType, Map<string, string>>();
+  return {
+    firstSourceOf(type, key, sourceId) {
+      if (!mayRepeat(type, key)) return undefined;
+      let seen = firstSourceOf.get(type);
+      if (!seen) firstSourceOf.set(type, (seen = new Map()));
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, sourceId);
+      return first;
+    },
+  };
+}
+
+/**
  * The checks of one run over records streamed in protocol order (calendars, categories, services, contacts,
  * vehicles, appointments, openings): a second record with a key its type already had is an error naming the first
  * (spec 2.1.2); a record naming a missing target is an error or loses that reference (lib/pipeline/reference-rules.ts).
  * `exists` answers whether a target will be there; the caller records each usable key it should know. `mayRepeat`
- * says which keys can repeat at all (lib/source `repeatedIds`): only those are remembered, so memory stays flat.
+ * says which keys can repeat at all (lib/source `repeatedIds`): only those are remembered, so memory stays flat; a
+ * reader that reads some records more than once passes its own `duplicates`.
  */
-export function createRecordChecks(exists: KeyLookup, options: { mayRepeat?: KeyLookup } = {}) {
-  const mayRepeat = options.mayRepeat ?? (() => true);
-  const firstSourceOf = new Map<PreviewRecordType, Map<string, string>>();
+export function createRecordChecks(exists: KeyLookup, options: { mayRepeat?: KeyLookup; duplicates?: DuplicateTracker } = {}) {
+  const defaultDuplicates = options.duplicates ?? rememberFirstSources(options.mayRepeat ?? (() => true));
 
-  function checkDuplicate(record: CheckedRecord, issues: CrossCheckIssue[]): void {
-    if (!isUsable(record) || record.record_key === null || !mayRepeat(record.record_type, record.record_key)) return;
-    let seen = firstSourceOf.get(record.record_type);
-    if (!seen) firstSourceOf.set(record.record_type, (seen = new Map()));
-    const first = seen.get(record.record_key);
-    if (first === undefined) {
-      seen.set(record.record_key, record.source_id);
-      return;
-    }
+  function checkDuplicate(record: CheckedRecord, issues: CrossCheckIssue[], duplicates: DuplicateTracker): void {
+    if (!isUsable(record) || record.record_key === null) return;
+    const first = duplicates.firstSourceOf(record.record_type, record.record_key, record.source_id);
+    if (first === undefined) return;
     const { field, repeats } = duplicateOf(record.record_type);
     record.status = "error";
     issues.push({ severity: "error", field, code: "duplicate_external_id", reason: `repeats ${repeats} of source row ${first}`, original: record.record_key });
@@ -112,10 +130,13 @@ export function createRecordChecks(exists: KeyLookup, options: { mayRepeat?: Key
   }
 
   return {
-    /** Checks one record, changing its status, payload and hash where a check says so; returns what it found. */
-    check(record: CheckedRecord): CrossCheckIssue[] {
+    /**
+     * Checks one record, changing its status, payload and hash where a check says so; returns what it found.
+     * `duplicates`: a tracker of its own for this record's read (default: the one given when created).
+     */
+    check(record: CheckedRecord, duplicates: DuplicateTracker = defaultDuplicates): CrossCheckIssue[] {
       const issues: CrossCheckIssue[] = [];
-      checkDuplicate(record, issues);
+      checkDuplicate(record, issues, duplicates);
       for (const rule of rulesByType.get(record.record_type) ?? []) {
         checkReference(record, rule, issues);
         if (rule.column === "ref_category") dropMissingCalendars(record, issues);

@@ -38,6 +38,8 @@ export interface SourceReader {
    * row carries. A superset of the real repeats (few, usually none), so duplicate checks need not remember every key.
    */
   repeatedIds(resource: SourceResource, params: SourceReadParams): Promise<Set<string>>;
+  /** The earliest `starts_at` (local wall time) a read would return, or null when it returns none. */
+  earliestStart(resource: "appointments" | "availability", params: SourceReadParams): Promise<string | null>;
   /** The source's clock: what its updated_at values are compared with. */
   clock(): Promise<Date>;
   /** Changes when the queries themselves change (an edited SQL file): earlier reads are then no basis for an incremental one. */

@@ -57,6 +57,16 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       }));
     },
 
+    async earliestStart(resource, params) {
+      const query = await queryOf(resource);
+      const rows = await withQueryErrors(query, () =>
+        sql.begin("read only", (transaction) =>
+          transaction.unsafe(`select min(source_rows.starts_at)::text as earliest from (${bare(query)}) as source_rows`, parameterValues(query, params)),
+        ),
+      );
+      return (rows[0]?.earliest as string | null | undefined) ?? null;
+    },
+
     async repeatedIds(resource, params) {
       const query = await queryOf(resource);
       const values = parameterValues(query, params);

@@ -1,12 +1,9 @@
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { FencedTransaction } from "./session-fence";
 import { selectionCondition, type RecordSelection } from "./plan/record-selection";
 
-/**
- * Records what the upstream just accepted, in the transaction that marks the item done.
- * Full replacements and ranges first forget what the upstream replaced.
- */
-export async function recordAccepted(tx: FencedTransaction, input: { locationId: string; selection: RecordSelection }): Promise<void> {
-  const { locationId, selection } = input;
+/** What the upstream replaced with an accepted item: a full replacement its type, a range its dates, an openings import its service. */
+async function forgetReplaced(tx: FencedTransaction, locationId: string, selection: RecordSelection): Promise<void> {
   const type = selection.recordType;
   if (selection.kind === "all") {
     await tx`delete from synced_records where location_id = ${locationId} and record_type = ${type}`;
@@ -17,6 +14,22 @@ export async function recordAccepted(tx: FencedTransaction, input: { locationId:
     await tx`delete from synced_records where location_id = ${locationId} and record_type = ${type}
              and split_part(record_key, '|', 1) = ${selection.serviceExternalId}`;
   }
+}
+
+/** A service removed upstream takes its openings with it. */
+async function forgetOpeningsOfRemovedServices(tx: FencedTransaction, locationId: string): Promise<void> {
+  await tx`delete from synced_records o where o.location_id = ${locationId} and o.record_type = 'openings'
+           and not exists (select 1 from synced_records s where s.location_id = ${locationId} and s.record_type = 'services'
+                           and s.record_key = split_part(o.record_key, '|', 1))`;
+}
+
+/**
+ * Records what the upstream just accepted, in the transaction that marks the item done.
+ * Full replacements and ranges first forget what the upstream replaced.
+ */
+export async function recordAccepted(tx: FencedTransaction, input: { locationId: string; selection: RecordSelection }): Promise<void> {
+  const { locationId, selection } = input;
+  await forgetReplaced(tx, locationId, selection);
   await tx`
     insert into synced_records (location_id, record_type, record_key, content_hash, appointment_date, synced_at)
     select distinct on (r.record_key) ${locationId}, r.record_type, r.record_key, r.content_hash, r.local_date, now()
@@ -24,10 +37,31 @@ export async function recordAccepted(tx: FencedTransaction, input: { locationId:
     order by r.record_key, r.seq
     on conflict (location_id, record_type, record_key) do update
       set content_hash = excluded.content_hash, appointment_date = excluded.appointment_date, synced_at = excluded.synced_at`;
-  if (type === "services") {
-    // A service removed upstream takes its openings with it.
-    await tx`delete from synced_records o where o.location_id = ${locationId} and o.record_type = 'openings'
-             and not exists (select 1 from synced_records s where s.location_id = ${locationId} and s.record_type = 'services'
-                             and s.record_key = split_part(o.record_key, '|', 1))`;
+  if (selection.recordType === "services") await forgetOpeningsOfRemovedServices(tx, locationId);
+}
+
+/** One record an upload carried, as synced_records keeps it. */
+export interface SentRecord {
+  key: string;
+  hash: string;
+  /** An appointment's local date. */
+  date: string | null;
+}
+
+/** Records what the upstream just accepted of records sent straight from the source (a streamed session). */
+export async function recordSentRecords(
+  tx: FencedTransaction,
+  input: { locationId: string; type: PreviewRecordType; replaced: RecordSelection | null; records: readonly SentRecord[] },
+): Promise<void> {
+  const { locationId, type, replaced, records } = input;
+  if (replaced) await forgetReplaced(tx, locationId, replaced);
+  if (records.length) {
+    await tx`
+      insert into synced_records (location_id, record_type, record_key, content_hash, appointment_date, synced_at)
+      select ${locationId}, ${type}, sent.key, sent.hash, sent.date::date, now()
+      from unnest(${records.map((record) => record.key)}::text[], ${records.map((record) => record.hash)}::text[], ${records.map((record) => record.date)}::text[]) as sent(key, hash, date)
+      on conflict (location_id, record_type, record_key) do update
+        set content_hash = excluded.content_hash, appointment_date = excluded.appointment_date, synced_at = excluded.synced_at`;
   }
+  if (type === "services") await forgetOpeningsOfRemovedServices(tx, locationId);
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { locations, sandboxLocations, sandboxRequestLog, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
+import { locations, previewRecords, sandboxLocations, sandboxRequestLog, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
@@ -9,7 +9,7 @@ import { appointmentHorizonEnd, localToday } from "./plan/local-dates";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
 import { compareType, openingsInAnyOrder } from "./testing/sync-assertions";
-import { createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
+import { computeQueuedPreview, createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -31,7 +31,10 @@ describe("a first sync of a demo location", () => {
     expect(requested.started).toBe(true);
     const result = await runSession(testDb, requested.sessionId!, { reader, client: noWaits, config: { stepBackoffMs: 0, contactChunkSize: 10 } });
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
-    expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
+    expect({ result, error: session!.error, streamed: session!.streamed }).toEqual({ result: "succeeded", error: null, streamed: true });
+    // Sent straight from the source; the preview the location gets afterwards says what was sent.
+    expect(await db.select().from(previewRecords).where(eq(previewRecords.locationId, location.id))).toEqual([]);
+    await computeQueuedPreview(testDb, location.id, reader);
     const [ended] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect(ended).toMatchObject({ status: "succeeded", upstreamOpen: false, error: null });
     const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, session!.id)).orderBy(asc(syncSteps.position));
@@ -54,13 +57,10 @@ describe("a first sync of a demo location", () => {
     const appointmentItems = await itemsOf("appointments");
     const openingItems = await itemsOf("openings");
     expect(contactItems.length).toBeGreaterThanOrEqual(3);
-    expect(contactItems.every((item) => item.key.startsWith("all seq "))).toBe(true);
+    expect(contactItems.map((item) => item.key)).toEqual(contactItems.map((_, index) => `part ${index + 1}`));
 
-    // One import per calendar month from the earliest valid appointment to today + 6 months (local).
-    const appointments = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type: "appointments" });
-    const earliest = Object.values(appointments.expected)
-      .map((record) => (record as { start_at: string }).start_at.slice(0, 10))
-      .sort()[0]!;
+    // One import per calendar month from the source's earliest appointment to today + 6 months (local).
+    const earliest = (await reader.earliestStart("appointments", { sourceKey: sourceKey! }))!.slice(0, 10);
     const now = new Date();
     expect(appointmentItems.map((item) => item.key)).toEqual(monthlyRanges(earliest < localToday(now, "Europe/Berlin") ? earliest : localToday(now, "Europe/Berlin"), appointmentHorizonEnd(now, "Europe/Berlin")).map(rangeKey));
     expect(openingItems.length).toBeGreaterThan(0);

@@ -15,6 +15,8 @@ import { finishStopped, finishSucceeded } from "./session-outcome";
 import { ensureSessionPreview } from "./session-preview";
 import { ensureStepRows } from "./session-steps";
 import { stepsByName } from "./steps/all-steps";
+import { decideStreamed, primeUnsentTargets, requestFirstPreview, streamedSource } from "./stream/streamed-session";
+import { streamedStepsByName } from "./stream/stream-steps";
 import type { StepContext } from "./steps/sync-step";
 import { syncConfigFromEnvironment, type SyncConfig } from "./sync-config";
 
@@ -48,6 +50,7 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
   const [location] = session ? await db.select().from(locations).where(eq(locations.id, session.locationId)) : [];
   if (!session || !location) return "finished";
   let client: UpstreamClient | undefined;
+  let closeReader: (() => Promise<void>) | undefined;
   try {
     const resumed = session.resumesSessionId
       ? (await db.select().from(syncSessions).where(eq(syncSessions.id, session.resumesSessionId)))[0]
@@ -56,13 +59,18 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
     const credentials = await getEnvironmentCredentials(db, session.environment);
     // Before anything is sent: a token goes only to the origin that issued it.
     const call = { accessToken: openLocationToken(location, credentials), locationId: location.upstreamLocationId };
-    const preview = await ensureSessionPreview(connection, fence, {
-      locationId: location.id,
-      requestedByEmail: session.requestedByEmail,
-      ownRunId: session.previewRunId,
-      reader: options.reader,
-      now: options.now,
-    });
+    const streamed = await decideStreamed(connection, fence, { session, resumedStreamed: resumed?.streamed ?? false });
+    const source = streamed ? streamedSource(location, options, session.startedAt) : null;
+    closeReader = source?.close;
+    const preview = source
+      ? { runId: null, readAt: source.now }
+      : await ensureSessionPreview(connection, fence, {
+          locationId: location.id,
+          requestedByEmail: session.requestedByEmail,
+          ownRunId: session.previewRunId,
+          reader: options.reader,
+          now: options.now,
+        });
     const upstreamOpen = await inheritUpstreamSession(fence, location.id);
     const steps = await ensureStepRows(sql, fence, {
       optionalSteps: session.optionalSteps,
@@ -78,22 +86,28 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
       client,
       call,
       runId: preview.runId,
+      stream: source?.records ?? null,
       location: { id: location.id, timeZone: location.timeZone, automotive: location.automotive },
       full: session.full,
       managementSystem: credentials.dataSourceName,
       now: preview.readAt,
       config,
     };
-    await checkRemovals(context, steps, session.confirmedRemovals);
+    // A first sync removes nothing (the upstream holds nothing of the location): only a session sent from the preview can trip the valve.
+    if (source) await primeUnsentTargets(source.records, steps);
+    else await checkRemovals(context, steps, session.confirmedRemovals);
+    const definitions = source ? streamedStepsByName : stepsByName;
     for (const step of steps) {
       if (step.status === "succeeded" || step.status === "skipped") continue;
       if (step.name === "open" && upstreamOpen) {
         await fence.write((tx) => tx`update sync_steps set status = 'skipped', error = 'The upstream session was still open.', finished_at = now() where id = ${step.id}`);
         continue;
       }
-      await runStep(context, recorder, step, stepsByName[step.name]);
+      await runStep(context, recorder, step, definitions[step.name]);
     }
     await finishSucceeded(fence, location.id);
+    // What the next session builds on, computed in the background: a streamed session stored no preview.
+    if (source) await requestFirstPreview(db, location.id);
     return "succeeded";
   } catch (error) {
     if (error instanceof LeaseLostError || fence.isLost) return "lost";
@@ -114,6 +128,7 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
     return "failed";
   } finally {
     await client?.close();
+    await closeReader?.();
   }
 }
 

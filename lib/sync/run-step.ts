@@ -117,6 +117,7 @@ function firstFailure(failures: readonly unknown[]): unknown {
  */
 async function sendItems(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep, concurrency: number): Promise<void> {
   const queue = (await plannedItemsOf(context, step, definition)).filter((item) => item.status !== "succeeded");
+  await definition.prepare?.(context, queue.map((item) => item.key));
   const inOrder = concurrency === 1;
   const failures: unknown[] = [];
   const recordings: Promise<void>[] = [];
@@ -158,7 +159,8 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
 }
 
 async function countSkippedRecords(context: StepContext, definition: SyncStep): Promise<{ invalid: number; excluded: number }> {
-  if (!definition.recordType) return { invalid: 0, excluded: 0 };
+  // A streamed step counts what it leaves out as it reads (written when it succeeds).
+  if (!definition.recordType || context.stream) return { invalid: 0, excluded: 0 };
   const [row] = await context.sql<{ invalid: number; excluded: number }[]>`
     select count(*) filter (where status = 'error')::int as invalid, count(*) filter (where status = 'excluded')::int as excluded
     from preview_records where location_id = ${context.location.id} and record_type = ${definition.recordType} and status in ('error', 'excluded')`;
@@ -181,6 +183,10 @@ export async function runStep(context: StepContext, recorder: AttemptRecorder, s
     });
     try {
       await runOnce(context, recorder, step, definition);
+      if (context.stream && definition.recordType) {
+        const skipped = context.stream.skipped(definition.recordType);
+        await fence.write((tx) => tx`update sync_steps set records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded} where id = ${step.id}`);
+      }
       return;
     } catch (error) {
       if (isStopping(error)) throw error;

@@ -39,6 +39,13 @@ export function createArraySourceReader(rows: SourceRows): SourceReader & { rows
       const size = options?.batchSize ?? 2000;
       for (let start = 0; start < ids.length; start += size) yield ids.slice(start, start + size);
     },
+    async earliestStart(resource, params) {
+      const starts = windowed(resource, params)
+        .map((row) => ("starts_at" in row ? row.starts_at : null))
+        .filter((start): start is string => start !== null)
+        .sort();
+      return starts[0] ?? null;
+    },
     async repeatedIds(resource, params) {
       const seen = new Set<string>();
       const repeated = new Set<string>();

@@ -8,6 +8,9 @@ export interface DateRange {
 
 const day = (date: string) => DateTime.fromISO(date, { zone: "UTC" });
 
+/** The local date after `date`. */
+export const nextDate = (date: string) => day(date).plus({ days: 1 }).toISODate()!;
+
 /** One range per calendar month from `startDate` to `endDate`, both included (first and last month clipped). */
 export function monthlyRanges(startDate: string, endDate: string): DateRange[] {
   const ranges: DateRange[] = [];

@@ -4,19 +4,22 @@ import type { LocationCall, UpstreamClient } from "@/lib/upstream/client";
 import type { SessionFence, FencedTransaction } from "../session-fence";
 import type { SyncConfig } from "../sync-config";
 import type { SyncStepName } from "../step-names";
+import type { SessionRecords } from "../stream/session-records";
 
 export interface StepContext {
   sql: postgres.Sql;
   fence: SessionFence;
   client: UpstreamClient;
   call: LocationCall;
-  /** The preview run that brought the location's records up to date for this session (they are read by location). */
-  runId: string;
+  /** The preview run that brought the location's records up to date for this session (they are read by location); null when streamed. */
+  runId: string | null;
+  /** A streamed session's records, read from the source as each step sends them (lib/sync/stream); null: sent from the preview. */
+  stream: SessionRecords | null;
   location: { id: string; timeZone: string; automotive: boolean };
   full: boolean;
   /** The environment's Data Source Name. */
   managementSystem: string;
-  /** When the preview read the source: today, the horizons and the openings window follow from it. */
+  /** When the preview (or a streamed session) read the source: today, the horizons and the openings window follow from it. */
   now: Date;
   config: SyncConfig;
 }
@@ -36,5 +39,7 @@ export interface SyncStep {
   planItems?: (context: StepContext) => Promise<string[]>;
   /** Items in flight at once (default 1: in plan order, each recorded after the one before). Only for independent items. */
   concurrency?: (config: SyncConfig) => number;
+  /** Before each attempt of the step sends its items (a streamed step opens its reads here). */
+  prepare?: (context: StepContext, pendingKeys: readonly string[]) => Promise<void>;
   send: (context: StepContext, itemKey: string | null) => Promise<SentItem>;
 }

@@ -1,8 +1,9 @@
 import { afterAll, expect } from "vitest";
 import { stopJobSender } from "@/lib/jobs/job-sender";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database, DatabaseConnection } from "@/db/client";
-import { locations, sandboxRecords, sandboxRequestLog, syncSessions } from "@/db/schema";
+import { locations, previewRuns, sandboxRecords, sandboxRequestLog, syncSessions } from "@/db/schema";
+import { computePreview } from "@/lib/preview/compute-preview";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { connectLocation } from "@/lib/locations/connect-location";
@@ -89,11 +90,22 @@ export interface TestSyncOptions {
 /** Runs a requested session in this process against `source` (rows, copied, or a reader), checks how it ended and returns its row. */
 export async function runTestSync(connection: DatabaseConnection, sessionId: string, source: SourceRows | SourceReader, options: TestSyncOptions = {}) {
   const reader = "read" in source && typeof source.read === "function" ? (source as SourceReader) : createArraySourceReader(structuredClone(source as SourceRows));
-  const result = await runSession(connection, sessionId, { reader, now: options.now ?? sampleNow, client: { ...noWaits, ...options.client }, config: { stepBackoffMs: 0, ...options.config } });
+  const now = options.now ?? sampleNow;
+  const result = await runSession(connection, sessionId, { reader, now, client: { ...noWaits, ...options.client }, config: { stepBackoffMs: 0, ...options.config } });
   const [session] = await connection.db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
+  await computeQueuedPreview(connection, session!.locationId, reader, now);
   const expected = options.expect ?? "succeeded";
   expect({ result, error: expected === "succeeded" ? session!.error : null }).toEqual({ result: expected, error: null });
   return session!;
+}
+
+/**
+ * Computes the location's queued preview run here, as the preview job would (a streamed session queues one when the
+ * location has none): tests compare what the upstream holds with what the preview says a sync sends.
+ */
+export async function computeQueuedPreview(connection: DatabaseConnection, locationId: string, reader: SourceReader, now: Date = new Date()): Promise<void> {
+  const queued = await connection.db.select().from(previewRuns).where(and(eq(previewRuns.locationId, locationId), eq(previewRuns.status, "queued")));
+  for (const run of queued) await computePreview(connection, run.id, { reader, now });
 }
 
 /** "Sync now" for a location, run in this process (runTestSync). */

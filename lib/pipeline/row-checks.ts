@@ -1,0 +1,30 @@
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import type { PreviewIssueRow, PreviewRecordRow } from "@/lib/preview/preview-row";
+import { createRecordChecks, rememberFirstSources, type DuplicateTracker, type KeyLookup } from "./record-checks";
+
+/** The types other records name: their usable keys are kept while later types are read. */
+const targetTypes: readonly PreviewRecordType[] = ["calendars", "service_categories", "services", "contact_details"];
+
+/**
+ * Checks one mapped row as it comes (lib/pipeline/record-checks.ts) and returns the issues to store with it;
+ * `duplicates` overrides the checks' own tracker for this row's read.
+ */
+export type CheckRow = (record: PreviewRecordRow, duplicates?: DuplicateTracker) => PreviewIssueRow[];
+
+const isUsable = (record: PreviewRecordRow) => record.status === "valid" || record.status === "warning";
+
+/**
+ * Checks for rows read in protocol order: keeps the usable keys of the types others name (calendars, categories,
+ * services, contacts) and asks the tracker (by default: remember the first source of keys that `mayRepeat`) about duplicates.
+ */
+export function createRowChecks(options: { mayRepeat: KeyLookup; duplicates?: DuplicateTracker }): CheckRow {
+  const usable = new Map(targetTypes.map((type) => [type, new Set<string>()]));
+  const checks = createRecordChecks((type, key) => usable.get(type)?.has(key) ?? false, {
+    duplicates: options.duplicates ?? rememberFirstSources(options.mayRepeat),
+  });
+  return (record, duplicates) => {
+    const found = checks.check(record, duplicates);
+    if (isUsable(record) && record.record_key !== null) usable.get(record.record_type)?.add(record.record_key);
+    return found.map((issue) => ({ location_id: record.location_id, record_type: record.record_type, seq: record.seq, ...issue, cross_check: true }));
+  };
+}

@@ -1,0 +1,154 @@
+import { mapBatch } from "@/lib/preview/map-source-rows";
+import { planPreviewReads, type PlannedRead, type PreviewRecordType } from "@/lib/preview/preview-plan";
+import type { PreviewRecordRow } from "@/lib/preview/preview-row";
+import { isTrackedResource } from "@/lib/preview/preview-checks";
+import type { DuplicateTracker } from "@/lib/pipeline/record-checks";
+import { createRowChecks } from "@/lib/pipeline/row-checks";
+import { withoutWhiteSpace, type SourceReader } from "@/lib/source/source-reader";
+import { defaultDateTimeStyle } from "@/lib/upstream/formats";
+import type { MappingContext } from "@/lib/mapping/mapping-types";
+import { nextDate } from "../plan/date-ranges";
+
+/** Local dates, both included: the appointments of these days. */
+export interface DateWindow {
+  startDate: string;
+  endDate: string;
+}
+
+export interface SkippedCounts {
+  invalid: number;
+  excluded: number;
+}
+
+/**
+ * A streamed session's records, read from the source, mapped and checked as they come (the same mapping and checks
+ * as the preview: lib/mapping, lib/pipeline). Each read is named by a scope (a step, an item): a record may repeat a
+ * key only of an earlier record of another scope or earlier in its own read, so reading a scope again (a retried
+ * upload, a retried step) changes nothing. Memory: the usable keys of the types others name, the keys the source
+ * repeats, and one batch.
+ */
+export interface SessionRecords {
+  /** What a first sync reads (windows in the location's local time). */
+  readonly plan: readonly PlannedRead[];
+  /** The checked rows of one type (valid, warning, error, excluded), batch by batch in source order. */
+  read(type: PreviewRecordType, scope: string, window?: DateWindow): AsyncGenerator<PreviewRecordRow[]>;
+  /** Reads a type through the checks without sending it, so that records read later can name it. */
+  prime(type: PreviewRecordType): Promise<void>;
+  /** Records of a type left out (errors, excluded by rule), over the latest read of each scope. */
+  skipped(type: PreviewRecordType): SkippedCounts;
+  /** How many source rows a read of the type returns (0 for a type not read). */
+  count(type: PreviewRecordType): Promise<number>;
+  /** The local date of the earliest appointment the source has in the session's window, or null. */
+  earliestAppointment(): Promise<string | null>;
+}
+
+const noRun = "00000000-0000-0000-0000-000000000000";
+
+/** First-come claims of the keys that may repeat, per scope: reading a scope again first forgets what it claimed. */
+function scopedClaims(mayRepeat: (type: PreviewRecordType, key: string) => boolean) {
+  const claims = new Map<string, { scope: string; sourceId: string }>();
+  return {
+    forget(scope: string): void {
+      for (const [claimed, claim] of claims) if (claim.scope === scope) claims.delete(claimed);
+    },
+    tracker(scope: string): DuplicateTracker {
+      return {
+        firstSourceOf(type, key, sourceId) {
+          if (!mayRepeat(type, key)) return undefined;
+          const claimed = `${type}\u0000${key}`;
+          const claim = claims.get(claimed);
+          if (!claim) claims.set(claimed, { scope, sourceId });
+          return claim?.sourceId;
+        },
+      };
+    },
+  };
+}
+
+export function createSessionRecords(input: {
+  reader: SourceReader;
+  location: { id: string; sourceKey: string; timeZone: string; country: string; automotive: boolean };
+  now: Date;
+  batchSize?: number;
+}): SessionRecords {
+  const { reader, location } = input;
+  const plan = planPreviewReads(location, input.now);
+  const context: MappingContext = { timeZone: location.timeZone, country: location.country, dateTimeStyle: defaultDateTimeStyle, now: input.now };
+  const owner = { locationId: location.id, runId: noRun };
+  const repeated = new Map<PreviewRecordType, Promise<Set<string>>>();
+  const repeatedNow = new Map<PreviewRecordType, Set<string>>();
+  const claims = scopedClaims((type, key) => repeatedNow.get(type)?.has(withoutWhiteSpace(key)) ?? true);
+  const check = createRowChecks({ mayRepeat: () => true });
+  const skipped = new Map<PreviewRecordType, Map<string, SkippedCounts>>();
+
+  const readOf = (type: PreviewRecordType) => {
+    const read = plan.find((candidate) => candidate.recordType === type);
+    if (!read) throw new Error(`${type} are not read for this location`);
+    return read;
+  };
+
+  /** The large types remember only the keys the source repeats (asked once per session, over the whole window). */
+  async function loadRepeated(read: PlannedRead): Promise<void> {
+    if (!isTrackedResource(read.resource)) return;
+    let pending = repeated.get(read.recordType);
+    if (!pending) {
+      pending = reader.repeatedIds(read.resource, { sourceKey: location.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd });
+      repeated.set(read.recordType, pending);
+    }
+    repeatedNow.set(read.recordType, await pending);
+  }
+
+  function windowOf(read: PlannedRead, window: DateWindow | undefined): { windowStart: string | null; windowEnd: string | null } {
+    if (!window) return { windowStart: read.windowStart, windowEnd: read.windowEnd };
+    const end = `${nextDate(window.endDate)} 00:00:00`;
+    return { windowStart: `${window.startDate} 00:00:00`, windowEnd: read.windowEnd !== null && read.windowEnd < end ? read.windowEnd : end };
+  }
+
+  async function* read(type: PreviewRecordType, scope: string, window?: DateWindow): AsyncGenerator<PreviewRecordRow[]> {
+    const planned = readOf(type);
+    await loadRepeated(planned);
+    claims.forget(scope);
+    const tracker = claims.tracker(scope);
+    const counts: SkippedCounts = { invalid: 0, excluded: 0 };
+    const byScope = skipped.get(type) ?? new Map<string, SkippedCounts>();
+    skipped.set(type, byScope);
+    byScope.set(scope, counts);
+    let seq = 0;
+    const params = { sourceKey: location.sourceKey, ...windowOf(planned, window) };
+    for await (const batch of reader.read(planned.resource, params, { batchSize: input.batchSize })) {
+      const { records } = mapBatch(owner, planned, batch, context, () => seq++, (record) => check(record, tracker));
+      for (const record of records) {
+        if (record.status === "error") counts.invalid += 1;
+        else if (record.status === "excluded") counts.excluded += 1;
+      }
+      yield records;
+    }
+  }
+
+  return {
+    plan,
+    read,
+    async prime(type) {
+      if (!plan.some((candidate) => candidate.recordType === type)) return;
+      for await (const _batch of read(type, `prime ${type}`)) void _batch;
+    },
+    async count(type) {
+      const planned = plan.find((candidate) => candidate.recordType === type);
+      if (!planned) return 0;
+      return reader.count(planned.resource, { sourceKey: location.sourceKey, windowStart: planned.windowStart, windowEnd: planned.windowEnd });
+    },
+    async earliestAppointment() {
+      const planned = readOf("appointments");
+      const earliest = await reader.earliestStart("appointments", { sourceKey: location.sourceKey, windowStart: planned.windowStart, windowEnd: planned.windowEnd });
+      return earliest?.slice(0, 10) ?? null;
+    },
+    skipped(type) {
+      const total: SkippedCounts = { invalid: 0, excluded: 0 };
+      for (const counts of skipped.get(type)?.values() ?? []) {
+        total.invalid += counts.invalid;
+        total.excluded += counts.excluded;
+      }
+      return total;
+    },
+  };
+}

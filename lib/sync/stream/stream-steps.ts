@@ -1,0 +1,242 @@
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import type { PreviewRecordRow } from "@/lib/preview/preview-row";
+import { phaseClock } from "@/lib/runtime/phase-clock";
+import type { UploadOutcome } from "@/lib/upstream/client";
+import { chooseAppointmentRanges } from "../plan/choose-appointment-ranges";
+import { rangeKey } from "../plan/date-ranges";
+import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
+import { dateRangeSelection, serviceKey, serviceSelection, type RecordSelection } from "../plan/record-selection";
+import { recordSentRecords, type SentRecord } from "../record-accepted";
+import type { SyncStepName } from "../step-names";
+import { closeStep, openStep } from "../steps/management-system-steps";
+import type { SentItem, StepContext, SyncStep } from "../steps/sync-step";
+import { acceptedHashes, heldServices, servicesWithSyncedOpenings } from "./synced-lookups";
+
+// A streamed session's steps: each reads its records from the source as it sends them (lib/sync/stream/session-records.ts),
+// checked by the same code as the preview, and records what the upstream accepted from what it sent.
+
+type Payload = Record<string, unknown>;
+const isSendable = (record: PreviewRecordRow) => record.status === "valid" || record.status === "warning";
+const sentRecordOf = (record: PreviewRecordRow): SentRecord => ({ key: record.record_key!, hash: record.content_hash!, date: record.local_date });
+
+function streamOf(context: StepContext) {
+  if (!context.stream) throw new Error("a streamed step runs in a streamed session");
+  return context.stream;
+}
+
+function requireKey(key: string | null): string {
+  if (key === null) throw new Error("a bulk step runs per item");
+  return key;
+}
+
+/** What an accepted upload recorded: the records it carried, replacing what `replaced` names upstream (null: nothing). */
+function accepted(
+  context: StepContext,
+  outcome: Pick<UploadOutcome, "records" | "bytes">,
+  input: { type: PreviewRecordType; replaced: RecordSelection | null; records: readonly SentRecord[] },
+): SentItem {
+  return {
+    records: outcome.records,
+    bytes: outcome.bytes,
+    onAccepted: (tx) => phaseClock.time("record", () => recordSentRecords(tx, { locationId: context.location.id, ...input })),
+  };
+}
+
+/** Every sendable record of a small type, read whole. */
+async function readSendable(context: StepContext, type: PreviewRecordType, scope: string): Promise<PreviewRecordRow[]> {
+  const sendable: PreviewRecordRow[] = [];
+  for await (const batch of streamOf(context).read(type, scope)) for (const record of batch) if (isSendable(record)) sendable.push(record);
+  return sendable;
+}
+
+/** Full replacement: the whole valid set in one request; what is left out is removed upstream. */
+function catalogueStep(name: SyncStepName & PreviewRecordType, post: (context: StepContext, records: Payload[]) => Promise<unknown>): SyncStep {
+  return {
+    name,
+    recordType: name,
+    async send(context) {
+      const records = await readSendable(context, name, name);
+      const payloads = records.map((record) => record.payload!);
+      await post(context, payloads);
+      const bytes = Buffer.byteLength(phaseClock.time("encode", () => JSON.stringify({ data: payloads })));
+      return accepted(context, { records: records.length, bytes }, { type: name, replaced: { kind: "all", recordType: name }, records: records.map(sentRecordOf) });
+    },
+  };
+}
+
+/**
+ * Contacts (and vehicles) in parts of SYNC_CONTACT_CHUNK_SIZE, dealt from one read of the source: each pending part
+ * takes the next records, the last one all that are left (so a source that grew loses nothing). Once anything of the
+ * type was accepted (a retried step, a resume), records accepted with the same content are left out.
+ */
+interface PartDealer {
+  take(key: string): Promise<PreviewRecordRow[]>;
+}
+
+function dealParts(context: StepContext, type: "contact_details" | "vehicles", pendingKeys: readonly string[], leaveOutAccepted: boolean): PartDealer {
+  const size = context.config.contactChunkSize;
+  const records = (async function* () {
+    for await (const batch of streamOf(context).read(type, type)) {
+      const sendable = batch.filter(isSendable);
+      if (!leaveOutAccepted) {
+        yield* sendable;
+        continue;
+      }
+      const hashes = await acceptedHashes(context.sql, context.location.id, type, sendable.map((record) => record.record_key!));
+      for (const record of sendable) if (hashes.get(record.record_key!) !== record.content_hash) yield record;
+    }
+  })();
+  const fill = async (last: boolean) => {
+    const part: PreviewRecordRow[] = [];
+    while (last || part.length < size) {
+      const next = await records.next();
+      if (next.done) break;
+      part.push(next.value);
+    }
+    return part;
+  };
+  let position = 0;
+  // The next part is read (and mapped) while the one before is uploaded.
+  let next: Promise<PreviewRecordRow[]> | null = null;
+  return {
+    async take(key) {
+      const index = pendingKeys.indexOf(key, position);
+      if (index !== position) throw new Error(`part ${key} taken out of order`);
+      position += 1;
+      const part = await (next ?? fill(position === pendingKeys.length));
+      next = position < pendingKeys.length ? fill(position + 1 === pendingKeys.length) : null;
+      next?.catch(() => {});
+      return part;
+    },
+  };
+}
+
+const dealers = new WeakMap<StepContext, Map<string, PartDealer>>();
+
+function partsStep(name: "contact_details" | "vehicles", post: (context: StepContext, records: Payload[]) => Promise<UploadOutcome>): SyncStep {
+  return {
+    name,
+    recordType: name,
+    async planItems(context) {
+      const rows = await streamOf(context).count(name);
+      return Array.from({ length: Math.max(1, Math.ceil(rows / context.config.contactChunkSize)) }, (_, index) => `part ${index + 1}`);
+    },
+    async prepare(context, pendingKeys) {
+      const [anyAccepted] = await context.sql`select 1 from synced_records where location_id = ${context.location.id} and record_type = ${name} limit 1`;
+      const byStep = dealers.get(context) ?? new Map<string, PartDealer>();
+      dealers.set(context, byStep);
+      byStep.set(name, dealParts(context, name, pendingKeys, Boolean(anyAccepted)));
+    },
+    async send(context, key) {
+      const dealer = dealers.get(context)?.get(name);
+      if (!dealer) throw new Error(`${name}: no read open`);
+      const part = await dealer.take(requireKey(key));
+      // Nothing left for this part: no request (an empty create-or-update changes nothing).
+      if (!part.length) return { records: 0, bytes: 0 };
+      const outcome = await post(
+        context,
+        part.map((record) => record.payload!),
+      );
+      return accepted(context, outcome, { type: name, replaced: null, records: part.map(sentRecordOf) });
+    },
+  };
+}
+
+/** One import per calendar month, from the source's earliest appointment to today + 6 months (spec 4.4 item 4). */
+const appointmentsStep: SyncStep = {
+  name: "appointments",
+  recordType: "appointments",
+  async planItems(context) {
+    const earliest = await streamOf(context).earliestAppointment();
+    const plan = chooseAppointmentRanges({
+      full: true,
+      anySynced: false,
+      anySyncedWithoutDate: false,
+      earliestDate: earliest,
+      touchedDates: [],
+      today: localToday(context.now, context.location.timeZone),
+      horizonEnd: appointmentHorizonEnd(context.now, context.location.timeZone),
+    });
+    return plan.ranges.map(rangeKey);
+  },
+  async send(context, key) {
+    const selection = dateRangeSelection(requireKey(key));
+    if (selection.kind !== "dates") throw new Error("appointments are sent by date range");
+    const window = { startDate: selection.startDate, endDate: selection.endDate };
+    let sent: SentRecord[] = [];
+    // A function: an upload retried with a fresh address reads the month again.
+    const records = async function* () {
+      sent = [];
+      for await (const batch of streamOf(context).read("appointments", key!, window)) {
+        for (const record of batch) {
+          if (!isSendable(record)) continue;
+          sent.push(sentRecordOf(record));
+          yield record.payload! as never;
+        }
+      }
+    };
+    const outcome = await context.client.importAppointments({ ...context.call, ...window, records });
+    return accepted(context, outcome, { type: "appointments", replaced: selection, records: sent });
+  },
+};
+
+/** The session's openings, read once (72 hours: small), by service. */
+const openingsByService = new WeakMap<StepContext, Promise<Map<string, PreviewRecordRow[]>>>();
+
+function openingsOf(context: StepContext): Promise<Map<string, PreviewRecordRow[]>> {
+  let pending = openingsByService.get(context);
+  if (!pending) {
+    pending = readSendable(context, "openings", "openings").then((records) => {
+      const byService = new Map<string, PreviewRecordRow[]>();
+      for (const record of records) {
+        if (!record.ref_service) continue;
+        byService.set(record.ref_service, [...(byService.get(record.ref_service) ?? []), record]);
+      }
+      return byService;
+    });
+    openingsByService.set(context, pending);
+    pending.catch(() => openingsByService.delete(context));
+  }
+  return pending;
+}
+
+/**
+ * One import per service the upstream holds (what it accepted of the services step) with valid openings, or with
+ * openings accepted before (sent empty, so stale ones disappear).
+ */
+const openingsStep: SyncStep = {
+  name: "openings",
+  recordType: "openings",
+  async planItems(context) {
+    const byService = await openingsOf(context);
+    const held = await heldServices(context.sql, context.location.id);
+    const withOpenings = new Set([...byService.keys(), ...(await servicesWithSyncedOpenings(context.sql, context.location.id))]);
+    return [...withOpenings].filter((service) => service !== "" && held.has(service)).sort().map(serviceKey);
+  },
+  concurrency: (config) => config.openingsConcurrency,
+  async send(context, key) {
+    const selection = serviceSelection(requireKey(key));
+    const records = (await openingsOf(context)).get(selection.serviceExternalId) ?? [];
+    const range = openingsDateRange(context.now, context.location.timeZone);
+    const outcome = await context.client.importOpenings({
+      ...context.call,
+      ...range,
+      serviceExternalId: selection.serviceExternalId,
+      records: records.map((record) => record.payload! as never),
+    });
+    return accepted(context, outcome, { type: "openings", replaced: selection, records: records.map(sentRecordOf) });
+  },
+};
+
+/** The steps of a streamed session, in protocol order. */
+export const streamedStepsByName: Record<SyncStepName, SyncStep> = {
+  open: openStep,
+  calendars: catalogueStep("calendars", (context, records) => context.client.syncCalendars({ ...context.call, records: records as never })),
+  service_categories: catalogueStep("service_categories", (context, records) => context.client.syncServiceCategories({ ...context.call, records: records as never })),
+  services: catalogueStep("services", (context, records) => context.client.syncServices({ ...context.call, records: records as never })),
+  contact_details: partsStep("contact_details", (context, records) => context.client.importContactDetails({ ...context.call, records: records as never })),
+  vehicles: partsStep("vehicles", (context, records) => context.client.importVehicles({ ...context.call, records: records as never })),
+  appointments: appointmentsStep,
+  openings: openingsStep,
+  close: closeStep,
+};

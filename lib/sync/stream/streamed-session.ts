@@ -1,0 +1,78 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Database, DatabaseConnection } from "@/db/client";
+import { previewRuns, type syncSessions } from "@/db/schema";
+import { DomainError } from "@/lib/errors/domain-error";
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import { requestPreview } from "@/lib/preview/request-preview";
+import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
+import type { SourceReader } from "@/lib/source/source-reader";
+import type { SessionFence } from "../session-fence";
+import type { StepRow } from "../session-steps";
+import { createSessionRecords, type SessionRecords } from "./session-records";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
+
+type Session = typeof syncSessions.$inferSelect;
+
+/**
+ * A first sync (the upstream holds nothing of the location) is sent straight from the source: nothing is stored
+ * before it is sent. So is every resume of one. Decided once, before anything is sent: a takeover keeps the decision.
+ */
+export async function decideStreamed(connection: DatabaseConnection, fence: SessionFence, input: { session: Session; resumedStreamed: boolean }): Promise<boolean> {
+  const { session } = input;
+  if (session.streamed) return true;
+  // A session that already computed its preview (a takeover of one) goes on from it.
+  if (session.previewRunId) return false;
+  const [held] = await connection.sql`select 1 from synced_records where location_id = ${session.locationId} limit 1`;
+  const streamed = input.resumedStreamed || !held;
+  if (streamed) await fence.write((tx) => tx`update sync_sessions set streamed = true where id = ${fence.sessionId}`);
+  return streamed;
+}
+
+export interface StreamedSource {
+  records: SessionRecords;
+  /** The session's clock: today, the horizons and the openings window follow from it (a takeover keeps it). */
+  now: Date;
+  close: () => Promise<void>;
+}
+
+export function streamedSource(
+  location: { id: string; sourceKey: string | null; timeZone: string; country: string; automotive: boolean },
+  options: { reader?: SourceReader; now?: Date },
+  startedAt: Date | null,
+): StreamedSource {
+  if (!location.sourceKey) {
+    throw new DomainError("CONFLICT", "This location has no source key: support sets it (Edit location) to say which location of the management system it reads.");
+  }
+  const reader = options.reader ?? sourceReaderFromEnvironment();
+  const now = options.now ?? startedAt ?? new Date();
+  return {
+    records: createSessionRecords({ reader, location: { ...location, sourceKey: location.sourceKey }, now }),
+    now,
+    close: options.reader ? async () => {} : () => reader.close(),
+  };
+}
+
+const targetSteps: readonly PreviewRecordType[] = ["calendars", "service_categories", "services", "contact_details"];
+
+/** Types others name whose step does not run now (left out, or done before a resume or takeover) are read through the checks first. */
+export async function primeUnsentTargets(records: SessionRecords, steps: readonly StepRow[]): Promise<void> {
+  for (const type of targetSteps) {
+    const step = steps.find((candidate) => candidate.name === type);
+    if (!step || step.status === "succeeded" || step.status === "skipped") await records.prime(type);
+  }
+}
+
+/** Starts the location's first preview in the background unless one exists or runs. */
+export async function requestFirstPreview(db: Database, locationId: string): Promise<void> {
+  const [existing] = await db
+    .select({ id: previewRuns.id })
+    .from(previewRuns)
+    .where(and(eq(previewRuns.locationId, locationId), inArray(previewRuns.status, ["queued", "running", "succeeded"])))
+    .limit(1);
+  if (existing) return;
+  try {
+    await requestPreview(db, locationId, null);
+  } catch (error) {
+    console.error(`[sync] could not queue the first preview of ${locationId}: ${describeErrorForLog(error)}`);
+  }
+}
