@@ -33,20 +33,20 @@ async function sourceRowsOf(sourceKey: string, location: { timeZone: string; aut
 async function sync(locationId: string) {
   // The safety valve has its own tests (customer-data.test.ts): here it lets every removal through.
   const session = await runManualTestSync(testDb, locationId, reader, { config: { removalThresholdPercent: 100 } });
-  const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, session.previewRunId!));
-  return { full: session.full, previewMode: run!.mode };
+  const [run] = session.previewRunId ? await db.select().from(previewRuns).where(eq(previewRuns.id, session.previewRunId)) : [];
+  return { full: session.full, streamed: session.streamed, previewMode: run?.mode ?? null };
 }
 
 describe("changing where a location's data comes from", () => {
   it("makes the next preview and sync full, and leaves the upstream equal to the new source with the old source's customers unsubscribed", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: oldSource });
     const context = { timeZone: location.timeZone, country: location.country, dateTimeStyle: "spec" as const, now };
-    await sync(location.id);
+    expect(await sync(location.id)).toEqual({ full: false, streamed: true, previewMode: null });
     const before = await upstreamOf(db, location.upstreamLocationId);
     expect(Object.keys(before.contact_details).length).toBeGreaterThan(10);
 
     await updateLocation(db, { id: null, email: "support@example.test", clientAddress: "test" }, location.id, { sourceKey: newSource });
-    expect(await sync(location.id)).toEqual({ full: true, previewMode: "full" });
+    expect(await sync(location.id)).toEqual({ full: true, streamed: false, previewMode: "full" });
 
     const newRows = await sourceRowsOf(newSource!, location);
     const expected = expectedUpstream(before, newRows, context);

@@ -9,7 +9,7 @@ import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
 import { sampleNow, sampleSourceRows } from "./testing/sample-source";
 import { emptyUpstream, expectedUpstream, upstreamOf, type Upstream } from "./testing/expected-upstream";
-import { createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
+import { computeQueuedPreview, createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -135,7 +135,10 @@ describe("random source changes, each followed by a sync", () => {
         for (const next of [null, ...changes]) {
           if (next) apply(rows, next);
           const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
-          const result = await runSession(testDb, requested.sessionId!, { reader: createArraySourceReader(structuredClone(rows)), now: sampleNow, client: noWaits, config: { stepBackoffMs: 0 } });
+          const reader = createArraySourceReader(structuredClone(rows));
+          const result = await runSession(testDb, requested.sessionId!, { reader, now: sampleNow, client: noWaits, config: { stepBackoffMs: 0 } });
+          // The preview job's part: a streamed first sync leaves the location's first preview queued.
+          await computeQueuedPreview(testDb, location.id, reader, sampleNow);
           const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
           expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
           expected = expectedUpstream(expected, rows, { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec", now: sampleNow });

@@ -14,7 +14,7 @@ import { recoverAbandonedSessions } from "./recover-sessions";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
 import { compareType } from "./testing/sync-assertions";
-import { createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
+import { computeQueuedPreview, createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
 
 // The worker is its own process: it opens the location token with the same key as this test.
 process.env.APP_SECRET_KEY ??= randomBytes(32).toString("base64");
@@ -94,6 +94,7 @@ describe("a worker killed mid-step", () => {
     expect(items.map((item) => [item.status, item.attempts])).toEqual(items.map((_, index) => ["succeeded", index === 1 ? 2 : 1]));
     const firstItemUploads = await db.select().from(syncAttempts).where(and(eq(syncAttempts.itemId, items[0]!.id), eq(syncAttempts.method, "PUT")));
     expect(firstItemUploads).toHaveLength(1);
+    await computeQueuedPreview(testDb, location.id, reader);
     for (const type of ["calendars", "services", "contact_details", "appointments", "openings"] as const) {
       const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
       expect(compared.stored, type).toEqual(compared.expected);
