@@ -1,4 +1,6 @@
-/** Tunables of the sync engine, from the environment (README "Sync sessions"). */
+import { getConfig, type Config } from "@/lib/config/config";
+
+/** Tunables of the sync engine, from the environment (README "Sync sessions"; rules and defaults in lib/config). */
 export interface SyncConfig {
   /** Contacts per import (each chunk is its own POST + upload). */
   contactChunkSize: number;
@@ -12,23 +14,24 @@ export interface SyncConfig {
   removalThresholdPercent: number;
   /** …or fewer than this many records, before a person must confirm. */
   removalThresholdMinimum: number;
+  /** Openings imports (one per service) in flight at once; at most `maxOpeningsConcurrency`. */
+  openingsConcurrency: number;
 }
 
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not "${raw}"`);
-  return value;
-}
+/**
+ * Each openings import in flight holds a database connection while its records stream (the worker's pool has 10):
+ * the ceiling leaves connections for the lease renewal and the fenced writes.
+ */
+export const maxOpeningsConcurrency = 8;
 
-export function syncConfigFromEnvironment(): SyncConfig {
+export function syncConfigFromEnvironment(config: Config = getConfig()): SyncConfig {
   return {
-    contactChunkSize: Math.max(1, positiveInteger("SYNC_CONTACT_CHUNK_SIZE", 5000)),
-    stepAttempts: Math.max(1, positiveInteger("SYNC_STEP_ATTEMPTS", 3)),
-    stepBackoffMs: positiveInteger("SYNC_STEP_BACKOFF_MS", 5000),
-    leaseSeconds: Math.max(1, positiveInteger("SYNC_LEASE_SECONDS", 60)),
-    removalThresholdPercent: Math.min(100, positiveInteger("SYNC_REMOVAL_THRESHOLD_PERCENT", 10)),
-    removalThresholdMinimum: Math.max(1, positiveInteger("SYNC_REMOVAL_THRESHOLD_MIN", 50)),
+    contactChunkSize: config.SYNC_CONTACT_CHUNK_SIZE,
+    stepAttempts: config.SYNC_STEP_ATTEMPTS,
+    stepBackoffMs: config.SYNC_STEP_BACKOFF_MS,
+    leaseSeconds: config.SYNC_LEASE_SECONDS,
+    removalThresholdPercent: config.SYNC_REMOVAL_THRESHOLD_PERCENT,
+    removalThresholdMinimum: config.SYNC_REMOVAL_THRESHOLD_MIN,
+    openingsConcurrency: Math.min(maxOpeningsConcurrency, config.SYNC_OPENINGS_CONCURRENCY),
   };
 }
