@@ -11,6 +11,7 @@ import { connectDatabase, type DatabaseConnection } from "@/db/client";
 import { applyMigrations } from "@/db/migrate";
 import { locations, previewRuns, syncSessions } from "@/db/schema";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { childProcessEnvironment, getConfig, setEnvironment } from "@/lib/config/config";
 import { ensureWorkerBundle, workerNodeFlags } from "@/lib/build/build-workers";
 import { generateSecretKey } from "@/lib/crypto/keyring";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
@@ -49,7 +50,7 @@ const compiledChild = () => (childBundle ??= ensureWorkerBundle("sync-bench", co
 async function runChild(args: string[]): Promise<ChildReport> {
   const bundle = await compiledChild();
   const heap = workerHeapMb ? ` --max-old-space-size=${workerHeapMb}` : "";
-  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""}${heap}`.trim() };
+  const env = childProcessEnvironment({}, { nodeOptions: heap });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...workerNodeFlags, bundle, ...args], { cwd: path.resolve(import.meta.dirname, "../.."), env, stdio: ["ignore", "pipe", "inherit"] });
     let output = "";
@@ -62,7 +63,7 @@ async function runChild(args: string[]): Promise<ChildReport> {
 
 /** Child: one sync session, as a worker runs it (fresh preview included). */
 async function syncChild(sessionId: string): Promise<ChildReport> {
-  const connection = connectDatabase(process.env.DATABASE_URL!);
+  const connection = connectDatabase(getConfig().DATABASE_URL!);
   const started = performance.now();
   const result = await runSession(connection, sessionId, { owner: "bench-worker" });
   const seconds = (performance.now() - started) / 1000;
@@ -72,7 +73,7 @@ async function syncChild(sessionId: string): Promise<ChildReport> {
 
 /** Child: the raw pipeline over the location's preview records. */
 async function rawChild(locationId: string): Promise<ChildReport> {
-  const connection = connectDatabase(process.env.DATABASE_URL!);
+  const connection = connectDatabase(getConfig().DATABASE_URL!);
   const [location] = await connection.db.select().from(locations).where(eq(locations.id, locationId));
   const credentials = await getEnvironmentCredentials(connection.db, location!.environment);
   const client = createEnvironmentClient(credentials);
@@ -161,7 +162,7 @@ async function main() {
   workerHeapMb = Number(options.workerHeapMb);
   await compiledChild();
   const fresh = await createFreshDatabase("bench_sync");
-  Object.assign(process.env, { DATABASE_URL: fresh.url, SOURCE_DATABASE_URL: fresh.url, APP_SECRET_KEY: process.env.APP_SECRET_KEY ?? generateSecretKey() });
+  setEnvironment({ DATABASE_URL: fresh.url, SOURCE_DATABASE_URL: fresh.url, APP_SECRET_KEY: getConfig().APP_SECRET_KEY ?? generateSecretKey() });
   const connection = connectDatabase(fresh.url, { max: 4 });
   let sandbox: BenchSandbox | undefined;
   try {
