@@ -320,7 +320,7 @@ const cache: { key?: string; config?: Config } = {};
 /**
  * The process's settings, parsed on first use and kept. The cache is keyed on the raw values, so that a write to the
  * environment — the defaults lib/runtime/server.ts fills in at start-up, DATABASE_URL once the embedded server runs, a
- * test's own values — is seen by the next call (a check of some 40 strings, then no parsing).
+ * test's own values — is seen by the next call (a comparison of the raw strings, then no parsing).
  */
 export function getConfig(): Config {
   if (typeof window !== "undefined") throw new Error("lib/config is server-only: pass the values a browser needs as props.");
