@@ -1,6 +1,47 @@
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
+/**
+ * The files that may read process.env: the configuration module (lib/config/config.ts) and, outside the app, tests
+ * with their helpers and the tools' own configuration files. Everything else asks getConfig().
+ */
+const environmentReaders = [
+  "lib/config/config.ts",
+  "**/*.test.ts",
+  "**/testing/**",
+  "e2e/**",
+  "next.config.mjs",
+  "playwright.config.ts",
+  "drizzle.config.ts",
+  "vitest.config.ts",
+  "postcss.config.mjs",
+  "eslint.config.mjs",
+];
+const readConfigInstead = "Read settings through getConfig() from lib/config/config.ts, where every variable is declared and checked.";
+
+/**
+ * The direction of imports: app → components → lib/<area> → db, with lib/upstream (the upstream client), lib/config
+ * and lib/errors at the bottom. Tests (*.test.ts) may reach across to exercise the wiring.
+ */
+const layer = (target, from, message, except) => ({ target, from, message, ...(except && { except }) });
+const layerZones = [
+  layer("./components", "./app", "components/ must not import app/: app/ uses components, not the other way round."),
+  layer("./components", "./lib/config", "components/ must not import lib/config (server-only settings, secrets among them): pass values down as props."),
+  layer("./lib", "./app", "lib/ must not import app/: pages and route handlers call lib, not the other way round."),
+  layer("./lib", "./components", "lib/ must not import components/: move what both need into lib."),
+  layer("./db", "./app", "db/ must not import app/."),
+  layer("./db", "./components", "db/ must not import components/."),
+  layer("./db", "./lib", "db/ must not import lib/ (only lib/config, which sits below it).", ["./config"]),
+  layer("./lib/upstream", "./db", "lib/upstream is the bottom layer: it must not import db/."),
+  layer("./lib/upstream", "./lib", "lib/upstream is the bottom layer: of the rest of lib/ it may import only lib/errors and lib/instrumentation.", ["./upstream", "./errors", "./instrumentation"]),
+  layer("./lib/config", "./db", "lib/config is the bottom layer: it imports nothing of the project."),
+  layer("./lib/config", "./lib", "lib/config is the bottom layer: it imports nothing of the project.", ["./config"]),
+  layer("./lib/errors", "./db", "lib/errors is the bottom layer: it imports nothing of the project."),
+  layer("./lib/instrumentation", "./db", "lib/instrumentation is the bottom layer: it imports nothing of the project."),
+  layer("./lib/instrumentation", "./lib", "lib/instrumentation is the bottom layer: it imports nothing of the project.", ["./instrumentation"]),
+  layer("./lib/errors", "./lib", "lib/errors is the bottom layer: it imports nothing of the project.", ["./errors"]),
+];
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -13,6 +54,27 @@ const config = [
     // Test helpers like useTestDatabase() and Playwright fixtures' use() are not React hooks.
     files: ["**/*.test.ts", "e2e/**/*.ts", "db/testing/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  {
+    files: ["**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}"],
+    ignores: environmentReaders,
+    rules: {
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: readConfigInstead }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "node:process", importNames: ["env"], message: readConfigInstead },
+            { name: "process", importNames: ["env"], message: readConfigInstead },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/**", "components/**", "lib/**", "db/**"],
+    ignores: ["**/*.test.ts"],
+    rules: { "import/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: layerZones }] },
   },
   { ignores: [".next/**", ".data/**", "node_modules/**", "db/migrations/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "e2e/.artifacts/**"] },
 ];

@@ -1,5 +1,6 @@
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { getConfig } from "@/lib/config/config";
 import * as schema from "./schema";
 
 export type Database = PostgresJsDatabase<typeof schema>;
@@ -33,7 +34,7 @@ export function getDatabase(): Database {
 
 export function getConnection(): DatabaseConnection {
   if (!globalForDb.locationSyncDb) {
-    const url = process.env.DATABASE_URL;
+    const url = getConfig().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start the app through lib/runtime (npm start) or set it.");
     globalForDb.locationSyncDb = connectDatabase(url);
   }

@@ -1,3 +1,5 @@
+import { getConfig } from "@/lib/config/config";
+
 export interface AlertFacts {
   kind: "failed" | "recovered";
   locationId: string;
@@ -22,7 +24,8 @@ export interface AlertMessage {
 }
 
 function appOrigin(): string {
-  return process.env.APP_ORIGIN ?? process.env.NEXTAUTH_URL ?? "http://localhost:3000";
+  const config = getConfig();
+  return config.APP_ORIGIN ?? config.NEXTAUTH_URL ?? "http://localhost:3000";
 }
 
 /**

@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "
 import { promises as dns } from "node:dns";
 import net from "node:net";
 import { Agent, type Dispatcher } from "undici";
+import { getConfig, type Config } from "@/lib/config/config";
 
 /**
  * Addresses an alert webhook may not reach unless ALERT_WEBHOOK_ALLOW_PRIVATE=true: the non-global blocks of the IANA
@@ -42,8 +43,8 @@ for (const [network, prefix] of [
   nonPublic.addSubnet(network, prefix, "ipv6");
 }
 
-export function privateWebhookTargetsAllowed(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.ALERT_WEBHOOK_ALLOW_PRIVATE === "true";
+export function privateWebhookTargetsAllowed(config: Config = getConfig()): boolean {
+  return config.ALERT_WEBHOOK_ALLOW_PRIVATE;
 }
 
 /** True for an address on the public internet. */
@@ -74,8 +75,8 @@ function hostnameOf(url: URL): string {
  * Save time: a host that resolves to a non-public address is refused. One that does not resolve now is let through
  * (DNS may be down for a moment); the check at send time is the one that counts.
  */
-export async function checkWebhookTarget(url: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  if (privateWebhookTargetsAllowed(env)) return;
+export async function checkWebhookTarget(url: string, config: Config = getConfig()): Promise<void> {
+  if (privateWebhookTargetsAllowed(config)) return;
   const parsed = new URL(url);
   const hostname = hostnameOf(parsed);
   const addresses = net.isIP(hostname)
@@ -92,8 +93,8 @@ export async function checkWebhookTarget(url: string, env: NodeJS.ProcessEnv = p
  * Send time: a dispatcher whose connections resolve the host, refuse it when any address is not public, and connect to
  * exactly the addresses that were checked, so a DNS answer that changes between check and connect cannot swap them.
  */
-export function createWebhookDispatcher(env: NodeJS.ProcessEnv = process.env): Dispatcher {
-  if (privateWebhookTargetsAllowed(env)) return new Agent({ connect: { timeout: 10_000 } });
+export function createWebhookDispatcher(config: Config = getConfig()): Dispatcher {
+  if (privateWebhookTargetsAllowed(config)) return new Agent({ connect: { timeout: 10_000 } });
   function lookup(hostname: string, options: LookupAllOptions | number | object, callback: (...args: unknown[]) => void) {
     dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error);
@@ -107,8 +108,8 @@ export function createWebhookDispatcher(env: NodeJS.ProcessEnv = process.env): D
 }
 
 /** An address written into the URL is never looked up by the connection: checked here instead. */
-export function checkLiteralWebhookAddress(url: URL, env: NodeJS.ProcessEnv = process.env): void {
-  if (privateWebhookTargetsAllowed(env)) return;
+export function checkLiteralWebhookAddress(url: URL, config: Config = getConfig()): void {
+  if (privateWebhookTargetsAllowed(config)) return;
   const hostname = hostnameOf(url);
   if (net.isIP(hostname) && !isPublicAddress(hostname)) throw refusal(url.host, hostname);
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDatabase } from "@/db/client";
+import { getConfig } from "@/lib/config/config";
 import { clientAddressFromHeaders } from "@/lib/http/client-address";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 import { publicOriginIsHttps } from "@/lib/runtime/security-headers";
@@ -14,7 +15,7 @@ import { signInWithPassword } from "./sign-in-with-password";
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
 export const authOptions: NextAuthOptions = {
-  secret: process.env.NEXTAUTH_SECRET,
+  secret: getConfig().NEXTAUTH_SECRET,
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 15 * 60 },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: "/sign-in", error: "/sign-in" },

@@ -24,7 +24,7 @@ export async function startCountOnlySandbox(store: { databaseUrl: string } | { d
   const child: ChildProcess = spawn(
     path.join(repoRoot, "node_modules/.bin/tsx"),
     ["lib/sandbox/standalone.ts", "--count-only", "--api-port", String(apiPort), "--upload-port", String(uploadPort), ...storeArgs],
-    { cwd: repoRoot, env: process.env, stdio: ["ignore", "pipe", "inherit"] },
+    { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] },
   );
   let output = "";
   await new Promise<void>((resolve, reject) => {

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { startEmbeddedPostgres } from "@/db/embedded";
+import { getConfig } from "@/lib/config/config";
 
 export interface FreshDatabase {
   url: string;
@@ -16,10 +17,11 @@ export interface FreshDatabase {
  */
 export async function createFreshDatabase(prefix: string): Promise<FreshDatabase> {
   const name = `${prefix}_${randomBytes(4).toString("hex")}`;
-  if (process.env.DATABASE_URL) {
-    const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+  const serverUrl = getConfig().DATABASE_URL;
+  if (serverUrl) {
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
     await admin.unsafe(`create database ${name}`);
-    const url = new URL(process.env.DATABASE_URL);
+    const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     return {
       url: url.toString(),

@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { connectDatabase, type DatabaseConnection } from "@/db/client";
 import { applyMigrations } from "@/db/migrate";
 import { locations, previewRuns } from "@/db/schema";
+import { childProcessEnvironment, getConfig } from "@/lib/config/config";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createFreshDatabase } from "./fresh-database";
@@ -28,7 +29,7 @@ async function runChild(url: string, runId: string): Promise<ChildResult> {
   const tsx = path.resolve("node_modules/.bin/tsx");
   return new Promise((resolve, reject) => {
     const child = spawn(tsx, [path.resolve("lib/bench/preview-bench.ts"), "--child", runId], {
-      env: { ...process.env, DATABASE_URL: url, SOURCE_DATABASE_URL: url },
+      env: childProcessEnvironment({ DATABASE_URL: url, SOURCE_DATABASE_URL: url }),
       stdio: ["ignore", "pipe", "inherit"],
     });
     let output = "";
@@ -82,7 +83,7 @@ async function measure(size: (typeof sizes)[number]) {
 }
 
 async function child(runId: string) {
-  const connection = connectDatabase(process.env.DATABASE_URL!, { max: 4 });
+  const connection = connectDatabase(getConfig().DATABASE_URL!, { max: 4 });
   await computePreview(connection, runId);
   await connection.close();
   console.log(JSON.stringify({ maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));

@@ -7,7 +7,7 @@ import { Agent, request } from "undici";
 import { mapRow, type MappedRowOf } from "@/lib/mapping/map-row";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import { planPreviewReads, type PlannedRead } from "@/lib/preview/preview-plan";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { SourceReader } from "@/lib/source/source-reader";
 import type { SourceResource } from "@/lib/source/source-rows";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "@/lib/sync/plan/local-dates";

@@ -13,6 +13,7 @@ import { closeDatabase, connectDatabase, getConnection, type DatabaseConnection 
 import { applyMigrations } from "@/db/migrate";
 import { locations, previewRuns, syncSessions } from "@/db/schema";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { childProcessEnvironment, getConfig, setEnvironment } from "@/lib/config/config";
 import { ensureWorkerBundle, workerNodeFlags } from "@/lib/build/build-workers";
 import { generateSecretKey } from "@/lib/crypto/keyring";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
@@ -23,7 +24,7 @@ import { connectLocation } from "@/lib/locations/connect-location";
 import { openLocationToken } from "@/lib/locations/location-token";
 import { computePreviewJob } from "@/lib/preview/compute-preview-job";
 import { requestPreview } from "@/lib/preview/request-preview";
-import { phaseClock, phases, type PhaseTotals } from "@/lib/runtime/phase-clock";
+import { phaseClock, phases, type PhaseTotals } from "@/lib/instrumentation/phase-clock";
 import { sandboxDemo } from "@/lib/sandbox/provision";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
@@ -39,7 +40,7 @@ const targets = { fullOverRaw: 1.5, peakRssMb: 250, noChangeShare: 0.1, onePerce
 interface ChildReport {
   seconds: number;
   maxRssMb: number;
-  /** Wall time per phase in the measured part (PHASE_CLOCK=1 in the children). */
+  /** Wall time per phase in the measured part (the children enable the phase clock). */
   phases: PhaseTotals;
   result?: string;
   records?: number;
@@ -65,7 +66,7 @@ const compiledChild = () => (childBundle ??= ensureWorkerBundle("sync-bench", co
 async function runChild(args: string[], onReady?: () => Promise<string>): Promise<ChildReport> {
   const bundle = await compiledChild();
   const heap = workerHeapMb ? ` --max-old-space-size=${workerHeapMb}` : "";
-  const env = { ...process.env, PHASE_CLOCK: "1", NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""}${heap}`.trim() };
+  const env = childProcessEnvironment({}, { nodeOptions: heap });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...workerNodeFlags, bundle, ...args], {
       cwd: path.resolve(import.meta.dirname, "../.."),
@@ -92,7 +93,7 @@ async function runChild(args: string[], onReady?: () => Promise<string>): Promis
 
 /** Child: one sync session, as a worker runs it (fresh preview included). */
 async function syncChild(sessionId: string): Promise<ChildReport> {
-  const connection = connectDatabase(process.env.DATABASE_URL!);
+  const connection = connectDatabase(getConfig().DATABASE_URL!);
   phaseClock.reset();
   const started = performance.now();
   const result = await runSession(connection, sessionId, { owner: "bench-worker" });
@@ -104,7 +105,7 @@ async function syncChild(sessionId: string): Promise<ChildReport> {
 
 /** Child: the raw pipeline from the location's source to the location's receiver. */
 async function rawChild(locationId: string): Promise<ChildReport> {
-  const connection = connectDatabase(process.env.DATABASE_URL!);
+  const connection = connectDatabase(getConfig().DATABASE_URL!);
   const [location] = await connection.db.select().from(locations).where(eq(locations.id, locationId));
   const credentials = await getEnvironmentCredentials(connection.db, location!.environment);
   const client = createEnvironmentClient(credentials, { validateRecords: false });
@@ -285,7 +286,7 @@ async function main() {
   workerHeapMb = Number(options.workerHeapMb);
   await compiledChild();
   const fresh = await createFreshDatabase("bench_sync");
-  Object.assign(process.env, { DATABASE_URL: fresh.url, SOURCE_DATABASE_URL: fresh.url, APP_SECRET_KEY: process.env.APP_SECRET_KEY ?? generateSecretKey() });
+  setEnvironment({ DATABASE_URL: fresh.url, SOURCE_DATABASE_URL: fresh.url, APP_SECRET_KEY: getConfig().APP_SECRET_KEY ?? generateSecretKey() });
   const connection = connectDatabase(fresh.url, { max: 4 });
   let sandbox: BenchSandbox | undefined;
   try {
@@ -396,6 +397,7 @@ async function main() {
 }
 
 const [mode, ...rest] = process.argv.slice(2);
+if (mode) phaseClock.enable();
 if (mode === "--sync") console.log(JSON.stringify(await syncChild(rest[0]!)));
 else if (mode === "--raw") console.log(JSON.stringify(await rawChild(rest[0]!)));
 else if (mode === "--preview") console.log(JSON.stringify(await previewChild()));

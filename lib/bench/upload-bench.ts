@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { childProcessEnvironment, getConfig } from "@/lib/config/config";
 import { sandboxDemo } from "@/lib/sandbox/provision";
 import { createUpstreamClient } from "@/lib/upstream/client";
 import type { ContactDetailRecord } from "@/lib/upstream/records";
@@ -140,7 +141,7 @@ type Outcome = Measurement | { transport: Transport; records: number; failed: st
 async function runChild(transport: Transport, count: number, apiBaseUrl: string, uploadOrigin: string): Promise<Outcome> {
   const child = spawn(tsx, ["lib/bench/upload-bench.ts", "--measure", transport, String(count), apiBaseUrl, uploadOrigin], {
     cwd: repoRoot,
-    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --expose-gc --max-old-space-size=${heapLimitMb}`.trim() },
+    env: childProcessEnvironment({}, { nodeOptions: `--expose-gc --max-old-space-size=${heapLimitMb}` }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -165,7 +166,8 @@ async function main() {
   const withFetch = !args.includes("--no-fetch");
   const counts = [100_000, 500_000];
   console.log(`starting the standalone sandbox in count-only mode… (each run: a fresh process, heap limit ${heapLimitMb} MB)`);
-  const sandbox = await startCountOnlySandbox(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : { dataDir: ".data/bench-sandbox" });
+  const databaseUrl = getConfig().DATABASE_URL;
+  const sandbox = await startCountOnlySandbox(databaseUrl ? { databaseUrl } : { dataDir: ".data/bench-sandbox" });
   try {
     const results: Outcome[] = [];
     for (const transport of withFetch ? (["client", "fetch"] as const) : (["client"] as const)) {

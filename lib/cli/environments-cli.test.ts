@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, environments, locations } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { parseConfig } from "@/lib/config/config";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
 import { generateSecretKey, loadKeyring } from "@/lib/crypto/keyring";
 import { keyIdOf, openSecret } from "@/lib/crypto/secret-box";
@@ -62,7 +63,7 @@ describe("environment CLI", () => {
     });
 
     const [row] = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
-    const keyring = loadKeyring({ APP_SECRET_KEY: appSecretKey });
+    const keyring = loadKeyring(parseConfig({ APP_SECRET_KEY: appSecretKey }));
     expect(keyIdOf(row!.apiKeyEncrypted!)).toBe(keyring.current.id);
     expect(JSON.stringify(row)).not.toContain(apiKey);
     expect(openSecret(row!.apiKeyEncrypted!, environmentSecretContext.apiKey("staging"), keyring)).toBe(apiKey);
@@ -129,7 +130,7 @@ describe("environment CLI", () => {
     expect(result.code).toBe(0);
     expectNoSecret(result);
     expect(result.stdout).not.toContain(newKey);
-    const newId = loadKeyring({ APP_SECRET_KEY: newKey }).current.id;
+    const newId = loadKeyring(parseConfig({ APP_SECRET_KEY: newKey })).current.id;
     expect(JSON.parse(result.stdout)).toMatchObject({ currentKeyId: newId, reencrypted: { "environments.api_key_encrypted": 1, "environments.client_secret_encrypted": 1 } });
     const [row] = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
     expect(keyIdOf(row!.clientSecretEncrypted!)).toBe(newId);

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { ConfigurationError, getConfig } from "@/lib/config/config";
 // Command modules: each exports register(program). Add new modules to this list.
 import { register as registerDemoSource } from "./commands/demo-source";
 import { register as registerEnvironments } from "./commands/environments";
@@ -8,6 +9,16 @@ import { register as registerPreview } from "./commands/preview";
 import { register as registerSecrets } from "./commands/secrets";
 import { register as registerSync } from "./commands/sync";
 import { register as registerUsers } from "./commands/users";
+import { forTerminal } from "./terminal-output";
+
+// Every variable is checked before any command runs: an invalid one ends the process with its name and rule.
+try {
+  getConfig();
+} catch (error) {
+  if (!(error instanceof ConfigurationError)) throw error;
+  process.stderr.write(`error: ${forTerminal(error.message)}\n`);
+  process.exit(1);
+}
 
 const program = new Command()
   .name("npm run cli --")

@@ -1,6 +1,6 @@
 import { closeDatabase } from "@/db/client";
 import { DomainError } from "@/lib/errors/domain-error";
-import { ConfigurationError } from "@/lib/runtime/mode";
+import { ConfigurationError } from "@/lib/config/config";
 import { startDatabase, type RuntimeDatabase } from "@/lib/runtime/start-database";
 import { forTerminal } from "./terminal-output";
 

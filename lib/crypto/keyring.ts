@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ConfigurationError, dataDirectory, isProductionMode } from "@/lib/runtime/mode";
+import { ConfigurationError, getConfig, SECRET_KEY_PATTERN, type Config } from "@/lib/config/config";
+import { dataDirectory, isProductionMode } from "@/lib/runtime/mode";
 
 export interface SecretKey {
   /** First 8 hex characters of the SHA-256 of the key: names the key inside sealed values, reveals nothing. */
@@ -17,15 +18,10 @@ export interface Keyring {
   keyFilePath?: string;
 }
 
-/** Environment variables; a plain object in tests (NodeJS.ProcessEnv demands NODE_ENV). */
-export type EnvironmentVariables = Record<string, string | undefined>;
-
 export interface KeyFileContents {
   current: string;
   previous: string[];
 }
-
-const KEY_PATTERN = /^[A-Za-z0-9+/_-]{43}=?$/;
 
 export function keyIdForMaterial(material: Buffer): string {
   return createHash("sha256").update(material).digest("hex").slice(0, 8);
@@ -34,7 +30,7 @@ export function keyIdForMaterial(material: Buffer): string {
 /** Parses a base64 key of exactly 32 bytes; the error names where it came from, never the value. */
 export function parseSecretKey(encoded: string, source: string): SecretKey {
   const trimmed = encoded.trim();
-  const material = KEY_PATTERN.test(trimmed) ? Buffer.from(trimmed, "base64") : Buffer.alloc(0);
+  const material = SECRET_KEY_PATTERN.test(trimmed) ? Buffer.from(trimmed, "base64") : Buffer.alloc(0);
   if (material.length !== 32) {
     throw new ConfigurationError(`${source} must be the base64 encoding of exactly 32 random bytes (generate one with: openssl rand -base64 32).`);
   }
@@ -45,27 +41,23 @@ export function generateSecretKey(): string {
   return randomBytes(32).toString("base64");
 }
 
-export function keyFilePathOf(env: EnvironmentVariables = process.env): string {
-  return path.join(dataDirectory(env as NodeJS.ProcessEnv), "secret-keys.json");
+export function keyFilePathOf(config: Config = getConfig()): string {
+  return path.join(dataDirectory(config), "secret-keys.json");
 }
 
 /**
  * APP_SECRET_KEY (+ APP_SECRET_KEY_PREVIOUS, comma-separated) when set; otherwise,
  * outside production mode, the key file under DATA_DIR, created (mode 0600) on first use.
  */
-export function loadKeyring(env: EnvironmentVariables = process.env): Keyring {
-  if (env.APP_SECRET_KEY) {
-    const previous = (env.APP_SECRET_KEY_PREVIOUS ?? "")
-      .split(",")
-      .map((value) => value.trim())
-      .filter(Boolean)
-      .map((value, index) => parseSecretKey(value, `APP_SECRET_KEY_PREVIOUS (entry ${index + 1})`));
-    return withoutDuplicates({ current: parseSecretKey(env.APP_SECRET_KEY, "APP_SECRET_KEY"), previous, source: "environment" });
+export function loadKeyring(config: Config = getConfig()): Keyring {
+  if (config.APP_SECRET_KEY) {
+    const previous = config.APP_SECRET_KEY_PREVIOUS.map((value, index) => parseSecretKey(value, `APP_SECRET_KEY_PREVIOUS (entry ${index + 1})`));
+    return withoutDuplicates({ current: parseSecretKey(config.APP_SECRET_KEY, "APP_SECRET_KEY"), previous, source: "environment" });
   }
-  if (isProductionMode(env as NodeJS.ProcessEnv)) {
+  if (isProductionMode(config)) {
     throw new ConfigurationError("APP_SECRET_KEY is not set. Production mode needs it to encrypt credentials (generate one with: openssl rand -base64 32).");
   }
-  const file = keyFilePathOf(env);
+  const file = keyFilePathOf(config);
   const contents = readOrCreateKeyFile(file);
   return withoutDuplicates({
     current: parseSecretKey(contents.current, `"current" in ${file}`),
@@ -140,18 +132,18 @@ const cache: { signature?: string; keyring?: Keyring } = {};
  * The process's keyring. Re-read when the variables or the key file change, so a
  * running dashboard picks up a key file rotated by `npm run cli -- secrets:rotate`.
  */
-export function getKeyring(env: EnvironmentVariables = process.env): Keyring {
-  const signature = keyringSignature(env);
+export function getKeyring(config: Config = getConfig()): Keyring {
+  const signature = keyringSignature(config);
   if (cache.keyring && cache.signature === signature) return cache.keyring;
-  const keyring = loadKeyring(env);
+  const keyring = loadKeyring(config);
   cache.keyring = keyring;
-  cache.signature = keyringSignature(env);
+  cache.signature = keyringSignature(config);
   return keyring;
 }
 
-function keyringSignature(env: EnvironmentVariables): string {
-  if (env.APP_SECRET_KEY) return `env:${keyIdForMaterial(Buffer.from(env.APP_SECRET_KEY))}:${keyIdForMaterial(Buffer.from(env.APP_SECRET_KEY_PREVIOUS ?? ""))}`;
-  const file = keyFilePathOf(env);
+function keyringSignature(config: Config): string {
+  if (config.APP_SECRET_KEY) return `env:${keyIdForMaterial(Buffer.from(config.APP_SECRET_KEY))}:${keyIdForMaterial(Buffer.from(config.APP_SECRET_KEY_PREVIOUS.join(",")))}`;
+  const file = keyFilePathOf(config);
   try {
     const stat = statSync(file);
     return `file:${file}:${stat.mtimeMs}:${stat.size}:${stat.ino}`;

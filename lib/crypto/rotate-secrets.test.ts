@@ -5,6 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, environments } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { parseConfig } from "@/lib/config/config";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { environmentSecretContext } from "./encrypted-columns";
@@ -61,13 +62,13 @@ describe("secret rotation", () => {
     const keyA = generateSecretKey();
     const keyB = generateSecretKey();
     await configureBoth({ APP_SECRET_KEY: keyA, APP_SECRET_KEY_PREVIOUS: "" });
-    const ringA = loadKeyring({ APP_SECRET_KEY: keyA });
+    const ringA = loadKeyring(parseConfig({ APP_SECRET_KEY: keyA }));
     const before = await testDb.db.select().from(environments);
     expect(before.flatMap((row) => [row.apiKeyEncrypted, row.clientSecretEncrypted]).map((value) => keyIdOf(value!))).toEqual(Array(4).fill(ringA.current.id));
 
     // The operator's procedure: new key in APP_SECRET_KEY, the old one in APP_SECRET_KEY_PREVIOUS.
     Object.assign(process.env, { APP_SECRET_KEY: keyB, APP_SECRET_KEY_PREVIOUS: keyA });
-    const ringB = loadKeyring(process.env);
+    const ringB = loadKeyring(parseConfig(process.env));
     const result = await rotateSecrets(testDb.db, ringB, actor);
     expect(result.reencrypted).toEqual({
       "environments.api_key_encrypted": 2,
@@ -82,7 +83,7 @@ describe("secret rotation", () => {
       expect(keyIdOf(row.clientSecretEncrypted!)).toBe(ringB.current.id);
     }
     // Key B alone now opens everything.
-    const ringBOnly = loadKeyring({ APP_SECRET_KEY: keyB });
+    const ringBOnly = loadKeyring(parseConfig({ APP_SECRET_KEY: keyB }));
     const staging = after.find((row) => row.name === "staging")!;
     expect(openSecret(staging.apiKeyEncrypted!, environmentSecretContext.apiKey("staging"), ringBOnly)).toBe(secrets.stagingKey);
     delete process.env.APP_SECRET_KEY_PREVIOUS;
@@ -107,9 +108,9 @@ describe("secret rotation", () => {
     const keyC = generateSecretKey();
     const current = await testDb.db.select().from(environments).orderBy(environments.name);
     // Production's client secret sealed under a key nobody has any more.
-    const orphan = sealSecret("lost", environmentSecretContext.clientSecret("production"), loadKeyring({ APP_SECRET_KEY: generateSecretKey() }));
+    const orphan = sealSecret("lost", environmentSecretContext.clientSecret("production"), loadKeyring(parseConfig({ APP_SECRET_KEY: generateSecretKey() })));
     await testDb.db.update(environments).set({ clientSecretEncrypted: orphan }).where(eq(environments.name, "production"));
-    await expect(rotateSecrets(testDb.db, loadKeyring({ APP_SECRET_KEY: keyC, APP_SECRET_KEY_PREVIOUS: process.env.APP_SECRET_KEY }), actor)).rejects.toThrow(/not in APP_SECRET_KEY/);
+    await expect(rotateSecrets(testDb.db, loadKeyring(parseConfig({ APP_SECRET_KEY: keyC, APP_SECRET_KEY_PREVIOUS: process.env.APP_SECRET_KEY })), actor)).rejects.toThrow(/not in APP_SECRET_KEY/);
     const after = await testDb.db.select().from(environments).orderBy(environments.name);
     expect(after.map((row) => row.apiKeyEncrypted)).toEqual(current.map((row) => row.apiKeyEncrypted));
     await testDb.db.update(environments).set({ clientSecretEncrypted: current[0]!.clientSecretEncrypted }).where(eq(environments.name, "production"));
@@ -123,10 +124,10 @@ describe("secret rotation", () => {
     process.env.DATA_DIR = dataDir;
     await testDb.db.execute(sql`update environments set api_key_encrypted = null, client_secret_encrypted = null, base_url = null`);
     await configureBoth({});
-    const oldRing = loadKeyring(env);
+    const oldRing = loadKeyring(parseConfig(env));
 
-    const result = await runSecretsRotation(testDb.db, actor, env);
-    const newRing = loadKeyring(env);
+    const result = await runSecretsRotation(testDb.db, actor, parseConfig(env));
+    const newRing = loadKeyring(parseConfig(env));
     expect(newRing.current.id).not.toBe(oldRing.current.id);
     expect(result.currentKeyId).toBe(newRing.current.id);
     expect(result.reencrypted).toEqual({

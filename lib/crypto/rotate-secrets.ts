@@ -1,8 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database, DatabaseOrTransaction } from "@/db/client";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { getConfig, type Config } from "@/lib/config/config";
 import { encryptedColumnLabel, encryptedColumns, type EncryptedColumn } from "./encrypted-columns";
-import { generateSecretKey, type EnvironmentVariables, loadKeyring, readKeyFile, writeKeyFile, type Keyring } from "./keyring";
+import { generateSecretKey, loadKeyring, readKeyFile, writeKeyFile, type Keyring } from "./keyring";
 import { keyIdOf, openSecret, sealSecret } from "./secret-box";
 
 export interface RotationResult {
@@ -73,13 +74,13 @@ export async function listKeyIdsInUse(db: DatabaseOrTransaction): Promise<Set<st
  * default's key file: generate a new key, make it current with the old ones as
  * previous, re-encrypt, then drop previous keys no value uses any more.
  */
-export async function runSecretsRotation(db: Database, actor: AuditActor, env: EnvironmentVariables = process.env): Promise<RotationResult> {
-  let keyring = loadKeyring(env);
+export async function runSecretsRotation(db: Database, actor: AuditActor, config: Config = getConfig()): Promise<RotationResult> {
+  let keyring = loadKeyring(config);
   if (keyring.source === "environment") return { ...(await rotateSecrets(db, keyring, actor)), droppedKeyIds: [] };
   const file = keyring.keyFilePath!;
   const before = readKeyFile(file);
   writeKeyFile(file, { current: generateSecretKey(), previous: [before.current, ...before.previous] });
-  keyring = loadKeyring(env);
+  keyring = loadKeyring(config);
   const result = await rotateSecrets(db, keyring, actor);
   const inUse = await listKeyIdsInUse(db);
   const keep = keyring.previous.filter((key) => inUse.has(key.id));

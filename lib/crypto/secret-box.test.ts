@@ -2,13 +2,14 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config/config";
 import { generateSecretKey, getKeyring, loadKeyring, type Keyring } from "./keyring";
 import { keyIdOf, openSecret, sealSecret, secretHint, SecretBoxError } from "./secret-box";
 
 const keyA = generateSecretKey();
 const keyB = generateSecretKey();
-const ringA = loadKeyring({ APP_SECRET_KEY: keyA });
-const ringB = loadKeyring({ APP_SECRET_KEY: keyB });
+const ringA = loadKeyring(parseConfig({ APP_SECRET_KEY: keyA }));
+const ringB = loadKeyring(parseConfig({ APP_SECRET_KEY: keyB }));
 const plaintext = "sk_live_the-api-key-0123456789";
 const context = "environments.api_key:staging";
 
@@ -71,7 +72,7 @@ describe("secret box", () => {
 
   it("opens values sealed under a previous key", () => {
     const sealed = sealSecret(plaintext, context, ringA);
-    const rotated = loadKeyring({ APP_SECRET_KEY: keyB, APP_SECRET_KEY_PREVIOUS: `${generateSecretKey()}, ${keyA}` });
+    const rotated = loadKeyring(parseConfig({ APP_SECRET_KEY: keyB, APP_SECRET_KEY_PREVIOUS: `${generateSecretKey()}, ${keyA}` }));
     expect(rotated.previous.map((key) => key.id)).toContain(ringA.current.id);
     expect(openSecret(sealed, context, rotated)).toBe(plaintext);
     expect(keyIdOf(sealSecret(plaintext, context, rotated))).toBe(ringB.current.id);
@@ -86,28 +87,28 @@ describe("secret box", () => {
 describe("keyring", () => {
   it("rejects an APP_SECRET_KEY that is not 32 bytes of base64, naming the variable but not the value", () => {
     const bad = "not-a-real-key-but-a-password";
-    const error = errorOf(() => loadKeyring({ APP_SECRET_KEY: bad }));
+    const error = errorOf(() => loadKeyring(parseConfig({ APP_SECRET_KEY: bad })));
     expect(error.message).toContain("APP_SECRET_KEY");
     expect(error.message).not.toContain(bad);
-    expect(() => loadKeyring({ APP_SECRET_KEY: Buffer.alloc(16).toString("base64") })).toThrow(/exactly 32/);
-    expect(() => loadKeyring({ APP_SECRET_KEY: keyA, APP_SECRET_KEY_PREVIOUS: "nope" })).toThrow(/APP_SECRET_KEY_PREVIOUS/);
+    expect(() => loadKeyring(parseConfig({ APP_SECRET_KEY: Buffer.alloc(16).toString("base64") }))).toThrow(/exactly 32/);
+    expect(() => loadKeyring(parseConfig({ APP_SECRET_KEY: keyA, APP_SECRET_KEY_PREVIOUS: "nope" }))).toThrow(/APP_SECRET_KEY_PREVIOUS/);
   });
 
   it("refuses to run without APP_SECRET_KEY in production mode", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "keyring-"));
-    expect(() => loadKeyring({ NODE_ENV: "production", DATABASE_URL: "postgres://db/app", DATA_DIR: dataDir })).toThrow(/APP_SECRET_KEY is not set/);
+    expect(() => loadKeyring(parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/app", DATA_DIR: dataDir }))).toThrow(/APP_SECRET_KEY is not set/);
   });
 
   it("creates the embedded default's key file with mode 0600 and reuses it", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "keyring-"));
     const env = { DATA_DIR: dataDir };
-    const first = loadKeyring(env);
+    const first = loadKeyring(parseConfig(env));
     const file = path.join(dataDir, "secret-keys.json");
     expect(first.source).toBe("key-file");
     expect(first.keyFilePath).toBe(file);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ current: expect.any(String), previous: [] });
-    expect(loadKeyring(env).current.id).toBe(first.current.id);
-    expect(getKeyring(env).current.id).toBe(first.current.id);
+    expect(loadKeyring(parseConfig(env)).current.id).toBe(first.current.id);
+    expect(getKeyring(parseConfig(env)).current.id).toBe(first.current.id);
   });
 });

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { ConfigurationError } from "@/lib/runtime/mode";
+import { ConfigurationError } from "@/lib/config/config";
 import { findKey, getKeyring, type Keyring } from "./keyring";
 
 const VERSION = "v1";

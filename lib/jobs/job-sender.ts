@@ -1,5 +1,6 @@
 import { PgBoss } from "pg-boss";
 import type { z } from "zod";
+import { getConfig } from "@/lib/config/config";
 import type { JobDefinition } from "./define-job";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 
@@ -11,7 +12,7 @@ const globalForJobs = globalThis as unknown as { locationSyncJobSender?: Promise
  */
 function jobSender(): Promise<PgBoss> {
   globalForJobs.locationSyncJobSender ??= (async () => {
-    const url = process.env.DATABASE_URL;
+    const url = getConfig().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set");
     const boss = new PgBoss({ connectionString: url, schema: "pgboss", max: 2, supervise: false, schedule: false });
     boss.on("error", (error) => console.error(`[jobs] ${describeErrorForLog(error, { frames: false })}`));

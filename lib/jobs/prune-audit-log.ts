@@ -2,9 +2,8 @@ import { lt } from "drizzle-orm";
 import { z } from "zod";
 import { getDatabase } from "@/db/client";
 import { auditLog } from "@/db/schema";
+import { getConfig } from "@/lib/config/config";
 import { defineJob } from "./define-job";
-
-export const AUDIT_RETENTION_DAYS = Number(process.env.AUDIT_RETENTION_DAYS ?? 400);
 
 export async function pruneAuditLog(olderThanDays: number, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - olderThanDays * 24 * 60 * 60 * 1000);
@@ -18,6 +17,6 @@ export const pruneAuditLogJob = defineJob({
   queue: { retryLimit: 3, retryBackoff: true, policy: "singleton" },
   schedule: { cron: "17 3 * * *", tz: "UTC" },
   handle: async (payload) => {
-    await pruneAuditLog(payload.olderThanDays ?? AUDIT_RETENTION_DAYS);
+    await pruneAuditLog(payload.olderThanDays ?? getConfig().AUDIT_RETENTION_DAYS);
   },
 });

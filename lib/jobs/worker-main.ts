@@ -1,6 +1,7 @@
 // `npm run worker`: a standalone worker process on the same database as the dashboard. Run compiled, not under tsx:
 // lib/build/build-workers.ts bundles this file (anything it imports must work from the bundle, see there).
 import { closeDatabase, getConnection } from "@/db/client";
+import { getConfig } from "@/lib/config/config";
 import { installLogRedaction } from "@/lib/logging/safe-error";
 import { startDatabase } from "@/lib/runtime/start-database";
 import { assertProductionConfiguration } from "@/lib/runtime/mode";
@@ -9,15 +10,17 @@ import { startJobEngine } from "./job-engine";
 
 async function main() {
   installLogRedaction();
-  assertProductionConfiguration();
-  const healthPort = workerHealthPort();
+  // Every variable is checked here, before anything starts: an invalid one ends the start with its name and rule.
+  const config = getConfig();
+  assertProductionConfiguration(config);
+  const healthPort = workerHealthPort(config);
   const database = await startDatabase();
   const engine = await startJobEngine({ databaseUrl: database.url, work: true });
   let stopping = false;
   const health = healthPort
-    ? await startWorkerHealthServer({ port: healthPort, host: process.env.WORKER_HEALTH_HOST, sql: () => getConnection().sql, takingJobs: () => !stopping })
+    ? await startWorkerHealthServer({ port: healthPort, host: config.WORKER_HEALTH_HOST, sql: () => getConnection().sql, takingJobs: () => !stopping })
     : null;
-  console.log(`[worker] taking jobs (pid ${process.pid})${health ? `; readiness at GET http://${process.env.WORKER_HEALTH_HOST ?? "127.0.0.1"}:${healthPort}/health` : ""}`);
+  console.log(`[worker] taking jobs (pid ${process.pid})${health ? `; readiness at GET http://${config.WORKER_HEALTH_HOST}:${healthPort}/health` : ""}`);
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;

@@ -15,7 +15,7 @@ import { countPreview } from "./preview-counts";
 import { planPreviewReads, type PlannedRead } from "./preview-plan";
 import { prepareRecheck, recheckPreview } from "./recheck-preview";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 
 export interface ComputePreviewOptions {
   /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */

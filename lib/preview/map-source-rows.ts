@@ -2,7 +2,7 @@ import type postgres from "postgres";
 import type { DatabaseConnection } from "@/db/client";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { mapRow } from "@/lib/mapping/map-row";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import type { CheckPreviewRow } from "./preview-checks";

@@ -1,6 +1,6 @@
 import type postgres from "postgres";
 import { copyRows } from "@/db/copy-rows";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { PreviewIssueRow, PreviewRecordRow } from "./preview-row";
 
 const recordColumns = [

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { getConfig, type Config } from "@/lib/config/config";
 
 export function createNonce(): string {
   return randomBytes(16).toString("base64");
@@ -31,8 +32,8 @@ export const staticSecurityHeaders: Record<string, string> = {
 export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
 
 /** The public origin (NEXTAUTH_URL, else APP_ORIGIN) is https: browsers reach this app over TLS, wherever it ends. */
-export function publicOriginIsHttps(env: NodeJS.ProcessEnv = process.env): boolean {
-  return (env.NEXTAUTH_URL ?? env.APP_ORIGIN ?? "").toLowerCase().startsWith("https://");
+export function publicOriginIsHttps(config: Config = getConfig()): boolean {
+  return (config.NEXTAUTH_URL ?? config.APP_ORIGIN ?? "").toLowerCase().startsWith("https://");
 }
 
 /** This request came over https: TLS on our own socket, or (only behind a trusted proxy) X-Forwarded-Proto. */

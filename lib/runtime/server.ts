@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
 import { closeDatabase, getDatabase } from "@/db/client";
+import { getConfig, setEnvironment, setEnvironmentDefaults } from "@/lib/config/config";
 import { readOrCreateSecretFile } from "@/db/embedded";
 import { trustsProxy } from "@/lib/http/client-address";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
@@ -20,18 +21,20 @@ const log = (line: string) => console.log(`[location-sync] ${line}`);
 async function main() {
   installLogRedaction();
   const dev = process.argv.includes("--dev");
-  if (!dev) (process.env as Record<string, string>).NODE_ENV ??= "production";
-  const port = Number(process.env.PORT ?? 3000);
-  const production = isProductionMode();
-  const host = process.env.HOST ?? (production ? "0.0.0.0" : "127.0.0.1");
-  assertProductionConfiguration();
+  if (!dev) setEnvironmentDefaults({ NODE_ENV: "production" });
+  // Every variable is checked here, before anything starts: an invalid one ends the start with its name and rule.
+  const config = getConfig();
+  const port = config.PORT;
+  const production = isProductionMode(config);
+  const host = config.HOST ?? (production ? "0.0.0.0" : "127.0.0.1");
+  assertProductionConfiguration(config);
 
   const database = await startDatabase();
-  if (!production) {
-    process.env.NEXTAUTH_SECRET ??= await readOrCreateSecretFile(path.join(dataDirectory(), "nextauth-secret"), () => randomBytes(32).toString("base64"));
+  if (!production && !config.NEXTAUTH_SECRET) {
+    setEnvironment({ NEXTAUTH_SECRET: await readOrCreateSecretFile(path.join(dataDirectory(), "nextauth-secret"), () => randomBytes(32).toString("base64")) });
   }
-  process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
-  process.env.APP_ORIGIN ??= process.env.NEXTAUTH_URL;
+  setEnvironmentDefaults({ NEXTAUTH_URL: `http://localhost:${port}` });
+  setEnvironmentDefaults({ APP_ORIGIN: getConfig().NEXTAUTH_URL });
   if (!production) {
     await seedDemoUsers(getDatabase());
     await seedDemoLocations(getDatabase());
@@ -47,7 +50,7 @@ async function main() {
     if (applyRequestPolicies(request, response, { dev, trustProxy })) void handle(request, response);
   });
 
-  const runWorker = process.env.RUN_WORKER !== "false";
+  const runWorker = config.RUN_WORKER;
   const jobs: JobEngine = await startJobEngine({ databaseUrl: database.url, work: runWorker, log });
 
   await new Promise<void>((resolve) => server.listen(port, host, resolve));

@@ -1,6 +1,7 @@
 import { runningEmbeddedServer, startOrAdoptEmbeddedPostgres } from "@/db/embedded";
 import { connectDatabase } from "@/db/client";
 import { applyMigrations } from "@/db/migrate";
+import { getConfig, setEnvironment } from "@/lib/config/config";
 import { dataDirectory, isEmbeddedMode } from "./mode";
 
 export interface RuntimeDatabase {
@@ -22,7 +23,7 @@ export function runningEmbeddedPort(dataDir: string): number | null {
  * Migrations are applied either way; DATABASE_URL is set for the rest of the process.
  */
 export async function startDatabase(options: { log?: (line: string) => void; port?: number } = {}): Promise<RuntimeDatabase> {
-  let url = process.env.DATABASE_URL;
+  let url = getConfig().DATABASE_URL;
   let stop = async () => {};
   const embedded = isEmbeddedMode();
   if (embedded) {
@@ -32,8 +33,7 @@ export async function startDatabase(options: { log?: (line: string) => void; por
     }
     url = server.url;
     stop = server.stop;
-    process.env.DATABASE_URL = url;
-    process.env.LOCATION_SYNC_EMBEDDED = "1";
+    setEnvironment({ DATABASE_URL: url, LOCATION_SYNC_EMBEDDED: "1" });
   }
   if (!url) throw new Error("unreachable: no database URL");
   const migrator = connectDatabase(url, { max: 1 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findFreePort } from "@/db/embedded";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { parseConfig } from "@/lib/config/config";
 import { startWorkerHealthServer, workerHealthPort } from "./worker-health";
 
 const testDb = await useTestDatabase();
@@ -23,8 +24,8 @@ describe("the worker's readiness check", () => {
   });
 
   it("reads WORKER_HEALTH_PORT, refusing what is not a port", () => {
-    expect(workerHealthPort({})).toBeNull();
-    expect(workerHealthPort({ WORKER_HEALTH_PORT: "9464" })).toBe(9464);
-    expect(() => workerHealthPort({ WORKER_HEALTH_PORT: "http" })).toThrow(/WORKER_HEALTH_PORT must be a port number/);
+    expect(workerHealthPort(parseConfig({}))).toBeNull();
+    expect(workerHealthPort(parseConfig({ WORKER_HEALTH_PORT: "9464" }))).toBe(9464);
+    expect(() => workerHealthPort(parseConfig({ WORKER_HEALTH_PORT: "http" }))).toThrow(/WORKER_HEALTH_PORT must be a port number/);
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type postgres from "postgres";
+import { getConfig, type Config } from "@/lib/config/config";
 import { healthResponse } from "./health";
 
 /**
@@ -33,11 +34,7 @@ export async function startWorkerHealthServer(options: {
   return server;
 }
 
-/** WORKER_HEALTH_PORT as a port number; unset = no health endpoint. */
-export function workerHealthPort(env: Record<string, string | undefined> = process.env): number | null {
-  const raw = env.WORKER_HEALTH_PORT;
-  if (raw === undefined || raw.trim() === "") return null;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`WORKER_HEALTH_PORT must be a port number (1–65535), not "${raw}"`);
-  return port;
+/** WORKER_HEALTH_PORT as a port number (checked by lib/config); unset = no health endpoint. */
+export function workerHealthPort(config: Config = getConfig()): number | null {
+  return config.WORKER_HEALTH_PORT ?? null;
 }

@@ -1,4 +1,5 @@
 import { getDatabase } from "@/db/client";
+import { getConfig } from "@/lib/config/config";
 import type { SandboxContext } from "./context";
 import { isProductionMode } from "@/lib/runtime/mode";
 import { areFaultsEnabled } from "./fault-policy";
@@ -14,7 +15,7 @@ export function createAppSandboxContext(): SandboxContext {
     controlPrefix: "/sandbox/control",
     // Default: the origin the client called (so the address is on the host it already trusts);
     // SANDBOX_UPLOAD_BASE_URL overrides it, e.g. behind a proxy.
-    uploadBaseUrl: process.env.SANDBOX_UPLOAD_BASE_URL || undefined,
+    uploadBaseUrl: getConfig().SANDBOX_UPLOAD_BASE_URL,
     faultsEnabled: areFaultsEnabled(),
   };
 }
@@ -25,7 +26,7 @@ export function createAppSandboxContext(): SandboxContext {
  * deployment talks to the real service and exposes no simulated API.
  */
 export function serveAppSandbox(request: Request): Promise<Response> {
-  if (isProductionMode() && process.env.SANDBOX_ENABLED !== "true") {
+  if (isProductionMode() && !getConfig().SANDBOX_ENABLED) {
     return Promise.resolve(Response.json({ error: { code: "not_found", message: "Not found.", details: [] } }, { status: 404 }));
   }
   return handleSandboxRequest(request, createAppSandboxContext());

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sandboxEnvironments } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { parseConfig } from "@/lib/config/config";
 import { ensureSandboxDemo, sandboxDemo } from "./provision";
 import { readResponseShapeSetting, sandboxResponseShapes, type SandboxResponseShape } from "./response-shapes";
 import { startSandboxServer, type SandboxServer } from "./server";
@@ -114,7 +115,7 @@ describe.each(sandboxResponseShapes)("response shape %s", (shape) => {
 
 describe("SANDBOX_RESPONSE_SHAPE", () => {
   test("is documented when unset, one of the shapes when set, and a clear error otherwise", () => {
-    const setting = (value?: string) => readResponseShapeSetting({ NODE_ENV: "test", SANDBOX_RESPONSE_SHAPE: value });
+    const setting = (value?: string) => readResponseShapeSetting(parseConfig({ NODE_ENV: "test", SANDBOX_RESPONSE_SHAPE: value }));
     expect(setting(undefined)).toBe("documented");
     expect(setting(" ")).toBe("documented");
     expect(setting("no_content")).toBe("no_content");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { sandboxEnvironments } from "@/db/schema";
+import { getConfig, type Config } from "@/lib/config/config";
 import { jsonResponse } from "./errors";
 
 /**
@@ -49,13 +50,7 @@ function extraFields(): Record<string, unknown> {
   return { request_id: crypto.randomUUID(), warnings: [], deprecated: null, rate_limit: { remaining: 99, reset_at: 1_767_225_600 }, internal_id: 42 };
 }
 
-/** SANDBOX_RESPONSE_SHAPE of the built-in sandbox's demo environment; unset = documented, unknown = a start-up error. */
-export function readResponseShapeSetting(env: NodeJS.ProcessEnv = process.env): SandboxResponseShape {
-  const value = env.SANDBOX_RESPONSE_SHAPE?.trim();
-  if (!value) return "documented";
-  const parsed = SandboxResponseShape.safeParse(value);
-  if (!parsed.success) {
-    throw new Error(`SANDBOX_RESPONSE_SHAPE="${value}" is not a response shape; use one of: ${sandboxResponseShapes.join(", ")}.`);
-  }
-  return parsed.data;
+/** SANDBOX_RESPONSE_SHAPE of the built-in sandbox's demo environment; unset = documented, unknown = a start-up error (lib/config). */
+export function readResponseShapeSetting(config: Config = getConfig()): SandboxResponseShape {
+  return config.SANDBOX_RESPONSE_SHAPE;
 }

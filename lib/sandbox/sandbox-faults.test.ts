@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { parseConfig } from "@/lib/config/config";
 import { areFaultsEnabled, isProductionMode } from "./fault-policy";
 import { clearFaults, injectFault } from "./faults";
 import { startSandboxServer, type SandboxServer } from "./server";
@@ -153,11 +154,11 @@ describe("fault policy", () => {
   });
 
   test("production mode turns faults off even when SANDBOX_FAULTS=on", () => {
-    const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db/app", SANDBOX_FAULTS: "on" } as NodeJS.ProcessEnv;
-    expect(isProductionMode(production)).toBe(true);
-    expect(areFaultsEnabled(production)).toBe(false);
-    expect(areFaultsEnabled({ NODE_ENV: "test" } as NodeJS.ProcessEnv)).toBe(true);
-    expect(areFaultsEnabled({ NODE_ENV: "production" } as NodeJS.ProcessEnv)).toBe(false);
-    expect(areFaultsEnabled({ NODE_ENV: "production", SANDBOX_FAULTS: "on" } as NodeJS.ProcessEnv)).toBe(true);
+    const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db/app", SANDBOX_FAULTS: "on" };
+    expect(isProductionMode(parseConfig(production))).toBe(true);
+    expect(areFaultsEnabled(parseConfig(production))).toBe(false);
+    expect(areFaultsEnabled(parseConfig({ NODE_ENV: "test" }))).toBe(true);
+    expect(areFaultsEnabled(parseConfig({ NODE_ENV: "production" }))).toBe(false);
+    expect(areFaultsEnabled(parseConfig({ NODE_ENV: "production", SANDBOX_FAULTS: "on" }))).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { connectDatabase, type Database } from "@/db/client";
+import { getConfig } from "@/lib/config/config";
 import type { SandboxContext, SandboxStats } from "./context";
 import { areFaultsEnabled } from "./fault-policy";
 import { handleSandboxRequest } from "./handle-request";
@@ -136,7 +137,7 @@ function listen(context: SandboxContext, host: string, port: number): Promise<ht
 
 /** The sandbox on two local ports: the API and, apart from it, the upload addresses. */
 export async function startSandboxServer(options: StartSandboxServerOptions = {}): Promise<SandboxServer> {
-  const url = options.databaseUrl ?? process.env.DATABASE_URL;
+  const url = options.databaseUrl ?? getConfig().DATABASE_URL;
   const connection = options.db ? undefined : url ? connectDatabase(url) : undefined;
   const db = options.db ?? connection?.db;
   if (!db) throw new Error("startSandboxServer: give db, databaseUrl or set DATABASE_URL");

@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { connectDatabase } from "@/db/client";
 import { startEmbeddedPostgres, type EmbeddedServer } from "@/db/embedded";
 import { applyMigrations } from "@/db/migrate";
+import { getConfig } from "@/lib/config/config";
 import { areFaultsEnabled } from "./fault-policy";
 import { ensureSandboxDemo } from "./provision";
 import { readResponseShapeSetting } from "./response-shapes";
@@ -25,7 +26,7 @@ async function main() {
   const responseShape = readResponseShapeSetting();
 
   let embedded: EmbeddedServer | undefined;
-  let url = options.databaseUrl ?? process.env.DATABASE_URL;
+  let url = options.databaseUrl ?? getConfig().DATABASE_URL;
   if (!url) {
     log(`no DATABASE_URL: starting an embedded PostgreSQL in ${options.dataDir}`);
     embedded = await startEmbeddedPostgres({ dataDir: options.dataDir }).catch((error: unknown) => {

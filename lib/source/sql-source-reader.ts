@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import postgres from "postgres";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
+import { getConfig } from "@/lib/config/config";
 import { compareColumns } from "./source-columns";
 import { defaultSqlDirectory, loadSourceQuery, parameterValues, SourceQueryError, type SourceQuery, type SourceQueryName } from "./source-queries";
 import type { SourceIdCount, SourceReadParams, SourceReader, SourceRowFilter } from "./source-reader";
@@ -187,7 +188,8 @@ async function withQueryErrors<T>(query: SourceQuery, run: () => Promise<T>): Pr
 
 /** The reader of the configured source: SOURCE_DATABASE_URL, else the app's own database (the demo_source schema). */
 export function sourceReaderFromEnvironment(): SourceReader {
-  const url = process.env.SOURCE_DATABASE_URL || process.env.DATABASE_URL;
+  const config = getConfig();
+  const url = config.SOURCE_DATABASE_URL ?? config.DATABASE_URL;
   if (!url) throw new Error("Neither SOURCE_DATABASE_URL nor DATABASE_URL is set: no source to read.");
-  return createSqlSourceReader({ url, sqlDirectory: process.env.SOURCE_SQL_DIRECTORY || undefined });
+  return createSqlSourceReader({ url, sqlDirectory: config.SOURCE_SQL_DIRECTORY });
 }

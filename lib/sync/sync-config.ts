@@ -1,4 +1,6 @@
-/** Tunables of the sync engine, from the environment (docs/sync.md). */
+import { getConfig, type Config } from "@/lib/config/config";
+
+/** Tunables of the sync engine, from the environment (docs/sync.md; rules and defaults in lib/config). */
 export interface SyncConfig {
   /** Contacts per import (each chunk is its own POST + upload). */
   contactChunkSize: number;
@@ -22,22 +24,14 @@ export interface SyncConfig {
  */
 export const maxOpeningsConcurrency = 8;
 
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not "${raw}"`);
-  return value;
-}
-
-export function syncConfigFromEnvironment(): SyncConfig {
+export function syncConfigFromEnvironment(config: Config = getConfig()): SyncConfig {
   return {
-    contactChunkSize: Math.max(1, positiveInteger("SYNC_CONTACT_CHUNK_SIZE", 5000)),
-    stepAttempts: Math.max(1, positiveInteger("SYNC_STEP_ATTEMPTS", 3)),
-    stepBackoffMs: positiveInteger("SYNC_STEP_BACKOFF_MS", 5000),
-    leaseSeconds: Math.max(1, positiveInteger("SYNC_LEASE_SECONDS", 60)),
-    removalThresholdPercent: Math.min(100, positiveInteger("SYNC_REMOVAL_THRESHOLD_PERCENT", 10)),
-    removalThresholdMinimum: Math.max(1, positiveInteger("SYNC_REMOVAL_THRESHOLD_MIN", 50)),
-    openingsConcurrency: Math.min(maxOpeningsConcurrency, Math.max(1, positiveInteger("SYNC_OPENINGS_CONCURRENCY", 4))),
+    contactChunkSize: config.SYNC_CONTACT_CHUNK_SIZE,
+    stepAttempts: config.SYNC_STEP_ATTEMPTS,
+    stepBackoffMs: config.SYNC_STEP_BACKOFF_MS,
+    leaseSeconds: config.SYNC_LEASE_SECONDS,
+    removalThresholdPercent: config.SYNC_REMOVAL_THRESHOLD_PERCENT,
+    removalThresholdMinimum: config.SYNC_REMOVAL_THRESHOLD_MIN,
+    openingsConcurrency: Math.min(maxOpeningsConcurrency, config.SYNC_OPENINGS_CONCURRENCY),
   };
 }

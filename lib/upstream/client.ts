@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import {
   AccessTokenResponse,
   BulkUploadRequestBody,

@@ -10,7 +10,7 @@ import {
   UpstreamUnavailableError,
   type UpstreamErrorInit,
 } from "./errors";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { redactText, truncateText } from "./redact";
 import { AttemptFailure, parseRetryAfter } from "./retry";
 

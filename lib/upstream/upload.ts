@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { z } from "zod";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { UpstreamUploadAddressError, UpstreamUploadError, type UpstreamErrorDetail } from "./errors";
 
 /** Records for an upload: an iterable, or a function that opens one (needed to retry with a fresh address). */

@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
 import { getDatabase } from "@/db/client";
+import { getConfig } from "@/lib/config/config";
 import { DomainError } from "@/lib/errors/domain-error";
 import { EnvironmentName, type EnvironmentUpdateInput, type EnvironmentView } from "@/lib/environments/environment-inputs";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
@@ -60,13 +61,14 @@ export function register(program: Command) {
         const name = parseName(nameArgument);
         const db = getDatabase();
         const stored = await getEnvironmentView(db, name);
+        const config = getConfig();
         const input: Partial<EnvironmentUpdateInput> = {
           baseUrl: options.baseUrl ?? stored.baseUrl ?? undefined,
           uploadHosts: options.uploadHosts !== undefined ? splitHosts(options.uploadHosts) : stored.uploadHosts.length ? stored.uploadHosts : undefined,
           clientId: options.clientId ?? stored.clientId ?? undefined,
           dataSourceName: options.dataSourceName ?? stored.dataSourceName ?? undefined,
-          apiKey: process.env.UPSTREAM_API_KEY || undefined,
-          clientSecret: process.env.UPSTREAM_CLIENT_SECRET || undefined,
+          apiKey: config.UPSTREAM_API_KEY,
+          clientSecret: config.UPSTREAM_CLIENT_SECRET,
           ...(options.serviceMoved && { tokensMoveToNewAddress: true }),
         };
         const view = await updateEnvironment(db, { id: null, email: "cli" }, name, input).catch((error: unknown) => {

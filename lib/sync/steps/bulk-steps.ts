@@ -1,6 +1,6 @@
 import type { AppointmentRecord, ContactDetailRecord, OpeningRecord, VehicleRecord } from "@/lib/upstream/records";
 import type { UploadOutcome } from "@/lib/upstream/client";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { streamSelectedRecords } from "../preview-record-stream";
 import { recordAccepted } from "../record-accepted";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";

@@ -1,6 +1,6 @@
 import type { CalendarRecord, ServiceCategoryRecord, ServiceRecord } from "@/lib/upstream/records";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { readSelectedRecords } from "../preview-record-stream";
 import { recordAccepted } from "../record-accepted";
 import type { RecordSelection } from "../plan/record-selection";

@@ -1,6 +1,6 @@
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { PreviewRecordRow } from "@/lib/preview/preview-row";
-import { phaseClock } from "@/lib/runtime/phase-clock";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { UploadOutcome } from "@/lib/upstream/client";
 import { chooseAppointmentRanges } from "../plan/choose-appointment-ranges";
 import { rangeKey } from "../plan/date-ranges";

@@ -1,6 +1,6 @@
 // Process-local accounting of where a sync's time goes, for `npm run bench` (lib/bench/sync-bench.ts): wall time
-// spent per phase, accumulated at the engine's seams (a line or two each). Off unless PHASE_CLOCK=1 is set when the
-// process starts (or enable() is called): then each call costs one boolean test. Phases may overlap (a batch is
+// spent per phase, accumulated at the engine's seams (a line or two each). Off unless enable() is called (the bench's
+// children do); off, each call costs one boolean test. Phases may overlap (a batch is
 // written while the next is read, records are encoded while the upload is in flight), so their sum may exceed the
 // wall time; `covered` is the time inside at least one phase.
 
@@ -10,7 +10,7 @@ export type Phase = (typeof phases)[number];
 /** Milliseconds per phase, and the time inside at least one of them. */
 export type PhaseTotals = Record<Phase, number> & { covered: number };
 
-let enabled = process.env.PHASE_CLOCK === "1";
+let enabled = false;
 const totals: Record<Phase, number> = { read: 0, map: 0, check: 0, encode: 0, send: 0, record: 0 };
 let open = 0;
 let busySince = 0;
