@@ -28,6 +28,7 @@ export async function updateUser(db: Database, actor: OperationActor, userId: st
       if (!others?.count) throw new DomainError("CONFLICT", "This is the last active admin: make someone else admin first.");
     }
     const target = { type: "user", id: user.id, label: user.email };
+    // eslint-disable-next-line no-restricted-syntax -- whether the role changes (to audit it), not whether someone may act
     if (input.role && input.role !== user.role) {
       await tx.update(users).set({ role: input.role, updatedAt: new Date() }).where(eq(users.id, userId));
       await recordAuditEvent(tx, { actor, action: "user.role_changed", target, details: { from: user.role, to: input.role } });
