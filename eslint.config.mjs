@@ -42,6 +42,22 @@ const layerZones = [
   layer("./lib/errors", "./lib", "lib/errors is the bottom layer: it imports nothing of the project.", ["./errors"]),
 ];
 
+const ROLE_COMPARISON = "Authorization lives in lib/auth/permissions.ts: ask can(actor, action, location?) or assertCan(…) instead of comparing roles.";
+const EQUALITY = "/^[!=]==?$/";
+const ROLE_NAME = "Literal[value=/^(admin|support|engineer|owner)$/]";
+
+/** Role comparisons and role lists, allowed only in lib/auth (the permission table) and db/schema (the enum). */
+const roleComparisons = [
+  ...["left", "right"].flatMap((side) => [
+    { selector: `BinaryExpression[operator=${EQUALITY}][${side}.type="MemberExpression"][${side}.property.name="role"]`, message: ROLE_COMPARISON },
+    { selector: `BinaryExpression[operator=${EQUALITY}][${side}.type="Identifier"][${side}.name="role"]`, message: ROLE_COMPARISON },
+  ]),
+  { selector: 'SwitchStatement[discriminant.property.name="role"]', message: ROLE_COMPARISON },
+  { selector: 'CallExpression[callee.property.name="includes"][arguments.0.property.name="role"]', message: ROLE_COMPARISON },
+  // An array of role names only (["admin", "support"]), not one that merely holds one (CLI arguments).
+  { selector: `ArrayExpression:has(> ${ROLE_NAME}):not(:has(> :not(${ROLE_NAME})))`, message: `A list of roles. ${ROLE_COMPARISON}` },
+];
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -49,6 +65,11 @@ const config = [
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
     },
+  },
+  {
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    ignores: ["lib/auth/**", "db/schema/**", "e2e/**"],
+    rules: { "no-restricted-syntax": ["error", ...roleComparisons] },
   },
   {
     // Test helpers like useTestDatabase() and Playwright fixtures' use() are not React hooks.

@@ -1,72 +1,76 @@
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+import { rolesAllowed, type Action } from "../lib/auth/permissions";
 import type { Role } from "../lib/auth/roles";
 import { concretePath, discoverRoutes } from "./support/routes";
 import { roles, storageStateOf } from "./support/roles";
 import { baseUrl, expect, test } from "./support/test";
 
-type Access = Role[] | "public" | "external";
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-const STAFF: Role[] = ["admin", "support", "engineer"];
-const EVERYONE: Role[] = [...STAFF, "owner"];
-const EDITORS: Role[] = ["admin", "support"];
-const ACTORS: Role[] = ["admin", "support", "owner"];
-
 /**
- * Who may use each page and route handler. "public": no sign-in needed (the
- * invite link is the credential). "external": not our session surface (next-auth's
- * own endpoints; the sandbox simulates another company's API with its own keys).
+ * The action a page or route handler takes: who may use it is what lib/auth/permissions allows that action
+ * (the same table the app checks). "signed-in": any role. "public": no sign-in needed (the invite link is the
+ * credential). "external": not our session surface (next-auth's own endpoints; the sandbox simulates another
+ * company's API with its own keys).
  */
+type Access = Action | "signed-in" | "public" | "external";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
 const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
-  "page /": EVERYONE,
+  "page /": "signed-in",
   "page /sign-in": "public",
   "page /invite/[token]": "public",
-  "page /locations": EVERYONE,
-  "page /locations/new": EDITORS,
-  "page /locations/[locationId]": EVERYONE,
-  "page /locations/[locationId]/edit": EDITORS,
-  "page /locations/[locationId]/connect": ACTORS,
-  "page /locations/[locationId]/preview": EVERYONE,
-  "page /sessions": EVERYONE,
-  "page /locations/[locationId]/sessions": EVERYONE,
-  "page /sessions/[sessionId]": EVERYONE,
-  "page /settings": EVERYONE,
-  "page /settings/users": ["admin"],
-  "page /settings/audit": ["admin"],
-  "page /settings/environments": ["admin"],
-  "page /settings/sandbox": ["admin", "engineer"],
-  "page /settings/alerts": ["admin"],
-  "page /fleet": STAFF,
+  "page /locations": "location.view",
+  "page /locations/new": "location.create",
+  "page /locations/[locationId]": "location.view",
+  "page /locations/[locationId]/edit": "location.edit",
+  "page /locations/[locationId]/connect": "location.connect",
+  "page /locations/[locationId]/preview": "preview.view",
+  "page /sessions": "session.view",
+  "page /locations/[locationId]/sessions": "session.view",
+  "page /sessions/[sessionId]": "session.view",
+  "page /settings": "signed-in",
+  "page /settings/users": "users.manage",
+  "page /settings/audit": "audit.view",
+  "page /settings/environments": "environments.manage",
+  "page /settings/sandbox": "sandbox.inspect",
+  "page /settings/alerts": "alerts.manage",
+  "page /fleet": "fleet.view",
   "api /api/auth/[...nextauth]": "external",
-  "api /api/users": ["admin"],
-  "api /api/users/[id]": ["admin"],
-  "api /api/users/[id]/invite": ["admin"],
+  "api /api/users": "users.manage",
+  "api /api/users/[id]": "users.manage",
+  "api /api/users/[id]/invite": "users.manage",
   "api /api/invites/[token]": "public",
   "api /api/health": "public",
-  "api /api/audit-log": ["admin"],
-  "api /api/environments": ["admin"],
-  "api /api/environments/[name]": ["admin"],
-  "api /api/locations": { GET: EVERYONE, POST: EDITORS },
-  "api /api/locations/[locationId]": { GET: EVERYONE, PATCH: EDITORS },
-  "api /api/locations/[locationId]/connection": { POST: ACTORS, DELETE: ACTORS },
-  "api /api/locations/[locationId]/connection/test": ACTORS,
-  "api /api/locations/[locationId]/owner-invitations": EDITORS,
-  "api /api/locations/[locationId]/preview": { GET: EVERYONE, POST: ACTORS },
-  "api /api/locations/[locationId]/preview/records": EVERYONE,
-  "api /api/locations/[locationId]/preview/issues": EVERYONE,
-  "api /api/locations/[locationId]/schedule": { POST: EDITORS },
-  "api /api/alerts/channels": { GET: ["admin"], PUT: ["admin"] },
-  "api /api/locations/[locationId]/sessions": { GET: EVERYONE, POST: ACTORS },
-  "api /api/sessions/[sessionId]": EVERYONE,
-  "api /api/sessions/[sessionId]/cancel": EDITORS,
-  "api /api/sessions/[sessionId]/resume": EDITORS,
-  "api /api/sessions/[sessionId]/close-upstream": EDITORS,
-  "api /api/sessions/[sessionId]/confirm-removals": EDITORS,
+  "api /api/audit-log": "audit.view",
+  "api /api/environments": "environments.manage",
+  "api /api/environments/[name]": "environments.manage",
+  "api /api/locations": { GET: "location.view", POST: "location.create" },
+  "api /api/locations/[locationId]": { GET: "location.view", PATCH: "location.edit" },
+  "api /api/locations/[locationId]/connection": { POST: "location.connect", DELETE: "location.connect" },
+  "api /api/locations/[locationId]/connection/test": "location.connect",
+  "api /api/locations/[locationId]/owner-invitations": "location.owners.invite",
+  "api /api/locations/[locationId]/preview": { GET: "preview.view", POST: "preview.refresh" },
+  "api /api/locations/[locationId]/preview/records": "preview.view",
+  "api /api/locations/[locationId]/preview/issues": "preview.view",
+  "api /api/locations/[locationId]/schedule": { POST: "schedule.pause" },
+  "api /api/alerts/channels": { GET: "alerts.manage", PUT: "alerts.manage" },
+  "api /api/locations/[locationId]/sessions": { GET: "session.view", POST: "sync.start" },
+  "api /api/sessions/[sessionId]": "session.view",
+  "api /api/sessions/[sessionId]/cancel": "sync.cancel",
+  "api /api/sessions/[sessionId]/resume": "sync.resume",
+  "api /api/sessions/[sessionId]/close-upstream": "sync.close-upstream",
+  "api /api/sessions/[sessionId]/confirm-removals": "sync.confirm-removals",
 };
 
-function accessOf(route: { kind: string; pattern: string }, method: string): Access | undefined {
+/** The roles a signed-in caller needs, from the permission table; "public" and "external" need none. */
+function rolesFor(access: Access): readonly Role[] | "public" | "external" {
+  if (access === "public" || access === "external") return access;
+  return access === "signed-in" ? roles : rolesAllowed(access);
+}
+
+function accessOf(route: { kind: string; pattern: string }, method: string): ReturnType<typeof rolesFor> | undefined {
   const entry = expectations[`${route.kind} ${route.pattern}`];
-  if (entry === undefined || typeof entry === "string" || Array.isArray(entry)) return entry;
-  return entry[method as Method];
+  const access = entry === undefined || typeof entry === "string" ? entry : entry[method as Method];
+  return access === undefined ? undefined : rolesFor(access);
 }
 
 const routes = discoverRoutes();

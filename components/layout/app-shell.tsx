@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { CurrentUser } from "@/lib/auth/current-user";
+import { permissionsOf } from "@/lib/auth/permissions";
 import { roleLabels } from "@/lib/auth/roles";
 import { NavLinks } from "./nav-links";
 import { SignOutButton } from "./sign-out-button";
@@ -12,7 +13,7 @@ export function AppShell({ user, attentionCount, children }: { user: CurrentUser
       </a>
       <aside className="flex flex-col gap-4 border-b border-slate-200 bg-white px-4 py-4 md:w-60 md:shrink-0 md:border-b-0 md:border-r">
         <div className="text-lg font-semibold tracking-tight">Location Sync</div>
-        <NavLinks attentionCount={attentionCount} isStaff={user.role !== "owner"} />
+        <NavLinks attentionCount={attentionCount} permissions={permissionsOf(user)} />
         <div className="mt-auto flex flex-col gap-2 border-t border-slate-100 pt-4 text-sm">
           <div>
             <div className="truncate font-medium" data-testid="signed-in-email">

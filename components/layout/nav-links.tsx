@@ -2,22 +2,27 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import type { Action, Permissions } from "@/lib/auth/permissions";
 import { cn } from "@/lib/utils";
 
-const items = [
-  { href: "/locations", label: "Locations", staffOnly: false },
-  { href: "/sessions", label: "Sessions", staffOnly: false },
-  { href: "/fleet", label: "Fleet", staffOnly: true },
-  { href: "/settings", label: "Settings", staffOnly: false },
+/** `requires`: the action a link's page takes; links to pages the user may not open are not shown. */
+const items: { href: string; label: string; requires?: Action }[] = [
+  { href: "/locations", label: "Locations", requires: "location.view" },
+  { href: "/sessions", label: "Sessions", requires: "session.view" },
+  { href: "/fleet", label: "Fleet", requires: "fleet.view" },
+  { href: "/settings", label: "Settings" },
 ];
 
-/** `attentionCount`: locations the user may see that need attention (counted by the layout, on the server). */
-export function NavLinks({ attentionCount, isStaff }: { attentionCount: number; isStaff: boolean }) {
+/**
+ * `attentionCount`: locations the user may see that need attention; `permissions`: what the user may do
+ * (lib/auth/permissions). Both computed by the layout, on the server: the pages check again.
+ */
+export function NavLinks({ attentionCount, permissions }: { attentionCount: number; permissions: Permissions }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="flex flex-row flex-wrap gap-1 md:flex-col">
       {items
-        .filter((item) => isStaff || !item.staffOnly)
+        .filter((item) => !item.requires || permissions[item.requires])
         .map((item) => {
           const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
           return (

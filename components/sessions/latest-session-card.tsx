@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import type { Permissions } from "@/lib/auth/permissions";
 import { formatDateTime } from "@/lib/format/date-time";
 import type { SessionHistoryItem } from "@/lib/sync/read-session-history";
 import { durationBetween } from "./format-duration";
@@ -13,13 +14,14 @@ export function LatestSessionCard({
   locationId,
   timeZone,
   latest,
-  canOperate,
+  permissions,
   renderedAt,
 }: {
   locationId: string;
   timeZone: string;
   latest: SessionHistoryItem | null;
-  canOperate: boolean;
+  /** What the viewer may do (lib/auth/permissions, computed on the server). */
+  permissions: Permissions;
   renderedAt: number;
 }) {
   return (
@@ -56,7 +58,7 @@ export function LatestSessionCard({
                 Session history
               </Link>
             </div>
-            {canOperate && !isSessionInFlight(latest.status) ? <SessionActions session={latest} /> : null}
+            {!isSessionInFlight(latest.status) ? <SessionActions session={latest} permissions={permissions} /> : null}
           </>
         ) : (
           <p className="text-sm text-slate-600">No sync session has run for this location yet.</p>

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback } from "react";
+import type { Permissions } from "@/lib/auth/permissions";
 import type { SessionView } from "@/lib/sync/read-session-view";
 import { durationBetween } from "./format-duration";
 import { SessionActions } from "./session-actions";
@@ -12,7 +13,7 @@ import { StepChips } from "./step-chips";
 import { useLiveSession } from "./use-live-session";
 
 /** The open session of a location, polled once a second; the page reloads when it ends. */
-export function LiveProgress({ initial, renderedAt, canOperate }: { initial: SessionView; renderedAt: number; canOperate: boolean }) {
+export function LiveProgress({ initial, renderedAt, permissions }: { initial: SessionView; renderedAt: number; permissions: Permissions }) {
   const router = useRouter();
   const refresh = useCallback(() => router.refresh(), [router]);
   const { view, now } = useLiveSession(initial, renderedAt, refresh);
@@ -37,7 +38,7 @@ export function LiveProgress({ initial, renderedAt, canOperate }: { initial: Ses
       <Link href={`/sessions/${session.id}`} className="self-start text-blue-800 underline">
         Watch the session step by step
       </Link>
-      {canOperate ? <SessionActions session={session} /> : null}
+      <SessionActions session={session} permissions={permissions} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { Permissions } from "@/lib/auth/permissions";
 import { callApi } from "@/lib/http/api-client";
 import { isSessionInFlight } from "./session-labels";
 
@@ -13,17 +14,31 @@ export const CLOSE_UPSTREAM_EXPLANATION =
 
 type Outcome = { tone: "success" | "error"; text: string } | null;
 
+/** Whether the viewer may take any of SessionActions' actions (`permissions`: computed on the server; the API checks again). */
+export function mayActOnSessions(permissions: Permissions): boolean {
+  return permissions["sync.resume"] || permissions["sync.cancel"] || permissions["sync.close-upstream"];
+}
+
 /**
- * Resume, Cancel and Close upstream session for support and admin. After resuming, `openResumed`
- * goes to the new session's page; otherwise the page is refreshed.
+ * Resume, Cancel and Close upstream session, each for those whose `permissions` allow it (support and admin).
+ * After resuming, `openResumed` goes to the new session's page; otherwise the page is refreshed.
  */
-export function SessionActions({ session, openResumed = false }: { session: { id: string; status: string; upstreamOpen: boolean }; openResumed?: boolean }) {
+export function SessionActions({
+  session,
+  permissions,
+  openResumed = false,
+}: {
+  session: { id: string; status: string; upstreamOpen: boolean };
+  permissions: Permissions;
+  openResumed?: boolean;
+}) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const inFlight = isSessionInFlight(session.status);
-  const canResume = session.status === "failed" || session.status === "cancelled";
-  const canClose = session.upstreamOpen && !inFlight;
+  const canCancel = permissions["sync.cancel"] && inFlight;
+  const canResume = permissions["sync.resume"] && (session.status === "failed" || session.status === "cancelled");
+  const canClose = permissions["sync.close-upstream"] && session.upstreamOpen && !inFlight;
 
   async function act(action: "cancel" | "resume" | "close-upstream") {
     setPending(true);
@@ -39,7 +54,7 @@ export function SessionActions({ session, openResumed = false }: { session: { id
     else router.refresh();
   }
 
-  if (!inFlight && !canResume && !canClose) return outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null;
+  if (!canCancel && !canResume && !canClose) return outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null;
   return (
     <div className="flex flex-col gap-3">
       {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
@@ -49,7 +64,7 @@ export function SessionActions({ session, openResumed = false }: { session: { id
             Resume
           </Button>
         ) : null}
-        {inFlight ? (
+        {canCancel ? (
           <Button variant="secondary" onClick={() => act("cancel")} disabled={pending}>
             Cancel session
           </Button>

@@ -3,19 +3,21 @@
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";
+import type { Permissions } from "@/lib/auth/permissions";
 import { formatDateTime } from "@/lib/format/date-time";
 import type { SessionView } from "@/lib/sync/read-session-view";
 import { CopyJsonButton } from "./copy-json-button";
 import { durationBetween } from "./format-duration";
 import { RemovalStopPanel } from "./removal-stop-panel";
-import { SessionActions } from "./session-actions";
+import { mayActOnSessions, SessionActions } from "./session-actions";
 import { isSessionInFlight, stepLabel, triggerLabels } from "./session-labels";
 import { SessionStatusBadge } from "./session-status-badge";
 import { StepTimeline } from "./step-timeline";
 import { useLiveSession } from "./use-live-session";
 
 /** The session page's body: header, actions and the step timeline, polled once a second until the session ends. */
-export function SessionLive({ initial, renderedAt, canOperate }: { initial: SessionView; renderedAt: number; canOperate: boolean }) {
+/** `permissions`: what the viewer may do (lib/auth/permissions, computed on the server; the API checks again). */
+export function SessionLive({ initial, renderedAt, permissions }: { initial: SessionView; renderedAt: number; permissions: Permissions }) {
   const { view, now } = useLiveSession(initial, renderedAt);
   const { session } = view;
   const timeZone = session.locationTimeZone;
@@ -55,7 +57,7 @@ export function SessionLive({ initial, renderedAt, canOperate }: { initial: Sess
         </CardContent>
       </Card>
       {session.removalStop ? (
-        <RemovalStopPanel sessionId={session.id} stop={session.removalStop} canConfirm={canOperate && session.status === "failed"} />
+        <RemovalStopPanel sessionId={session.id} stop={session.removalStop} canConfirm={permissions["sync.confirm-removals"] && session.status === "failed"} />
       ) : session.error ? (
         <Alert tone="error">{session.error}</Alert>
       ) : null}
@@ -68,7 +70,7 @@ export function SessionLive({ initial, renderedAt, canOperate }: { initial: Sess
         <Alert tone="info">The upstream session is still open: the Marketing Automation Service waits before it sends campaigns. Resume this session, or close the upstream session.</Alert>
       ) : null}
       <div className="flex flex-wrap items-start justify-between gap-4">
-        {canOperate ? <SessionActions session={session} openResumed /> : <span />}
+        {mayActOnSessions(permissions) ? <SessionActions session={session} permissions={permissions} openResumed /> : <span />}
         <CopyJsonButton sessionId={session.id} />
       </div>
       {view.steps.length ? (

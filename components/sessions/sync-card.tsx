@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import type { Permissions } from "@/lib/auth/permissions";
 import type { SessionView } from "@/lib/sync/read-session-view";
 import { LiveProgress } from "./live-progress";
 import { SyncPanel } from "./sync-panel";
@@ -9,16 +10,15 @@ import { SyncPanel } from "./sync-panel";
 export function SyncCard({
   location,
   openSession,
-  canStart,
-  canOperate,
+  permissions,
   outsideWindow,
   nextRun,
   renderedAt,
 }: {
   location: { id: string; timeZone: string; connected: boolean };
   openSession: SessionView | null;
-  canStart: boolean;
-  canOperate: boolean;
+  /** What the viewer may do (lib/auth/permissions, computed on the server). */
+  permissions: Permissions;
   outsideWindow: boolean;
   nextRun: string;
   renderedAt: number;
@@ -34,10 +34,10 @@ export function SyncCard({
           Open the preview
         </Link>
         {openSession ? (
-          <LiveProgress key={`${openSession.session.id}-${openSession.session.status}`} initial={openSession} renderedAt={renderedAt} canOperate={canOperate} />
+          <LiveProgress key={`${openSession.session.id}-${openSession.session.status}`} initial={openSession} renderedAt={renderedAt} permissions={permissions} />
         ) : !location.connected ? (
           <p className="text-sm text-slate-600">Connect the location first: syncs use its access token.</p>
-        ) : canStart ? (
+        ) : permissions["sync.start"] ? (
           <SyncPanel locationId={location.id} timeZone={location.timeZone} outsideWindowAtRender={outsideWindow} />
         ) : (
           <p className="text-sm text-slate-600">Engineers see syncs read-only: support and admin start, resume and cancel them.</p>

@@ -1,6 +1,7 @@
 import type { DatabaseOrTransaction, Database } from "@/db/client";
 import { alertChannels } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCan, type OperationActor } from "@/lib/auth/permissions";
 import { alertWebhookUrlContext } from "@/lib/crypto/encrypted-columns";
 import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -42,7 +43,8 @@ export async function getAlertChannelsView(db: DatabaseOrTransaction): Promise<A
 }
 
 /** Saves the channels (admin). The audit entry says what changed, never the URL. */
-export async function saveAlertChannels(db: Database, actor: AuditActor, input: AlertChannelsInput): Promise<AlertChannelsView> {
+export async function saveAlertChannels(db: Database, actor: OperationActor, input: AlertChannelsInput): Promise<AlertChannelsView> {
+  assertCan(actor, "alerts.manage");
   if (input.webhookUrl) {
     try {
       await checkWebhookTarget(input.webhookUrl);

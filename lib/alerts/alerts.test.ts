@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { alertChannels, alertEvents, auditLog } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { systemActorAs } from "@/lib/auth/permissions";
 import type { AnyJob } from "@/lib/jobs/define-job";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
@@ -20,7 +21,7 @@ import { startSmtpReceiver, startWebhookReceiver, type SmtpReceiver, type Webhoo
 process.env.ALERT_WEBHOOK_ALLOW_PRIVATE = "true";
 const testDb = await useTestDatabase();
 const { db } = testDb;
-const admin = { id: null, email: "admin@example.test" };
+const admin = systemActorAs("admin@example.test");
 const setup = await useSyncSandbox(db);
 let webhook: WebhookReceiver;
 let smtp: SmtpReceiver;

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { alertChannels, alertEvents, locations } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { alertWebhookUrlContext } from "@/lib/crypto/encrypted-columns";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -14,7 +15,7 @@ import { isPublicAddress } from "./webhook-target";
 // Alert webhooks: values are escaped for Slack, and a webhook reaches only public addresses unless a setting allows others.
 const testDb = await useTestDatabase();
 const { db } = testDb;
-const admin = { id: null, email: "admin@example.test" };
+const admin = systemActorAs("admin@example.test");
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {

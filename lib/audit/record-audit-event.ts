@@ -1,5 +1,6 @@
 import type { DatabaseOrTransaction } from "@/db/client";
 import { auditLog } from "@/db/schema";
+import { systemActorAs, type OperationActor } from "@/lib/auth/permissions";
 
 export type AuditAction =
   | "auth.sign_in"
@@ -44,4 +45,5 @@ export async function recordAuditEvent(db: DatabaseOrTransaction, event: AuditEv
   });
 }
 
-export const systemActor: AuditActor = { id: null, email: "system" };
+/** Jobs and seeding: trusted with every action (lib/auth/permissions), "system" in the audit log. */
+export const systemActor: OperationActor = systemActorAs("system");

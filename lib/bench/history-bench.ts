@@ -68,10 +68,13 @@ async function detailSession(db: Database, locationId: string): Promise<string> 
   return sessionId;
 }
 
+/** Support staff: every location, every attempt (as the dashboard's support sees them). */
+const benchViewer = { id: "00000000-0000-4000-8000-000000000000", role: "support" as const };
+
 async function cursorOfPage(db: Database, locationId: string, page: number): Promise<string> {
   let after: string | undefined;
   for (let current = 1; current < page; current += 1) {
-    const result = await listSessionHistory(db, locationId, SessionHistoryQuery.parse({ after }));
+    const result = await listSessionHistory(db, benchViewer, locationId, SessionHistoryQuery.parse({ after }));
     if (!result.olderCursor) throw new Error(`only ${current} pages`);
     after = result.olderCursor;
   }
@@ -100,11 +103,11 @@ async function main() {
     const deepStarted = performance.now();
     const deepCursor = await cursorOfPage(db, locationId, DEEP_PAGE);
     console.log(`followed ${DEEP_PAGE - 1} cursors to page ${DEEP_PAGE} in ${(performance.now() - deepStarted).toFixed(0)} ms`);
-    const viewer = { id: "00000000-0000-4000-8000-000000000000", role: "support" as const };
+    const viewer = benchViewer;
     const scenarios: [string, () => Promise<unknown>][] = [
-      ["history: newest page (50)", () => listSessionHistory(db, locationId, SessionHistoryQuery.parse({}))],
-      ["history: failed only", () => listSessionHistory(db, locationId, SessionHistoryQuery.parse({ status: "failed" }))],
-      [`history: page ${DEEP_PAGE} (by cursor)`, () => listSessionHistory(db, locationId, SessionHistoryQuery.parse({ after: deepCursor }))],
+      ["history: newest page (50)", () => listSessionHistory(db, viewer, locationId, SessionHistoryQuery.parse({}))],
+      ["history: failed only", () => listSessionHistory(db, viewer, locationId, SessionHistoryQuery.parse({ status: "failed" }))],
+      [`history: page ${DEEP_PAGE} (by cursor)`, () => listSessionHistory(db, viewer, locationId, SessionHistoryQuery.parse({ after: deepCursor }))],
       [`session page (${DETAIL_ITEMS} imports, ${DETAIL_ITEMS * ATTEMPTS_PER_ITEM} attempts)`, () => getSessionView(db, viewer, sessionId)],
     ];
     const overBudget = await runTimedScenarios(scenarios, {

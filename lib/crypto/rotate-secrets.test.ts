@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { auditLog, environments } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { parseConfig } from "@/lib/config/config";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { environmentSecretContext } from "./encrypted-columns";
@@ -14,7 +15,7 @@ import { keyIdOf, openSecret, sealSecret } from "./secret-box";
 import { rotateSecrets, runSecretsRotation } from "./rotate-secrets";
 
 const testDb = await useTestDatabase();
-const actor = { id: null, email: "ops@example.test" };
+const actor = systemActorAs("ops@example.test");
 
 const secrets = {
   stagingKey: "staging-api-key-7f3a9c1e5b2d",

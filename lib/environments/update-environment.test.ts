@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditLog, environments, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import type { Role } from "@/lib/auth/roles";
 import { generateSecretKey } from "@/lib/crypto/keyring";
 import { keyIdOf } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -15,7 +16,7 @@ delete process.env.APP_SECRET_KEY_PREVIOUS;
 
 const apiKey = "stg-api-key-5d41402abc4b2a76";
 const clientSecret = "stg-client-secret-9a0364b9e99bb480";
-let admin: { id: string; email: string };
+let admin: { id: string; role: Role; email: string };
 
 const validInput = {
   baseUrl: "https://Staging.Example.test/api/",
@@ -37,7 +38,7 @@ async function rejection(promise: Promise<unknown>): Promise<DomainError> {
 
 beforeAll(async () => {
   const [row] = await testDb.db.insert(users).values({ email: "admin@example.test", name: "Admin", role: "admin" }).returning();
-  admin = { id: row!.id, email: row!.email };
+  admin = { id: row!.id, role: row!.role, email: row!.email };
 });
 
 describe("environments", () => {

@@ -2,6 +2,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import type { Database, DatabaseOrTransaction } from "@/db/client";
 import { environments, locations } from "@/db/schema";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { assertCan, type OperationActor } from "@/lib/auth/permissions";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { fieldProblemsOf } from "@/lib/http/problem";
@@ -20,7 +21,8 @@ export type EnvironmentField = "baseUrl" | "uploadHosts" | "clientId" | "dataSou
  * Validates, seals the secrets and writes one environment in one transaction,
  * with an audit entry naming the changed fields (never their values).
  */
-export async function updateEnvironment(db: Database, actor: AuditActor, name: EnvironmentName, input: unknown): Promise<EnvironmentView> {
+export async function updateEnvironment(db: Database, actor: OperationActor, name: EnvironmentName, input: unknown): Promise<EnvironmentView> {
+  assertCan(actor, "environments.manage");
   const parsed = EnvironmentUpdateInput.safeParse(input);
   if (!parsed.success) {
     const fields = fieldProblemsOf(parsed.error);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CurrentUser } from "@/lib/auth/current-user";
+import type { Actor } from "@/lib/auth/permissions";
 import { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { safeText } from "@/lib/validation/safe-text";
 
@@ -29,8 +29,8 @@ export const FleetMatrixQuery = z.object({
 });
 export type FleetMatrixQuery = z.infer<typeof FleetMatrixQuery>;
 
-/** Who is looking: owners see only their own locations. */
-export type FleetViewer = Pick<CurrentUser, "id" | "role">;
+/** Who is looking: the membership rule (lib/auth/permissions) decides which locations they see. */
+export type FleetViewer = Actor;
 
 export function escapeLike(text: string): string {
   return text.replace(/[%_\\]/g, "\\$&");

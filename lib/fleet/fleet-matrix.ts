@@ -1,9 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
+import { visibleLocationCondition } from "@/lib/auth/location-access";
 import type { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { escapeLike, type FleetMatrixQuery, type FleetViewer } from "./fleet-inputs";
 import { cellStateOf, freshForHours, matrixSteps, type MatrixCell, type MatrixStep } from "./step-freshness";
-import { visibleLocation } from "./viewer-scope";
 
 export interface FleetMatrixRow {
   locationId: string;
@@ -45,7 +45,7 @@ function staleAfter(now: Date): SQL {
  * most stale cells, then by name. One query; the page is numbered because the order is computed.
  */
 export async function loadFleetMatrix(db: DatabaseOrTransaction, viewer: FleetViewer, query: FleetMatrixQuery, now: Date = new Date()): Promise<FleetMatrixPage> {
-  const filters: SQL[] = [visibleLocation(viewer, sql`l.id`)];
+  const filters: SQL[] = [visibleLocationCondition(viewer, "fleet.view", sql`l.id`)];
   if (query.environment) filters.push(sql`l.environment = ${query.environment}`);
   if (query.q) filters.push(sql`l.name ilike ${`%${escapeLike(query.q)}%`}`);
   const stepList = sql.join(

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
+import { visibleLocationCondition } from "@/lib/auth/location-access";
 import type { FleetViewer } from "./fleet-inputs";
-import { visibleLocation } from "./viewer-scope";
 
 export const FLEET_CHART_DAYS = 30;
 
@@ -31,7 +31,7 @@ export async function countFleetSessionsToday(db: DatabaseOrTransaction, viewer:
            count(*) filter (where se.status in ('queued', 'running'))::int as running
     from sync_sessions se
     where (se.created_at >= ${dayStart} - interval '2 days' or se.status in ('queued', 'running'))
-      and ${visibleLocation(viewer, sql`se.location_id`)}`);
+      and ${visibleLocationCondition(viewer, "session.view", sql`se.location_id`)}`);
   return { succeeded: row?.succeeded ?? 0, failed: row?.failed ?? 0, running: row?.running ?? 0 };
 }
 
@@ -46,7 +46,7 @@ export async function listFleetDays(db: DatabaseOrTransaction, viewer: FleetView
              extract(epoch from (se.finished_at - se.started_at)) * 1000 as duration_ms
       from sync_sessions se
       where se.created_at >= (${today} - ${FLEET_CHART_DAYS - 1}::int)::timestamp at time zone 'UTC'
-        and ${visibleLocation(viewer, sql`se.location_id`)}
+        and ${visibleLocationCondition(viewer, "session.view", sql`se.location_id`)}
     )
     select to_char(d.day, 'YYYY-MM-DD') as day, count(s.status)::int as sessions,
            count(*) filter (where s.status = 'failed')::int as failed,

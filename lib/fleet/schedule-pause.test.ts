@@ -2,12 +2,13 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { findDueLocations } from "@/lib/sync/schedule/due-locations";
 import { setSchedulePaused, SchedulePauseInput } from "./schedule-pause";
 import { createFleetLocation } from "./testing/fleet-factories";
 
 const { db } = await useTestDatabase();
-const actor = { id: null, email: "support@example.test" };
+const actor = systemActorAs("support@example.test");
 const dueIds = async (now: string) => (await findDueLocations(db, new Date(now))).map((due) => due.locationId);
 
 describe("schedule pause", () => {

@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { locations } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import type { OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { safeText } from "@/lib/validation/safe-text";
 
@@ -25,7 +27,8 @@ export interface SchedulePauseState {
  * Pauses or resumes a location's daily schedule (manual syncs still run), with who and why.
  * Asking for the state it is already in changes nothing and records nothing.
  */
-export async function setSchedulePaused(db: Database, actor: AuditActor, locationId: string, input: SchedulePauseInput): Promise<SchedulePauseState> {
+export async function setSchedulePaused(db: Database, actor: OperationActor, locationId: string, input: SchedulePauseInput): Promise<SchedulePauseState> {
+  await assertCanAtLocation(db, actor, "schedule.pause", locationId);
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(locations).where(eq(locations.id, locationId)).for("update").limit(1);
     if (!row) throw new DomainError("NOT_FOUND", "Location not found.");

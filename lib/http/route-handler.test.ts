@@ -5,7 +5,7 @@ import { DEFAULT_MAX_BODY_BYTES } from "./request-body";
 
 const Body = z.object({ name: z.string() });
 const received: unknown[] = [];
-const handler = publicRouteHandler({ roles: "public", body: Body }, async ({ body }) => {
+const handler = publicRouteHandler({ action: "public", body: Body }, async ({ body }) => {
   received.push(body);
   return { ok: true };
 });
@@ -54,7 +54,7 @@ describe("routeHandler: request bodies", () => {
   });
 
   it("takes a larger body only where the route declares it", async () => {
-    const roomy = publicRouteHandler({ roles: "public", body: Body, maxBodyBytes: 256 * 1024 }, async () => ({ ok: true }));
+    const roomy = publicRouteHandler({ action: "public", body: Body, maxBodyBytes: 256 * 1024 }, async () => ({ ok: true }));
     const name = "x".repeat(100 * 1024);
     const request = (route: typeof roomy) =>
       route(new Request("http://app.test/api/thing", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) }), noParams);
@@ -100,7 +100,7 @@ describe("routeHandler: request bodies", () => {
   });
 
   it("limits a body the handler reads itself, for routes without a body schema", async () => {
-    const own = publicRouteHandler({ roles: "public" }, async ({ request }) => ({ length: (await request.text()).length }));
+    const own = publicRouteHandler({ action: "public" }, async ({ request }) => ({ length: (await request.text()).length }));
     const { stream } = meteredBody(50 * 1024 * 1024);
     const refused = await own(new Request("http://app.test/api/thing", { method: "POST", body: stream, duplex: "half" } as RequestInit), noParams);
     expect(refused.status).toBe(413);
@@ -111,7 +111,7 @@ describe("routeHandler: request bodies", () => {
 
 describe("routeHandler: unexpected errors", () => {
   it("answers a generic 500 and logs only the error's class and code, never its message", async () => {
-    const failing = publicRouteHandler({ roles: "public" }, async () => {
+    const failing = publicRouteHandler({ action: "public" }, async () => {
       throw Object.assign(new Error("Failed query: select * from users where email = $1\nparams: alice@example.test"), { code: "22021" });
     });
     const lines: string[] = [];

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { requireApiUser, type CurrentUser } from "@/lib/auth/guard";
-import type { Role } from "@/lib/auth/roles";
+import type { Action, OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { findUnstorableText, unsafeCharacterMessage } from "@/lib/validation/safe-text";
 import { clientAddressFromHeaders, trustsProxy } from "./client-address";
@@ -12,8 +12,12 @@ type Schema = z.ZodType;
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
 export interface RouteSpec<P extends Schema | undefined, B extends Schema | undefined, Q extends Schema | undefined> {
-  /** Roles allowed to call; every handler names them (no default). "public" = no sign-in (invite links). */
-  roles: readonly Role[] | "public";
+  /**
+   * The action the handler takes (lib/auth/permissions); every handler names one (no default). A role the table
+   * does not allow it is refused with 403 before anything is parsed; the operation checks again, with the
+   * location. "public" = no sign-in (invite links).
+   */
+  action: Action | "public";
   params?: P;
   body?: B;
   query?: Q;
@@ -21,9 +25,11 @@ export interface RouteSpec<P extends Schema | undefined, B extends Schema | unde
   maxBodyBytes?: number;
 }
 
-export interface RouteArgs<P, B, Q, U = CurrentUser> {
+export interface RouteArgs<P, B, Q, U = CurrentUser, A = OperationActor> {
   request: Request;
   user: U;
+  /** The caller as operations take it: role for their permission check, id, email and address for the audit log. */
+  actor: A;
   clientAddress: string;
   params: P;
   body: B;
@@ -34,7 +40,7 @@ type NextContext = { params: Promise<Record<string, string | string[] | undefine
 
 /**
  * The one adapter every route handler uses: same-origin check for writes →
- * caller and role → zod-parsed params, query and body (size-limited, and never
+ * caller and the role's permission for the action → zod-parsed params, query and body (size-limited, and never
  * with NUL or lone surrogates, which no query may see) → the lib/ call → JSON or
  * problem+json. No business logic lives here.
  */
@@ -42,20 +48,21 @@ export function routeHandler<P extends Schema | undefined = undefined, B extends
   spec: RouteSpec<P, B, Q>,
   handle: (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>>) => Promise<Response | unknown>,
 ) {
-  return publicRouteHandler(spec, handle as (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>, CurrentUser | null>) => Promise<Response | unknown>);
+  return publicRouteHandler(spec, handle as (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>, CurrentUser | null, OperationActor | null>) => Promise<Response | unknown>);
 }
 
-/** Like routeHandler, but with `roles: "public"` the caller may be signed out (user is null). */
+/** Like routeHandler, but with `action: "public"` the caller may be signed out (user and actor are null). */
 export function publicRouteHandler<P extends Schema | undefined = undefined, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
   spec: RouteSpec<P, B, Q>,
-  handle: (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>, CurrentUser | null>) => Promise<Response | unknown>,
+  handle: (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>, CurrentUser | null, OperationActor | null>) => Promise<Response | unknown>,
 ) {
   return async (request: Request, context: NextContext): Promise<Response> => {
     try {
       if (isCrossOriginWrite(request.method, request.headers, { trustProxy: trustsProxy() })) {
         return problemResponse(403, "Cross-origin requests may not change anything.", { code: "CROSS_ORIGIN" });
       }
-      const user = spec.roles === "public" ? null : await requireApiUser({ roles: spec.roles });
+      const user = spec.action === "public" ? null : await requireApiUser({ action: spec.action });
+      const clientAddress = clientAddressFromHeaders(request.headers);
       const rawParams = (await context.params) ?? {};
       const rawQuery = Object.fromEntries(new URL(request.url).searchParams);
       refuseUnstorableText(rawParams);
@@ -76,7 +83,8 @@ export function publicRouteHandler<P extends Schema | undefined = undefined, B e
       const result = await handle({
         request: forwarded,
         user,
-        clientAddress: clientAddressFromHeaders(request.headers),
+        actor: user && { id: user.id, email: user.email, role: user.role, clientAddress },
+        clientAddress,
         params: params as Infer<P>,
         body: body as Infer<B>,
         query: query as Infer<Q>,

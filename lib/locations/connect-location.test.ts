@@ -4,6 +4,7 @@ import { auditLog, locations, sandboxAccessTokens } from "@/db/schema";
 import { databaseAsText } from "@/db/testing/database-text";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { isSealedSecret } from "@/lib/crypto/secret-box";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -27,7 +28,7 @@ let fixture: SandboxFixture;
 let address = 0;
 const noWaits = { retryRuntime: { random: () => 0, sleep: async () => {} } };
 
-const actorFor = () => ({ id: null, email: "support@example.test", clientAddress: `198.51.100.${++address}` });
+const actorFor = () => systemActorAs("support@example.test", `198.51.100.${++address}`);
 
 async function pointStagingAt(baseUrl: string, overrides: { clientSecret?: string } = {}) {
   await updateEnvironment(db, systemActor, "staging", {

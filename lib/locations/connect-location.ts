@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locations } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import type { OperationActor } from "@/lib/auth/permissions";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -34,11 +36,12 @@ export interface ConnectOptions {
  */
 export async function connectLocation(
   db: Database,
-  actor: AuditActor,
+  actor: OperationActor,
   locationId: string,
   input: ConnectLocationInput,
   options: ConnectOptions = {},
 ): Promise<LocationView> {
+  await assertCanAtLocation(db, actor, "location.connect", locationId);
   const location = await getLocationRow(db, locationId);
   const target = { type: "location", id: location.id, label: location.name };
   await throttle(db, actor, location.id, target);
@@ -112,7 +115,7 @@ export async function connectLocation(
  * a slot is reserved atomically before anything is sent, so parallel attempts cannot slip past a limit. A refused
  * attempt counts nothing.
  */
-async function throttle(db: Database, actor: AuditActor, locationId: string, target: { type: string; id: string; label: string }) {
+async function throttle(db: Database, actor: OperationActor, locationId: string, target: { type: string; id: string; label: string }) {
   const reservation = await reserveRateLimitSlots(db, [
     { key: `connect:location:${locationId}`, rule: connectLimits.perLocation },
     { key: `connect:address:${actor.clientAddress ?? "unknown"}`, rule: connectLimits.perAddress },

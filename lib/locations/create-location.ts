@@ -1,12 +1,14 @@
 import type { Database } from "@/db/client";
 import { locations } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCan, type OperationActor } from "@/lib/auth/permissions";
 import { toLocationView, type LocationView } from "./get-location";
 import type { LocationInput } from "./location-inputs";
 import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
 
 /** Adds a location (not yet connected: the owner connects it later). */
-export async function createLocation(db: Database, actor: AuditActor, input: LocationInput): Promise<LocationView> {
+export async function createLocation(db: Database, actor: OperationActor, input: LocationInput): Promise<LocationView> {
+  assertCan(actor, "location.create");
   try {
     return await db.transaction(async (tx) => {
       await assertUpstreamLocationIdFree(tx, { environment: input.environment, upstreamLocationId: input.upstreamLocationId });

@@ -1,11 +1,14 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locations } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import type { OperationActor } from "@/lib/auth/permissions";
 import { getLocationRow, toLocationView, type LocationView } from "./get-location";
 
 /** Deletes the Location Access Token and who connected it. Disconnecting twice changes nothing the second time. */
-export async function disconnectLocation(db: Database, actor: AuditActor, locationId: string, now = new Date()): Promise<LocationView> {
+export async function disconnectLocation(db: Database, actor: OperationActor, locationId: string, now = new Date()): Promise<LocationView> {
+  await assertCanAtLocation(db, actor, "location.connect", locationId);
   return db.transaction(async (tx) => {
     const location = await getLocationRow(tx, locationId);
     if (!location.locationTokenEncrypted) return toLocationView(location);

@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locations } from "@/db/schema";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import type { Actor, LocationAction } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 
 export type LocationRow = typeof locations.$inferSelect;
@@ -13,9 +15,18 @@ export function toLocationView(row: LocationRow): LocationView {
   return { ...rest, connected: Boolean(locationTokenEncrypted) };
 }
 
-/** Callers check visibility first (lib/auth/guard assertLocationVisible); this only loads. */
+/** Only loads: operations call it after their own permission check (lib/auth/permissions). */
 export async function getLocationRow(db: DatabaseOrTransaction, id: string): Promise<LocationRow> {
   const [row] = await db.select().from(locations).where(eq(locations.id, id)).limit(1);
   if (!row) throw new DomainError("NOT_FOUND", "Location not found.");
   return row;
+}
+
+/**
+ * The location as `actor` may see it for `action` (default "location.view"): FORBIDDEN for a role that may not,
+ * NOT_FOUND for an unknown location and for one the membership rule hides (the same answer).
+ */
+export async function getLocationView(db: DatabaseOrTransaction, actor: Actor, id: string, action: LocationAction = "location.view"): Promise<LocationView> {
+  await assertCanAtLocation(db, actor, action, id);
+  return toLocationView(await getLocationRow(db, id));
 }

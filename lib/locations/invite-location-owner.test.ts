@@ -3,13 +3,14 @@ import { describe, expect, it } from "vitest";
 import { locationMembers, locations, userInvites, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { hashPassword } from "@/lib/auth/passwords";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { acceptInvite, findUsableInvite } from "@/lib/users/accept-invite";
 import { INVITE_TTL_HOURS } from "@/lib/users/invite-links";
 import { inviteLocationOwner } from "./invite-location-owner";
 
 const { db } = await useTestDatabase();
-const actor = { id: null, email: "support@example.test", clientAddress: "203.0.113.9" };
+const actor = systemActorAs("support@example.test", "203.0.113.9");
 const tokenOf = (path: string) => path.split("/").at(-1)!;
 
 async function addLocation() {

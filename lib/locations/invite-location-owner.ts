@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locationMembers, users } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import { joinsLocationsAsMember, type OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { invitePath, issueInvite } from "@/lib/users/invite-links";
 import { getLocationRow } from "./get-location";
@@ -20,14 +22,15 @@ export type OwnerInvitation =
  * email queue on the owner's row; of those that would create the account, one does
  * and the others get a conflict.
  */
-export async function inviteLocationOwner(db: Database, actor: AuditActor, locationId: string, input: OwnerInvitationInput): Promise<OwnerInvitation> {
+export async function inviteLocationOwner(db: Database, actor: OperationActor, locationId: string, input: OwnerInvitationInput): Promise<OwnerInvitation> {
+  await assertCanAtLocation(db, actor, "location.owners.invite", locationId);
   const email = input.email.trim().toLowerCase();
   return db.transaction(async (tx) => {
     const location = await getLocationRow(tx, locationId);
     const target = { type: "location", id: location.id, label: location.name };
     // Locked, so that an acceptance of the owner's link finishes first (and its password is seen) or waits for this.
     const [existing] = await tx.select().from(users).where(eq(sql`lower(${users.email})`, email)).for("update").limit(1);
-    if (existing && existing.role !== "owner") {
+    if (existing && !joinsLocationsAsMember(existing.role)) {
       throw new DomainError("CONFLICT", "This email belongs to a staff account, which sees every location already.", [
         { field: "email", reason: "belongs to a staff account" },
       ]);

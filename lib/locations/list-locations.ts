@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locationMembers, locations, syncSessions } from "@/db/schema";
-import type { CurrentUser } from "@/lib/auth/current-user";
+import { locationScopeOf, type Actor } from "@/lib/auth/permissions";
 import type { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { DomainError } from "@/lib/errors/domain-error";
 import { decodeLocationCursor, encodeLocationCursor, type LocationCursor } from "./location-cursor";
@@ -36,8 +36,10 @@ export interface LocationListPage {
   total: number;
 }
 
-/** Who is looking: owners see only their own locations. */
-export type LocationViewer = Pick<CurrentUser, "id" | "role">;
+/** Who is looking: the membership rule (lib/auth/permissions) decides which locations they see. */
+export type LocationViewer = Actor;
+
+type Scope = ReturnType<typeof locationScopeOf>;
 
 const sortName = sql<string>`lower(${locations.name})`;
 
@@ -51,9 +53,9 @@ function escapeLike(text: string): string {
   return text.replace(/[%_\\]/g, "\\$&");
 }
 
-function filterConditions(viewer: LocationViewer, query: LocationListQuery): SQL[] {
+function filterConditions(scope: Scope, query: LocationListQuery): SQL[] {
   const conditions: SQL[] = [];
-  if (viewer.role === "owner") conditions.push(eq(locationMembers.userId, viewer.id));
+  if (scope !== "all") conditions.push(eq(locationMembers.userId, scope.memberId));
   if (query.q) conditions.push(or(ilike(locations.name, `%${escapeLike(query.q)}%`), eq(locations.upstreamLocationId, query.q))!);
   if (query.status) conditions.push(statusConditions[query.status]);
   if (query.environment) conditions.push(eq(locations.environment, query.environment));
@@ -70,10 +72,11 @@ function connectionStatusOf(row: { connected: boolean; attentionReason: string |
  * cursors both ways (deep pages cost what the first does: locations_name_idx).
  */
 export async function listLocations(db: DatabaseOrTransaction, viewer: LocationViewer, query: LocationListQuery, now: Date = new Date()): Promise<LocationListPage> {
+  const scope = locationScopeOf(viewer, "location.view");
   if (query.after && query.before) throw new DomainError("INVALID", "Give either after or before, not both.", [{ field: "before", reason: "cannot be combined with after" }]);
   const after = query.after ? decodeLocationCursor(query.after, "after") : null;
   const before = query.before ? decodeLocationCursor(query.before, "before") : null;
-  const filters = filterConditions(viewer, query);
+  const filters = filterConditions(scope, query);
   const keyset = after
     ? sql`(${sortName}, ${locations.id}) > (${after.sortName}, ${after.id}::uuid)`
     : before
@@ -95,7 +98,7 @@ export async function listLocations(db: DatabaseOrTransaction, viewer: LocationV
     timeZone: locations.timeZone,
   };
   const base = db.select(columns).from(locations);
-  const scoped = viewer.role === "owner" ? base.innerJoin(locationMembers, eq(locationMembers.locationId, locations.id)) : base;
+  const scoped = scope === "all" ? base : base.innerJoin(locationMembers, eq(locationMembers.locationId, locations.id));
   const rows = await scoped
     .where(and(...filters, keyset))
     .orderBy(...(before ? [desc(sortName), desc(locations.id)] : [asc(sortName), asc(locations.id)]))
@@ -123,7 +126,7 @@ export async function listLocations(db: DatabaseOrTransaction, viewer: LocationV
     nextCursor: last && (before || hasMore) ? cursorOf(last) : null,
     // Going forward (after), a previous page exists: the one we came from.
     previousCursor: first && (after || (before && hasMore)) ? cursorOf(first) : null,
-    total: await countLocations(db, viewer, filters),
+    total: await countLocations(db, scope, filters),
   };
 }
 
@@ -142,9 +145,9 @@ async function latestSessionsOf(db: DatabaseOrTransaction, ids: string[]): Promi
   return new Map(rows.map((row) => [row.location_id, { status: row.status, endedAt: new Date(row.ended_at) }]));
 }
 
-async function countLocations(db: DatabaseOrTransaction, viewer: LocationViewer, filters: SQL[]): Promise<number> {
+async function countLocations(db: DatabaseOrTransaction, scope: Scope, filters: SQL[]): Promise<number> {
   const base = db.select({ total: count() }).from(locations);
-  const scoped = viewer.role === "owner" ? base.innerJoin(locationMembers, eq(locationMembers.locationId, locations.id)) : base;
+  const scoped = scope === "all" ? base : base.innerJoin(locationMembers, eq(locationMembers.locationId, locations.id));
   const [result] = await scoped.where(and(...filters));
   return result?.total ?? 0;
 }

@@ -1,19 +1,23 @@
-import { notFound } from "next/navigation";
+import { forbidden, notFound } from "next/navigation";
 import { getDatabase } from "@/db/client";
-import { requirePageLocation, type CurrentUser } from "@/lib/auth/guard";
+import type { CurrentUser } from "@/lib/auth/current-user";
+import type { LocationAction } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
-import { getLocationRow, toLocationView, type LocationView } from "./get-location";
+import { getLocationView, type LocationView } from "./get-location";
 import { LocationId } from "./location-inputs";
 
-/** Pages under /locations/[locationId]: a malformed, unknown or not-visible id is the same 404. */
-export async function loadPageLocation(user: CurrentUser, locationId: string): Promise<LocationView> {
+/**
+ * Pages under /locations/[locationId], for `action` (default "location.view"): a malformed, unknown or hidden
+ * (membership rule) id is the same 404; a role the action does not allow, the 403 page.
+ */
+export async function loadPageLocation(user: CurrentUser, locationId: string, action: LocationAction = "location.view"): Promise<LocationView> {
   const parsed = LocationId.safeParse({ locationId });
   if (!parsed.success) notFound();
-  await requirePageLocation(user, parsed.data.locationId);
   try {
-    return toLocationView(await getLocationRow(getDatabase(), parsed.data.locationId));
+    return await getLocationView(getDatabase(), user, parsed.data.locationId, action);
   } catch (error) {
     if (error instanceof DomainError && error.code === "NOT_FOUND") notFound();
+    if (error instanceof DomainError && error.code === "FORBIDDEN") forbidden();
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, locationMembers, locations, syncedRecords, syncSessions, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import type { AuditActor } from "@/lib/audit/record-audit-event";
+import { systemActorAs, type UserActor } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/errors/domain-error";
 import { createLocation } from "./create-location";
@@ -12,7 +12,7 @@ import { DISCONNECT_FIRST, SOURCE_KEY_CHANGED, updateLocation } from "./update-l
 
 const testDb = await useTestDatabase();
 const db = testDb.db;
-const actor: AuditActor = { id: null, email: "support@example.test", clientAddress: "test" };
+const actor = systemActorAs("support@example.test", "test");
 let sequence = 0;
 
 function locationInput(overrides: Partial<Record<keyof LocationInput, unknown>> = {}): LocationInput {
@@ -28,7 +28,7 @@ function locationInput(overrides: Partial<Record<keyof LocationInput, unknown>> 
   });
 }
 
-async function createUser(role: Role): Promise<LocationViewer> {
+async function createUser(role: Role): Promise<UserActor> {
   sequence += 1;
   const [user] = await db.insert(users).values({ email: `user${sequence}@example.test`, role }).returning({ id: users.id, role: users.role });
   return user!;

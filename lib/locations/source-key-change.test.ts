@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { locations, previewRuns, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "@/lib/sync/request-session";
 import { runSession } from "@/lib/sync/run-session";
@@ -12,7 +13,7 @@ import { SOURCE_KEY_CHANGED, updateLocation } from "./update-location";
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
-const actor = { id: null, email: "support@example.test", clientAddress: "test" };
+const actor = systemActorAs("support@example.test", "test");
 const reader = createArraySourceReader(sampleSourceRows());
 
 async function requestSession(locationId: string) {

@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locations } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import type { OperationActor } from "@/lib/auth/permissions";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -25,10 +27,11 @@ export interface ConnectionCheck {
  */
 export async function testConnection(
   db: Database,
-  actor: AuditActor,
+  actor: OperationActor,
   locationId: string,
   options: { client?: Partial<UpstreamClientOptions>; now?: Date } = {},
 ): Promise<ConnectionCheck> {
+  await assertCanAtLocation(db, actor, "location.connect", locationId);
   const location = await getLocationRow(db, locationId);
   const credentials = await getEnvironmentCredentials(db, location.environment);
   const now = options.now ?? new Date();
@@ -64,7 +67,7 @@ export async function testConnection(
 
 async function recordCheck(
   db: Database,
-  actor: AuditActor,
+  actor: OperationActor,
   location: LocationRow,
   check: { ok: boolean; message: string; now: Date; reason?: string },
 ): Promise<ConnectionCheck> {

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, locations, sandboxRequestLog, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
@@ -20,8 +21,8 @@ import { testConnection } from "./test-connection";
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
-const admin = { id: null, email: "admin@example.test" };
-const support = { id: null, email: "support@example.test", clientAddress: "198.51.100.7" };
+const admin = systemActorAs("admin@example.test");
+const support = systemActorAs("support@example.test", "198.51.100.7");
 let second: RecordingProxy;
 
 beforeAll(async () => {
@@ -58,7 +59,7 @@ describe("location tokens after a base-URL change", () => {
     const [audit] = await db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, "environment.credentials_changed"), eq(auditLog.actorEmail, admin.email)));
+      .where(and(eq(auditLog.action, "environment.credentials_changed"), eq(auditLog.actorEmail, admin.email!)));
     expect(audit!.details).toMatchObject({ locationsNeedingReconnect: 1 });
     const sandboxBefore = await sandboxLogCount(location.upstreamLocationId);
 

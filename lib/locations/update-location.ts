@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locations, syncedRecords } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import type { OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { toLocationView, type LocationRow, type LocationView } from "./get-location";
 import type { LocationUpdateInput } from "./location-inputs";
@@ -31,7 +33,8 @@ async function hasSynced(tx: Pick<Database, "select">, locationId: string): Prom
 }
 
 /** Edits a location's settings. A no-op edit writes nothing, not even an audit entry. */
-export async function updateLocation(db: Database, actor: AuditActor, id: string, input: LocationUpdateInput): Promise<LocationView> {
+export async function updateLocation(db: Database, actor: OperationActor, id: string, input: LocationUpdateInput): Promise<LocationView> {
+  await assertCanAtLocation(db, actor, "location.edit", id);
   try {
     return await db.transaction(async (tx) => {
       const [row] = await tx.select().from(locations).where(eq(locations.id, id)).for("update").limit(1);

@@ -1,14 +1,17 @@
 import type { Database } from "@/db/client";
+import { can, type OperationActor } from "@/lib/auth/permissions";
 import type { SourceReader } from "@/lib/source/source-reader";
-import { getPreviewRuns } from "./read-preview";
+import { readPreviewRuns } from "./read-preview";
 import { requestPreview } from "./request-preview";
 
 /**
- * The preview is cached until the source changes: opening it starts a new run when
- * there is none yet or the source's fingerprint moved since the shown one.
+ * The preview is cached until the source changes: opening it (`viewer` may see it: "preview.view") starts a new
+ * run when there is none yet or the source's fingerprint moved since the shown one. The run names the viewer
+ * when they may refresh previews themselves ("preview.refresh"), and nobody otherwise.
  */
-export async function ensureFreshPreview(db: Database, reader: SourceReader, location: { id: string; sourceKey: string | null }, requestedByEmail: string | null) {
-  const runs = await getPreviewRuns(db, location.id);
+export async function ensureFreshPreview(db: Database, reader: SourceReader, viewer: OperationActor, location: { id: string; sourceKey: string | null }) {
+  const runs = await readPreviewRuns(db, viewer, location.id);
+  const requestedByEmail = can(viewer, "preview.refresh") ? viewer.email : null;
   if (runs.active || !location.sourceKey) return { ...runs, stale: false };
   if (!runs.shown) {
     if (runs.lastFailed) return { ...runs, stale: false };

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Role } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/errors/domain-error";
 import { fieldProblemsOf } from "@/lib/http/problem";
 import { previewRecordTypes, type PreviewRecordType } from "./preview-plan";
@@ -21,9 +20,6 @@ export const PreviewQuery = z.object({
   record: z.coerce.number().int().min(0).optional(),
 });
 export type PreviewQuery = z.infer<typeof PreviewQuery>;
-
-/** Who may ask for a rebuild (every source row mapped again): it can take minutes for a big location. */
-export const PREVIEW_REBUILD_ROLES: readonly Role[] = ["admin", "support"];
 
 /** POST /api/locations/[locationId]/preview: an empty body (or {}) refreshes, `{ "rebuild": true }` rebuilds. */
 export const RequestPreviewInput = z.strictObject({ rebuild: z.boolean().default(false) });

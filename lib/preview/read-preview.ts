@@ -2,6 +2,8 @@ import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "dri
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "@/db/client";
 import { previewIssues, previewRecords, previewRuns, syncedRecords } from "@/db/schema";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import type { Actor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { diffExpressionOf, goneContact } from "./live-diff";
 import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "./preview-inputs";
@@ -9,7 +11,7 @@ import type { PreviewRecordType } from "./preview-plan";
 
 export type PreviewRun = typeof previewRuns.$inferSelect;
 
-/** The run to show (newest succeeded) and the one in flight, if any. */
+/** The run to show (newest succeeded) and the one in flight, if any. Only reads: callers check (readPreviewRuns). */
 export async function getPreviewRuns(db: Database, locationId: string): Promise<{ shown: PreviewRun | null; active: PreviewRun | null; lastFailed: PreviewRun | null }> {
   const runs = await db.select().from(previewRuns).where(eq(previewRuns.locationId, locationId)).orderBy(desc(previewRuns.createdAt)).limit(10);
   const active = runs.find((run) => run.status === "queued" || run.status === "running") ?? null;
@@ -18,9 +20,15 @@ export async function getPreviewRuns(db: Database, locationId: string): Promise<
   return { shown, active, lastFailed: latest?.status === "failed" ? latest : null };
 }
 
-/** The preview a location shows, or NOT_FOUND when none has been computed yet. */
-export async function getShownPreviewRun(db: Database, locationId: string): Promise<PreviewRun> {
-  const { shown } = await getPreviewRuns(db, locationId);
+/** getPreviewRuns for `viewer`, who may see the location's preview ("preview.view"; lib/auth/permissions). */
+export async function readPreviewRuns(db: Database, viewer: Actor, locationId: string): ReturnType<typeof getPreviewRuns> {
+  await assertCanAtLocation(db, viewer, "preview.view", locationId);
+  return getPreviewRuns(db, locationId);
+}
+
+/** The preview a location shows to `viewer` ("preview.view"), or NOT_FOUND when none has been computed yet. */
+export async function getShownPreviewRun(db: Database, viewer: Actor, locationId: string): Promise<PreviewRun> {
+  const { shown } = await readPreviewRuns(db, viewer, locationId);
   if (!shown) throw new DomainError("NOT_FOUND", "No preview has been computed for this location yet.");
   return shown;
 }

@@ -16,6 +16,8 @@ const testDb = await useTestDatabase();
 process.env.DATABASE_URL = testDb.url;
 const engine = await startJobEngine({ databaseUrl: testDb.url, work: true, jobs: [computePreviewJob] as never, log: () => {} });
 const reader = createSqlSourceReader({ url: testDb.url });
+/** Engineers may look at a preview but not refresh one: opening it keeps it fresh without naming them. */
+const engineer = { id: "00000000-0000-4000-8000-0000000000e1", role: "engineer", email: "engineer@example.test" } as const;
 afterAll(async () => {
   await reader.close();
   await stopJobSender();
@@ -45,13 +47,14 @@ describe("requestPreview", () => {
 
   it("is cached until the source changes", async () => {
     const [location] = await testDb.db.insert(locations).values({ name: "Cached Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
-    const first = await ensureFreshPreview(testDb.db, reader, location!, null);
+    const first = await ensureFreshPreview(testDb.db, reader, engineer, location!);
+    expect(first.active!.requestedByEmail).toBeNull();
     await waitUntilFinished(first.active!.id);
-    const cached = await ensureFreshPreview(testDb.db, reader, location!, null);
+    const cached = await ensureFreshPreview(testDb.db, reader, engineer, location!);
     expect(cached).toMatchObject({ active: null, stale: false, shown: { id: first.active!.id } });
 
     await testDb.sql`update demo_source.customers set first_name = 'Changed', updated_at = now() where source_key = ${sourceKey!} and id = (select min(id) from demo_source.customers where source_key = ${sourceKey!})`;
-    const stale = await ensureFreshPreview(testDb.db, reader, location!, null);
+    const stale = await ensureFreshPreview(testDb.db, reader, engineer, location!);
     expect(stale.stale).toBe(true);
     expect(stale.active).not.toBeNull();
     await waitUntilFinished(stale.active!.id);

@@ -1,6 +1,8 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { previewRuns } from "@/db/schema";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import type { OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { sendJob } from "@/lib/jobs/job-sender";
 import { getLocationRow } from "@/lib/locations/get-location";
@@ -19,6 +21,7 @@ export interface RequestPreviewOptions {
  * Starts a preview run in the background, or returns the one in flight: one per
  * location, whoever asks (the partial unique index decides between racing requests).
  * A rebuild is not folded into a run in flight that is no rebuild: that one is refused until it ends.
+ * Checks no permission: refreshPreview (a person's Refresh / Rebuild) and ensureFreshPreview (opening the page) do.
  */
 export async function requestPreview(db: Database, locationId: string, requestedByEmail: string | null, options: RequestPreviewOptions = {}) {
   const { rebuild = false, now = new Date() } = options;
@@ -48,4 +51,10 @@ export async function requestPreview(db: Database, locationId: string, requested
     if (active) return active;
   }
   throw new Error("could not start or find a preview run");
+}
+
+/** "Refresh preview", or with `rebuild` "Rebuild preview": `actor` must be allowed ("preview.refresh" / "preview.rebuild"). */
+export async function refreshPreview(db: Database, actor: OperationActor, locationId: string, options: { rebuild: boolean }) {
+  await assertCanAtLocation(db, actor, options.rebuild ? "preview.rebuild" : "preview.refresh", locationId);
+  return requestPreview(db, locationId, actor.email, { rebuild: options.rebuild });
 }

@@ -1,7 +1,9 @@
 import { and, eq, inArray, like } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locations, syncAttempts, syncSessions, syncSteps } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import { assertCan, type OperationActor } from "@/lib/auth/permissions";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -17,9 +19,11 @@ import { describeSyncError } from "./describe-sync-error";
  * Every exchange is recorded on the session's close step; who asked, and whether the upstream
  * closed it, is audited.
  */
-export async function closeUpstreamSession(db: Database, actor: AuditActor, sessionId: string, clientOptions: Partial<UpstreamClientOptions> = {}): Promise<void> {
+export async function closeUpstreamSession(db: Database, actor: OperationActor, sessionId: string, clientOptions: Partial<UpstreamClientOptions> = {}): Promise<void> {
+  assertCan(actor, "sync.close-upstream");
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");
+  await assertCanAtLocation(db, actor, "sync.close-upstream", session.locationId, { hiddenAs: "Sync session not found." });
   if (!session.upstreamOpen) throw new DomainError("CONFLICT", "This session did not leave the upstream session open.");
   if (session.status === "queued" || session.status === "running") throw new DomainError("CONFLICT", "The session is still running: cancel it first.");
   const [location] = await db.select().from(locations).where(eq(locations.id, session.locationId));

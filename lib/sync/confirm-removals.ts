@@ -1,7 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { syncSessions, type ConfirmedRemovals } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import { assertCan, type OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { requestSyncSession } from "./request-session";
 import type { ConfirmRemovalsInput } from "./session-inputs";
@@ -11,9 +13,11 @@ import type { OptionalStepName } from "./step-names";
  * "Confirm and send": a person accepts the removals the safety valve stopped a session for. A new session runs with
  * those numbers as its limits (more removals than confirmed stop it again), and the confirmation is audited.
  */
-export async function confirmRemovals(db: Database, actor: AuditActor, sessionId: string, input: ConfirmRemovalsInput): Promise<{ sessionId: string }> {
+export async function confirmRemovals(db: Database, actor: OperationActor, sessionId: string, input: ConfirmRemovalsInput): Promise<{ sessionId: string }> {
+  assertCan(actor, "sync.confirm-removals");
   const [stopped] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   if (!stopped) throw new DomainError("NOT_FOUND", "Sync session not found.");
+  await assertCanAtLocation(db, actor, "sync.confirm-removals", stopped.locationId, { hiddenAs: "Sync session not found." });
   if (stopped.status !== "failed" || !stopped.removalStop) {
     throw new DomainError("CONFLICT", "This session was not stopped by the removal safety valve: there is nothing to confirm.");
   }

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, locations, previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { listContactsToUnsubscribe } from "@/lib/preview/read-preview";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
@@ -143,7 +144,7 @@ describe("customers' data upstream", () => {
     const again = await sync(location.id, empty, "failed");
     expect(again.removalStop).not.toBeNull();
 
-    const actor = { id: null, email: "support@example.test", clientAddress: "198.51.100.7" };
+    const actor = systemActorAs("support@example.test", "198.51.100.7");
     await expect(confirmRemovals(db, actor, stopped.id, { reason: "The salon closed its customer book" })).rejects.toThrow(/later session/);
     // Two people confirming at once start one session; the other is told it is already open.
     const attempts = await Promise.allSettled(Array.from({ length: 5 }, () => confirmRemovals(db, actor, again.id, { reason: "The salon closed its customer book" })));

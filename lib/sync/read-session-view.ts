@@ -1,12 +1,13 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locationMembers, locations, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
-import type { CurrentUser } from "@/lib/auth/current-user";
+import { can, locationScopeOf, type Actor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { serializeDates, type Serialized } from "./serialize-dates";
 import { sessionSummaryColumns } from "./session-columns";
 
-export type SessionViewer = Pick<CurrentUser, "id" | "role">;
+/** Who is looking: the membership rule (lib/auth/permissions) decides which sessions they see. */
+export type SessionViewer = Actor;
 
 const sessionColumns = {
   ...sessionSummaryColumns,
@@ -35,7 +36,7 @@ export interface SessionView {
   steps: StepView[];
   /** HTTP attempts recorded outside any step (none in practice; kept so that nothing recorded is hidden). */
   otherAttempts: AttemptView[];
-  /** False for owners: the HTTP attempts are for staff only. */
+  /** False for owners: the HTTP attempts are for staff only ("session.attempts.view"). */
   includesAttempts: boolean;
 }
 
@@ -46,17 +47,17 @@ export interface SessionView {
  */
 function selectVisibleSession(db: DatabaseOrTransaction, viewer: SessionViewer, sessionId: string) {
   const base = db.select(sessionColumns).from(syncSessions).innerJoin(locations, eq(locations.id, syncSessions.locationId));
+  const scope = locationScopeOf(viewer, "session.view");
   const scoped =
-    viewer.role === "owner"
-      ? base.innerJoin(locationMembers, and(eq(locationMembers.locationId, syncSessions.locationId), eq(locationMembers.userId, viewer.id)))
-      : base;
+    scope === "all"
+      ? base
+      : base.innerJoin(locationMembers, and(eq(locationMembers.locationId, syncSessions.locationId), eq(locationMembers.userId, scope.memberId)));
   return scoped.where(eq(syncSessions.id, sessionId));
 }
 
 type SessionRow = Awaited<ReturnType<typeof selectVisibleSession>>[number];
 
 export async function getSessionView(db: DatabaseOrTransaction, viewer: SessionViewer, sessionId: string): Promise<SessionView> {
-  const isOwner = viewer.role === "owner";
   const [session] = await selectVisibleSession(db, viewer, sessionId);
   if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");
 
@@ -73,7 +74,9 @@ export async function getSessionView(db: DatabaseOrTransaction, viewer: SessionV
         )
         .orderBy(asc(syncStepItems.position))
     : [];
-  const attempts = isOwner ? [] : await db.select().from(syncAttempts).where(eq(syncAttempts.sessionId, sessionId)).orderBy(asc(syncAttempts.id));
+  // The session is one the viewer may see (selectVisibleSession): the role decides about its attempts.
+  const includesAttempts = can(viewer, "session.attempts.view");
+  const attempts = includesAttempts ? await db.select().from(syncAttempts).where(eq(syncAttempts.sessionId, sessionId)).orderBy(asc(syncAttempts.id)) : [];
   const attemptViews = attempts.map(({ sessionId: _sessionId, ...attempt }) => serializeDates(attempt));
 
   return {
@@ -86,6 +89,6 @@ export async function getSessionView(db: DatabaseOrTransaction, viewer: SessionV
       httpAttempts: attemptViews.filter((attempt) => attempt.stepId === step.id && attempt.itemId === null),
     })),
     otherAttempts: attemptViews.filter((attempt) => attempt.stepId === null),
-    includesAttempts: !isOwner,
+    includesAttempts,
   };
 }

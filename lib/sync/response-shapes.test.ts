@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { testConnection } from "@/lib/locations/test-connection";
 import { setSandboxResponseShape } from "@/lib/sandbox/provision";
 import { sandboxResponseShapes } from "@/lib/sandbox/response-shapes";
@@ -33,7 +34,7 @@ describe.each(sandboxResponseShapes)("the sandbox answering unshown bodies as %s
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     expect(location.upstreamLocationId).toBeTruthy();
 
-    const actor = { id: null, email: "support@example.test", clientAddress: "198.51.100.1" };
+    const actor = systemActorAs("support@example.test", "198.51.100.1");
     const check = await testConnection(db, actor, location.id, { client: noWaits });
     expect(check).toMatchObject({ ok: true, location: { lastCheckOk: true, attentionReason: null } });
     const named = responseShape === "documented" || responseShape === "extra";

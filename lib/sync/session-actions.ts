@@ -1,7 +1,9 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import { assertCan, type OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { requestSyncSession, type RequestSessionResult } from "./request-session";
 import type { OptionalStepName } from "./step-names";
@@ -23,8 +25,10 @@ export async function locationAuditTarget(db: Database, locationId: string) {
  * step: items the upstream already accepted are not sent again, and an upstream session
  * still open is not opened again. Audited with who asked, when it starts.
  */
-export async function resumeSession(db: Database, actor: AuditActor, sessionId: string): Promise<RequestSessionResult> {
+export async function resumeSession(db: Database, actor: OperationActor, sessionId: string): Promise<RequestSessionResult> {
+  assertCan(actor, "sync.resume");
   const session = await findSession(db, sessionId);
+  await assertCanAtLocation(db, actor, "sync.resume", session.locationId, { hiddenAs: "Sync session not found." });
   if (session.status !== "failed" && session.status !== "cancelled") {
     throw new DomainError("CONFLICT", `Only a failed or cancelled session can be resumed; this one is ${session.status}.`);
   }
@@ -51,8 +55,10 @@ export async function resumeSession(db: Database, actor: AuditActor, sessionId: 
  * Asks a session to stop between requests; a queued one that no worker took yet is cancelled at once.
  * Audited when it changed something (a finished session is left as it is).
  */
-export async function cancelSession(db: Database, actor: AuditActor, sessionId: string): Promise<{ status: string }> {
+export async function cancelSession(db: Database, actor: OperationActor, sessionId: string): Promise<{ status: string }> {
+  assertCan(actor, "sync.cancel");
   const session = await findSession(db, sessionId);
+  await assertCanAtLocation(db, actor, "sync.cancel", session.locationId, { hiddenAs: "Sync session not found." });
   const audit = async (was: "queued" | "running") =>
     recordAuditEvent(db, { actor, action: "sync.session_cancelled", target: await locationAuditTarget(db, session.locationId), details: { sessionId, was } });
   const [queued] = await db

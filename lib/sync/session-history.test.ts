@@ -2,6 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { locationMembers, locations, syncAttempts, syncSessions, syncStepItems, syncSteps, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActor } from "@/lib/audit/record-audit-event";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { sealLocationToken } from "@/lib/locations/location-token";
@@ -41,11 +43,11 @@ describe("listSessionHistory", () => {
     const location = await createLocation();
     await seedSessions(location.id, 23);
     const seen: string[] = [];
-    let page = await listSessionHistory(db, location.id, query({ limit: 5 }));
+    let page = await listSessionHistory(db, systemActor, location.id, query({ limit: 5 }));
     const pages = [page];
     seen.push(...page.items.map((item) => item.id));
     while (page.olderCursor) {
-      page = await listSessionHistory(db, location.id, query({ limit: 5, after: page.olderCursor }));
+      page = await listSessionHistory(db, systemActor, location.id, query({ limit: 5, after: page.olderCursor }));
       pages.push(page);
       seen.push(...page.items.map((item) => item.id));
     }
@@ -55,7 +57,7 @@ describe("listSessionHistory", () => {
     expect([...createdAts].sort().reverse()).toEqual(createdAts);
     expect(pages[0]!.newerCursor).toBeNull();
 
-    const back = await listSessionHistory(db, location.id, query({ limit: 5, before: pages.at(-1)!.newerCursor! }));
+    const back = await listSessionHistory(db, systemActor, location.id, query({ limit: 5, before: pages.at(-1)!.newerCursor! }));
     expect(back.items.map((item) => item.id)).toEqual(pages.at(-2)!.items.map((item) => item.id));
     expect(back.olderCursor).not.toBeNull();
   });
@@ -63,16 +65,16 @@ describe("listSessionHistory", () => {
   it("filters by status and trigger and lists each session's steps in order", async () => {
     const location = await createLocation();
     await seedSessions(location.id, 12);
-    const failed = await listSessionHistory(db, location.id, query({ status: "failed", trigger: "" }));
+    const failed = await listSessionHistory(db, systemActor, location.id, query({ status: "failed", trigger: "" }));
     expect(failed.items.map((item) => item.status)).toEqual(["failed", "failed", "failed"]);
-    const scheduled = await listSessionHistory(db, location.id, query({ trigger: "schedule" }));
+    const scheduled = await listSessionHistory(db, systemActor, location.id, query({ trigger: "schedule" }));
     expect(scheduled.items).toHaveLength(4);
     const [newest] = scheduled.items;
     await db.insert(syncSteps).values([
       { sessionId: newest!.id, name: "close", position: 8, status: "pending" },
       { sessionId: newest!.id, name: "open", position: 0, status: "succeeded" },
     ]);
-    const again = await listSessionHistory(db, location.id, query({ trigger: "schedule", limit: 1 }));
+    const again = await listSessionHistory(db, systemActor, location.id, query({ trigger: "schedule", limit: 1 }));
     expect(again.items[0]!.steps).toEqual([
       { name: "open", status: "succeeded" },
       { name: "close", status: "pending" },
@@ -81,7 +83,7 @@ describe("listSessionHistory", () => {
 
   it("refuses a forged cursor", async () => {
     const location = await createLocation();
-    await expect(listSessionHistory(db, location.id, query({ after: "bm90LWEtY3Vyc29y" }))).rejects.toThrow(DomainError);
+    await expect(listSessionHistory(db, systemActor, location.id, query({ after: "bm90LWEtY3Vyc29y" }))).rejects.toThrow(DomainError);
   });
 });
 
@@ -127,14 +129,14 @@ describe("startManualSession", () => {
   it("starts a manual session, then names the open one in a conflict; an unconnected location is a conflict too", async () => {
     const location = await createLocation(true);
     const evening = new Date("2026-06-01T19:30:00Z"); // 21:30 in Berlin
-    const started = await startManualSession(db, { id: null, email: "support@example.test" }, { locationId: location.id, full: true, optionalSteps: ["services"] }, evening);
+    const started = await startManualSession(db, systemActorAs("support@example.test"), { locationId: location.id, full: true, optionalSteps: ["services"] }, evening);
     expect(started.outsideWindow).toBe(true);
     expect(started.session).toMatchObject({ id: started.sessionId, trigger: "manual", full: true, optionalSteps: ["services"], createdAt: expect.any(String) });
     const [row] = await db.select().from(syncSessions).where(eq(syncSessions.id, started.sessionId));
     expect(row).toMatchObject({ trigger: "manual", full: true, optionalSteps: ["services"], requestedByEmail: "support@example.test" });
-    await expect(startManualSession(db, { id: null, email: "x@example.test" }, { locationId: location.id, full: false })).rejects.toThrow(started.sessionId);
+    await expect(startManualSession(db, systemActorAs("x@example.test"), { locationId: location.id, full: false })).rejects.toThrow(started.sessionId);
     const unconnected = await createLocation(false);
-    await expect(startManualSession(db, { id: null, email: "x@example.test" }, { locationId: unconnected.id, full: false })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(startManualSession(db, systemActorAs("x@example.test"), { locationId: unconnected.id, full: false })).rejects.toMatchObject({ code: "CONFLICT" });
   });
 });
 

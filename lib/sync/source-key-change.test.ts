@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { updateLocation } from "@/lib/locations/update-location";
 import { planPreviewReads } from "@/lib/preview/preview-plan";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
@@ -45,7 +46,7 @@ describe("changing where a location's data comes from", () => {
     const before = await upstreamOf(db, location.upstreamLocationId);
     expect(Object.keys(before.contact_details).length).toBeGreaterThan(10);
 
-    await updateLocation(db, { id: null, email: "support@example.test", clientAddress: "test" }, location.id, { sourceKey: newSource });
+    await updateLocation(db, systemActorAs("support@example.test", "test"), location.id, { sourceKey: newSource });
     expect(await sync(location.id)).toEqual({ full: true, streamed: false, previewMode: "full" });
 
     const newRows = await sourceRowsOf(newSource!, location);

@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import type { OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { requestSyncSession } from "./request-session";
 import { serializeDates, type Serialized } from "./serialize-dates";
@@ -23,7 +25,7 @@ export interface StartedSession {
 /** Who started a session (dashboard or CLI), in the audit log. */
 export async function recordSessionStarted(
   db: Database,
-  actor: AuditActor,
+  actor: OperationActor,
   session: { sessionId: string; locationId: string; locationName?: string; trigger: "manual" | "cli"; full: boolean },
 ) {
   await recordAuditEvent(db, {
@@ -37,10 +39,11 @@ export async function recordSessionStarted(
 /** "Sync now" / "Full resync" from the dashboard: a manual session (audited), or a conflict naming the one already open. */
 export async function startManualSession(
   db: Database,
-  actor: AuditActor,
+  actor: OperationActor,
   input: StartSessionInput & { locationId: string },
   now: Date = new Date(),
 ): Promise<StartedSession> {
+  await assertCanAtLocation(db, actor, "sync.start", input.locationId);
   const [location] = await db.select({ name: locations.name, timeZone: locations.timeZone }).from(locations).where(eq(locations.id, input.locationId));
   if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
   const result = await requestSyncSession(db, {

@@ -16,8 +16,8 @@ const { db } = testDb;
 const setup = await useSyncSandbox(db);
 afterEach(() => clearFaults(db));
 
-const support = { id: "00000000-0000-4000-8000-00000000a001", email: "support@example.test", clientAddress: "203.0.113.7" };
-const admin = { id: "00000000-0000-4000-8000-00000000a002", email: "admin@example.test", clientAddress: "203.0.113.8" };
+const support = { id: "00000000-0000-4000-8000-00000000a001", role: "support", email: "support@example.test", clientAddress: "203.0.113.7" } as const;
+const admin = { id: "00000000-0000-4000-8000-00000000a002", role: "admin", email: "admin@example.test", clientAddress: "203.0.113.8" } as const;
 
 async function auditOf(locationId: string) {
   const rows = await db

@@ -1,6 +1,7 @@
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCan, type OperationActor } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/passwords";
 import { DomainError } from "@/lib/errors/domain-error";
 import { invitePath, issueInvite } from "./invite-links";
@@ -20,7 +21,8 @@ export interface CreatedUser {
  * database's unique email decides between simultaneous creations: the others get
  * a conflict, and nothing of theirs is written.
  */
-export async function createUser(db: Database, actor: AuditActor, input: CreateUserInput & { password?: string }): Promise<CreatedUser> {
+export async function createUser(db: Database, actor: OperationActor, input: CreateUserInput & { password?: string }): Promise<CreatedUser> {
+  assertCan(actor, "users.manage");
   const email = input.email.trim().toLowerCase();
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return db.transaction(async (tx) => {

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, locationMembers, locations, userInvites, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { signInWithPassword } from "@/lib/auth/sign-in-with-password";
 import { DomainError } from "@/lib/errors/domain-error";
 import { acceptInvite, findUsableInvite } from "./accept-invite";
@@ -11,7 +12,7 @@ import { reissueInvite } from "./reissue-invite";
 import { updateUser } from "./update-user";
 
 const testDb = await useTestDatabase();
-const admin = { id: null, email: "admin@example.test" };
+const admin = systemActorAs("admin@example.test");
 const tokenOf = (path: string) => path.split("/").at(-1)!;
 
 describe("invite flow", () => {

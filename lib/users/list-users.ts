@@ -1,12 +1,13 @@
 import { asc, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
+import type { Role } from "@/lib/auth/roles";
 
 export interface UserListItem {
   id: string;
   email: string;
   name: string;
-  role: "admin" | "support" | "engineer" | "owner";
+  role: Role;
   active: boolean;
   hasPassword: boolean;
   pendingInviteExpiresAt: Date | null;

@@ -1,29 +1,34 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCan, can, rolesAllowed, type OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { UpdateUserInput } from "./user-inputs";
 
 /**
  * Changes a user's role or active flag. Deactivation bumps the session epoch so
- * their signed-in sessions end at once; the last active admin cannot be removed.
+ * their signed-in sessions end at once; the last active admin (the last who may
+ * manage users) cannot be removed.
  */
-export async function updateUser(db: Database, actor: AuditActor, userId: string, input: UpdateUserInput) {
+export async function updateUser(db: Database, actor: OperationActor, userId: string, input: UpdateUserInput) {
+  assertCan(actor, "users.manage");
   return db.transaction(async (tx) => {
     // Serialises concurrent admin changes so the "last admin" check holds.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('users.admins'))`);
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw new DomainError("NOT_FOUND", "User not found.");
-    const losesAdmin = user.role === "admin" && user.active && ((input.role && input.role !== "admin") || input.active === false);
+    const managesUsers = can(user, "users.manage");
+    const losesAdmin = managesUsers && user.active && ((input.role && !can({ id: user.id, role: input.role }, "users.manage")) || input.active === false);
     if (losesAdmin) {
       const [others] = await tx
         .select({ count: sql<number>`count(*)::int` })
         .from(users)
-        .where(and(eq(users.role, "admin"), eq(users.active, true), ne(users.id, userId)));
+        .where(and(inArray(users.role, [...rolesAllowed("users.manage")]), eq(users.active, true), ne(users.id, userId)));
       if (!others?.count) throw new DomainError("CONFLICT", "This is the last active admin: make someone else admin first.");
     }
     const target = { type: "user", id: user.id, label: user.email };
+    // eslint-disable-next-line no-restricted-syntax -- whether the role changes (to audit it), not whether someone may act
     if (input.role && input.role !== user.role) {
       await tx.update(users).set({ role: input.role, updatedAt: new Date() }).where(eq(users.id, userId));
       await recordAuditEvent(tx, { actor, action: "user.role_changed", target, details: { from: user.role, to: input.role } });

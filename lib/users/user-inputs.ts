@@ -14,7 +14,7 @@ export type CreateUserInput = z.infer<typeof CreateUserInput>;
 
 export const UpdateUserInput = z
   .object({ role: Role.optional(), active: z.boolean().optional() })
-  .refine((value) => value.role !== undefined || value.active !== undefined, { message: "give a role or active" });
+  .refine((value) => Object.values(value).some((field) => field !== undefined), { message: "give a role or active" });
 export type UpdateUserInput = z.infer<typeof UpdateUserInput>;
 
 export const AcceptInviteInput = z

@@ -9,7 +9,7 @@ import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
-import { STAFF_ROLES } from "@/lib/auth/roles";
+import { can } from "@/lib/auth/permissions";
 import { FleetMatrixQuery } from "@/lib/fleet/fleet-inputs";
 import { loadFleetMatrix } from "@/lib/fleet/fleet-matrix";
 import { freshForHours, matrixStepLabels, matrixSteps } from "@/lib/fleet/step-freshness";
@@ -17,7 +17,7 @@ import { freshForHours, matrixStepLabels, matrixSteps } from "@/lib/fleet/step-f
 export const metadata: Metadata = { title: "Fleet" };
 
 export default async function FleetPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const user = await requirePageUser({ roles: STAFF_ROLES });
+  const user = await requirePageUser({ action: "fleet.view" });
   const parsed = FleetMatrixQuery.safeParse(queryInputOf(await searchParams));
   const query = parsed.success ? parsed.data : FleetMatrixQuery.parse({});
   const matrix = await loadFleetMatrix(getDatabase(), user, query);
@@ -52,7 +52,7 @@ export default async function FleetPage({ searchParams }: { searchParams: Promis
           {matrix.rows.length === 0 ? (
             <p className="py-8 text-center text-sm text-slate-600">No locations match.</p>
           ) : (
-            <FleetMatrixTable rows={matrix.rows} canPause={user.role === "admin" || user.role === "support"} />
+            <FleetMatrixTable rows={matrix.rows} canPause={can(user, "schedule.pause")} />
           )}
           {matrix.pageCount > 1 ? (
             <nav aria-label="Pages" className="flex justify-between text-sm">

@@ -8,7 +8,7 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
-import { ALL_ROLES } from "@/lib/auth/roles";
+import { can, seesOwnLocationsOnly } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { listLocations, type LocationListPage } from "@/lib/locations/list-locations";
@@ -26,7 +26,7 @@ function pageHref(query: LocationListQuery, cursor: { after: string } | { before
 }
 
 export default async function LocationsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const user = await requirePageUser({ roles: ALL_ROLES });
+  const user = await requirePageUser({ action: "location.view" });
   const parsed = LocationListQuery.safeParse(queryInputOf(await searchParams));
   let query = parsed.success ? parsed.data : LocationListQuery.parse({});
   let notice = parsed.success ? null : "Some filters were not valid and were ignored.";
@@ -40,7 +40,7 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
     notice = "That page link is no longer valid; showing the first page.";
     page = await listLocations(getDatabase(), user, query);
   }
-  const isEditor = user.role === "admin" || user.role === "support";
+  const canCreate = can(user, "location.create");
   const filtered = Boolean(query.q || query.status || query.environment);
 
   return (
@@ -48,12 +48,12 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
       <PageHeader
         title="Locations"
         description={
-          user.role === "owner"
+          seesOwnLocationsOnly(user)
             ? "The business locations you manage. Open one to connect it to your Marketing Automation Service account or to see its syncs."
             : "Every business location kept in sync with the Marketing Automation Service."
         }
         actions={
-          isEditor ? (
+          canCreate ? (
             <Link href="/locations/new" className={buttonVariants()}>
               New location
             </Link>
@@ -77,7 +77,7 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
           </p>
           {page.items.length === 0 ? (
             <p className="py-8 text-center text-sm text-slate-600">
-              {filtered ? "No locations match. Try another search or clear the filters." : isEditor ? "No locations yet. Add the first with New location." : "No locations yet."}
+              {filtered ? "No locations match. Try another search or clear the filters." : canCreate ? "No locations yet. Add the first with New location." : "No locations yet."}
             </p>
           ) : (
             <LocationsTable items={page.items} />

@@ -10,6 +10,7 @@ import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
+import { seesOwnLocationsOnly } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { FleetSessionQuery } from "@/lib/fleet/fleet-inputs";
 import { countFleetSessionsToday, listFleetDays } from "@/lib/fleet/fleet-session-stats";
@@ -19,7 +20,7 @@ export const metadata: Metadata = { title: "Sessions" };
 
 export default async function SessionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   // Everyone may look; owners see their own locations' sessions only (filtered in every query).
-  const user = await requirePageUser();
+  const user = await requirePageUser({ action: "session.view" });
   const parsed = FleetSessionQuery.safeParse(queryInputOf(await searchParams));
   let query = parsed.success ? parsed.data : FleetSessionQuery.parse({});
   let notice = parsed.success ? null : "Some filters were not valid and were ignored.";
@@ -41,7 +42,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
       <PageHeader
         title="Sessions"
         description={
-          user.role === "owner"
+          seesOwnLocationsOnly(user)
             ? "The sync sessions of your locations: running first, then failures that need attention, then the newest."
             : "Every sync session across locations: running first, then failures that need attention, then the newest."
         }

@@ -3,4 +3,4 @@ import { getDatabase } from "@/db/client";
 import { listEnvironmentViews } from "@/lib/environments/get-environment-view";
 import { routeHandler } from "@/lib/http/route-handler";
 
-export const GET = routeHandler({ roles: ["admin"] }, async () => ({ environments: await listEnvironmentViews(getDatabase()) }));
+export const GET = routeHandler({ action: "environments.manage" }, async () => ({ environments: await listEnvironmentViews(getDatabase()) }));

@@ -6,4 +6,4 @@ import { healthResponse } from "@/lib/runtime/health";
 // Answered per request, never prerendered or cached.
 export const dynamic = "force-dynamic";
 
-export const GET = publicRouteHandler({ roles: "public" }, async () => healthResponse(getConnection().sql));
+export const GET = publicRouteHandler({ action: "public" }, async () => healthResponse(getConnection().sql));

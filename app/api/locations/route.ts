@@ -5,11 +5,11 @@ import { createLocation } from "@/lib/locations/create-location";
 import { listLocations } from "@/lib/locations/list-locations";
 import { LocationInput, LocationListQuery } from "@/lib/locations/location-inputs";
 
-export const GET = routeHandler({ roles: ["admin", "support", "engineer", "owner"], query: LocationListQuery }, async ({ user, query }) =>
+export const GET = routeHandler({ action: "location.view", query: LocationListQuery }, async ({ user, query }) =>
   listLocations(getDatabase(), user, query),
 );
 
-export const POST = routeHandler({ roles: ["admin", "support"], body: LocationInput }, async ({ user, body, clientAddress }) => {
-  const location = await createLocation(getDatabase(), { id: user.id, email: user.email, clientAddress }, body);
+export const POST = routeHandler({ action: "location.create", body: LocationInput }, async ({ actor, body }) => {
+  const location = await createLocation(getDatabase(), actor, body);
   return Response.json({ location }, { status: 201, headers: { "cache-control": "no-store" } });
 });

@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
 import { getDatabase } from "@/db/client";
 import { getConfig } from "@/lib/config/config";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { EnvironmentName, type EnvironmentUpdateInput, type EnvironmentView } from "@/lib/environments/environment-inputs";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
@@ -71,7 +72,7 @@ export function register(program: Command) {
           clientSecret: config.UPSTREAM_CLIENT_SECRET,
           ...(options.serviceMoved && { tokensMoveToNewAddress: true }),
         };
-        const view = await updateEnvironment(db, { id: null, email: "cli" }, name, input).catch((error: unknown) => {
+        const view = await updateEnvironment(db, systemActorAs("cli"), name, input).catch((error: unknown) => {
           throw withCommandLineNames(error);
         });
         printView(view, options.json);

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { getDatabase } from "@/db/client";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { connectLocation } from "@/lib/locations/connect-location";
 import { disconnectLocation } from "@/lib/locations/disconnect-location";
@@ -8,7 +9,8 @@ import { readSecretFromStdin } from "../read-stdin";
 import { runWithDatabase } from "../run-with-database";
 import { forTerminal, jsonForTerminal } from "../terminal-output";
 
-const cliActor = { id: null, email: "cli", clientAddress: "cli" };
+/** The CLI is the operator's tool: the system actor (lib/auth/permissions), "cli" in the audit log. */
+const cliActor = systemActorAs("cli", "cli");
 
 function parseLocationId(id: string): string {
   const parsed = LocationId.safeParse({ locationId: id });

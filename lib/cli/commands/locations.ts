@@ -1,17 +1,17 @@
 import type { Command } from "commander";
 import { getDatabase } from "@/db/client";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { createLocation } from "@/lib/locations/create-location";
-import { listLocations, type LocationListItem, type LocationViewer } from "@/lib/locations/list-locations";
+import { listLocations, type LocationListItem } from "@/lib/locations/list-locations";
 import { LocationInput, LocationListQuery } from "@/lib/locations/location-inputs";
 import { runWithDatabase } from "../run-with-database";
 import { forTerminal, jsonForTerminal } from "../terminal-output";
 
 // location:link / location:unlink (the connection) live in location-connection.ts.
 
-const cliActor = { id: null, email: "cli", clientAddress: "cli" };
-/** The operator at the console sees every location, as staff do (the id is never used for staff). */
-const operatorViewer: LocationViewer = { id: "cli", role: "admin" };
+/** The CLI is the operator's tool: the system actor (lib/auth/permissions), "cli" in the audit log. */
+const cliActor = systemActorAs("cli", "cli");
 
 /** Where each input field comes from on the command line, for error messages. */
 const flagOf: Record<string, string> = {
@@ -68,7 +68,7 @@ async function listAllLocations(q: string | undefined): Promise<LocationListItem
   const items: LocationListItem[] = [];
   let after: string | undefined;
   do {
-    const page = await listLocations(getDatabase(), operatorViewer, LocationListQuery.parse({ q, after, limit: 200 }));
+    const page = await listLocations(getDatabase(), cliActor, LocationListQuery.parse({ q, after, limit: 200 }));
     items.push(...page.items);
     after = page.nextCursor ?? undefined;
   } while (after);

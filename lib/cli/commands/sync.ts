@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { getConnection } from "@/db/client";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { LocationId } from "@/lib/locations/location-inputs";
 import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
@@ -28,7 +29,8 @@ function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
   return names as OptionalStepName[];
 }
 
-const cliActor = { id: null, email: "cli", clientAddress: "cli" };
+/** The CLI is the operator's tool: the system actor (lib/auth/permissions), "cli" in the audit log. */
+const cliActor = systemActorAs("cli", "cli");
 
 // `text` is composed with forTerminal() around every value from the database or the upstream.
 const print = (value: unknown, json: boolean | undefined, text: string) => process.stdout.write(json ? `${jsonForTerminal(value, 2)}\n` : `${text}\n`);

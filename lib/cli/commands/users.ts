@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { getDatabase } from "@/db/client";
 import { NewPassword } from "@/lib/auth/passwords";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { createUser } from "@/lib/users/create-user";
 import { CreateUserInput } from "@/lib/users/user-inputs";
@@ -22,7 +23,7 @@ export function register(program: Command) {
         if (!input.success) throw new DomainError("INVALID", input.error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`).join("; "));
         const password = NewPassword.safeParse(await readSecretFromStdin("password"));
         if (!password.success) throw new DomainError("INVALID", `password: ${password.error.issues[0]?.message}`);
-        const user = await createUser(getDatabase(), { id: null, email: "cli" }, { ...input.data, password: password.data });
+        const user = await createUser(getDatabase(), systemActorAs("cli"), { ...input.data, password: password.data });
         console.log(options.json ? jsonForTerminal({ id: user.id, email: user.email, role: user.role }) : `Created ${user.role} ${forTerminal(user.email)} (${user.id})`);
       });
     });

@@ -5,6 +5,7 @@ import type { Database, DatabaseConnection } from "@/db/client";
 import { locations, previewRuns, sandboxRecords, sandboxRequestLog, syncSessions } from "@/db/schema";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { connectLocation } from "@/lib/locations/connect-location";
 import { createSandboxLocation } from "@/lib/sandbox/provision";
@@ -61,7 +62,7 @@ export async function createConnectedLocation(db: Database, setup: SyncSandbox, 
     .insert(locations)
     .values({ name: `Salon ${Math.random()}`, environment: "staging", upstreamLocationId, timeZone: "Europe/Berlin", country: "DE", ...values })
     .returning();
-  const actor = { id: null, email: "support@example.test", clientAddress: `198.51.100.${++address % 250}` };
+  const actor = systemActorAs("support@example.test", `198.51.100.${++address % 250}`);
   await connectLocation(db, actor, row!.id, { email: setup.fixture.owner.email, password: setup.fixture.owner.password }, { client: noWaits });
   return { ...row!, upstreamLocationId };
 }

@@ -10,6 +10,7 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
+import { can, permissionsOf } from "@/lib/auth/permissions";
 import { formatDateTime } from "@/lib/format/date-time";
 import { listLocationOwners } from "@/lib/locations/list-location-owners";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
@@ -23,14 +24,15 @@ import { isOutsideSyncWindow } from "@/lib/sync/sync-window";
 export const metadata: Metadata = { title: "Location" };
 
 export default async function LocationPage({ params }: { params: Promise<{ locationId: string }> }) {
-  const user = await requirePageUser();
+  const user = await requirePageUser({ action: "location.view" });
   const location = await loadPageLocation(user, (await params).locationId);
-  const isEditor = user.role === "admin" || user.role === "support";
-  const canConnect = isEditor || user.role === "owner";
-  const owners = user.role === "owner" ? [] : await listLocationOwners(getDatabase(), location.id);
+  // The location is one the user may see (loadPageLocation): the role decides what they may do with it.
+  const permissions = permissionsOf(user);
+  const showsOwners = can(user, "location.owners.view");
+  const owners = showsOwners ? await listLocationOwners(getDatabase(), location.id) : [];
   const nextSync = nextScheduledSync(location.syncTime, location.timeZone);
   const renderedAt = new Date().getTime();
-  const [latest = null] = (await listSessionHistory(getDatabase(), location.id, SessionHistoryQuery.parse({ limit: 1 }))).items;
+  const [latest = null] = (await listSessionHistory(getDatabase(), user, location.id, SessionHistoryQuery.parse({ limit: 1 }))).items;
   const openSession = latest && isSessionInFlight(latest.status) ? await getSessionView(getDatabase(), user, latest.id) : null;
   return (
     <>
@@ -38,7 +40,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
         title={location.name}
         description={`${location.environment} · upstream location ${location.upstreamLocationId ?? "not set"} · ${location.timeZone} · ${location.country}${location.automotive ? " · automotive" : ""}`}
         actions={
-          isEditor ? (
+          permissions["location.edit"] ? (
             <Link href={`/locations/${location.id}/edit`} className={buttonVariants({ variant: "secondary" })}>
               Edit location
             </Link>
@@ -46,7 +48,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
         }
       />
       <div className="grid gap-6 lg:grid-cols-2">
-        <ConnectionCard location={location} timeZone={location.timeZone} canAct={canConnect} />
+        <ConnectionCard location={location} timeZone={location.timeZone} canAct={permissions["location.connect"]} />
         <Card role="region" aria-labelledby="schedule-title">
           <CardHeader>
             <CardTitle id="schedule-title">Schedule</CardTitle>
@@ -69,17 +71,16 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
             </dl>
           </CardContent>
         </Card>
-        <LatestSessionCard locationId={location.id} timeZone={location.timeZone} latest={latest} canOperate={isEditor} renderedAt={renderedAt} />
+        <LatestSessionCard locationId={location.id} timeZone={location.timeZone} latest={latest} permissions={permissions} renderedAt={renderedAt} />
         <SyncCard
           location={location}
           openSession={openSession}
-          canStart={canConnect}
-          canOperate={isEditor}
+          permissions={permissions}
           outsideWindow={isOutsideSyncWindow(location.timeZone)}
           nextRun={`${formatDateTime(nextSync, location.timeZone)} (${location.timeZone})`}
           renderedAt={renderedAt}
         />
-        {user.role === "owner" ? null : <OwnersCard locationId={location.id} owners={owners} canInvite={isEditor} />}
+        {showsOwners ? <OwnersCard locationId={location.id} owners={owners} canInvite={permissions["location.owners.invite"]} /> : null}
       </div>
     </>
   );

@@ -7,7 +7,7 @@ import { countryOptions, timeZoneOptions } from "@/lib/locations/location-form-o
 export const metadata: Metadata = { title: "New location" };
 
 export default async function NewLocationPage() {
-  await requirePageUser({ roles: ["admin", "support"] });
+  await requirePageUser({ action: "location.create" });
   return (
     <>
       <PageHeader title="New location" description="A business location to keep in sync. Its owner connects it to their upstream account afterwards." />

@@ -4,6 +4,7 @@ import { PageHeader } from "@/components/layout/page-header";
 import { SessionLive } from "@/components/sessions/session-live";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
+import { permissionsOf } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { getSessionView, type SessionView } from "@/lib/sync/read-session-view";
 import { SessionId } from "@/lib/sync/session-inputs";
@@ -11,7 +12,7 @@ import { SessionId } from "@/lib/sync/session-inputs";
 export const metadata: Metadata = { title: "Sync session" };
 
 export default async function SessionPage({ params }: { params: Promise<{ sessionId: string }> }) {
-  const user = await requirePageUser();
+  const user = await requirePageUser({ action: "session.view" });
   const parsed = SessionId.safeParse(await params);
   if (!parsed.success) notFound();
   let view: SessionView;
@@ -27,7 +28,7 @@ export default async function SessionPage({ params }: { params: Promise<{ sessio
       <PageHeader title={`Sync session · ${view.session.locationName}`} description={`Session ${view.session.id}`} />
       <SessionLive
         key={`${view.session.id}-${view.session.status}-${view.session.upstreamOpen}`}
-        initial={view} renderedAt={new Date().getTime()} canOperate={user.role === "admin" || user.role === "support"} />
+        initial={view} renderedAt={new Date().getTime()} permissions={permissionsOf(user)} />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { requirePageUser } from "@/lib/auth/guard";
 export const metadata: Metadata = { title: "Alerts" };
 
 export default async function AlertSettingsPage() {
-  await requirePageUser({ roles: ["admin"] });
+  await requirePageUser({ action: "alerts.manage" });
   const channels = await getAlertChannelsView(getDatabase());
   return (
     <>

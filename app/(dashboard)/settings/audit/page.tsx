@@ -15,7 +15,7 @@ import { requirePageUser } from "@/lib/auth/guard";
 export const metadata: Metadata = { title: "Audit log" };
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser({ roles: ["admin"] });
+  await requirePageUser({ action: "audit.view" });
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
   const parsed = AuditLogQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : AuditLogQuery.parse({});

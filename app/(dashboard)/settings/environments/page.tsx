@@ -8,7 +8,7 @@ import { listEnvironmentViews } from "@/lib/environments/get-environment-view";
 export const metadata: Metadata = { title: "Environments" };
 
 export default async function EnvironmentsPage() {
-  await requirePageUser({ roles: ["admin"] });
+  await requirePageUser({ action: "environments.manage" });
   const environments = await listEnvironmentViews(getDatabase());
   return (
     <>

@@ -19,7 +19,7 @@ const formatTime = (value: Date) => value.toISOString().replace("T", " ").slice(
 const statusTone = (status: number) => (status === 0 || status >= 500 ? "danger" : status >= 400 ? "warning" : "success");
 
 export default async function SandboxInspectorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser({ roles: ["admin", "engineer"] });
+  await requirePageUser({ action: "sandbox.inspect" });
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
   const parsed = SandboxInspectQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : SandboxInspectQuery.parse({});

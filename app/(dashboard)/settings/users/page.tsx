@@ -9,7 +9,7 @@ import { listUsers } from "@/lib/users/list-users";
 export const metadata: Metadata = { title: "Users" };
 
 export default async function UsersPage() {
-  const currentUser = await requirePageUser({ roles: ["admin"] });
+  const currentUser = await requirePageUser({ action: "users.manage" });
   const users = await listUsers(getDatabase());
   return (
     <>

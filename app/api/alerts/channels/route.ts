@@ -4,8 +4,8 @@ import { AlertChannelsInput } from "@/lib/alerts/alert-channel-inputs";
 import { getAlertChannelsView, saveAlertChannels } from "@/lib/alerts/alert-channels";
 import { routeHandler } from "@/lib/http/route-handler";
 
-export const GET = routeHandler({ roles: ["admin"] }, async () => ({ channels: await getAlertChannelsView(getDatabase()) }));
+export const GET = routeHandler({ action: "alerts.manage" }, async () => ({ channels: await getAlertChannelsView(getDatabase()) }));
 
-export const PUT = routeHandler({ roles: ["admin"], body: AlertChannelsInput }, async ({ user, body, clientAddress }) => ({
-  channels: await saveAlertChannels(getDatabase(), { id: user.id, email: user.email, clientAddress }, body),
+export const PUT = routeHandler({ action: "alerts.manage", body: AlertChannelsInput }, async ({ actor, body }) => ({
+  channels: await saveAlertChannels(getDatabase(), actor, body),
 }));

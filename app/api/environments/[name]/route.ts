@@ -8,10 +8,10 @@ import { routeHandler } from "@/lib/http/route-handler";
 
 const EnvironmentParams = z.object({ name: EnvironmentName });
 
-export const GET = routeHandler({ roles: ["admin"], params: EnvironmentParams }, async ({ params }) => ({
+export const GET = routeHandler({ action: "environments.manage", params: EnvironmentParams }, async ({ params }) => ({
   environment: await getEnvironmentView(getDatabase(), params.name),
 }));
 
-export const PUT = routeHandler({ roles: ["admin"], params: EnvironmentParams, body: EnvironmentUpdateInput }, async ({ user, params, body, clientAddress }) => ({
-  environment: await updateEnvironment(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.name, body),
+export const PUT = routeHandler({ action: "environments.manage", params: EnvironmentParams, body: EnvironmentUpdateInput }, async ({ actor, params, body }) => ({
+  environment: await updateEnvironment(getDatabase(), actor, params.name, body),
 }));

@@ -1,8 +1,7 @@
 // GET /api/sessions/[sessionId] – the whole session: steps, items and (staff only) every HTTP attempt
 import { getDatabase } from "@/db/client";
-import { ALL_ROLES } from "@/lib/auth/roles";
 import { routeHandler } from "@/lib/http/route-handler";
 import { getSessionView } from "@/lib/sync/read-session-view";
 import { SessionId } from "@/lib/sync/session-inputs";
 
-export const GET = routeHandler({ roles: ALL_ROLES, params: SessionId }, async ({ user, params }) => getSessionView(getDatabase(), user, params.sessionId));
+export const GET = routeHandler({ action: "session.view", params: SessionId }, async ({ user, params }) => getSessionView(getDatabase(), user, params.sessionId));

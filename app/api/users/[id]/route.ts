@@ -4,7 +4,7 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { updateUser } from "@/lib/users/update-user";
 import { UpdateUserInput, UserId } from "@/lib/users/user-inputs";
 
-export const PATCH = routeHandler({ roles: ["admin"], params: UserId, body: UpdateUserInput }, async ({ user, params, body, clientAddress }) => {
-  await updateUser(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.id, body);
+export const PATCH = routeHandler({ action: "users.manage", params: UserId, body: UpdateUserInput }, async ({ actor, params, body }) => {
+  await updateUser(getDatabase(), actor, params.id, body);
   return { ok: true };
 });

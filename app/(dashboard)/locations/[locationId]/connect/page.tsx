@@ -4,19 +4,21 @@ import { PageHeader } from "@/components/layout/page-header";
 import { ConnectForm } from "@/components/locations/connect-form";
 import { Card, CardContent } from "@/components/ui/card";
 import { requirePageUser } from "@/lib/auth/guard";
+import { seesOwnLocationsOnly } from "@/lib/auth/permissions";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 
 export const metadata: Metadata = { title: "Connect location" };
 
 export default async function ConnectLocationPage({ params }: { params: Promise<{ locationId: string }> }) {
-  const user = await requirePageUser({ roles: ["admin", "support", "owner"] });
-  const location = await loadPageLocation(user, (await params).locationId);
+  const user = await requirePageUser({ action: "location.connect" });
+  const location = await loadPageLocation(user, (await params).locationId, "location.connect");
   return (
     <>
       <PageHeader
         title={`${location.connected ? "Reconnect" : "Connect"} ${location.name}`}
         description={
-          user.role === "owner"
+          // Someone limited to their own locations is this one's owner.
+          seesOwnLocationsOnly(user)
             ? "Sign in with the Marketing Automation Service account that owns this location."
             : "The owner types their own Marketing Automation Service email and password here, with you present."
         }

@@ -8,9 +8,9 @@ import { countryOptions, timeZoneOptions } from "@/lib/locations/location-form-o
 export const metadata: Metadata = { title: "Edit location" };
 
 export default async function EditLocationPage({ params }: { params: Promise<{ locationId: string }> }) {
-  const user = await requirePageUser({ roles: ["admin", "support"] });
-  // Checks the id and the caller's visibility (requirePageLocation) before loading.
-  const location = await loadPageLocation(user, (await params).locationId);
+  const user = await requirePageUser({ action: "location.edit" });
+  // Checks the id and the caller's permission on this location (membership rule) before loading.
+  const location = await loadPageLocation(user, (await params).locationId, "location.edit");
   return (
     <>
       <PageHeader title={`Edit ${location.name}`} />

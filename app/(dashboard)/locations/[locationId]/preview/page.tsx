@@ -16,12 +16,12 @@ import { Input, Select } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
-import { ALL_ROLES } from "@/lib/auth/roles";
+import { can } from "@/lib/auth/permissions";
 import { formatDateTime } from "@/lib/format/date-time";
 import { queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { ensureFreshPreview } from "@/lib/preview/ensure-fresh-preview";
-import { PREVIEW_REBUILD_ROLES, PreviewQuery, previewStatusFilters } from "@/lib/preview/preview-inputs";
+import { PreviewQuery, previewStatusFilters } from "@/lib/preview/preview-inputs";
 import { previewRecordTypes } from "@/lib/preview/preview-plan";
 import { recordTypeLabels } from "@/lib/preview/record-type-labels";
 import { getSourceReader } from "@/lib/preview/preview-source";
@@ -42,14 +42,14 @@ const countLabels = [
 ] as const;
 
 export default async function PreviewPage({ params, searchParams }: { params: Promise<{ locationId: string }>; searchParams: Promise<SearchParams> }) {
-  const user = await requirePageUser({ roles: ALL_ROLES });
-  const location = await loadPageLocation(user, (await params).locationId);
+  const user = await requirePageUser({ action: "preview.view" });
+  const location = await loadPageLocation(user, (await params).locationId, "preview.view");
   const parsedQuery = PreviewQuery.safeParse(queryInputOf(await searchParams));
   const query = parsedQuery.success ? parsedQuery.data : PreviewQuery.parse({});
   const db = getDatabase();
-  const canRefresh = user.role !== "engineer";
-  const canRebuild = PREVIEW_REBUILD_ROLES.includes(user.role);
-  const runs = await ensureFreshPreview(db, getSourceReader(), location, canRefresh ? user.email : null);
+  const canRefresh = can(user, "preview.refresh");
+  const canRebuild = can(user, "preview.rebuild");
+  const runs = await ensureFreshPreview(db, getSourceReader(), user, location);
   const shown = runs.shown;
   const counts = shown?.counts ?? null;
   const countsState = await ensurePreviewCounts(db, runs);

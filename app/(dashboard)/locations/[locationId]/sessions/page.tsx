@@ -17,19 +17,19 @@ export const metadata: Metadata = { title: "Session history" };
 type SearchParams = Record<string, string | string[] | undefined>;
 
 export default async function SessionHistoryPage({ params, searchParams }: { params: Promise<{ locationId: string }>; searchParams: Promise<SearchParams> }) {
-  const user = await requirePageUser();
-  const location = await loadPageLocation(user, (await params).locationId);
+  const user = await requirePageUser({ action: "session.view" });
+  const location = await loadPageLocation(user, (await params).locationId, "session.view");
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
   const parsed = SessionHistoryQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : SessionHistoryQuery.parse({});
   let page: SessionHistoryPage;
   let problem = parsed.success ? null : "The filters in the address are not valid: showing all sessions.";
   try {
-    page = await listSessionHistory(getDatabase(), location.id, query);
+    page = await listSessionHistory(getDatabase(), user, location.id, query);
   } catch (error) {
     if (!(error instanceof DomainError && error.code === "INVALID")) throw error;
     problem = "That page link is not valid: showing the newest sessions.";
-    page = await listSessionHistory(getDatabase(), location.id, { ...query, after: undefined, before: undefined });
+    page = await listSessionHistory(getDatabase(), user, location.id, { ...query, after: undefined, before: undefined });
   }
   const renderedAt = new Date().getTime();
   const base = `/locations/${location.id}/sessions`;

@@ -4,7 +4,7 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { inviteLocationOwner } from "@/lib/locations/invite-location-owner";
 import { LocationId, OwnerInvitationInput } from "@/lib/locations/location-inputs";
 
-export const POST = routeHandler({ roles: ["admin", "support"], params: LocationId, body: OwnerInvitationInput }, async ({ user, params, body, clientAddress }) => {
-  const invitation = await inviteLocationOwner(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.locationId, body);
+export const POST = routeHandler({ action: "location.owners.invite", params: LocationId, body: OwnerInvitationInput }, async ({ actor, params, body }) => {
+  const invitation = await inviteLocationOwner(getDatabase(), actor, params.locationId, body);
   return Response.json({ invitation }, { status: 201, headers: { "cache-control": "no-store" } });
 });

@@ -4,6 +4,6 @@ import { SchedulePauseInput, setSchedulePaused } from "@/lib/fleet/schedule-paus
 import { routeHandler } from "@/lib/http/route-handler";
 import { LocationId } from "@/lib/locations/location-inputs";
 
-export const POST = routeHandler({ roles: ["admin", "support"], params: LocationId, body: SchedulePauseInput }, async ({ user, params, body, clientAddress }) => ({
-  schedule: await setSchedulePaused(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.locationId, body),
+export const POST = routeHandler({ action: "schedule.pause", params: LocationId, body: SchedulePauseInput }, async ({ actor, params, body }) => ({
+  schedule: await setSchedulePaused(getDatabase(), actor, params.locationId, body),
 }));

@@ -4,6 +4,6 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { cancelSession } from "@/lib/sync/session-actions";
 import { SessionId } from "@/lib/sync/session-inputs";
 
-export const POST = routeHandler({ roles: ["admin", "support"], params: SessionId }, async ({ user, params, clientAddress }) =>
-  cancelSession(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.sessionId),
+export const POST = routeHandler({ action: "sync.cancel", params: SessionId }, async ({ actor, params }) =>
+  cancelSession(getDatabase(), actor, params.sessionId),
 );

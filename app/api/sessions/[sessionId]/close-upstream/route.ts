@@ -4,7 +4,7 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
 import { SessionId } from "@/lib/sync/session-inputs";
 
-export const POST = routeHandler({ roles: ["admin", "support"], params: SessionId }, async ({ user, params, clientAddress }) => {
-  await closeUpstreamSession(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.sessionId);
+export const POST = routeHandler({ action: "sync.close-upstream", params: SessionId }, async ({ actor, params }) => {
+  await closeUpstreamSession(getDatabase(), actor, params.sessionId);
   return { closed: true };
 });

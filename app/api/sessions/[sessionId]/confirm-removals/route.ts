@@ -4,7 +4,7 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { confirmRemovals } from "@/lib/sync/confirm-removals";
 import { ConfirmRemovalsInput, SessionId } from "@/lib/sync/session-inputs";
 
-export const POST = routeHandler({ roles: ["admin", "support"], params: SessionId, body: ConfirmRemovalsInput }, async ({ user, params, body, clientAddress }) => {
-  const result = await confirmRemovals(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.sessionId, body);
+export const POST = routeHandler({ action: "sync.confirm-removals", params: SessionId, body: ConfirmRemovalsInput }, async ({ actor, params, body }) => {
+  const result = await confirmRemovals(getDatabase(), actor, params.sessionId, body);
   return Response.json(result, { status: 202, headers: { "cache-control": "no-store" } });
 });

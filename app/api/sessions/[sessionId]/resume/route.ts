@@ -5,8 +5,8 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { resumeSession } from "@/lib/sync/session-actions";
 import { SessionId } from "@/lib/sync/session-inputs";
 
-export const POST = routeHandler({ roles: ["admin", "support"], params: SessionId }, async ({ user, params, clientAddress }) => {
-  const result = await resumeSession(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.sessionId);
+export const POST = routeHandler({ action: "sync.resume", params: SessionId }, async ({ actor, params }) => {
+  const result = await resumeSession(getDatabase(), actor, params.sessionId);
   if (!result.started) {
     throw new DomainError("CONFLICT", result.sessionId ? `Session ${result.sessionId} is already open for this location.` : "Connect the location first: a sync uses its access token.");
   }

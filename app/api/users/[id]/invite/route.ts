@@ -4,6 +4,6 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { reissueInvite } from "@/lib/users/reissue-invite";
 import { UserId } from "@/lib/users/user-inputs";
 
-export const POST = routeHandler({ roles: ["admin"], params: UserId }, async ({ user, params, clientAddress }) => ({
-  invite: await reissueInvite(getDatabase(), { id: user.id, email: user.email, clientAddress }, params.id),
+export const POST = routeHandler({ action: "users.manage", params: UserId }, async ({ actor, params }) => ({
+  invite: await reissueInvite(getDatabase(), actor, params.id),
 }));
