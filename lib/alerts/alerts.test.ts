@@ -12,7 +12,7 @@ import { requestSyncSession } from "@/lib/sync/request-session";
 import { runSession, type RunSessionOptions } from "@/lib/sync/run-session";
 import { resumeSession } from "@/lib/sync/session-actions";
 import { sampleNow, sampleSourceRows } from "@/lib/sync/testing/sample-source";
-import { createConnectedLocation, noWaits, useSyncSandbox } from "@/lib/sync/testing/sync-test-setup";
+import { computeQueuedPreview, createConnectedLocation, noWaits, useSyncSandbox } from "@/lib/sync/testing/sync-test-setup";
 import { getAlertChannelsView, saveAlertChannels } from "./alert-channels";
 import { deliverAlertJob } from "./deliver-alert-job";
 import { startSmtpReceiver, startWebhookReceiver, type SmtpReceiver, type WebhookReceiver } from "./testing/alert-receivers";
@@ -84,6 +84,8 @@ describe("alerts on status changes", () => {
     await injectFault(db, { target: "batch_sync_calendars", mode: { kind: "status", status: 503 }, count: 1 });
     const first = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb, first.sessionId!, options())).toBe("succeeded");
+    // The preview job's part: a streamed first sync leaves the location's first preview queued.
+    await computeQueuedPreview(testDb, location.id, options().reader!, options().now);
 
     // A permanent fault: the session's final failure.
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });

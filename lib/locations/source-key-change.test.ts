@@ -7,7 +7,7 @@ import { createArraySourceReader } from "@/lib/source/testing/array-source-reade
 import { requestSyncSession } from "@/lib/sync/request-session";
 import { runSession } from "@/lib/sync/run-session";
 import { sampleNow as now, sampleSourceRows } from "@/lib/sync/testing/sample-source";
-import { createConnectedLocation, noWaits, useSyncSandbox } from "@/lib/sync/testing/sync-test-setup";
+import { computeQueuedPreview, createConnectedLocation, noWaits, useSyncSandbox } from "@/lib/sync/testing/sync-test-setup";
 import { SOURCE_KEY_CHANGED, updateLocation } from "./update-location";
 
 const testDb = await useTestDatabase();
@@ -28,8 +28,10 @@ async function runToSuccess(sessionId: string) {
   const result = await runSession(testDb, sessionId, { reader, now, client: noWaits, config: { stepBackoffMs: 0 } });
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
-  const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, session!.previewRunId!));
-  return { full: session!.full, previewMode: run!.mode };
+  // The preview job's part: a streamed first sync leaves the location's first preview queued.
+  await computeQueuedPreview(testDb, session!.locationId, reader, now);
+  const [run] = session!.previewRunId ? await db.select().from(previewRuns).where(eq(previewRuns.id, session!.previewRunId)) : [];
+  return { full: session!.full, previewMode: run?.mode ?? "streamed" };
 }
 
 async function fullSyncReasonOf(locationId: string) {
@@ -40,7 +42,7 @@ async function fullSyncReasonOf(locationId: string) {
 describe("a change of source key", () => {
   it("makes the next preview and the next sync session full; the full session's success clears the reason", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "salon-a" });
-    await runToSuccess((await requestSession(location.id)).id);
+    expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "streamed" });
     expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "incremental" });
 
     await updateLocation(db, actor, location.id, { sourceKey: "salon-b" });
