@@ -16,7 +16,7 @@ import { ensureSessionPreview } from "./session-preview";
 import { ensureStepRows } from "./session-steps";
 import { stepsByName } from "./steps/all-steps";
 import { decideStreamed, primeUnsentTargets, requestFirstPreview, streamedSource } from "./stream/streamed-session";
-import { streamedStepsByName } from "./stream/stream-steps";
+import { closeStreamedReads, streamedStepsByName } from "./stream/stream-steps";
 import type { StepContext } from "./steps/sync-step";
 import { syncConfigFromEnvironment, type SyncConfig } from "./sync-config";
 
@@ -51,6 +51,7 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
   if (!session || !location) return "finished";
   let client: UpstreamClient | undefined;
   let closeReader: (() => Promise<void>) | undefined;
+  let context: StepContext | undefined;
   try {
     const resumed = session.resumesSessionId
       ? (await db.select().from(syncSessions).where(eq(syncSessions.id, session.resumesSessionId)))[0]
@@ -80,7 +81,7 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
     const recorder = createAttemptRecorder(fence);
     // The preview already checked every record against the same upstream schemas (lib/mapping); a second check per record cost ~10 µs each.
     client = createEnvironmentClient(credentials, { validateRecords: false, ...options.client, signal: fence.signal, onAttempt: recorder.record });
-    const context: StepContext = {
+    context = {
       sql,
       fence,
       client,
@@ -128,6 +129,7 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
     return "failed";
   } finally {
     await client?.close();
+    if (context?.stream) await closeStreamedReads(context);
     await closeReader?.();
   }
 }

@@ -71,6 +71,8 @@ function catalogueStep(name: SyncStepName & PreviewRecordType, post: (context: S
  */
 interface PartDealer {
   take(key: string): Promise<PreviewRecordRow[]>;
+  /** Ends the read (its source connection goes back to the pool): a retried step deals from a new one. */
+  close(): Promise<void>;
 }
 
 function dealParts(context: StepContext, type: "contact_details" | "vehicles", pendingKeys: readonly string[], leaveOutAccepted: boolean): PartDealer {
@@ -108,10 +110,20 @@ function dealParts(context: StepContext, type: "contact_details" | "vehicles", p
       next?.catch(() => {});
       return part;
     },
+    async close() {
+      await next?.catch(() => {});
+      await records.return(undefined);
+    },
   };
 }
 
 const dealers = new WeakMap<StepContext, Map<string, PartDealer>>();
+
+/** Ends the session's open reads (a step that failed for good leaves its read open). */
+export async function closeStreamedReads(context: StepContext): Promise<void> {
+  for (const dealer of dealers.get(context)?.values() ?? []) await dealer.close().catch(() => {});
+  dealers.delete(context);
+}
 
 function partsStep(name: "contact_details" | "vehicles", post: (context: StepContext, records: Payload[]) => Promise<UploadOutcome>): SyncStep {
   return {
@@ -125,6 +137,7 @@ function partsStep(name: "contact_details" | "vehicles", post: (context: StepCon
       const [anyAccepted] = await context.sql`select 1 from synced_records where location_id = ${context.location.id} and record_type = ${name} limit 1`;
       const byStep = dealers.get(context) ?? new Map<string, PartDealer>();
       dealers.set(context, byStep);
+      await byStep.get(name)?.close();
       byStep.set(name, dealParts(context, name, pendingKeys, Boolean(anyAccepted)));
     },
     async send(context, key) {
