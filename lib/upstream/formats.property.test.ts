@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import { Settings } from "luxon";
 import { describe, expect, test } from "vitest";
-import { describeDateTimeProblem, formatInstantAt, formatLocalDate, formatUpstreamDateTime, isLocalDate, type DateTimeStyle } from "./formats";
+import {
+  describeDateTimeProblem,
+  formatInstantAt,
+  formatLocalDate,
+  formatUpstreamDateTime,
+  isLocalDate,
+  upstreamDateTimeMillis,
+  type DateTimeStyle,
+} from "./formats";
 import {
   arbitraryInstant,
   arbitraryZone,
@@ -143,6 +151,18 @@ describe("the date and date-time checks decide as the regular expressions and lu
         for (const style of styles) expect(describeDateTimeProblem(formatUpstreamDateTime(instant, zone, style), style)).toBeUndefined();
       }),
       { numRuns: 500 },
+    );
+  });
+
+  test("upstreamDateTimeMillis reads the instant Date.parse reads", () => {
+    fc.assert(
+      fc.property(mutated(dateTimeText), (value) => {
+        for (const style of styles) {
+          if (describeDateTimeProblem(value, style) !== undefined) continue;
+          expect(upstreamDateTimeMillis(value)).toBe(Date.parse(value.replace("Z", "")));
+        }
+      }),
+      { numRuns: numRuns * 3 },
     );
   });
 });

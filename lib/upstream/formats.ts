@@ -1,7 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import { z } from "zod";
 import { cachedZone } from "./cached-zone";
-import { dayMs, digitsAt, isRealDate, minuteMs, offsetText, wallDateText, wallDateTimeText } from "./wall-clock";
+import { dayMs, digitsAt, isRealDate, minuteMs, offsetText, wallDateText, wallDateTimeText, wallMillisOf } from "./wall-clock";
 
 /** How date-times are written in payloads: the spec's form (default) or plain RFC 3339. */
 export const DateTimeStyle = z.enum(["spec", "rfc3339"]);
@@ -144,6 +144,17 @@ export function describeDateTimeProblem(value: string, style: DateTimeStyle = de
   const offsetMinutes = digitsAt(value, value.length - 2, 2);
   if (offsetMinutes > 59 || offsetHours * 60 + offsetMinutes > maxOffsetMinutes) return "must have a UTC offset between -18:00 and +18:00";
   return undefined;
+}
+
+/**
+ * The instant of a date-time that describeDateTimeProblem accepts (either style), by integer steps: the number
+ * Date.parse reads from it without the spec's `Z`, in a fraction of the time.
+ */
+export function upstreamDateTimeMillis(value: string): number {
+  const offsetAt = value.length - 6;
+  const offsetMinutes = digitsAt(value, offsetAt + 1, 2) * 60 + digitsAt(value, offsetAt + 4, 2);
+  const wallMillis = wallMillisOf(digitsAt(value, 0, 4), digitsAt(value, 5, 2), digitsAt(value, 8, 2), digitsAt(value, 11, 2), digitsAt(value, 14, 2), digitsAt(value, 17, 2));
+  return wallMillis - (value[offsetAt] === "-" ? -offsetMinutes : offsetMinutes) * minuteMs;
 }
 
 /** The instant a payload date-time stands for; throws InvalidDateTimeError when its form is wrong. */
