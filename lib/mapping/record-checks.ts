@@ -1,4 +1,4 @@
-import { describeDateTimeProblem, isLocalDate, mobilePhonePattern, upstreamDateTimeMillis, type DateTimeStyle } from "@/lib/upstream/formats";
+import { isLocalDate, mobilePhonePattern, upstreamDateTimeMillis, type DateTimeStyle } from "@/lib/upstream/formats";
 import { ContactDetailRecord, type UpstreamRecordType } from "@/lib/upstream/records";
 
 // The upstream schemas of the two record types mapped by the hundred thousand (appointments, contact details),
@@ -57,16 +57,18 @@ function hasIdentity(record: Fields): boolean {
   return isOptionalId(record.external_id) && isOptionalId(record.id) && (record.external_id === undefined) !== (record.id === undefined);
 }
 
-const isDateTime = (value: unknown, style: DateTimeStyle): value is string => typeof value === "string" && describeDateTimeProblem(value, style) === undefined;
+// The instant of a date-time of the style, NaN for anything else.
+const instantOf = (value: unknown, style: DateTimeStyle) => (typeof value === "string" ? upstreamDateTimeMillis(value, style) : Number.NaN);
 
 function isAppointmentRecord(record: Fields, style: DateTimeStyle): boolean {
-  const { start_at: start, end_at: end, price_cents: price } = record;
+  const price = record.price_cents;
+  const start = instantOf(record.start_at, style);
+  const end = instantOf(record.end_at, style);
   return (
     hasOnlyKeys(record, appointmentKeys) &&
     hasIdentity(record) &&
-    isDateTime(start, style) &&
-    isDateTime(end, style) &&
-    upstreamDateTimeMillis(end) >= upstreamDateTimeMillis(start) &&
+    // False when either is NaN.
+    end >= start &&
     isOptionalId(record.contact_detail_external_id) &&
     isOptionalId(record.service_external_id) &&
     isOptionalId(record.calendar_external_id) &&

@@ -154,12 +154,13 @@ describe("the date and date-time checks decide as the regular expressions and lu
     );
   });
 
-  test("upstreamDateTimeMillis reads the instant Date.parse reads", () => {
+  test("upstreamDateTimeMillis reads the instant Date.parse reads, and NaN where describeDateTimeProblem finds a problem", () => {
     fc.assert(
       fc.property(mutated(dateTimeText), (value) => {
         for (const style of styles) {
-          if (describeDateTimeProblem(value, style) !== undefined) continue;
-          expect(upstreamDateTimeMillis(value)).toBe(Date.parse(value.replace("Z", "")));
+          const millis = upstreamDateTimeMillis(value, style);
+          if (describeDateTimeProblem(value, style) === undefined) expect(millis).toBe(Date.parse(value.replace("Z", "")));
+          else expect(millis).toBeNaN();
         }
       }),
       { numRuns: numRuns * 3 },

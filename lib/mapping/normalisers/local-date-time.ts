@@ -28,26 +28,23 @@ interface Location {
 function wallTimeMillis(text: string): number | undefined {
   const length = text.length;
   const hasSeconds = length > 16;
-  const wellFormed =
+  const separatorsFit =
     length >= 16 &&
-    digitsAt(text, 0, 4) >= 0 &&
     text[4] === "-" &&
-    digitsAt(text, 5, 2) >= 0 &&
     text[7] === "-" &&
-    digitsAt(text, 8, 2) >= 0 &&
     (text[10] === " " || text[10] === "T") &&
-    digitsAt(text, 11, 2) >= 0 &&
     text[13] === ":" &&
-    digitsAt(text, 14, 2) >= 0 &&
-    (!hasSeconds || (length >= 19 && text[16] === ":" && digitsAt(text, 17, 2) >= 0)) &&
-    (length <= 19 || (length > 20 && text[19] === "." && digitsAt(text, 20, length - 20) >= 0));
-  if (!wellFormed) return undefined;
+    (!hasSeconds || (length >= 19 && text[16] === ":")) &&
+    (length <= 19 || (length > 20 && text[19] === "."));
+  if (!separatorsFit) return undefined;
+  // digitsAt gives -1 where a character is not a digit 0–9.
   const year = digitsAt(text, 0, 4);
   const month = digitsAt(text, 5, 2);
   const day = digitsAt(text, 8, 2);
   const hour = digitsAt(text, 11, 2);
   const minute = digitsAt(text, 14, 2);
   const second = hasSeconds ? digitsAt(text, 17, 2) : 0;
+  if (year < 0 || hour < 0 || minute < 0 || second < 0 || (length > 20 && digitsAt(text, 20, length - 20) < 0)) return undefined;
   if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return undefined;
   return wallMillisOf(year, month, day, hour, minute, second);
 }
