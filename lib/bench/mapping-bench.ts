@@ -1,7 +1,8 @@
 // `npm run bench:mapping`: maps demo appointments and customers (the demo generator's rows, without a database) with
-// mapRow, and hashes the records as the preview does. Prints the CPU time per row of each, and a digest of every output
-// (records, issues, local dates, hashes, in both date-time styles), so that a change to the mapping can show its output
-// is the same.
+// mapRow, and hashes the records as the preview does. Prints the CPU time per row of each, the time JSON.stringify takes
+// for the same rows' records (a yardstick of the machine: mapping is judged by its ratio to it, with a target per
+// resource, exit 1 on a miss), and a digest of every output (records, issues, local dates, hashes, in both date-time
+// styles), so that a change to the mapping can show its output is the same.
 import { createHash } from "node:crypto";
 import { mapRow } from "@/lib/mapping/map-row";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
@@ -20,6 +21,8 @@ const appointmentsPerLocation = 100_000;
 const years = 1;
 const today = wallDay("2025-06-15");
 const rounds = 7;
+// Mapping a row may take at most this many times as long as serialising its record.
+const ratioTargets = { appointments: 5, customers: 12 } as const;
 
 interface BenchLocation {
   ctx: Omit<MappingContext, "dateTimeStyle">;
@@ -109,21 +112,43 @@ function printTiming(label: string, count: number, unit: string, { first, warm }
   console.log(`${label.padEnd(13)} ${count.toLocaleString("en").padStart(8)} ${unit.padEnd(8)} ${warm.toFixed(2).padStart(7)} µs each (first round ${first.toFixed(2)})`);
 }
 
+/** Prints mapping against serialising for one resource; false when the ratio misses its target. */
+function printRatio(label: string, map: { warm: number }, serialise: { warm: number }, target: number): boolean {
+  const ratio = map.warm / serialise.warm;
+  const met = ratio <= target;
+  console.log(
+    `${label.padEnd(13)} map ${map.warm.toFixed(2)} µs / serialise ${serialise.warm.toFixed(2)} µs = ${ratio.toFixed(1).padStart(4)}× (target ≤ ${target}×) ${met ? "met" : "MISSED"}`,
+  );
+  return met;
+}
+
 function main(): void {
   const locations = demoProfiles.slice(1).map((profile, index) => benchLocation(profile, index));
   const appointmentCount = locations.reduce((sum, location) => sum + location.appointments.length, 0);
   const customerCount = locations.reduce((sum, location) => sum + location.customers.length, 0);
   const style: DateTimeStyle = "spec";
+  // One context per location, as the preview maps a run's rows with one.
+  const runs = locations.map(({ ctx, appointments, customers }) => ({ ctx: { ...ctx, dateTimeStyle: style }, appointments, customers }));
 
   const appointments = microsPerRow(appointmentCount, () => {
-    for (const { ctx, appointments } of locations) for (const row of appointments) mapRow("appointments", row, { ...ctx, dateTimeStyle: style });
+    for (const { ctx, appointments } of runs) for (const row of appointments) mapRow("appointments", row, ctx);
   });
   const customers = microsPerRow(customerCount, () => {
-    for (const { ctx, customers } of locations) for (const row of customers) mapRow("customers", row, { ...ctx, dateTimeStyle: style });
+    for (const { ctx, customers } of runs) for (const row of customers) mapRow("customers", row, ctx);
   });
-  const mappedCustomers = locations.flatMap(({ ctx, customers }) => customers.map((row) => mapRow("customers", row, { ...ctx, dateTimeStyle: style }).record));
-  const hashes = microsPerRow(mappedCustomers.length, () => {
-    for (const record of mappedCustomers) if (record !== null) recordHash(record);
+  // The records of the same rows (null where a row is excluded, as JSON.stringify(mapped.record) sees it), timed the
+  // same way, per row as the mapping is.
+  const mappedAppointments = runs.flatMap(({ ctx, appointments }) => appointments.map((row) => mapRow("appointments", row, ctx).record));
+  const mappedCustomers = runs.flatMap(({ ctx, customers }) => customers.map((row) => mapRow("customers", row, ctx).record));
+  const appointmentJson = microsPerRow(appointmentCount, () => {
+    for (const record of mappedAppointments) JSON.stringify(record);
+  });
+  const customerJson = microsPerRow(customerCount, () => {
+    for (const record of mappedCustomers) JSON.stringify(record);
+  });
+  const hashedCustomers = mappedCustomers.filter((record) => record !== null);
+  const hashes = microsPerRow(hashedCustomers.length, () => {
+    for (const record of hashedCustomers) recordHash(record);
   });
 
   const digest = createHash("sha256");
@@ -140,10 +165,18 @@ function main(): void {
     }
   }
 
+  console.log("map: mapRow alone (recordHash is timed on its own); serialise: JSON.stringify of each row's record; CPU time, median of the warm rounds");
   printTiming("appointments", appointmentCount, "rows", appointments);
+  printTiming("  serialise", appointmentCount, "rows", appointmentJson);
   printTiming("customers", customerCount, "rows", customers);
-  printTiming("recordHash", mappedCustomers.length, "records", hashes);
+  printTiming("  serialise", customerCount, "rows", customerJson);
+  printTiming("recordHash", hashedCustomers.length, "records", hashes);
+  const met = [
+    printRatio("appointments", appointments, appointmentJson, ratioTargets.appointments),
+    printRatio("customers", customers, customerJson, ratioTargets.customers),
+  ];
   console.log(`output digest ${digest.digest("hex")}`);
+  if (met.includes(false)) process.exitCode = 1;
 }
 
 main();

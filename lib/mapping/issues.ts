@@ -25,5 +25,6 @@ export function errorIssue(field: string, code: string, reason: string, original
 }
 
 export function hasError(issues: readonly MappingIssue[]): boolean {
-  return issues.some((issue) => issue.severity === "error");
+  for (const issue of issues) if (issue.severity === "error") return true;
+  return false;
 }

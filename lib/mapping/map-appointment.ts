@@ -1,11 +1,12 @@
 import type { AppointmentRow } from "@/lib/source/source-rows";
 import type { AppointmentRecord } from "@/lib/upstream/records";
 import { errorIssue, shownOriginal } from "./issues";
-import { checkedRow, withoutUndefined } from "./mapped-row";
+import { checkedRow } from "./mapped-row";
 import type { MappedAppointmentRow, MappingContext } from "./mapping-types";
 import { normaliseAppointmentStatus } from "./normalisers/appointment-status";
 import { normaliseIdentifier, optionalReference, requireExternalId, requireReference } from "./normalisers/identifier";
 import { normaliseLocalDateTime } from "./normalisers/local-date-time";
+import { issuesOf } from "./normalisers/normalised";
 import { normalisePrice } from "./normalisers/price";
 
 // Spec 4.4.4: an import holds all valid appointments of its range "excluding canceled ones and no-shows".
@@ -29,21 +30,19 @@ export function mapAppointment(row: AppointmentRow, ctx: MappingContext): Mapped
   const service = optionalReference(row.service_id, "service_external_id");
   const calendar = optionalReference(row.staff_id, "calendar_external_id");
   const price = normalisePrice(row.price);
-  const issues = [...externalId.issues, ...start.issues, ...end.issues, ...contact.issues, ...service.issues, ...calendar.issues, ...price.issues, ...status.issues];
+  const issues = issuesOf(externalId, start, end, contact, service, calendar, price, status);
   if (start.value !== undefined && end.value !== undefined && end.value.instant < start.value.instant) {
     issues.push(errorIssue("end_at", "end_before_start", "is before start_at", shownOriginal(row.ends_at)));
   }
   if (externalId.value === undefined || start.value === undefined || end.value === undefined) {
     return { sourceId, record: null, issues, excludedByRule: null, localDate };
   }
-  const record = withoutUndefined({
-    external_id: externalId.value,
-    start_at: start.value.dateTime,
-    end_at: end.value.dateTime,
-    contact_detail_external_id: contact.value,
-    service_external_id: service.value,
-    calendar_external_id: calendar.value,
-    price_cents: price.value,
-  });
-  return { ...checkedRow("appointments", sourceId, record, issues, ctx), localDate };
+  // In the record's key order; a field without a value is left out, not sent as undefined.
+  const record: AppointmentRecord = { external_id: externalId.value, start_at: start.value.dateTime, end_at: end.value.dateTime };
+  if (contact.value !== undefined) record.contact_detail_external_id = contact.value;
+  if (service.value !== undefined) record.service_external_id = service.value;
+  if (calendar.value !== undefined) record.calendar_external_id = calendar.value;
+  if (price.value !== undefined) record.price_cents = price.value;
+  const checked = checkedRow("appointments", sourceId, record, issues, ctx);
+  return { sourceId, record: checked.record, issues: checked.issues, excludedByRule: checked.excludedByRule, localDate };
 }

@@ -2,6 +2,7 @@ import type { DateTimeStyle } from "@/lib/upstream/formats";
 import { recordSchemasOf, type UpstreamRecordType } from "@/lib/upstream/records";
 import { errorIssue, hasError } from "./issues";
 import type { MappedRow, MappingContext, MappingIssue, UpstreamRecordOf } from "./mapping-types";
+import { passesPlainCheck } from "./record-checks";
 
 type RecordSchemas = ReturnType<typeof recordSchemasOf>;
 const schemasByStyle = new Map<DateTimeStyle, RecordSchemas>();
@@ -36,6 +37,7 @@ export function rejectedRow<R>(sourceId: string, issues: MappingIssue[]): Mapped
 /**
  * A built record, checked against the upstream schema of its type as the last step: the contract with the sync engine
  * is that every emitted record passes it. A record that does not (a mapping bug) is excluded with an error, never sent.
+ * The plain check (record-checks.ts) answers first for the types it knows; the schema decides whatever it does not pass.
  */
 export function checkedRow<T extends UpstreamRecordType>(
   type: T,
@@ -45,6 +47,7 @@ export function checkedRow<T extends UpstreamRecordType>(
   ctx: MappingContext,
 ): MappedRow<UpstreamRecordOf[T]> {
   if (hasError(issues)) return rejectedRow(sourceId, issues);
+  if (passesPlainCheck(type, record, ctx.dateTimeStyle)) return { sourceId, record, issues, excludedByRule: null };
   const result = schemasOf(ctx.dateTimeStyle)[type].safeParse(record);
   if (result.success) return { sourceId, record, issues, excludedByRule: null };
   const schemaIssues = result.error.issues.map((issue) =>

@@ -1,8 +1,14 @@
 import { IANAZone, Zone, type ZoneOffsetFormat, type ZoneOffsetOptions } from "luxon";
 
-const BUCKET_MS = 15 * 60 * 1000;
-const MAX_CACHED_BUCKETS = 500_000;
-const RECENT_SLOTS = 4096;
+const SPAN_MS = 15 * 60 * 1000;
+// Spans are cached in pages of 4096 (about six weeks), each a typed array found by page number: a few pages hold a
+// year and a half of appointments, where a map of spans was a hash lookup (and a cache miss) per offset.
+const PAGE_SPANS = 4096;
+const MAX_CACHED_PAGES = 128;
+const RECENT_PAGES = 8;
+// A span not looked up yet, and one with a transition inside (whose offsets luxon gives instant by instant).
+const UNKNOWN = Number.NaN;
+const MIXED = Number.POSITIVE_INFINITY;
 
 const pad = (value: number) => String(value).padStart(2, "0");
 
@@ -14,11 +20,11 @@ const pad = (value: number) => String(value).padStart(2, "0");
  */
 class CachedIanaZone extends Zone {
   readonly #inner: IANAZone;
-  readonly #offsets = new Map<number, number>();
-  // A direct-mapped table in front of the map (slot = bucket mod RECENT_SLOTS): placing one wall time asks for the
-  // offset of the same few spans up to eight times, and a lookup in a map of many thousand spans is the slower part.
-  readonly #recentBuckets = new Float64Array(RECENT_SLOTS).fill(Number.NaN);
-  readonly #recentOffsets = new Float64Array(RECENT_SLOTS);
+  readonly #pages = new Map<number, Float64Array>();
+  // The pages asked for last, by page number mod RECENT_PAGES: placing one wall time asks for the offsets of a few spans
+  // of its own page and one of today's (luxon's first guess), so the map is seldom asked.
+  readonly #recentPageNumbers = new Float64Array(RECENT_PAGES).fill(Number.NaN);
+  readonly #recentPages: Float64Array[] = Array.from({ length: RECENT_PAGES }, () => new Float64Array(0));
 
   constructor(name: string) {
     super();
@@ -46,21 +52,37 @@ class CachedIanaZone extends Zone {
   }
 
   override offset(ts: number): number {
-    const bucket = Math.floor(ts / BUCKET_MS);
-    const slot = bucket & (RECENT_SLOTS - 1);
-    if (this.#recentBuckets[slot] === bucket) return this.#recentOffsets[slot]!;
-    let offset = this.#offsets.get(bucket);
-    if (offset === undefined) {
-      const start = this.#inner.offset(bucket * BUCKET_MS);
-      const end = this.#inner.offset((bucket + 1) * BUCKET_MS - 1);
-      if (start !== end) return this.#inner.offset(ts);
-      if (this.#offsets.size >= MAX_CACHED_BUCKETS) this.#offsets.clear();
-      this.#offsets.set(bucket, start);
-      offset = start;
+    const span = Math.floor(ts / SPAN_MS);
+    if (!Number.isFinite(span)) return this.#inner.offset(ts);
+    const pageNumber = Math.floor(span / PAGE_SPANS);
+    const slot = pageNumber & (RECENT_PAGES - 1);
+    const page = this.#recentPageNumbers[slot] === pageNumber ? this.#recentPages[slot]! : this.#page(pageNumber, slot);
+    const index = span - pageNumber * PAGE_SPANS;
+    let offset = page[index]!;
+    if (Number.isNaN(offset)) {
+      offset = this.#spanOffset(span);
+      page[index] = offset;
     }
-    this.#recentBuckets[slot] = bucket;
-    this.#recentOffsets[slot] = offset;
-    return offset;
+    return offset === MIXED ? this.#inner.offset(ts) : offset;
+  }
+
+  // The offset of a span when it is the same at both ends, else MIXED.
+  #spanOffset(span: number): number {
+    const start = this.#inner.offset(span * SPAN_MS);
+    const end = this.#inner.offset((span + 1) * SPAN_MS - 1);
+    return start === end ? start : MIXED;
+  }
+
+  #page(pageNumber: number, slot: number): Float64Array {
+    let page = this.#pages.get(pageNumber);
+    if (page === undefined) {
+      if (this.#pages.size >= MAX_CACHED_PAGES) this.#pages.clear();
+      page = new Float64Array(PAGE_SPANS).fill(UNKNOWN);
+      this.#pages.set(pageNumber, page);
+    }
+    this.#recentPageNumbers[slot] = pageNumber;
+    this.#recentPages[slot] = page;
+    return page;
   }
 
   override formatOffset(ts: number, format: ZoneOffsetFormat): string {

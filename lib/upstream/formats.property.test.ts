@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import { Settings } from "luxon";
 import { describe, expect, test } from "vitest";
-import { describeDateTimeProblem, formatInstantAt, formatLocalDate, formatUpstreamDateTime, isLocalDate, type DateTimeStyle } from "./formats";
+import {
+  describeDateTimeProblem,
+  formatInstantAt,
+  formatLocalDate,
+  formatUpstreamDateTime,
+  isLocalDate,
+  upstreamDateTimeMillis,
+  type DateTimeStyle,
+} from "./formats";
 import {
   arbitraryInstant,
   arbitraryZone,
@@ -143,6 +151,19 @@ describe("the date and date-time checks decide as the regular expressions and lu
         for (const style of styles) expect(describeDateTimeProblem(formatUpstreamDateTime(instant, zone, style), style)).toBeUndefined();
       }),
       { numRuns: 500 },
+    );
+  });
+
+  test("upstreamDateTimeMillis reads the instant Date.parse reads, and NaN where describeDateTimeProblem finds a problem", () => {
+    fc.assert(
+      fc.property(mutated(dateTimeText), (value) => {
+        for (const style of styles) {
+          const millis = upstreamDateTimeMillis(value, style);
+          if (describeDateTimeProblem(value, style) === undefined) expect(millis).toBe(Date.parse(value.replace("Z", "")));
+          else expect(millis).toBeNaN();
+        }
+      }),
+      { numRuns: numRuns * 3 },
     );
   });
 });

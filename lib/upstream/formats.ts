@@ -1,7 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import { z } from "zod";
 import { cachedZone } from "./cached-zone";
-import { dayMs, digitsAt, isRealDate, minuteMs, offsetText, wallDateText, wallDateTimeText } from "./wall-clock";
+import { dayMs, digitsAt, isRealDate, minuteMs, offsetText, wallDateText, wallDateTimeText, wallMillisOf } from "./wall-clock";
 
 /** How date-times are written in payloads: the spec's form (default) or plain RFC 3339. */
 export const DateTimeStyle = z.enum(["spec", "rfc3339"]);
@@ -144,6 +144,39 @@ export function describeDateTimeProblem(value: string, style: DateTimeStyle = de
   const offsetMinutes = digitsAt(value, value.length - 2, 2);
   if (offsetMinutes > 59 || offsetHours * 60 + offsetMinutes > maxOffsetMinutes) return "must have a UTC offset between -18:00 and +18:00";
   return undefined;
+}
+
+/**
+ * The instant of a date-time of `style` (what Date.parse reads from it without the spec's `Z`), or NaN where
+ * describeDateTimeProblem finds a problem with it: both in one pass over its characters, for the record checks.
+ */
+export function upstreamDateTimeMillis(value: string, style: DateTimeStyle): number {
+  const offsetAt = style === "spec" ? 20 : 19;
+  const sign = value[offsetAt];
+  const separatorsFit =
+    value.length === offsetAt + 6 &&
+    value[4] === "-" &&
+    value[7] === "-" &&
+    value[10] === "T" &&
+    value[13] === ":" &&
+    value[16] === ":" &&
+    (style !== "spec" || value[19] === "Z") &&
+    (sign === "+" || sign === "-") &&
+    value[offsetAt + 3] === ":";
+  if (!separatorsFit) return Number.NaN;
+  // digitsAt gives -1 where a character is not a digit 0–9.
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
+  const second = digitsAt(value, 17, 2);
+  const offsetHours = digitsAt(value, offsetAt + 1, 2);
+  const offsetMinutes = digitsAt(value, offsetAt + 4, 2);
+  if (year < 0 || !isRealDate(year, month, day) || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return Number.NaN;
+  if (offsetHours < 0 || offsetMinutes < 0 || offsetMinutes > 59 || offsetHours * 60 + offsetMinutes > maxOffsetMinutes) return Number.NaN;
+  const offset = (sign === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  return wallMillisOf(year, month, day, hour, minute, second) - offset * minuteMs;
 }
 
 /** The instant a payload date-time stands for; throws InvalidDateTimeError when its form is wrong. */

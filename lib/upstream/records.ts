@@ -41,6 +41,8 @@ export const ServiceRecord = z
   .superRefine(checkIdentity);
 export type ServiceRecord = z.infer<typeof ServiceRecord>;
 
+// lib/mapping/record-checks.ts restates this schema and appointmentRecordOf's in plain code (the mapping's fast check):
+// a rule changed here must change there too (its test compares the two).
 export const ContactDetailRecord = z
   .strictObject({
     ...identity,

@@ -14,6 +14,9 @@ const statusBySpelling: ReadonlyMap<string, AppointmentStatus> = new Map([
 /** The status word, case and spelling aside. Missing → booked; an unknown word → booked with a warning. */
 export function normaliseAppointmentStatus(value: string | null | undefined): Normalised<AppointmentStatus> {
   if (typeof value !== "string") return normalised<AppointmentStatus>("booked");
+  // Most rows hold a key as it is ("completed"), which cleaning leaves as it is: looked up first.
+  const written = statusBySpelling.get(value);
+  if (written !== undefined) return normalised(written);
   const spelling = value.trim().toLowerCase().replace(/[\s_-]+/gu, "");
   if (spelling === "") return normalised<AppointmentStatus>("booked");
   const status = statusBySpelling.get(spelling);

@@ -67,17 +67,18 @@ const wallTimeText = (wallMillis: number, separator: string, form: "seconds" | "
 };
 const textForm = fc.tuple(fc.constantFrom(" ", "T"), fc.constantFrom("seconds", "seconds", "minutes", "fraction") as fc.Arbitrary<"seconds" | "minutes" | "fraction">);
 
-// Wall times around a clock change: from hours before the change on the old offset to hours after it on the new one,
-// so skipped and repeated times come up often.
-const wallTimeNearChange = fc
-  .tuple(arbitraryZone, fc.nat(), fc.integer({ min: -4 * 3_600, max: 4 * 3_600 }), textForm)
-  .map(([zone, pick, seconds, [separator, form]]) => {
+// Wall times around a clock change: from `hours` before the change on the old offset to `hours` after it on the new
+// one. Within hours, skipped and repeated times come up often; within days, the edges of the plain path (a day away).
+const wallTimeAroundChange = (hours: number) =>
+  fc.tuple(arbitraryZone, fc.nat(), fc.integer({ min: -hours * 3_600, max: hours * 3_600 }), textForm).map(([zone, pick, seconds, [separator, form]]) => {
     const transitions = zoneTransitions(zone);
     const change = transitions.length === 0 ? Date.UTC(2026, 2, 29) : transitions[pick % transitions.length]!;
     const offsetBefore = IANAZone.create(zone).offset(change - 1);
     const wallMillis = Math.floor((change + offsetBefore * 60_000) / 1000) * 1000 + seconds * 1000;
     return [zone, wallTimeText(wallMillis, separator, form)] as const;
   });
+const wallTimeNearChange = wallTimeAroundChange(4);
+const wallTimeDaysFromChange = wallTimeAroundChange(60);
 
 const wallTimeAnyDay = fc
   .tuple(arbitraryZone, arbitraryInstant, textForm)
@@ -134,11 +135,18 @@ describe("normaliseLocalDateTime places every wall time as luxon did", () => {
     );
   });
 
+  test("a day or two from clock changes, where the plain path gives way to the full one", () => {
+    fc.assert(
+      fc.property(wallTimeDaysFromChange, ([zone, text]) => expectSamePlacement(text, zone)),
+      { numRuns },
+    );
+  });
+
   test("whatever luxon's clock says (its first guess of the offset is the zone's offset now)", () => {
     const now = Settings.now;
     try {
       fc.assert(
-        fc.property(fc.oneof(wallTimeNearChange, wallTimeAnyDay), arbitraryInstant, ([zone, text], today) => {
+        fc.property(fc.oneof(wallTimeNearChange, wallTimeDaysFromChange, wallTimeAnyDay), arbitraryInstant, ([zone, text], today) => {
           Settings.now = () => today;
           expectSamePlacement(text, zone);
         }),

@@ -28,26 +28,23 @@ interface Location {
 function wallTimeMillis(text: string): number | undefined {
   const length = text.length;
   const hasSeconds = length > 16;
-  const wellFormed =
+  const separatorsFit =
     length >= 16 &&
-    digitsAt(text, 0, 4) >= 0 &&
     text[4] === "-" &&
-    digitsAt(text, 5, 2) >= 0 &&
     text[7] === "-" &&
-    digitsAt(text, 8, 2) >= 0 &&
     (text[10] === " " || text[10] === "T") &&
-    digitsAt(text, 11, 2) >= 0 &&
     text[13] === ":" &&
-    digitsAt(text, 14, 2) >= 0 &&
-    (!hasSeconds || (length >= 19 && text[16] === ":" && digitsAt(text, 17, 2) >= 0)) &&
-    (length <= 19 || (length > 20 && text[19] === "." && digitsAt(text, 20, length - 20) >= 0));
-  if (!wellFormed) return undefined;
+    (!hasSeconds || (length >= 19 && text[16] === ":")) &&
+    (length <= 19 || (length > 20 && text[19] === "."));
+  if (!separatorsFit) return undefined;
+  // digitsAt gives -1 where a character is not a digit 0–9.
   const year = digitsAt(text, 0, 4);
   const month = digitsAt(text, 5, 2);
   const day = digitsAt(text, 8, 2);
   const hour = digitsAt(text, 11, 2);
   const minute = digitsAt(text, 14, 2);
   const second = hasSeconds ? digitsAt(text, 17, 2) : 0;
+  if (year < 0 || hour < 0 || minute < 0 || second < 0 || (length > 20 && digitsAt(text, 20, length - 20) < 0)) return undefined;
   if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return undefined;
   return wallMillisOf(year, month, day, hour, minute, second);
 }
@@ -68,6 +65,8 @@ export function normaliseLocalDateTime(value: string | null | undefined, field: 
       errorIssue(field, "invalid_date_time", "is not a local date-time YYYY-MM-DD HH:MM:SS", shownOriginal(value)),
     );
   }
+  const plain = placePlainWallTime(text, wallMillis, location);
+  if (plain !== undefined) return normalised(plain);
   try {
     return placeWallTime(value, text, wallMillis, field, location);
   } catch (error) {
@@ -118,6 +117,39 @@ function possibleReadings(reading: Reading, zone: Zone): [Reading] | [Reading, R
   const readingAt = (ts: number): Reading => (ts === reading.ts ? reading : { ts, o: offsetAt(zone, ts) });
   const [one, other] = [readingAt(wallMillis - first * minuteMs), readingAt(wallMillis - second * minuteMs)];
   return other.ts < one.ts ? [other, one] : [one, other];
+}
+
+// `Z±HH:MM` (spec) or `±HH:MM` (RFC 3339) of an offset, by style: a few offsets come up millions of times.
+const offsetSuffixes = { spec: new Map<number, string>(), rfc3339: new Map<number, string>() };
+
+function offsetSuffix(offset: number, style: DateTimeStyle): string {
+  const suffixes = offsetSuffixes[style];
+  let suffix = suffixes.get(offset);
+  if (suffix === undefined) {
+    suffix = `${style === "spec" ? "Z" : ""}${offsetText(offset)}`;
+    suffixes.set(offset, suffix);
+  }
+  return suffix;
+}
+
+/**
+ * placeWallTime for the common wall time, a day or more from a clock change, in its fewest steps: the same offset
+ * lookups up to the point where the wall time is known to have one reading, at the zone's offset O (fixOffset lands on
+ * O, and the offsets a day either side agree, so possibleReadings finds no second one). It is then sent as written: its
+ * date and time from the text (a four-digit year, so wallDateTimeText would print the same), then O. Undefined for
+ * every other wall time, which placeWallTime places.
+ */
+function placePlainWallTime(text: string, wallMillis: number, location: Location): PlacedDateTime | undefined {
+  const zone = cachedZone(location.timeZone);
+  const guess = zone.offset(Settings.now());
+  const offset = zone.offset(wallMillis - guess * minuteMs);
+  if (!Number.isInteger(guess) || !Number.isInteger(offset)) return undefined;
+  if (offset !== guess && zone.offset(wallMillis - offset * minuteMs) !== offset) return undefined;
+  const dayBefore = zone.offset(wallMillis - dayMs);
+  if (!Number.isInteger(dayBefore) || zone.offset(wallMillis + dayMs) !== dayBefore) return undefined;
+  const localDate = text.slice(0, 10);
+  const clock = text.length === 16 ? `${text.slice(11, 16)}:00` : text.slice(11, 19);
+  return { dateTime: `${localDate}T${clock}${offsetSuffix(offset, location.dateTimeStyle)}`, instant: wallMillis - offset * minuteMs, localDate };
 }
 
 // The steps of placeWithLuxon on plain numbers, offset lookup for offset lookup (the zone's memoised offsets).

@@ -1,7 +1,9 @@
-import { isSupportedCountry, Metadata, parsePhoneNumberFromString, type PhoneNumber } from "libphonenumber-js/max";
+import { isSupportedCountry, parsePhoneNumberFromString, type PhoneNumber } from "libphonenumber-js/max";
 import { warningIssue } from "../issues";
 import { maskPhone } from "../mask";
 import { normalised, type Normalised } from "./normalised";
+import { isValidNationalNumber, phonePlan } from "./phone-plans";
+import { plainPhoneNumber } from "./plain-phone";
 import { normaliseText } from "./text";
 
 const field = "mobile_phone_number";
@@ -15,6 +17,8 @@ export function normalisePhone(value: string | null | undefined, country: string
   if (text === undefined) return normalised<string>(undefined);
   const region = country.toUpperCase();
   const defaultCountry = isSupportedCountry(region) ? region : undefined;
+  const plain = defaultCountry === undefined ? undefined : plainPhoneNumber(text, defaultCountry);
+  if (plain !== undefined) return normalised(plain);
   const phone = withoutStackTraces(() => parsePhoneNumberFromString(text, defaultCountry === undefined ? {} : { defaultCountry }));
   if (phone !== undefined && isValidNumber(phone)) return normalised(phone.number);
   const international = /^\s*(\+|00)/.test(text) || defaultCountry === undefined;
@@ -34,51 +38,10 @@ function withoutStackTraces<T>(run: () => T): T {
   }
 }
 
-// The parts of libphonenumber's metadata that PhoneNumber.isValid() reads (metadata.js, NumberingPlan and Type).
-interface NumberType {
-  pattern(): string;
-  possibleLengths(): number[] | undefined;
-}
-
-interface NumberingPlan {
-  nationalNumberPattern(): string;
-  hasTypes(): boolean;
-  type(name: string): NumberType | undefined;
-}
-
-const metadata = new Metadata() as unknown as { selectNumberingPlan(countryOrCallingCode: string): void; numberingPlan: NumberingPlan };
-
-// In getNumberType's order: a number of any of these types is valid.
-const numberTypes = ["FIXED_LINE", "MOBILE", "PREMIUM_RATE", "TOLL_FREE", "SHARED_COST", "VOIP", "PERSONAL_NUMBER", "PAGER", "UAN", "VOICEMAIL"];
-
-// The library compiles `^(?:pattern)$` on every test; a country's patterns run to a thousand characters.
-const compiledPatterns = new Map<string, RegExp>();
-
-function matchesEntirely(text: string, pattern: string): boolean {
-  let expression = compiledPatterns.get(pattern);
-  if (expression === undefined) {
-    expression = new RegExp(`^(?:${pattern})$`);
-    compiledPatterns.set(pattern, expression);
-  }
-  return expression.test(text);
-}
-
-function isNumberOfType(nationalNumber: string, type: NumberType | undefined): boolean {
-  if (type === undefined || !type.pattern()) return false;
-  const lengths = type.possibleLengths();
-  if (lengths && !lengths.includes(nationalNumber.length)) return false;
-  return matchesEntirely(nationalNumber, type.pattern());
-}
-
 /**
  * PhoneNumber.isValid() (isValid.js with getNumberType.js) step for step, with each pattern compiled once: the number
  * matches its numbering plan's national pattern and the pattern of at least one number type.
  */
 function isValidNumber(phone: PhoneNumber): boolean {
-  metadata.selectNumberingPlan(phone.country || phone.countryCallingCode);
-  const plan = metadata.numberingPlan;
-  const nationalNumber = phone.nationalNumber || "";
-  if (!matchesEntirely(nationalNumber, plan.nationalNumberPattern())) return false;
-  if (!plan.hasTypes()) return true;
-  return numberTypes.some((name) => isNumberOfType(nationalNumber, plan.type(name)));
+  return isValidNationalNumber(phone.nationalNumber || "", phonePlan(phone.country || phone.countryCallingCode));
 }
