@@ -1,12 +1,12 @@
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { PreviewIssueRow, PreviewRecordRow } from "@/lib/preview/preview-row";
-import { createRecordChecks, rememberFirstSources, type DuplicateTracker, type KeyLookup } from "./record-checks";
+import { createRecordChecks, rememberFirstSources, type DuplicateTracker, type KeyLookup } from "./cross-checks";
 
 /** The types other records name: their usable keys are kept while later types are read. */
 const targetTypes: readonly PreviewRecordType[] = ["calendars", "service_categories", "services", "contact_details"];
 
 /**
- * Checks one mapped row as it comes (lib/pipeline/record-checks.ts) and returns the issues to store with it;
+ * Checks one mapped row as it comes (lib/pipeline/cross-checks.ts) and returns the issues to store with it;
  * `duplicates` overrides the checks' own tracker for this row's read.
  */
 export type CheckRow = (record: PreviewRecordRow, duplicates?: DuplicateTracker) => PreviewIssueRow[];

@@ -1,5 +1,5 @@
 import type { MappedRow, MappingIssue } from "@/lib/mapping/mapping-types";
-import type { DroppedReferences } from "@/lib/pipeline/record-checks";
+import type { DroppedReferences } from "@/lib/pipeline/cross-checks";
 import { recordHash } from "@/lib/mapping/record-hash";
 import { referencesOf } from "@/lib/mapping/references";
 import type { PreviewRecordType } from "./preview-plan";
@@ -39,7 +39,7 @@ export interface PreviewIssueRow {
   code: string;
   reason: string;
   original: string | null;
-  /** Found by a check across records (lib/pipeline/record-checks.ts), not by mapping the row. */
+  /** Found by a check across records (lib/pipeline/cross-checks.ts), not by mapping the row. */
   cross_check: boolean;
 }
 

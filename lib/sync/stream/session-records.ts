@@ -2,7 +2,7 @@ import { mapBatch } from "@/lib/preview/map-source-rows";
 import { planPreviewReads, type PlannedRead, type PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { PreviewRecordRow } from "@/lib/preview/preview-row";
 import { isTrackedResource } from "@/lib/preview/preview-checks";
-import type { DuplicateTracker } from "@/lib/pipeline/record-checks";
+import type { DuplicateTracker } from "@/lib/pipeline/cross-checks";
 import { createRowChecks } from "@/lib/pipeline/row-checks";
 import { withoutWhiteSpace, type SourceReader } from "@/lib/source/source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";

@@ -10,7 +10,7 @@ import { runChecks } from "@/lib/preview/cross-check-preview";
 import { previewRecordTypes, type PreviewRecordType } from "@/lib/preview/preview-plan";
 import { previewRowsOf, type MappedForPreview, type PreviewRecordRow } from "@/lib/preview/preview-row";
 import { writePreviewBatch } from "@/lib/preview/write-preview-batch";
-import { createRecordChecks, type CheckedRecord, type CrossCheckIssue } from "./record-checks";
+import { createRecordChecks, type CheckedRecord, type CrossCheckIssue } from "./cross-checks";
 
 const testDb = await useTestDatabase();
 const { db, sql } = testDb;
