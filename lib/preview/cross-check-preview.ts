@@ -3,7 +3,7 @@ import { referenceRules, type ReferenceRule } from "@/lib/pipeline/reference-rul
 import type { PreviewRecordType } from "./preview-plan";
 
 // The checks of an incremental run, set-based over a location's stored records (a run that maps every row checks each
-// as it is mapped: lib/pipeline/cross-checks.ts, held to decide the same by record-checks.property.test.ts).
+// as it is mapped: lib/pipeline/cross-checks.ts, held to decide the same by cross-checks.property.test.ts).
 // Scope "all" checks every record; "marked" only those listed in the transaction's preview_recheck table
 // (the changed rows and what depends on them, lib/preview/recheck-preview.ts).
 
