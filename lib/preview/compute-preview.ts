@@ -86,10 +86,11 @@ async function fullRun(sql: Sql, input: RunInput, plan: PlannedRead[], ownTransa
   // Everything the location had, also types no longer read (vehicles of a location that stopped being automotive).
   await sql`delete from preview_issues where location_id = ${input.owner.locationId}`;
   await sql`delete from preview_records where location_id = ${input.owner.locationId}`;
-  const check = await createPreviewChecks(input, plan);
+  const checks = createPreviewChecks(input);
   for (const read of plan) {
-    if (ownTransactionPerType && "begin" in sql) await sql.begin(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read, check)));
-    else await mapWholeRead(sql, input, read, check);
+    await checks.beforeRead(read);
+    if (ownTransactionPerType && "begin" in sql) await sql.begin(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read, checks.check)));
+    else await mapWholeRead(sql, input, read, checks.check);
   }
   // Fresh statistics for what reads the records next (counts, a session's plan): they were all just written.
   await sql`analyze preview_records`;
