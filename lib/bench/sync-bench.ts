@@ -1,10 +1,9 @@
 // `npm run bench [-- --contacts 200000 --years 5 --appointments 1000000 --services 50]`: a generated location against
 // the standalone sandbox in count-only mode on loopback. Measured, each in a child process running the compiled worker
 // bundle (a worker's peak RSS): the full first sync; the raw pipeline (lib/bench/raw-pipeline.ts: the source read,
-// mapped, encoded and streamed, one PUT per resource, nothing else); a full preview of the same source (a location not
-// synced yet), requested as the page does and computed as the preview job does, with the time until its first page of
-// records can be shown; a sync with no source change; a sync after changing 1% of the customers and appointments.
-// Prints each figure with its target and the full sync's time by phase (lib/runtime/phase-clock.ts); exits 1 on a miss.
+// mapped, encoded and streamed, one PUT per resource, nothing else); the location's first preview, which the streamed
+// first sync queues, computed as the preview job does, with the time until its first page of records can be shown; a sync with no source change; a sync after changing 1% of the customers and appointments.
+// Prints each figure with its target and the full sync's time by phase (lib/instrumentation/phase-clock.ts); exits 1 on a miss.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { Command } from "commander";
@@ -310,8 +309,8 @@ async function main() {
     const locationId = await createBenchLocation(connection, sandbox, sourceKey!);
 
     console.log(
-      "phases (wall time in each, lib/runtime/phase-clock.ts): read = source reads · map = mapping (the engine's: with the rows it stores) · " +
-        "check = cross-checks of the preview · encode = JSON.stringify of records and request bodies · send = HTTP exchanges (an upload's includes " +
+      "phases (wall time in each, lib/instrumentation/phase-clock.ts): read = source reads · map = mapping (with the rows it checks and stores) · " +
+        "check = duplicate and reference checks · encode = JSON.stringify of records and request bodies · send = HTTP exchanges (an upload's includes " +
         "streaming its body, so the encoding and the reads feeding it) · record = preview storage and recording what was accepted",
     );
     const full = await measureSync(connection, sandbox, locationId, false);
