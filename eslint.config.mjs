@@ -26,14 +26,22 @@ const readConfigInstead = "Read settings through getConfig() from lib/config/con
 const layer = (target, from, message, except) => ({ target, from, message, ...(except && { except }) });
 const layerZones = [
   layer("./components", "./app", "components/ must not import app/: app/ uses components, not the other way round."),
-  layer("./components", "./lib/config", "components/ must not import lib/config (server-only settings, secrets among them): pass values down as props."),
+  layer(
+    "./components",
+    "./lib/config",
+    "components/ must not import lib/config (server-only settings, secrets among them): pass values down as props.",
+  ),
   layer("./lib", "./app", "lib/ must not import app/: pages and route handlers call lib, not the other way round."),
   layer("./lib", "./components", "lib/ must not import components/: move what both need into lib."),
   layer("./db", "./app", "db/ must not import app/."),
   layer("./db", "./components", "db/ must not import components/."),
   layer("./db", "./lib", "db/ must not import lib/ (only lib/config, which sits below it).", ["./config"]),
   layer("./lib/upstream", "./db", "lib/upstream is the bottom layer: it must not import db/."),
-  layer("./lib/upstream", "./lib", "lib/upstream is the bottom layer: of the rest of lib/ it may import only lib/errors and lib/instrumentation.", ["./upstream", "./errors", "./instrumentation"]),
+  layer("./lib/upstream", "./lib", "lib/upstream is the bottom layer: of the rest of lib/ it may import only lib/errors and lib/instrumentation.", [
+    "./upstream",
+    "./errors",
+    "./instrumentation",
+  ]),
   layer("./lib/config", "./db", "lib/config is the bottom layer: it imports nothing of the project."),
   layer("./lib/config", "./lib", "lib/config is the bottom layer: it imports nothing of the project.", ["./config"]),
   layer("./lib/errors", "./db", "lib/errors is the bottom layer: it imports nothing of the project."),
@@ -42,7 +50,8 @@ const layerZones = [
   layer("./lib/errors", "./lib", "lib/errors is the bottom layer: it imports nothing of the project.", ["./errors"]),
 ];
 
-const ROLE_COMPARISON = "Authorization lives in lib/auth/permissions.ts: ask can(actor, action, location?) or assertCan(…) instead of comparing roles.";
+const ROLE_COMPARISON =
+  "Authorization lives in lib/auth/permissions.ts: ask can(actor, action, location?) or assertCan(…) instead of comparing roles.";
 const EQUALITY = "/^[!=]==?$/";
 const ROLE_NAME = "Literal[value=/^(admin|support|engineer|owner)$/]";
 
@@ -97,7 +106,18 @@ const config = [
     ignores: ["**/*.test.ts"],
     rules: { "import/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: layerZones }] },
   },
-  { ignores: [".next/**", ".data/**", "node_modules/**", "db/migrations/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "e2e/.artifacts/**"] },
+  {
+    ignores: [
+      ".next/**",
+      ".data/**",
+      "node_modules/**",
+      "db/migrations/**",
+      "next-env.d.ts",
+      "test-results/**",
+      "playwright-report/**",
+      "e2e/.artifacts/**",
+    ],
+  },
 ];
 
 export default config;

@@ -9,7 +9,13 @@ afterAll(() => testDb.sql`drop table copied`);
 describe("copyRows", () => {
   it("stores every value exactly as given, escapes and nulls included", async () => {
     const rows = [
-      { name: "tab\there, new\nline, cr\r, back\\slash, \\N literally", count: 7, flag: true, tags: ['quote "x"', "back\\slash", "comma,brace{}", ""], body: { text: "a\tb\n\\", list: [1, null] } },
+      {
+        name: "tab\there, new\nline, cr\r, back\\slash, \\N literally",
+        count: 7,
+        flag: true,
+        tags: ['quote "x"', "back\\slash", "comma,brace{}", ""],
+        body: { text: "a\tb\n\\", list: [1, null] },
+      },
       { name: null, count: null, flag: false, tags: null, body: null },
       { name: "Zoë 🌍", count: -1, flag: null, tags: [], body: { nested: { deep: "é" } } },
     ];
@@ -20,7 +26,13 @@ describe("copyRows", () => {
 
   it("streams more rows than one write buffer holds", async () => {
     await testDb.sql`truncate copied`;
-    const rows = Array.from({ length: 20_000 }, (_, index) => ({ name: `row ${index} ${"x".repeat(40)}`, count: index, flag: null, tags: null, body: null }));
+    const rows = Array.from({ length: 20_000 }, (_, index) => ({
+      name: `row ${index} ${"x".repeat(40)}`,
+      count: index,
+      flag: null,
+      tags: null,
+      body: null,
+    }));
     await copyRows(testDb.sql, "copied", ["name", "count", "flag", "tags", "body"], rows);
     const [summary] = await testDb.sql`select count(*)::int as rows, sum(count)::bigint::text as total from copied`;
     expect(summary).toEqual({ rows: 20_000, total: String((19_999 * 20_000) / 2) });

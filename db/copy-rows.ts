@@ -23,7 +23,12 @@ function copyField(value: CopyValue): string {
  * Writes rows with COPY … FROM STDIN in one statement: the server parses a text stream
  * instead of a 65,535-parameter insert, and the client builds a string per row, not a parameter list.
  */
-export async function copyRows<Row extends { [Column in keyof Row]: CopyValue }>(sql: postgres.Sql | postgres.TransactionSql, table: string, columns: readonly (keyof Row & string)[], rows: readonly Row[]): Promise<void> {
+export async function copyRows<Row extends { [Column in keyof Row]: CopyValue }>(
+  sql: postgres.Sql | postgres.TransactionSql,
+  table: string,
+  columns: readonly (keyof Row & string)[],
+  rows: readonly Row[],
+): Promise<void> {
   if (!rows.length) return;
   const writable = await sql`copy ${sql(table)} (${sql(columns as unknown as string[])}) from stdin`.writable();
   let text = "";

@@ -186,7 +186,9 @@ export async function startOrAdoptEmbeddedPostgres(options: {
 }): Promise<EmbeddedServer & { mode: EmbeddedServerMode }> {
   const running = runningEmbeddedServer(options.dataDir);
   if (!running) return { ...(await startEmbeddedPostgres(options)), mode: "started" };
-  const password = await readOrCreateSecretFile(path.join(path.resolve(options.dataDir), "postgres-password"), () => randomBytes(18).toString("base64url"));
+  const password = await readOrCreateSecretFile(path.join(path.resolve(options.dataDir), "postgres-password"), () =>
+    randomBytes(18).toString("base64url"),
+  );
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${running.port}/${options.database ?? "location_sync"}`;
   const owner = ownerOf(options.dataDir);
   if (owner !== null && owner !== process.pid && isAlive(owner)) return { url, mode: "shared", stop: async () => {} };

@@ -21,7 +21,14 @@ const tokenOf = (path: string) => String(path).split("/").at(-1)!;
 async function createLocation(name: string): Promise<string> {
   const support = await apiAs("support");
   const created = await support.post("/api/locations", {
-    data: { name, timeZone: "Europe/Berlin", country: "DE", environment: "staging", upstreamLocationId: `sbx-attack-${randomSuffix()}`, sourceKey: `attack-${randomSuffix()}` },
+    data: {
+      name,
+      timeZone: "Europe/Berlin",
+      country: "DE",
+      environment: "staging",
+      upstreamLocationId: `sbx-attack-${randomSuffix()}`,
+      sourceKey: `attack-${randomSuffix()}`,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const body = await created.json();
@@ -31,7 +38,9 @@ async function createLocation(name: string): Promise<string> {
 
 /** One sign-in as the sign-in form posts it; answers next-auth's error code, or "signed-in". */
 async function postSignIn(api: APIRequestContext, csrfToken: string, email: string, password: string): Promise<string> {
-  const response = await api.post("/api/auth/callback/credentials", { form: { email, password, csrfToken, callbackUrl: `${baseUrl()}/locations`, json: "true" } });
+  const response = await api.post("/api/auth/callback/credentials", {
+    form: { email, password, csrfToken, callbackUrl: `${baseUrl()}/locations`, json: "true" },
+  });
   expect(response.status(), await response.text()).toBeLessThan(500);
   const { url } = (await response.json()) as { url: string };
   return new URL(url).searchParams.get("error") ?? "signed-in";
@@ -68,7 +77,10 @@ test("40 simultaneous sign-ins against one account: at most the limit are checke
     .from(auditLog)
     .where(and(eq(auditLog.action, "auth.sign_in_failed"), eq(auditLog.actorEmail, user.email)));
   expect(failures[0]!.n).toBeLessThanOrEqual(signInLimits.perAccount.limit);
-  const [counter] = await database.db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.key, `sign-in:account:${user.email}`));
+  const [counter] = await database.db
+    .select()
+    .from(rateLimitBuckets)
+    .where(eq(rateLimitBuckets.key, `sign-in:account:${user.email}`));
   expect(counter!.count).toBeLessThanOrEqual(signInLimits.perAccount.limit);
   await anonymous.dispose();
 });
@@ -80,7 +92,9 @@ test("25 simultaneous connect attempts on one location: at most the limit reach 
   const support = await apiAs("support");
   const [owner] = sandboxDemo.owners;
   const wrongPassword = { email: owner.email, password: "not the owner's password" };
-  const responses = await Promise.all(Array.from({ length: attempts }, () => support.post(`/api/locations/${locationId}/connection`, { data: wrongPassword })));
+  const responses = await Promise.all(
+    Array.from({ length: attempts }, () => support.post(`/api/locations/${locationId}/connection`, { data: wrongPassword })),
+  );
   const statuses = responses.map((response) => response.status());
   expect(statuses.filter((status) => status >= 500)).toEqual([]);
   expect(statuses.filter((status) => status === 429)).toHaveLength(attempts - connectLimits.perLocation.limit);
@@ -161,7 +175,9 @@ test("30 simultaneous invitations of one owner: no failure, one account, exactly
   const locationId = await createLocation(`Invited salon ${randomSuffix()}`);
   const email = `rushed-owner-${randomSuffix()}@example.test`;
   const support = await apiAs("support");
-  const responses = await Promise.all(Array.from({ length: 30 }, () => support.post(`/api/locations/${locationId}/owner-invitations`, { data: { email, name: "" } })));
+  const responses = await Promise.all(
+    Array.from({ length: 30 }, () => support.post(`/api/locations/${locationId}/owner-invitations`, { data: { email, name: "" } })),
+  );
   const statuses = responses.map((response) => response.status());
   expect(statuses.filter((status) => status !== 201 && status !== 409)).toEqual([]);
   const links: string[] = [];
@@ -172,17 +188,24 @@ test("30 simultaneous invitations of one owner: no failure, one account, exactly
 
   const owners = await database.db.select().from(users).where(eq(users.email, email));
   expect(owners).toHaveLength(1);
-  const live = await database.db.select().from(userInvites).where(and(eq(userInvites.userId, owners[0]!.id), isNull(userInvites.usedAt)));
+  const live = await database.db
+    .select()
+    .from(userInvites)
+    .where(and(eq(userInvites.userId, owners[0]!.id), isNull(userInvites.usedAt)));
   expect(live).toHaveLength(1);
   const liveLinks = links.filter((path) => hashInviteToken(tokenOf(path)) === live[0]!.tokenHash);
   expect(liveLinks).toHaveLength(1);
 
   const anonymous = await apiAs(null);
-  const accepted = await anonymous.post(`/api/invites/${tokenOf(liveLinks[0]!)}`, { data: { password: "the owner's own password", passwordConfirmation: "the owner's own password" } });
+  const accepted = await anonymous.post(`/api/invites/${tokenOf(liveLinks[0]!)}`, {
+    data: { password: "the owner's own password", passwordConfirmation: "the owner's own password" },
+  });
   expect(accepted.status(), await accepted.text()).toBe(200);
   expect(await accepted.json()).toMatchObject({ locationId, passwordSet: true });
   for (const path of links) {
-    const again = await anonymous.post(`/api/invites/${tokenOf(path)}`, { data: { password: "an attacker's password", passwordConfirmation: "an attacker's password" } });
+    const again = await anonymous.post(`/api/invites/${tokenOf(path)}`, {
+      data: { password: "an attacker's password", passwordConfirmation: "an attacker's password" },
+    });
     expect(again.status()).toBe(404);
   }
   // With a password set, inviting again only adds the membership: no link exists that could replace it.

@@ -50,7 +50,12 @@ test("no secret reaches any page, API response or log line, for any role", async
       for (const name of leaks(body + headerText)) found.push(`${name} in ${caller ?? "signed-out"} GET ${url}`);
     }
     // The pages that render credentials and the audit log, with filters applied.
-    for (const url of ["/settings/environments", "/settings/audit?action=environment.updated", "/api/environments/production", "/api/audit-log?limit=200"]) {
+    for (const url of [
+      "/settings/environments",
+      "/settings/audit?action=environment.updated",
+      "/api/environments/production",
+      "/api/audit-log?limit=200",
+    ]) {
       const body = await (await api.get(url, { failOnStatusCode: false })).text();
       for (const name of leaks(body)) found.push(`${name} in ${caller ?? "signed-out"} GET ${url}`);
     }

@@ -22,14 +22,31 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   const { db } = database;
-  const all = { calendars: "succeeded", service_categories: "succeeded", services: "succeeded", contact_details: "succeeded", appointments: "succeeded", openings: "succeeded" } as const;
-  const failing = await createFleetLocation(db, { name: names.failing, attentionReason: "The last sync failed at openings: 502.", attentionSince: hoursAgo(1.5) });
+  const all = {
+    calendars: "succeeded",
+    service_categories: "succeeded",
+    services: "succeeded",
+    contact_details: "succeeded",
+    appointments: "succeeded",
+    openings: "succeeded",
+  } as const;
+  const failing = await createFleetLocation(db, {
+    name: names.failing,
+    attentionReason: "The last sync failed at openings: 502.",
+    attentionSince: hoursAgo(1.5),
+  });
   const stale = await createFleetLocation(db, { name: names.stale });
   const healthy = await createFleetLocation(db, { name: names.healthy });
   failingId = failing.id;
   locationIds = [failing.id, stale.id, healthy.id];
   await createFleetSession(db, { locationId: failing.id, status: "succeeded", createdAt: hoursAgo(30), durationMs: 40_000, steps: all });
-  const failed = await createFleetSession(db, { locationId: failing.id, status: "failed", createdAt: hoursAgo(1.5), durationMs: 20_000, steps: { openings: "failed" } });
+  const failed = await createFleetSession(db, {
+    locationId: failing.id,
+    status: "failed",
+    createdAt: hoursAgo(1.5),
+    durationMs: 20_000,
+    steps: { openings: "failed" },
+  });
   failingSessionId = failed.id;
   await createFleetSession(db, { locationId: stale.id, status: "succeeded", createdAt: hoursAgo(30), durationMs: 90_000, steps: all });
   await createFleetSession(db, { locationId: healthy.id, status: "succeeded", createdAt: hoursAgo(2), durationMs: 30_000, steps: all });

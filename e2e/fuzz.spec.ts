@@ -16,12 +16,55 @@ import { expect, test } from "./support/test";
 const SEED = Number(process.env.FUZZ_SEED ?? 14_2026);
 const RUNS_PER_CALL = Number(process.env.FUZZ_RUNS ?? 6);
 
-const hostileCharacters = ["\u0000", "\ud800", "\udfff", "\u001b[2J", "\u001b]0;x\u0007", "\u007f", "\u009b", "\u202e", "\u2066", "\u200b", "\ufeff", "\u2028", "\r\n", "\t", "%00", "\\u0000", "'", '"', "\\", "%", "_", "😀", "é"];
-const plausible = ["staging", "production", "Europe/Berlin", "DE", "10:00", "admin", "support", "owner", "calendars", "failed", "2024-01-01", "owner@demo.test", "00000000-0000-4000-8000-000000000000"];
+const hostileCharacters = [
+  "\u0000",
+  "\ud800",
+  "\udfff",
+  "\u001b[2J",
+  "\u001b]0;x\u0007",
+  "\u007f",
+  "\u009b",
+  "\u202e",
+  "\u2066",
+  "\u200b",
+  "\ufeff",
+  "\u2028",
+  "\r\n",
+  "\t",
+  "%00",
+  "\\u0000",
+  "'",
+  '"',
+  "\\",
+  "%",
+  "_",
+  "😀",
+  "é",
+];
+const plausible = [
+  "staging",
+  "production",
+  "Europe/Berlin",
+  "DE",
+  "10:00",
+  "admin",
+  "support",
+  "owner",
+  "calendars",
+  "failed",
+  "2024-01-01",
+  "owner@demo.test",
+  "00000000-0000-4000-8000-000000000000",
+];
 
 /** Strings an attacker would try: hostile characters inside ordinary or plausible text, random Unicode (lone surrogates included), and 100k characters. */
 const hostileString: fc.Arbitrary<string> = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...plausible, "", "a"), fc.constantFrom(...hostileCharacters), fc.string({ maxLength: 8 })).map(([a, b, c]) => `${a}${b}${c}`) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...plausible, "", "a"), fc.constantFrom(...hostileCharacters), fc.string({ maxLength: 8 }))
+      .map(([a, b, c]) => `${a}${b}${c}`),
+  },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
   // Any UTF-16 code unit: control characters and lone surrogates included.
   { weight: 2, arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)), maxLength: 20 }) },
@@ -31,14 +74,60 @@ const hostileString: fc.Arbitrary<string> = fc.oneof(
 
 // Field names the app's inputs use: an object of them reaches further into the schemas than random keys do.
 const bodyKeys = [
-  "name", "timeZone", "country", "environment", "upstreamLocationId", "sourceKey", "automotive", "syncTime", "email", "password",
-  "passwordConfirmation", "role", "active", "reason", "paused", "full", "optionalSteps", "rebuild", "webhookUrl", "recipients",
-  "baseUrl", "uploadHosts", "clientId", "dataSourceName", "apiKey", "clientSecret",
+  "name",
+  "timeZone",
+  "country",
+  "environment",
+  "upstreamLocationId",
+  "sourceKey",
+  "automotive",
+  "syncTime",
+  "email",
+  "password",
+  "passwordConfirmation",
+  "role",
+  "active",
+  "reason",
+  "paused",
+  "full",
+  "optionalSteps",
+  "rebuild",
+  "webhookUrl",
+  "recipients",
+  "baseUrl",
+  "uploadHosts",
+  "clientId",
+  "dataSourceName",
+  "apiKey",
+  "clientSecret",
 ];
-const queryKeys = ["q", "after", "before", "limit", "status", "trigger", "environment", "type", "sort", "page", "record", "action", "actor", "from", "to"];
+const queryKeys = [
+  "q",
+  "after",
+  "before",
+  "limit",
+  "status",
+  "trigger",
+  "environment",
+  "type",
+  "sort",
+  "page",
+  "record",
+  "action",
+  "actor",
+  "from",
+  "to",
+];
 
 const jsonBody: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 3, arbitrary: fc.dictionary(fc.constantFrom(...bodyKeys), fc.oneof(hostileString, fc.jsonValue({ maxDepth: 2 }), fc.array(hostileString, { maxLength: 3 })), { maxKeys: 6 }) },
+  {
+    weight: 3,
+    arbitrary: fc.dictionary(
+      fc.constantFrom(...bodyKeys),
+      fc.oneof(hostileString, fc.jsonValue({ maxDepth: 2 }), fc.array(hostileString, { maxLength: 3 })),
+      { maxKeys: 6 },
+    ),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 1, arbitrary: fc.dictionary(hostileString, hostileString, { maxKeys: 3 }) },
 );
@@ -52,7 +141,14 @@ interface FuzzInput {
 function inputFor(paramNames: string[]): fc.Arbitrary<FuzzInput> {
   return fc.record({
     // Mostly the sample ids (which name nothing), so a valid body can change nothing that other specs rely on.
-    params: fc.record(Object.fromEntries(paramNames.map((name) => [name, fc.oneof({ weight: 1, arbitrary: hostileString }, { weight: 1, arbitrary: fc.constant(concretePath(`[${name}]`)) })]))),
+    params: fc.record(
+      Object.fromEntries(
+        paramNames.map((name) => [
+          name,
+          fc.oneof({ weight: 1, arbitrary: hostileString }, { weight: 1, arbitrary: fc.constant(concretePath(`[${name}]`)) }),
+        ]),
+      ),
+    ),
     query: fc.array(fc.tuple(fc.constantFrom(...queryKeys), hostileString), { maxLength: 3 }),
     body: jsonBody,
   });
@@ -68,7 +164,9 @@ function percentEncode(text: string): string {
       encoded += encodeURIComponent(text.slice(index, index + 2));
       index += 1;
     } else if (unit >= 0xd800 && unit <= 0xdfff) {
-      encoded += [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
+      encoded += [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join("");
     } else {
       encoded += encodeURIComponent(text[index]!);
     }
@@ -95,7 +193,9 @@ async function fingerprintQuery(sql: ReturnType<typeof connectToAppDatabase>["sq
     where table_type = 'BASE TABLE' and table_schema in ('public', 'sandbox')
       and (table_schema, table_name) not in (('public', 'audit_log'), ('public', 'rate_limit_buckets'), ('sandbox', 'request_log'))
     order by 1`;
-  return tables.map(({ name }) => `select '${name}' as name, count(*)::text as n, coalesce(max(xmin::text::bigint), 0)::text as x from ${name}`).join(" union all ");
+  return tables
+    .map(({ name }) => `select '${name}' as name, count(*)::text as n, coalesce(max(xmin::text::bigint), 0)::text as x from ${name}`)
+    .join(" union all ");
 }
 
 /** What failed, then fast-check's report (seed, counterexample), each line cut short: a counterexample may hold 100k characters. */
@@ -118,15 +218,24 @@ test("fuzz: every route handler, method and role answers arbitrary input without
   test.setTimeout(120_000);
   const database = connectToAppDatabase();
   const fingerprintSql = await fingerprintQuery(database.sql);
-  const fingerprint = async (): Promise<Fingerprint> => new Map((await database.sql.unsafe<{ name: string; n: string; x: string }[]>(fingerprintSql)).map((row) => [row.name, `${row.n}/${row.x}`]));
+  const fingerprint = async (): Promise<Fingerprint> =>
+    new Map((await database.sql.unsafe<{ name: string; n: string; x: string }[]>(fingerprintSql)).map((row) => [row.name, `${row.n}/${row.x}`]));
   // Sessions and previews other specs started would change tables while we watch: let them finish first.
   await expect
-    .poll(async () => (await database.sql`select (select count(*) from sync_sessions where status in ('queued', 'running')) + (select count(*) from preview_runs where status in ('queued', 'running')) as busy`)[0]!.busy, { timeout: 60_000 })
+    .poll(
+      async () =>
+        (
+          await database.sql`select (select count(*) from sync_sessions where status in ('queued', 'running')) + (select count(*) from preview_runs where status in ('queued', 'running')) as busy`
+        )[0]!.busy,
+      { timeout: 60_000 },
+    )
     .toBe("0");
 
   // next-auth's own endpoints and the sandbox (another company's simulated API, behind its own API key,
   // with its own error format) are not our route handlers; the sign-in callback gets its own run below.
-  const routes = discoverRoutes().filter((route) => route.kind === "api" && !route.pattern.startsWith("/sandbox/") && route.pattern !== "/api/auth/[...nextauth]");
+  const routes = discoverRoutes().filter(
+    (route) => route.kind === "api" && !route.pattern.startsWith("/sandbox/") && route.pattern !== "/api/auth/[...nextauth]",
+  );
   const contexts = new Map<Role | null, APIRequestContext>();
   for (const caller of [null, ...roles] as (Role | null)[]) contexts.set(caller, await apiAs(caller));
 
@@ -145,7 +254,13 @@ test("fuzz: every route handler, method and role answers arbitrary input without
             fc.asyncProperty(inputFor(paramNames), async (input) => {
               calls += 1;
               const url = urlOf(route.pattern, input);
-              const response = await api.fetch(url, { method, data: method === "GET" ? undefined : input.body, maxRedirects: 0, failOnStatusCode: false, timeout: 15_000 });
+              const response = await api.fetch(url, {
+                method,
+                data: method === "GET" ? undefined : input.body,
+                maxRedirects: 0,
+                failOnStatusCode: false,
+                timeout: 15_000,
+              });
               const status = response.status();
               if (status >= 500) throw new Error(`${status} for ${url.slice(0, 300)}: ${(await response.text()).slice(0, 300)}`);
               const after = await fingerprint();
@@ -170,7 +285,10 @@ test("fuzz: every route handler, method and role answers arbitrary input without
       fc.asyncProperty(hostileString, hostileString, async (email, password) => {
         calls += 1;
         const before = await fingerprint();
-        const response = await anonymous.post("/api/auth/callback/credentials", { form: { csrfToken, email, password, json: "true" }, failOnStatusCode: false });
+        const response = await anonymous.post("/api/auth/callback/credentials", {
+          form: { csrfToken, email, password, json: "true" },
+          failOnStatusCode: false,
+        });
         const text = await response.text();
         if (response.status() >= 500) throw new Error(`${response.status()}: ${text.slice(0, 300)}`);
         if (/Failed query|select |params/.test(text)) throw new Error(`internals in the answer: ${text.slice(0, 300)}`);

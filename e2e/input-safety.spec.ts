@@ -38,12 +38,16 @@ function hugeJson(size: number): Buffer {
 function postChunked(path: string, size: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const outgoing = httpRequest(`${baseUrl()}${path}`, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (incoming) => {
-      answered = true;
-      let body = "";
-      incoming.on("data", (chunk) => (body += chunk));
-      incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, body }));
-    });
+    const outgoing = httpRequest(
+      `${baseUrl()}${path}`,
+      { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+      (incoming) => {
+        answered = true;
+        let body = "";
+        incoming.on("data", (chunk) => (body += chunk));
+        incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, body }));
+      },
+    );
     // Once answered, the server may stop reading what we still send: that is the point.
     outgoing.on("error", (error) => (answered ? undefined : reject(error)));
     let sent = 0;
@@ -91,16 +95,31 @@ test.describe("bad input gets a 4xx problem+json, never a 500", () => {
     const support = await apiAs("support");
     const admin = await apiAs("admin");
     const name = `Hostile ${randomSuffix()}`;
-    const location = { name, timeZone: "Europe/Berlin", country: "DE", environment: "staging", upstreamLocationId: `hostile-${randomSuffix()}`, sourceKey: "hostile" };
+    const location = {
+      name,
+      timeZone: "Europe/Berlin",
+      country: "DE",
+      environment: "staging",
+      upstreamLocationId: `hostile-${randomSuffix()}`,
+      sourceKey: "hostile",
+    };
     const refusals: [string, Promise<import("@playwright/test").APIResponse>, string][] = [
       ["location name with NUL", support.post("/api/locations", { data: { ...location, name: `${name}\u0000` } }), "name"],
       ["location name with a lone surrogate", support.post("/api/locations", { data: { ...location, name: `${name}\ud800` } }), "name"],
       ["location name with an escape sequence", support.post("/api/locations", { data: { ...location, name: `${name}\u001b[2J` } }), "name"],
-      ["location name with a right-to-left override", support.post("/api/locations", { data: { ...location, name: `${name}\u202Egnp.exe` } }), "name"],
+      [
+        "location name with a right-to-left override",
+        support.post("/api/locations", { data: { ...location, name: `${name}\u202Egnp.exe` } }),
+        "name",
+      ],
       ["location name with a zero-width space", support.post("/api/locations", { data: { ...location, name: `${name}\u200b` } }), "name"],
       ["source key with NUL", support.post("/api/locations", { data: { ...location, sourceKey: "a\u0000" } }), "sourceKey"],
       ["location search with NUL", support.get("/api/locations?q=%00"), "q"],
-      ["fleet-wide cursor with NUL", support.get(`/api/locations?after=${Buffer.from(JSON.stringify(["\u0000", "00000000-0000-4000-8000-000000000000"])).toString("base64url")}`), "after"],
+      [
+        "fleet-wide cursor with NUL",
+        support.get(`/api/locations?after=${Buffer.from(JSON.stringify(["\u0000", "00000000-0000-4000-8000-000000000000"])).toString("base64url")}`),
+        "after",
+      ],
       ["audit actor filter with NUL", admin.get("/api/audit-log?actor=%00"), "actor"],
       ["audit action filter with an escape", admin.get("/api/audit-log?action=%1B%5B2J"), "action"],
       ["audit cursor with a malformed date", admin.get("/api/audit-log?before=2024-99-99T99:99Z_1"), "before"],
@@ -112,7 +131,10 @@ test.describe("bad input gets a 4xx problem+json, never a 500", () => {
       expect(response.status(), label).toBe(422);
       expect(response.headers()["content-type"], label).toBe("application/problem+json");
       const problem = await response.json();
-      expect(problem.errors.map((error: { field: string }) => error.field), label).toContain(field);
+      expect(
+        problem.errors.map((error: { field: string }) => error.field),
+        label,
+      ).toContain(field);
     }
     const listed = await (await support.get(`/api/locations?q=${encodeURIComponent("Hostile")}`)).json();
     expect(listed.items.map((item: { name: string }) => item.name)).not.toContain(name);
@@ -136,7 +158,13 @@ test.describe("bad input gets a 4xx problem+json, never a 500", () => {
 
   test("pages with NUL in their search or filters show the unfiltered list instead of failing", async () => {
     const admin = await apiAs("admin");
-    for (const path of ["/locations?q=%00", "/sessions?q=%00", "/fleet?q=%00", "/settings/audit?actor=%00&before=2024-99-99T99:99Z_1", "/settings/sandbox?location=%00"]) {
+    for (const path of [
+      "/locations?q=%00",
+      "/sessions?q=%00",
+      "/fleet?q=%00",
+      "/settings/audit?actor=%00&before=2024-99-99T99:99Z_1",
+      "/settings/sandbox?location=%00",
+    ]) {
       const response = await admin.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBe(200);
     }

@@ -79,7 +79,9 @@ test("the demo owner connects their location; a wrong password stores nothing; n
   await expect(page).toHaveURL(`/locations/${northId}/connect`);
 
   await connectThroughForm(page, sandboxOwner.email, "not-the-owner-password");
-  await expect(page.getByRole("form", { name: "Connect the location" }).getByRole("alert")).toHaveText("The email or password is wrong for the Marketing Automation Service account. Nothing was stored.");
+  await expect(page.getByRole("form", { name: "Connect the location" }).getByRole("alert")).toHaveText(
+    "The email or password is wrong for the Marketing Automation Service account. Nothing was stored.",
+  );
   await expect(page.getByLabel("Marketing Automation Service password")).toHaveValue("");
   const [afterWrong] = await database.db.select().from(locations).where(eq(locations.id, northId));
   expect(afterWrong).toMatchObject({ locationTokenEncrypted: null, connectedAt: null });
@@ -159,7 +161,10 @@ test("support invites an owner: the link works once, leads to the connect page, 
     ["POST", `/api/locations/${northId}/connection`],
     ["POST", `/api/locations/${northId}/connection/test`],
   ] as const) {
-    const response = await inviteePage.request.fetch(path, { method, data: method === "GET" ? undefined : { email: "x@example.test", password: "x" } });
+    const response = await inviteePage.request.fetch(path, {
+      method,
+      data: method === "GET" ? undefined : { email: "x@example.test", password: "x" },
+    });
     expect(response.status(), `${method} ${path}`).toBe(404);
   }
   await invitee.close();

@@ -9,7 +9,9 @@ test.use({ storageState: storageStateOf("support") });
 const database = connectToAppDatabase();
 test.afterAll(() => database.close());
 
-test("support previews a demo location: counts, an invalid phone with its reason, a canceled appointment excluded by rule, a record's JSON", async ({ page }) => {
+test("support previews a demo location: counts, an invalid phone with its reason, a canceled appointment excluded by rule, a record's JSON", async ({
+  page,
+}) => {
   const [north] = await database.db.select({ id: locations.id }).from(locations).where(eq(locations.name, "Demo Salon North"));
   await page.goto(`/locations/${north!.id}`);
   await page.getByRole("link", { name: "Open the preview" }).click();
@@ -19,7 +21,10 @@ test("support previews a demo location: counts, an invalid phone with its reason
   const sourceRows = Number((await page.getByTestId("count-sourceRows").textContent())!.replace(/,/g, ""));
   expect(sourceRows).toBeGreaterThan(0);
 
-  await page.getByRole("navigation", { name: "Record types" }).getByRole("link", { name: /^Contact details/ }).click();
+  await page
+    .getByRole("navigation", { name: "Record types" })
+    .getByRole("link", { name: /^Contact details/ })
+    .click();
   await expect(page).toHaveURL(/type=contact_details/);
   const issues = page.getByRole("region", { name: "Issues by reason" });
   const phoneGroup = issues.getByRole("listitem").filter({ hasText: "mobile_phone_number · invalid_phone" });
@@ -27,7 +32,10 @@ test("support previews a demo location: counts, an invalid phone with its reason
   await expect(phoneGroup.first()).toContainText("is not a valid phone number for DE");
   await page.screenshot({ path: "e2e/.artifacts/screenshots/preview-contacts.png", fullPage: true });
 
-  await page.getByRole("navigation", { name: "Record types" }).getByRole("link", { name: /^Appointments/ }).click();
+  await page
+    .getByRole("navigation", { name: "Record types" })
+    .getByRole("link", { name: /^Appointments/ })
+    .click();
   await expect(page).toHaveURL(/type=appointments/);
   await page.getByLabel("Status").selectOption("excluded");
   await page.getByRole("button", { name: "Apply" }).click();
@@ -39,7 +47,10 @@ test("support previews a demo location: counts, an invalid phone with its reason
   await expect(page).toHaveURL(/status=valid/);
   await page.getByRole("table", { name: "Mapped records" }).getByRole("row").nth(1).getByRole("link").click();
   const json = JSON.parse((await page.getByTestId("record-json").textContent())!);
-  expect(json).toMatchObject({ external_id: expect.any(String), start_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z[+-]\d{2}:\d{2}$/) });
+  expect(json).toMatchObject({
+    external_id: expect.any(String),
+    start_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z[+-]\d{2}:\d{2}$/),
+  });
   await expect(page.getByText("The JSON that would be sent:")).toBeVisible();
   await page.screenshot({ path: "e2e/.artifacts/screenshots/preview-record.png", fullPage: true });
 

@@ -83,7 +83,9 @@ const bypassHeaders: Record<string, string>[] = [
 test("every page and route handler has an access expectation", () => {
   const missing = routes
     .filter((route) => !route.pattern.startsWith("/sandbox/"))
-    .flatMap((route) => route.methods.filter((method) => accessOf(route, method) === undefined).map((method) => `${route.kind} ${method} ${route.pattern}`));
+    .flatMap((route) =>
+      route.methods.filter((method) => accessOf(route, method) === undefined).map((method) => `${route.kind} ${method} ${route.pattern}`),
+    );
   expect(missing).toEqual([]);
 });
 

@@ -31,11 +31,19 @@ test.beforeAll(async () => {
   await pointEnvironmentAt("production");
   const [row] = await database.db
     .insert(locations)
-    .values({ name: `Moved Salon ${randomSuffix()}`, environment: "production", upstreamLocationId: sandboxOwner.locations[1].id, schedulePausedAt: new Date(), schedulePauseReason: "e2e" })
+    .values({
+      name: `Moved Salon ${randomSuffix()}`,
+      environment: "production",
+      upstreamLocationId: sandboxOwner.locations[1].id,
+      schedulePausedAt: new Date(),
+      schedulePauseReason: "e2e",
+    })
     .returning();
   locationId = row!.id;
   const support = await apiAs("support");
-  const connected = await support.post(`/api/locations/${locationId}/connection`, { data: { email: sandboxOwner.email, password: sandboxOwner.password } });
+  const connected = await support.post(`/api/locations/${locationId}/connection`, {
+    data: { email: sandboxOwner.email, password: sandboxOwner.password },
+  });
   expect(connected.status(), await connected.text()).toBe(200);
   await support.dispose();
 });
@@ -46,7 +54,9 @@ test.afterAll(async () => {
   await database.close();
 });
 
-test("a new service address asks whether the service moved; without that, the new address receives nothing and the location needs reconnecting", async ({ browser }) => {
+test("a new service address asks whether the service moved; without that, the new address receives nothing and the location needs reconnecting", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ storageState: storageStateOf("admin"), baseURL: baseUrl() });
   const page = await context.newPage();
   await page.goto("/settings/environments");
@@ -71,7 +81,13 @@ test("a new service address asks whether the service moved; without that, the ne
   expect(location.location.attentionReason).toMatch(/^Reconnect needed: the service address changed/);
   // The sync fails before it sends anything.
   await expect
-    .poll(async () => (await database.db.select().from(syncSessions).where(eq(syncSessions.locationId, locationId))).map((session) => `${session.status}: ${session.error}`), { timeout: 30_000 })
+    .poll(
+      async () =>
+        (await database.db.select().from(syncSessions).where(eq(syncSessions.locationId, locationId))).map(
+          (session) => `${session.status}: ${session.error}`,
+        ),
+      { timeout: 30_000 },
+    )
     .toEqual([expect.stringMatching(/^failed: Reconnect needed: the service address changed/)]);
   expect(received).toEqual([]);
 

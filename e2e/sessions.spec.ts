@@ -55,9 +55,13 @@ test.beforeAll(async () => {
   await pointEnvironmentAt("staging");
   const support = await apiAs("support");
   // Paused before connecting: the daily schedule would otherwise start its own first sync within a minute.
-  const paused = await support.post(`/api/locations/${southId}/schedule`, { data: { paused: true, reason: "The sessions e2e spec starts every sync of this location itself." } });
+  const paused = await support.post(`/api/locations/${southId}/schedule`, {
+    data: { paused: true, reason: "The sessions e2e spec starts every sync of this location itself." },
+  });
   expect(paused.status(), await paused.text()).toBe(200);
-  const connected = await support.post(`/api/locations/${southId}/connection`, { data: { email: sandboxOwner.email, password: sandboxOwner.password } });
+  const connected = await support.post(`/api/locations/${southId}/connection`, {
+    data: { email: sandboxOwner.email, password: sandboxOwner.password },
+  });
   expect(connected.status(), await connected.text()).toBe(200);
   await support.dispose();
 });
@@ -128,7 +132,10 @@ test("an engineer reads the attempts of the contact details step, without any ac
   const page = await pageAs(browser, "engineer");
   await page.goto(`/sessions/${firstSessionId}`);
   const contacts = page.getByTestId("step-contact_details");
-  await contacts.getByText(/^\d+ HTTP attempts?$/).first().click();
+  await contacts
+    .getByText(/^\d+ HTTP attempts?$/)
+    .first()
+    .click();
   const attempts = contacts.getByRole("table").first();
   await expect(attempts).toBeVisible();
   await expect(attempts).toContainText("POST");
@@ -141,7 +148,9 @@ test("an engineer reads the attempts of the contact details step, without any ac
   await page.context().close();
 });
 
-test("with a permanent 5xx injected, support sees the failed step and needs attention, clears the fault, resumes, and it succeeds", async ({ browser }) => {
+test("with a permanent 5xx injected, support sees the failed step and needs attention, clears the fault, resumes, and it succeeds", async ({
+  browser,
+}) => {
   test.setTimeout(2 * SYNC_TIMEOUT + 60_000);
   await sandboxControl("POST", { target: "batch_sync_services", mode: { kind: "status", status: 503 }, count: 10_000 });
   try {
@@ -181,7 +190,9 @@ test("with a permanent 5xx injected, support sees the failed step and needs atte
   }
 });
 
-test("a source that suddenly returns nothing stops the sync before it sends anything; support confirms with a reason and it sends", async ({ browser }) => {
+test("a source that suddenly returns nothing stops the sync before it sends anything; support confirms with a reason and it sends", async ({
+  browser,
+}) => {
   test.setTimeout(2 * SYNC_TIMEOUT + 60_000);
   const support = await apiAs("support");
   // The location now reads a source with no rows at all: the next sync would unsubscribe every customer.

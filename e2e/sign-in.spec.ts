@@ -33,7 +33,12 @@ for (const role of roles) {
       for (const item of ["Locations", "Sessions", "Settings"]) await expect(nav.getByRole("link", { name: item })).toBeVisible();
       await nav.getByRole("link", { name: "Settings" }).click();
       const settingsLinks = page.getByRole("main").getByRole("link");
-      const expected = { admin: ["Users", "Environments", "Audit log", "Alerts", "Sandbox inspector"], engineer: ["Sandbox inspector"], support: [], owner: [] }[role];
+      const expected = {
+        admin: ["Users", "Environments", "Audit log", "Alerts", "Sandbox inspector"],
+        engineer: ["Sandbox inspector"],
+        support: [],
+        owner: [],
+      }[role];
       for (const name of expected) await expect(settingsLinks.filter({ hasText: name })).toBeVisible();
       await expect(settingsLinks).toHaveCount(expected.length);
     });

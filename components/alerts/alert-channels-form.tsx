@@ -70,7 +70,8 @@ export function AlertChannelsForm({ channels }: { channels: AlertChannelsView })
         <CardHeader>
           <CardTitle>Webhook</CardTitle>
           <CardDescription>
-            A Slack-compatible incoming webhook: we POST <code>{"{ text, blocks }"}</code> once when a location&apos;s sync fails for good and once when it recovers.
+            A Slack-compatible incoming webhook: we POST <code>{"{ text, blocks }"}</code> once when a location&apos;s sync fails for good and once
+            when it recovers.
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-3">
@@ -96,11 +97,18 @@ export function AlertChannelsForm({ channels }: { channels: AlertChannelsView })
               aria-describedby={fieldErrors.webhookUrl ? "alerts-webhook-url-error" : undefined}
             />
             <FieldError id="alerts-webhook-url-error" message={fieldErrors.webhookUrl} />
-            <p className="text-xs text-slate-600">Stored encrypted; only its last 4 characters are shown again. Leave empty to keep the current one.</p>
+            <p className="text-xs text-slate-600">
+              Stored encrypted; only its last 4 characters are shown again. Leave empty to keep the current one.
+            </p>
           </div>
           {channels.webhook.configured ? (
             <div>
-              <Button variant="secondary" size="sm" disabled={pending} onClick={() => void save({ webhookUrl: null, recipients: channels.email.recipients })}>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={pending}
+                onClick={() => void save({ webhookUrl: null, recipients: channels.email.recipients })}
+              >
                 Remove webhook
               </Button>
             </div>

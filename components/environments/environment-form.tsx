@@ -213,13 +213,14 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
           {textField("dataSourceName", "Data source name", environment.dataSourceName)}
           {destinationChanged && (environment.apiKey.set || environment.clientSecret.set) ? (
             <Alert tone="info" className="md:col-span-2">
-              The base URL or upload hosts changed: re-enter the API key and client secret, so stored credentials are never sent to a newly typed host.
+              The base URL or upload hosts changed: re-enter the API key and client secret, so stored credentials are never sent to a newly typed
+              host.
             </Alert>
           ) : null}
           {addressMoves ? (
             <Alert tone="info" className="md:col-span-2">
-              The service address changes from {storedOrigin} to {typedOrigin}. The tokens of {locationCount} were issued by {storedOrigin} and are sent
-              nowhere else unless you confirm, when saving, that the service itself moved.
+              The service address changes from {storedOrigin} to {typedOrigin}. The tokens of {locationCount} were issued by {storedOrigin} and are
+              sent nowhere else unless you confirm, when saving, that the service itself moved.
             </Alert>
           ) : null}
           {secretField("apiKey", "API key", environment.apiKey)}
@@ -242,12 +243,12 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
             </h2>
             <div className="flex flex-col gap-2 text-sm text-slate-700">
               <p>
-                {locationCount} hold{environment.connectedLocations === 1 ? "s a token" : " tokens"} issued by {storedOrigin}. A token is only ever sent to
-                the address that issued it.
+                {locationCount} hold{environment.connectedLocations === 1 ? "s a token" : " tokens"} issued by {storedOrigin}. A token is only ever
+                sent to the address that issued it.
               </p>
               <p>
-                If the Marketing Automation Service itself moved to {typedOrigin}, the tokens of {locationCount} will be sent to the new address. Otherwise
-                those locations show &ldquo;Reconnect needed&rdquo; until their owners reconnect them.
+                If the Marketing Automation Service itself moved to {typedOrigin}, the tokens of {locationCount} will be sent to the new address.
+                Otherwise those locations show &ldquo;Reconnect needed&rdquo; until their owners reconnect them.
               </p>
             </div>
             <div className="mt-2 flex flex-wrap justify-end gap-2">

@@ -51,7 +51,8 @@ export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRow[]; c
                   <div className="mb-1">
                     <Badge tone="warning">paused</Badge>
                     <div className="text-slate-700">
-                      {row.schedulePaused.reason ?? "No reason given"} — {row.schedulePaused.byEmail ?? "unknown"}, {formatDateTime(row.schedulePaused.at, "UTC")} UTC
+                      {row.schedulePaused.reason ?? "No reason given"} — {row.schedulePaused.byEmail ?? "unknown"},{" "}
+                      {formatDateTime(row.schedulePaused.at, "UTC")} UTC
                     </div>
                   </div>
                 ) : (

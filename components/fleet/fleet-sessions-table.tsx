@@ -44,17 +44,27 @@ export function FleetSessionsTable({ items }: { items: FleetSessionRow[] }) {
                 {session.needsAttention ? <Badge tone="warning">needs attention</Badge> : null}
               </div>
               {session.status === "running" && session.currentStep ? <div className="text-xs text-slate-600">at {session.currentStep}</div> : null}
-              {session.status === "failed" && session.error ? <div className="max-w-xs truncate text-xs text-red-800" title={session.error}>{session.error}</div> : null}
+              {session.status === "failed" && session.error ? (
+                <div className="max-w-xs truncate text-xs text-red-800" title={session.error}>
+                  {session.error}
+                </div>
+              ) : null}
             </TableCell>
             <TableCell>
               {triggerLabels[session.trigger] ?? session.trigger}
               {session.requestedByEmail ? <div className="text-xs text-slate-600">{session.requestedByEmail}</div> : null}
             </TableCell>
             <TableCell className="whitespace-nowrap">
-              <time dateTime={(session.startedAt ?? session.createdAt).toISOString()}>{formatDateTime(session.startedAt ?? session.createdAt, "UTC")}</time>
+              <time dateTime={(session.startedAt ?? session.createdAt).toISOString()}>
+                {formatDateTime(session.startedAt ?? session.createdAt, "UTC")}
+              </time>
             </TableCell>
             <TableCell className="whitespace-nowrap">
-              {session.startedAt && session.finishedAt ? formatDuration(session.finishedAt.getTime() - session.startedAt.getTime()) : <span className="text-slate-600">–</span>}
+              {session.startedAt && session.finishedAt ? (
+                formatDuration(session.finishedAt.getTime() - session.startedAt.getTime())
+              ) : (
+                <span className="text-slate-600">–</span>
+              )}
             </TableCell>
           </TableRow>
         ))}

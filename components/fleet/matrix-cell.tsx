@@ -16,7 +16,11 @@ export function MatrixCellView({ cell }: { cell: MatrixCell }) {
   const when = cell.at ? `, last ended ${formatDateTime(cell.at, "UTC")} UTC` : "";
   const label = `${matrixStepLabels[cell.step]}: ${cellStateLabels[cell.state]}${when}`;
   return (
-    <td className={cn("border border-white px-2 py-1 text-center text-xs font-medium whitespace-nowrap", look.className)} title={label} data-state={cell.state}>
+    <td
+      className={cn("border border-white px-2 py-1 text-center text-xs font-medium whitespace-nowrap", look.className)}
+      title={label}
+      data-state={cell.state}
+    >
       <span aria-hidden="true">
         {look.symbol} {look.word}
       </span>

@@ -38,7 +38,13 @@ export function SchedulePauseControl({ locationId, locationName, paused }: { loc
   if (paused) {
     return (
       <div className="flex flex-col items-start gap-1">
-        <Button variant="secondary" size="sm" disabled={pending} onClick={() => void send({ paused: false })} aria-label={`Resume the schedule of ${locationName}`}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={pending}
+          onClick={() => void send({ paused: false })}
+          aria-label={`Resume the schedule of ${locationName}`}
+        >
           Resume
         </Button>
         {error ? <span className="text-xs text-red-700">{error}</span> : null}
@@ -50,7 +56,11 @@ export function SchedulePauseControl({ locationId, locationName, paused }: { loc
       <Button variant="secondary" size="sm" onClick={() => dialog.current?.showModal()} aria-label={`Pause the schedule of ${locationName}`}>
         Pause
       </Button>
-      <dialog ref={dialog} aria-labelledby={`${ids}-title`} className="m-auto w-full max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40">
+      <dialog
+        ref={dialog}
+        aria-labelledby={`${ids}-title`}
+        className="m-auto w-full max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
+      >
         <form onSubmit={onPause} className="flex flex-col gap-3 p-5">
           <h2 id={`${ids}-title`} className="text-base font-semibold">
             Pause the daily sync of {locationName}?

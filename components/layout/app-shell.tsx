@@ -8,7 +8,10 @@ import { SignOutButton } from "./sign-out-button";
 export function AppShell({ user, attentionCount, children }: { user: CurrentUser; attentionCount: number; children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col md:flex-row">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <aside className="flex flex-col gap-4 border-b border-slate-200 bg-white px-4 py-4 md:w-60 md:shrink-0 md:border-b-0 md:border-r">

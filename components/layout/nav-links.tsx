@@ -30,7 +30,10 @@ export function NavLinks({ attentionCount, permissions }: { attentionCount: numb
               key={item.href}
               href={item.href}
               aria-current={active ? "page" : undefined}
-              className={cn("rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100", active && "bg-slate-900 text-white hover:bg-slate-800")}
+              className={cn(
+                "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100",
+                active && "bg-slate-900 text-white hover:bg-slate-800",
+              )}
             >
               {item.label}
             </Link>

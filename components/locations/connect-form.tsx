@@ -44,7 +44,14 @@ export function ConnectForm({ locationId, reconnect }: { locationId: string; rec
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="upstream-email">Marketing Automation Service email</Label>
-        <Input id="upstream-email" name="email" type="email" autoComplete="off" aria-invalid={Boolean(fieldErrors.email)} aria-describedby="upstream-email-error" />
+        <Input
+          id="upstream-email"
+          name="email"
+          type="email"
+          autoComplete="off"
+          aria-invalid={Boolean(fieldErrors.email)}
+          aria-describedby="upstream-email-error"
+        />
         <FieldError id="upstream-email-error" message={fieldErrors.email} />
       </div>
       <div className="flex flex-col gap-1.5">

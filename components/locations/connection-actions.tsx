@@ -43,7 +43,13 @@ export function ConnectionActions({ locationId, connected }: { locationId: strin
             <Button variant="secondary" onClick={testConnection} disabled={pending !== null}>
               {pending === "test" ? "Testing…" : "Test connection"}
             </Button>
-            <ConfirmDialog trigger="Disconnect" title="Disconnect this location?" confirmLabel="Disconnect" onConfirm={disconnect} disabled={pending !== null}>
+            <ConfirmDialog
+              trigger="Disconnect"
+              title="Disconnect this location?"
+              confirmLabel="Disconnect"
+              onConfirm={disconnect}
+              disabled={pending !== null}
+            >
               The location token is deleted. Syncs stop until the owner connects the location again with their Marketing Automation Service email and
               password.
             </ConfirmDialog>

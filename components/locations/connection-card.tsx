@@ -28,8 +28,8 @@ export function ConnectionCard({ location, timeZone, canAct }: { location: Locat
           </dl>
         ) : (
           <p className="text-sm text-slate-600">
-            Not connected. The owner connects the location once with their Marketing Automation Service email and password; the dashboard keeps
-            only the location&apos;s access token, encrypted, and never the password.
+            Not connected. The owner connects the location once with their Marketing Automation Service email and password; the dashboard keeps only
+            the location&apos;s access token, encrypted, and never the password.
           </p>
         )}
         {canAct ? (

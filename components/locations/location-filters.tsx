@@ -9,7 +9,12 @@ const connectionOptions = [
 
 export function LocationFilters({ query }: { query: Pick<LocationListQuery, "q" | "status" | "environment"> }) {
   return (
-    <FilterForm action="/locations" label="Filter locations" columns="sm:grid-cols-[2fr_1fr_1fr_auto_auto]" filtered={Boolean(query.q || query.status || query.environment)}>
+    <FilterForm
+      action="/locations"
+      label="Filter locations"
+      columns="sm:grid-cols-[2fr_1fr_1fr_auto_auto]"
+      filtered={Boolean(query.q || query.status || query.environment)}
+    >
       <FilterSearch id="locations-q" label="Search" value={query.q} placeholder="Name or exact upstream location ID" />
       <FilterSelect id="locations-status" name="status" label="Connection" value={query.status} options={connectionOptions} />
       <FilterSelect id="locations-environment" name="environment" label="Environment" value={query.environment} options={environmentFilterOptions} />

@@ -98,7 +98,8 @@ export function LocationForm({ location, timeZones, countries }: LocationFormPro
     router.push(`/locations/${result.data.location.id}`);
   }
 
-  const describedBy = (field: Field, help?: boolean) => [help ? `location-${field}-help` : null, fieldErrors[field] ? `location-${field}-error` : null].filter(Boolean).join(" ") || undefined;
+  const describedBy = (field: Field, help?: boolean) =>
+    [help ? `location-${field}-help` : null, fieldErrors[field] ? `location-${field}-error` : null].filter(Boolean).join(" ") || undefined;
   const fieldProps = (field: Field, help?: boolean) => ({
     id: `location-${field}`,
     name: field,
@@ -113,8 +114,8 @@ export function LocationForm({ location, timeZones, countries }: LocationFormPro
           {error ? <Alert tone="error">{error}</Alert> : null}
           {boundToToken ? (
             <Alert tone="info">
-              This location is connected: its environment and upstream location ID cannot change until it is disconnected, because its token belongs to
-              the upstream location it was connected to.
+              This location is connected: its environment and upstream location ID cannot change until it is disconnected, because its token belongs
+              to the upstream location it was connected to.
             </Alert>
           ) : null}
           <div className="grid gap-5 sm:grid-cols-2">
@@ -122,7 +123,13 @@ export function LocationForm({ location, timeZones, countries }: LocationFormPro
               <Input {...fieldProps("name")} defaultValue={initial.name} autoComplete="off" />
             </FormField>
             <FormField field="timeZone" label="Time zone" error={fieldErrors.timeZone} help="The business's IANA time zone, e.g. Europe/Berlin.">
-              <Input {...fieldProps("timeZone", true)} defaultValue={initial.timeZone} list="location-time-zones" autoComplete="off" placeholder="Europe/Berlin" />
+              <Input
+                {...fieldProps("timeZone", true)}
+                defaultValue={initial.timeZone}
+                list="location-time-zones"
+                autoComplete="off"
+                placeholder="Europe/Berlin"
+              />
               <datalist id="location-time-zones">
                 {timeZones.map((zone) => (
                   <option key={zone} value={zone} />
@@ -153,9 +160,19 @@ export function LocationForm({ location, timeZones, countries }: LocationFormPro
               error={fieldErrors.upstreamLocationId}
               help="The location's ID in the Marketing Automation Service."
             >
-              <Input {...fieldProps("upstreamLocationId", true)} defaultValue={initial.upstreamLocationId} disabled={boundToToken} autoComplete="off" />
+              <Input
+                {...fieldProps("upstreamLocationId", true)}
+                defaultValue={initial.upstreamLocationId}
+                disabled={boundToToken}
+                autoComplete="off"
+              />
             </FormField>
-            <FormField field="sourceKey" label="Source key" error={fieldErrors.sourceKey} help="Which location of the management system this one reads.">
+            <FormField
+              field="sourceKey"
+              label="Source key"
+              error={fieldErrors.sourceKey}
+              help="Which location of the management system this one reads."
+            >
               <Input {...fieldProps("sourceKey", true)} defaultValue={initial.sourceKey} autoComplete="off" />
             </FormField>
             <FormField
@@ -164,7 +181,15 @@ export function LocationForm({ location, timeZones, countries }: LocationFormPro
               error={fieldErrors.syncTime}
               help={`Between ${SYNC_WINDOW.start} and 18:59, local time. The upstream recommends syncing between 9am and 7pm in the business's time zone; text messages are not delivered after 9pm or before 9am, so campaigns triggered by a sync land in business hours.`}
             >
-              <Input {...fieldProps("syncTime", true)} type="time" min={SYNC_WINDOW.start} max="18:59" step={60} defaultValue={initial.syncTime} className="w-40" />
+              <Input
+                {...fieldProps("syncTime", true)}
+                type="time"
+                min={SYNC_WINDOW.start}
+                max="18:59"
+                step={60}
+                defaultValue={initial.syncTime}
+                className="w-40"
+              />
             </FormField>
             <div className="flex flex-col gap-1.5 sm:self-center">
               <div className="flex items-center gap-2">

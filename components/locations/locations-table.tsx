@@ -37,7 +37,10 @@ export function LocationsTable({ items }: { items: LocationListItem[] }) {
             <TableCell>
               {location.lastSession ? (
                 <>
-                  {location.lastSession.status} · <time dateTime={location.lastSession.endedAt.toISOString()}>{formatWeekdayTime(location.lastSession.endedAt, location.timeZone)}</time>
+                  {location.lastSession.status} ·{" "}
+                  <time dateTime={location.lastSession.endedAt.toISOString()}>
+                    {formatWeekdayTime(location.lastSession.endedAt, location.timeZone)}
+                  </time>
                 </>
               ) : (
                 <span className="text-slate-600">Never synced</span>

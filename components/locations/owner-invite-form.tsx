@@ -45,7 +45,9 @@ export function OwnerInviteForm({ locationId }: { locationId: string }) {
   return (
     <div className="flex flex-col gap-3">
       {shown?.kind === "invite" ? <InviteLinkNotice email={shown.email} path={shown.path} expiresAt={shown.expiresAt} /> : null}
-      {shown?.kind === "member_added" ? <Alert tone="success">{shown.email} already has a dashboard account and now sees this location.</Alert> : null}
+      {shown?.kind === "member_added" ? (
+        <Alert tone="success">{shown.email} already has a dashboard account and now sees this location.</Alert>
+      ) : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       <form onSubmit={onSubmit} noValidate aria-label="Invite the owner" className="grid gap-3 sm:grid-cols-[2fr_2fr_auto] sm:items-end">
         <div className="flex flex-col gap-1.5">

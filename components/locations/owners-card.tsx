@@ -8,7 +8,9 @@ export function OwnersCard({ locationId, owners, canInvite }: { locationId: stri
     <Card role="region" aria-labelledby="owners-title">
       <CardHeader>
         <CardTitle id="owners-title">Owners</CardTitle>
-        <CardDescription>Owners sign in to see this location and connect it. An invitation link works once and expires after 72 hours.</CardDescription>
+        <CardDescription>
+          Owners sign in to see this location and connect it. An invitation link works once and expires after 72 hours.
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {owners.length === 0 ? (

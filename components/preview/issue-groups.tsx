@@ -15,7 +15,9 @@ export function IssueGroups({ locationId, query, groups }: { locationId: string;
             <span className="font-medium">
               {group.field} · {group.code}
             </span>
-            <span className="text-slate-600">{group.count.toLocaleString("en")} record{group.count === 1 ? "" : "s"}</span>
+            <span className="text-slate-600">
+              {group.count.toLocaleString("en")} record{group.count === 1 ? "" : "s"}
+            </span>
           </div>
           <ul className="mt-2 flex flex-col gap-0.5 text-slate-700">
             {group.samples.map((sample) => (
@@ -27,7 +29,9 @@ export function IssueGroups({ locationId, query, groups }: { locationId: string;
                 {sample.original ? <span className="text-slate-500"> (was “{sample.original}”)</span> : null}
               </li>
             ))}
-            {group.count > group.samples.length ? <li className="text-slate-500">… and {group.count - group.samples.length} more (see the CSV export)</li> : null}
+            {group.count > group.samples.length ? (
+              <li className="text-slate-500">… and {group.count - group.samples.length} more (see the CSV export)</li>
+            ) : null}
           </ul>
         </li>
       ))}

@@ -55,4 +55,3 @@ export function PreviewProgress({ locationId, initial }: { locationId: string; i
     </div>
   );
 }
-

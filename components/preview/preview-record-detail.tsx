@@ -19,7 +19,8 @@ export function PreviewRecordDetail({ record, closeHref }: { record: Detail; clo
           <ul className="flex flex-col gap-1">
             {record.issues.map((issue, index) => (
               <li key={index}>
-                <strong className={issue.severity === "error" ? "text-red-800" : "text-amber-800"}>{issue.severity}</strong> · {issue.field}: {issue.reason}
+                <strong className={issue.severity === "error" ? "text-red-800" : "text-amber-800"}>{issue.severity}</strong> · {issue.field}:{" "}
+                {issue.reason}
                 {issue.original ? <span className="text-slate-500"> (was “{issue.original}”)</span> : null}
               </li>
             ))}

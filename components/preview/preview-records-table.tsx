@@ -16,14 +16,34 @@ function summaryOf(payload: unknown): string {
   if (!payload || typeof payload !== "object") return "—";
   const record = payload as Record<string, unknown>;
   const name = [record.first_name, record.last_name].filter((part) => typeof part === "string").join(" ");
-  const parts = [record.name, name || undefined, record.email, record.start_at, record.calendar_external_id && !record.name ? `calendar ${record.calendar_external_id}` : undefined];
+  const parts = [
+    record.name,
+    name || undefined,
+    record.email,
+    record.start_at,
+    record.calendar_external_id && !record.name ? `calendar ${record.calendar_external_id}` : undefined,
+  ];
   return parts.filter((part): part is string => typeof part === "string" && part !== "").join(" · ") || "—";
 }
 
-export function PreviewRecordsTable({ locationId, query, items, total }: { locationId: string; query: PreviewQuery; items: PreviewRecordListItem[]; total: number }) {
+export function PreviewRecordsTable({
+  locationId,
+  query,
+  items,
+  total,
+}: {
+  locationId: string;
+  query: PreviewQuery;
+  items: PreviewRecordListItem[];
+  total: number;
+}) {
   const lastPage = Math.max(0, Math.ceil(total / PREVIEW_PAGE_SIZE) - 1);
   const sortLink = (sort: PreviewQuery["sort"], label: string) => (
-    <Link href={previewHref(locationId, query, { sort, page: 0 })} aria-current={query.sort === sort ? "true" : undefined} className="hover:underline aria-[current=true]:font-semibold">
+    <Link
+      href={previewHref(locationId, query, { sort, page: 0 })}
+      aria-current={query.sort === sort ? "true" : undefined}
+      className="hover:underline aria-[current=true]:font-semibold"
+    >
       {label}
       {query.sort === sort ? " ▲" : ""}
     </Link>
@@ -54,7 +74,9 @@ export function PreviewRecordsTable({ locationId, query, items, total }: { locat
                 </TableCell>
                 <TableCell className="max-w-md truncate">{summaryOf(item.payload)}</TableCell>
                 <TableCell>
-                  <Badge tone={look.tone}>{item.status === "excluded" && item.excludedReason ? `Excluded: ${item.excludedReason}` : look.label}</Badge>
+                  <Badge tone={look.tone}>
+                    {item.status === "excluded" && item.excludedReason ? `Excluded: ${item.excludedReason}` : look.label}
+                  </Badge>
                 </TableCell>
                 <TableCell>{item.diff ?? "—"}</TableCell>
                 <TableCell>{item.issueCount || ""}</TableCell>

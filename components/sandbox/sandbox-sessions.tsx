@@ -20,7 +20,11 @@ export function SandboxSessions({ sessions }: { sessions: SandboxLocationInspect
           <section key={session.id} aria-label={`Session opened ${formatTime(session.openedAt)}`} className="flex flex-col gap-2">
             <div className="flex flex-wrap items-center gap-2 text-sm">
               <span className="font-medium">Opened {formatTime(session.openedAt)} UTC</span>
-              {session.closedAt ? <Badge tone="neutral">closed {formatTime(session.closedAt)}</Badge> : <Badge tone="warning">sync in progress</Badge>}
+              {session.closedAt ? (
+                <Badge tone="neutral">closed {formatTime(session.closedAt)}</Badge>
+              ) : (
+                <Badge tone="warning">sync in progress</Badge>
+              )}
               <span className="text-slate-600">data source {session.dataSource}</span>
             </div>
             <ul className="text-sm">

@@ -35,16 +35,22 @@ export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: s
   }
 
   return (
-    <section aria-labelledby="removal-stop-title" className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
+    <section
+      aria-labelledby="removal-stop-title"
+      className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950"
+    >
       <h2 id="removal-stop-title" className="text-base font-semibold">
         Needs attention: stopped before sending anything
       </h2>
-      <p>This sync would remove much more than usual. That often means the management system&apos;s data came back empty or wrong, so nothing was sent.</p>
+      <p>
+        This sync would remove much more than usual. That often means the management system&apos;s data came back empty or wrong, so nothing was sent.
+      </p>
       <ul className="flex list-disc flex-col gap-1 pl-5">
         {stop.checks.map((check) => (
           <li key={check.step}>
-            {checkWording[check.step].action} <strong>{check.removals.toLocaleString("en")}</strong> of the {check.held.toLocaleString("en")} {checkWording[check.step].noun}{" "}
-            {checkWording[check.step].from} — the limit is {check.threshold.toLocaleString("en")}. For example: {check.examples.join(", ")}.
+            {checkWording[check.step].action} <strong>{check.removals.toLocaleString("en")}</strong> of the {check.held.toLocaleString("en")}{" "}
+            {checkWording[check.step].noun} {checkWording[check.step].from} — the limit is {check.threshold.toLocaleString("en")}. For example:{" "}
+            {check.examples.join(", ")}.
           </li>
         ))}
       </ul>
@@ -52,7 +58,11 @@ export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: s
       {canConfirm ? (
         <div>
           <Button onClick={() => dialog.current?.showModal()}>Confirm and send…</Button>
-          <dialog ref={dialog} aria-labelledby="confirm-removals-title" className="m-auto max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40">
+          <dialog
+            ref={dialog}
+            aria-labelledby="confirm-removals-title"
+            className="m-auto max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
+          >
             <form
               className="flex flex-col gap-3 p-5"
               onSubmit={(event) => {
@@ -63,7 +73,9 @@ export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: s
               <h2 id="confirm-removals-title" className="text-base font-semibold">
                 Confirm and send these removals?
               </h2>
-              <p className="text-sm text-slate-700">A new session sends everything, including these removals (no more than counted here). Your reason is kept in the audit log.</p>
+              <p className="text-sm text-slate-700">
+                A new session sends everything, including these removals (no more than counted here). Your reason is kept in the audit log.
+              </p>
               {problem && !problem.field ? <Alert tone="error">{problem.detail}</Alert> : null}
               <div className="flex flex-col gap-1.5">
                 <Label htmlFor={reasonId}>Why are these removals right?</Label>

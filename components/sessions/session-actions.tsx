@@ -48,7 +48,11 @@ export function SessionActions({
       setOutcome({ tone: "error", text: result.detail });
       return;
     }
-    const texts = { cancel: "Cancel requested: the session stops before its next request.", resume: "Resumed: a new session continues from the failed step.", "close-upstream": "The upstream session is closed." };
+    const texts = {
+      cancel: "Cancel requested: the session stops before its next request.",
+      resume: "Resumed: a new session continues from the failed step.",
+      "close-upstream": "The upstream session is closed.",
+    };
     setOutcome({ tone: "success", text: texts[action] });
     if (action === "resume" && openResumed && result.data.sessionId) router.push(`/sessions/${result.data.sessionId}`);
     else router.refresh();
@@ -70,7 +74,13 @@ export function SessionActions({
           </Button>
         ) : null}
         {canClose ? (
-          <ConfirmDialog trigger="Close upstream session" title="Close the upstream session?" confirmLabel="Close upstream session" onConfirm={() => act("close-upstream")} disabled={pending}>
+          <ConfirmDialog
+            trigger="Close upstream session"
+            title="Close the upstream session?"
+            confirmLabel="Close upstream session"
+            onConfirm={() => act("close-upstream")}
+            disabled={pending}
+          >
             {CLOSE_UPSTREAM_EXPLANATION}
           </ConfirmDialog>
         ) : null}

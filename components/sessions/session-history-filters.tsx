@@ -9,7 +9,13 @@ import { sessionStatusLabels, triggerLabels } from "./session-labels";
 export function SessionHistoryFilters({ locationId, query }: { locationId: string; query: Pick<SessionHistoryQuery, "status" | "trigger"> }) {
   const action = `/locations/${locationId}/sessions`;
   return (
-    <form method="get" action={action} role="search" aria-label="Filter sessions" className="grid gap-3 sm:grid-cols-[1fr_1fr_auto_auto] sm:items-end">
+    <form
+      method="get"
+      action={action}
+      role="search"
+      aria-label="Filter sessions"
+      className="grid gap-3 sm:grid-cols-[1fr_1fr_auto_auto] sm:items-end"
+    >
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="sessions-status">Status</Label>
         <Select id="sessions-status" name="status" defaultValue={query.status ?? ""}>

@@ -57,7 +57,11 @@ export function SessionLive({ initial, renderedAt, permissions }: { initial: Ses
         </CardContent>
       </Card>
       {session.removalStop ? (
-        <RemovalStopPanel sessionId={session.id} stop={session.removalStop} canConfirm={permissions["sync.confirm-removals"] && session.status === "failed"} />
+        <RemovalStopPanel
+          sessionId={session.id}
+          stop={session.removalStop}
+          canConfirm={permissions["sync.confirm-removals"] && session.status === "failed"}
+        />
       ) : session.error ? (
         <Alert tone="error">{session.error}</Alert>
       ) : null}
@@ -67,7 +71,10 @@ export function SessionLive({ initial, renderedAt, permissions }: { initial: Ses
         </Alert>
       ) : null}
       {session.upstreamOpen && !inFlight ? (
-        <Alert tone="info">The upstream session is still open: the Marketing Automation Service waits before it sends campaigns. Resume this session, or close the upstream session.</Alert>
+        <Alert tone="info">
+          The upstream session is still open: the Marketing Automation Service waits before it sends campaigns. Resume this session, or close the
+          upstream session.
+        </Alert>
       ) : null}
       <div className="flex flex-wrap items-start justify-between gap-4">
         {mayActOnSessions(permissions) ? <SessionActions session={session} permissions={permissions} openResumed /> : <span />}
@@ -78,7 +85,9 @@ export function SessionLive({ initial, renderedAt, permissions }: { initial: Ses
       ) : (
         <p className="text-sm text-slate-600">{inFlight ? "Waiting for a worker to start the session…" : "This session has no steps."}</p>
       )}
-      {view.includesAttempts && view.otherAttempts.length ? <p className="text-sm text-slate-600">{view.otherAttempts.length} attempts outside any step (see Copy as JSON).</p> : null}
+      {view.includesAttempts && view.otherAttempts.length ? (
+        <p className="text-sm text-slate-600">{view.otherAttempts.length} attempts outside any step (see Copy as JSON).</p>
+      ) : null}
     </div>
   );
 }

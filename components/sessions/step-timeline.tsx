@@ -20,7 +20,13 @@ export function StepTimeline({ steps, timeZone, now, showAttempts }: { steps: St
   return (
     <ol className="flex flex-col gap-3" aria-label="Steps">
       {steps.map((step) => (
-        <li key={step.id} className="rounded-lg border border-slate-200 bg-white" aria-labelledby={`step-${step.name}`} data-testid={`step-${step.name}`} data-status={step.status}>
+        <li
+          key={step.id}
+          className="rounded-lg border border-slate-200 bg-white"
+          aria-labelledby={`step-${step.name}`}
+          data-testid={`step-${step.name}`}
+          data-status={step.status}
+        >
           <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-100 px-4 py-3 text-sm">
             <h3 id={`step-${step.name}`} className="font-semibold">
               {stepLabel(step.name)}

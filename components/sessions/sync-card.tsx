@@ -34,7 +34,12 @@ export function SyncCard({
           Open the preview
         </Link>
         {openSession ? (
-          <LiveProgress key={`${openSession.session.id}-${openSession.session.status}`} initial={openSession} renderedAt={renderedAt} permissions={permissions} />
+          <LiveProgress
+            key={`${openSession.session.id}-${openSession.session.status}`}
+            initial={openSession}
+            renderedAt={renderedAt}
+            permissions={permissions}
+          />
         ) : !location.connected ? (
           <p className="text-sm text-slate-600">Connect the location first: syncs use its access token.</p>
         ) : permissions["sync.start"] ? (

@@ -61,11 +61,25 @@ export function SyncPanel({ locationId, timeZone, outsideWindowAtRender }: { loc
         ))}
       </fieldset>
       <div className="flex flex-wrap gap-2">
-        <ConfirmDialog trigger="Sync now" title="Sync this location now?" confirmLabel="Start the sync" variant="default" onConfirm={() => start(false)} disabled={pending}>
+        <ConfirmDialog
+          trigger="Sync now"
+          title="Sync this location now?"
+          confirmLabel="Start the sync"
+          variant="default"
+          onConfirm={() => start(false)}
+          disabled={pending}
+        >
           <p>Sends new and changed records. Optional steps: {chosen}.</p>
           {warning}
         </ConfirmDialog>
-        <ConfirmDialog trigger="Full resync" title="Resync everything?" confirmLabel="Start the full resync" variant="default" onConfirm={() => start(true)} disabled={pending}>
+        <ConfirmDialog
+          trigger="Full resync"
+          title="Resync everything?"
+          confirmLabel="Start the full resync"
+          variant="default"
+          onConfirm={() => start(true)}
+          disabled={pending}
+        >
           <p>Sends every contact again, not only the changed ones. Optional steps: {chosen}.</p>
           {warning}
         </ConfirmDialog>

@@ -8,7 +8,9 @@ const tones = {
 };
 
 export function Alert({ className, tone = "info", ...props }: HTMLAttributes<HTMLDivElement> & { tone?: keyof typeof tones }) {
-  return <div role={tone === "error" ? "alert" : "status"} className={cn("rounded-md border px-4 py-3 text-sm", tones[tone], className)} {...props} />;
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={cn("rounded-md border px-4 py-3 text-sm", tones[tone], className)} {...props} />
+  );
 }
 
 export function FieldError({ id, message }: { id: string; message?: string }) {

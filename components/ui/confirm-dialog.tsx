@@ -28,7 +28,11 @@ export function ConfirmDialog({
       <Button variant="secondary" onClick={() => dialog.current?.showModal()} disabled={disabled}>
         {trigger}
       </Button>
-      <dialog ref={dialog} aria-labelledby={titleId} className="m-auto max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40">
+      <dialog
+        ref={dialog}
+        aria-labelledby={titleId}
+        className="m-auto max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
+      >
         <div className="flex flex-col gap-3 p-5">
           <h2 id={titleId} className="text-base font-semibold">
             {title}

@@ -5,7 +5,19 @@ import { Input, Select } from "./input";
 import { Label } from "./label";
 
 /** A plain GET form: filters live in the URL and work without JavaScript. "Clear" shows once something is filtered. */
-export function FilterForm({ action, label, columns, filtered, children }: { action: string; label: string; columns: string; filtered: boolean; children: ReactNode }) {
+export function FilterForm({
+  action,
+  label,
+  columns,
+  filtered,
+  children,
+}: {
+  action: string;
+  label: string;
+  columns: string;
+  filtered: boolean;
+  children: ReactNode;
+}) {
   return (
     <form method="get" action={action} role="search" aria-label={label} className={`grid gap-3 sm:items-end ${columns}`}>
       {children}
@@ -31,7 +43,19 @@ export function FilterSearch({ id, label, value, placeholder }: { id: string; la
 }
 
 /** A select whose empty "Any" option leaves the filter out. */
-export function FilterSelect({ id, name, label, value, options }: { id: string; name: string; label: string; value: string | undefined; options: readonly (readonly [string, string])[] }) {
+export function FilterSelect({
+  id,
+  name,
+  label,
+  value,
+  options,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string | undefined;
+  options: readonly (readonly [string, string])[];
+}) {
   return (
     <div className="flex flex-col gap-1.5">
       <Label htmlFor={id}>{label}</Label>

@@ -47,7 +47,14 @@ export function AcceptInviteForm({ token, email }: { token: string; email: strin
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="password">New password</Label>
-        <Input id="password" name="password" type="password" autoComplete="new-password" aria-invalid={Boolean(fieldErrors.password)} aria-describedby="password-hint password-error" />
+        <Input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          aria-invalid={Boolean(fieldErrors.password)}
+          aria-describedby="password-hint password-error"
+        />
         <p id="password-hint" className="text-xs text-slate-600">
           At least 12 characters.
         </p>

@@ -53,7 +53,14 @@ export function CreateUserForm() {
         <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-[2fr_2fr_1fr_auto] sm:items-end">
           <div className="flex flex-col gap-1.5">
             <Label htmlFor="new-user-email">Email</Label>
-            <Input id="new-user-email" name="email" type="email" required aria-invalid={Boolean(fieldErrors.email)} aria-describedby="new-user-email-error" />
+            <Input
+              id="new-user-email"
+              name="email"
+              type="email"
+              required
+              aria-invalid={Boolean(fieldErrors.email)}
+              aria-describedby="new-user-email-error"
+            />
             <FieldError id="new-user-email-error" message={fieldErrors.email} />
           </div>
           <div className="flex flex-col gap-1.5">

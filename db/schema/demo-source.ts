@@ -95,7 +95,10 @@ export const demoSourceCustomers = demoSource.table(
     member: boolean("member"),
     updatedAt: updatedAt(),
   },
-  (table) => [index("demo_source_customers_read").on(table.sourceKey, table.id), index("demo_source_customers_number").on(table.sourceKey, table.customerNo)],
+  (table) => [
+    index("demo_source_customers_read").on(table.sourceKey, table.id),
+    index("demo_source_customers_number").on(table.sourceKey, table.customerNo),
+  ],
 );
 
 export const demoSourceVehicles = demoSource.table(
@@ -128,7 +131,10 @@ export const demoSourceAppointments = demoSource.table(
     status: text("status"),
     updatedAt: updatedAt(),
   },
-  (table) => [primaryKey({ columns: [table.sourceKey, table.id] }), index("demo_source_appointments_window").on(table.sourceKey, table.startsAt, table.id)],
+  (table) => [
+    primaryKey({ columns: [table.sourceKey, table.id] }),
+    index("demo_source_appointments_window").on(table.sourceKey, table.startsAt, table.id),
+  ],
 );
 
 export const demoSourceAvailabilitySlots = demoSource.table(
@@ -140,5 +146,8 @@ export const demoSourceAvailabilitySlots = demoSource.table(
     serviceId: integer("service_id"),
     startsAt: wallTime("starts_at"),
   },
-  (table) => [primaryKey({ columns: [table.sourceKey, table.id] }), index("demo_source_availability_window").on(table.sourceKey, table.startsAt, table.id)],
+  (table) => [
+    primaryKey({ columns: [table.sourceKey, table.id] }),
+    index("demo_source_availability_window").on(table.sourceKey, table.startsAt, table.id),
+  ],
 );

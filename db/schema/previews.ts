@@ -8,7 +8,17 @@ export const previewStatus = pgEnum("preview_status", ["queued", "running", "suc
 export type PreviewProgress = Record<string, { rows: number; done: boolean }>;
 export type PreviewCounts = Record<
   string,
-  { sourceRows: number; valid: number; warnings: number; errors: number; excludedByRule: number; new: number; changed: number; unchanged: number; removed: number }
+  {
+    sourceRows: number;
+    valid: number;
+    warnings: number;
+    errors: number;
+    excludedByRule: number;
+    new: number;
+    changed: number;
+    unchanged: number;
+    removed: number;
+  }
 >;
 
 /** One computation of what a location's sync would send. The latest succeeded run is the cached preview. */
@@ -46,7 +56,9 @@ export const previewRuns = pgTable(
   (table) => [
     index("preview_runs_location_idx").on(table.locationId, table.createdAt),
     // At most one run in flight per location, whichever process asks.
-    uniqueIndex("preview_runs_one_active").on(table.locationId).where(sql`${table.status} in ('queued', 'running')`),
+    uniqueIndex("preview_runs_one_active")
+      .on(table.locationId)
+      .where(sql`${table.status} in ('queued', 'running')`),
   ],
 );
 

@@ -1,18 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  bigserial,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgSchema,
-  primaryKey,
-  real,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, integer, jsonb, pgSchema, primaryKey, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 // The upstream simulator keeps all of its state apart from the app's own tables.
 export const sandbox = pgSchema("sandbox");
@@ -26,7 +13,9 @@ export const sandboxEnvironments = sandbox.table("environments", {
   clientSecretHash: text("client_secret_hash").notNull(),
   dataSourceName: text("data_source_name").notNull(),
   // Which date-time form records must use (ARCHITECTURE.md: the spec's form unless switched).
-  dateTimeStyle: text("date_time_style", { enum: ["spec", "rfc3339"] }).notNull().default("spec"),
+  dateTimeStyle: text("date_time_style", { enum: ["spec", "rfc3339"] })
+    .notNull()
+    .default("spec"),
   // How it answers where the spec shows no response body (lib/sandbox/response-shapes.ts): the client must accept every one.
   responseShape: text("response_shape", { enum: ["documented", "empty", "no_content", "nested", "text", "extra"] })
     .notNull()
@@ -105,15 +94,7 @@ export const sandboxSessionEvents = sandbox.table(
   (table) => [index("sandbox_session_events_session").on(table.sessionId)],
 );
 
-export const sandboxRecordTypes = [
-  "calendars",
-  "service_categories",
-  "services",
-  "contact_details",
-  "vehicles",
-  "appointments",
-  "openings",
-] as const;
+export const sandboxRecordTypes = ["calendars", "service_categories", "services", "contact_details", "vehicles", "appointments", "openings"] as const;
 export type SandboxRecordType = (typeof sandboxRecordTypes)[number];
 
 export const sandboxRecords = sandbox.table(

@@ -84,7 +84,9 @@ export const syncSessions = pgTable(
     // Fleet-wide views: today's counts, the 30-day chart and the newest sessions across locations.
     index("sync_sessions_created_idx").on(table.createdAt, table.id),
     // One session in flight per location, whichever process asks.
-    uniqueIndex("sync_sessions_one_open").on(table.locationId).where(sql`${table.status} in ('queued', 'running')`),
+    uniqueIndex("sync_sessions_one_open")
+      .on(table.locationId)
+      .where(sql`${table.status} in ('queued', 'running')`),
     uniqueIndex("sync_sessions_one_per_day").on(table.locationId, table.scheduledFor),
   ],
 );

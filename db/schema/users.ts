@@ -40,7 +40,9 @@ export const userInvites = pgTable(
   (table) => [
     index("user_invites_user_idx").on(table.userId),
     // One unused link per user at any time, whoever issues it concurrently: a new link replaces the old one.
-    uniqueIndex("user_invites_one_unused").on(table.userId).where(sql`${table.usedAt} is null`),
+    uniqueIndex("user_invites_one_unused")
+      .on(table.userId)
+      .where(sql`${table.usedAt} is null`),
   ],
 );
 

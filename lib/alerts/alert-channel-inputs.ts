@@ -1,8 +1,6 @@
 import { z } from "zod";
 
-const WebhookUrl = z
-  .url({ protocol: /^https?$/, error: "Enter an http(s) URL" })
-  .max(2000, "Keep the URL under 2000 characters");
+const WebhookUrl = z.url({ protocol: /^https?$/, error: "Enter an http(s) URL" }).max(2000, "Keep the URL under 2000 characters");
 
 /** PUT /api/alerts/channels and the settings form. `webhookUrl`: omitted = keep, null = remove. */
 export const AlertChannelsInput = z.object({

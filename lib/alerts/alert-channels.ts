@@ -69,7 +69,12 @@ export async function saveAlertChannels(db: Database, actor: OperationActor, inp
       .insert(alertChannels)
       .values({ kind: "email", recipients, updatedAt: now, updatedByEmail: actor.email })
       .onConflictDoUpdate({ target: alertChannels.kind, set: { recipients, updatedAt: now, updatedByEmail: actor.email } });
-    await recordAuditEvent(tx, { actor, action: "alerts.channels_updated", target: { type: "alert_channels", id: "alerts" }, details: { changed, recipients } });
+    await recordAuditEvent(tx, {
+      actor,
+      action: "alerts.channels_updated",
+      target: { type: "alert_channels", id: "alerts" },
+      details: { changed, recipients },
+    });
   });
   return getAlertChannelsView(db);
 }

@@ -62,7 +62,10 @@ const allDelivered = async () => (await db.select().from(alertEvents)).every((ev
 
 describe("alert channels", () => {
   it("seals the webhook URL, shows only its last 4 characters and audits without it", async () => {
-    const view = await saveAlertChannels(db, admin, { webhookUrl: webhook.url, recipients: ["Ops@Example.test", "ops@example.test", "oncall@example.test"] });
+    const view = await saveAlertChannels(db, admin, {
+      webhookUrl: webhook.url,
+      recipients: ["Ops@Example.test", "ops@example.test", "oncall@example.test"],
+    });
     expect(view.webhook).toMatchObject({ configured: true, endsWith: webhook.url.slice(-4), updatedByEmail: "admin@example.test" });
     expect(view.email).toMatchObject({ recipients: ["ops@example.test", "oncall@example.test"], smtpConfigured: true });
     const [row] = await db.select().from(alertChannels).where(eq(alertChannels.kind, "webhook"));
@@ -108,7 +111,11 @@ describe("alerts on status changes", () => {
     expect(webhook.bodies[1]).toMatchObject({ blocks: [{ type: "section" }] });
 
     await waitFor(allDelivered, "every alert marked delivered");
-    const events = await db.select({ kind: alertEvents.kind }).from(alertEvents).where(eq(alertEvents.locationId, location.id)).orderBy(alertEvents.createdAt);
+    const events = await db
+      .select({ kind: alertEvents.kind })
+      .from(alertEvents)
+      .where(eq(alertEvents.locationId, location.id))
+      .orderBy(alertEvents.createdAt);
     expect(events.map((event) => event.kind)).toEqual(["failed", "recovered"]);
     expect(webhook.bodies).toHaveLength(2);
     expect(smtp.messages).toHaveLength(2);
@@ -121,7 +128,10 @@ describe("alerts on status changes", () => {
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
     const failing = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb, failing.sessionId!, options(failFast))).toBe("failed");
-    await waitFor(async () => (await db.select().from(alertEvents).where(eq(alertEvents.locationId, location.id)))[0]?.lastError != null, "a failed delivery");
+    await waitFor(
+      async () => (await db.select().from(alertEvents).where(eq(alertEvents.locationId, location.id)))[0]?.lastError != null,
+      "a failed delivery",
+    );
     webhook.respondWith.status = 200;
     await waitFor(() => webhook.bodies.length === before.hooks + 1, "the retried webhook", 30_000);
     await waitFor(allDelivered, "the alert marked delivered");

@@ -40,7 +40,10 @@ export async function deliverAlert(db: Database, eventId: string): Promise<void>
     }
   }
   if (errors.length > 0) {
-    await db.update(alertEvents).set({ lastError: errors.join(" ") }).where(eq(alertEvents.id, eventId));
+    await db
+      .update(alertEvents)
+      .set({ lastError: errors.join(" ") })
+      .where(eq(alertEvents.id, eventId));
     throw new Error(`Alert ${eventId} not delivered: ${errors.join(" ")}`);
   }
   await db.update(alertEvents).set({ deliveredAt: new Date(), lastError: null }).where(eq(alertEvents.id, eventId));

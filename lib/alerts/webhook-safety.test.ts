@@ -46,7 +46,14 @@ async function storeWebhook(url: string) {
 
 describe("Slack markup", () => {
   it("escapes &, < and > in the location name and the upstream's error; the email stays plain text", () => {
-    const message = buildAlertMessage({ kind: "failed", locationId: "l-1", locationName: `Salon ${markup}`, environment: "staging", sessionId: "s-1", reason: `Upstream said ${markup}` });
+    const message = buildAlertMessage({
+      kind: "failed",
+      locationId: "l-1",
+      locationName: `Salon ${markup}`,
+      environment: "staging",
+      sessionId: "s-1",
+      reason: `Upstream said ${markup}`,
+    });
     const slack = JSON.stringify(message.slack);
     expect(slack).not.toMatch(/<!channel>|<https:\/\/phish|<@U123>| & /);
     expect(message.slack.text).toContain(`Sync failed: Salon ${escapeSlackText(markup)} (staging). Upstream said ${escapeSlackText(markup)}`);
@@ -92,10 +99,19 @@ describe("webhook targets", () => {
 
   it("refuses a loopback, private or link-local target when the channel is saved, and keeps the stored one", async () => {
     const before = await getAlertChannelsView(db);
-    for (const url of ["http://169.254.169.254/latest/meta-data/", `${receiver.url}`, "http://[::1]:8080/hook", "http://localhost:9/hook", "https://10.0.0.8/hook"]) {
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data/",
+      `${receiver.url}`,
+      "http://[::1]:8080/hook",
+      "http://localhost:9/hook",
+      "https://10.0.0.8/hook",
+    ]) {
       const error = await saveAlertChannels(db, admin, { webhookUrl: url, recipients: [] }).catch((thrown: unknown) => thrown);
       expect(error, url).toBeInstanceOf(DomainError);
-      expect(error).toMatchObject({ code: "INVALID", fields: [{ field: "webhookUrl", reason: expect.stringMatching(/loopback, private or link-local/) }] });
+      expect(error).toMatchObject({
+        code: "INVALID",
+        fields: [{ field: "webhookUrl", reason: expect.stringMatching(/loopback, private or link-local/) }],
+      });
     }
     expect(await getAlertChannelsView(db)).toEqual(before);
   });

@@ -18,9 +18,18 @@ const query = (input: Record<string, unknown>) => listAuditEvents(testDb.db, Aud
 
 describe("listAuditEvents", () => {
   it("lists newest first and filters by action, actor and inclusive dates", async () => {
-    expect((await query({})).events.map((event) => event.at.toISOString().slice(0, 10))).toEqual(["2026-11-05", "2026-11-04", "2026-11-03", "2026-11-02", "2026-11-01"]);
+    expect((await query({})).events.map((event) => event.at.toISOString().slice(0, 10))).toEqual([
+      "2026-11-05",
+      "2026-11-04",
+      "2026-11-03",
+      "2026-11-02",
+      "2026-11-01",
+    ]);
     expect((await query({ action: "auth.sign_in", actor: "ADA" })).events.map((event) => event.at.toISOString().slice(8, 10))).toEqual(["05", "01"]);
-    expect((await query({ from: "2026-11-02", to: "2026-11-03" })).events.map((event) => event.action)).toEqual(["user.role_changed", "auth.sign_in_failed"]);
+    expect((await query({ from: "2026-11-02", to: "2026-11-03" })).events.map((event) => event.action)).toEqual([
+      "user.role_changed",
+      "auth.sign_in_failed",
+    ]);
   });
 
   it("pages with a keyset cursor without skipping or repeating", async () => {

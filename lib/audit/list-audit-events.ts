@@ -6,11 +6,21 @@ import { isRealUtcInstant } from "@/lib/http/page-cursor";
 import { safeText } from "@/lib/validation/safe-text";
 
 // Years PostgreSQL's timestamptz and JavaScript's toISOString() agree on, with a day to spare for "to".
-const AuditDate = z.iso.date("must be a date (YYYY-MM-DD)").refine((date) => date >= "1970-01-01" && date <= "9999-12-30", "must be a date between 1970 and 9999");
+const AuditDate = z.iso
+  .date("must be a date (YYYY-MM-DD)")
+  .refine((date) => date >= "1970-01-01" && date <= "9999-12-30", "must be a date between 1970 and 9999");
 
 export const AuditLogQuery = z.object({
-  action: safeText().trim().max(80).optional().transform((value) => value || undefined),
-  actor: safeText().trim().max(254).optional().transform((value) => value || undefined),
+  action: safeText()
+    .trim()
+    .max(80)
+    .optional()
+    .transform((value) => value || undefined),
+  actor: safeText()
+    .trim()
+    .max(254)
+    .optional()
+    .transform((value) => value || undefined),
   from: AuditDate.optional().or(z.literal("").transform(() => undefined)),
   to: AuditDate.optional().or(z.literal("").transform(() => undefined)),
   // Keyset cursor "<iso time>_<id>" of the last row shown: deep pages stay as fast as the first.

@@ -44,7 +44,10 @@ export const authOptions: NextAuthOptions = {
   ],
   // next-auth's own logger prints an error's message (a failed query's SQL and parameters) and metadata.
   logger: {
-    error: (code, metadata) => console.error(`[next-auth][error][${escapeUnsafeCharacters(code).slice(0, 80)}] ${describeErrorForLog(metadata instanceof Error ? metadata : metadata?.error)}`),
+    error: (code, metadata) =>
+      console.error(
+        `[next-auth][error][${escapeUnsafeCharacters(code).slice(0, 80)}] ${describeErrorForLog(metadata instanceof Error ? metadata : metadata?.error)}`,
+      ),
     warn: (code) => console.warn(`[next-auth][warn][${escapeUnsafeCharacters(code).slice(0, 80)}]`),
     debug: () => {},
   },
@@ -80,7 +83,11 @@ export const authOptions: NextAuthOptions = {
   events: {
     async signOut({ token }) {
       if (!token?.sessionId) return;
-      await revokeSession(getDatabase(), { sessionId: token.sessionId, userId: token.sub ?? null, email: token.email ?? null }, SESSION_MAX_AGE_SECONDS);
+      await revokeSession(
+        getDatabase(),
+        { sessionId: token.sessionId, userId: token.sub ?? null, email: token.email ?? null },
+        SESSION_MAX_AGE_SECONDS,
+      );
     },
   },
 };

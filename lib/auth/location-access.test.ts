@@ -10,12 +10,18 @@ import { systemActorAs, type UserActor } from "./permissions";
 const { db } = await useTestDatabase();
 
 async function userOf(role: UserActor["role"]) {
-  const [row] = await db.insert(users).values({ email: `${role}-${Math.random()}@example.test`, role }).returning();
+  const [row] = await db
+    .insert(users)
+    .values({ email: `${role}-${Math.random()}@example.test`, role })
+    .returning();
   return { id: row!.id, role: row!.role, email: row!.email };
 }
 
 async function ownedLocation() {
-  const [location] = await db.insert(locations).values({ name: `Member Salon ${Math.random()}`, timeZone: "Europe/Berlin" }).returning();
+  const [location] = await db
+    .insert(locations)
+    .values({ name: `Member Salon ${Math.random()}`, timeZone: "Europe/Berlin" })
+    .returning();
   const owner = await userOf("owner");
   await db.insert(locationMembers).values({ locationId: location!.id, userId: owner.id });
   return { location: location!, owner };
@@ -25,14 +31,20 @@ describe("the membership rule against the database", () => {
   it("loads a location's members, none for an unknown location", async () => {
     const { location, owner } = await ownedLocation();
     expect(await loadLocationMembers(db, location.id)).toEqual({ id: location.id, memberIds: [owner.id] });
-    expect(await loadLocationMembers(db, "00000000-0000-4000-8000-000000000000")).toEqual({ id: "00000000-0000-4000-8000-000000000000", memberIds: [] });
+    expect(await loadLocationMembers(db, "00000000-0000-4000-8000-000000000000")).toEqual({
+      id: "00000000-0000-4000-8000-000000000000",
+      memberIds: [],
+    });
   });
 
   it("lets the owner through, hides the location from another owner (404) and refuses a role first (403)", async () => {
     const { location, owner } = await ownedLocation();
     const stranger = await userOf("owner");
     await expect(assertCanAtLocation(db, owner, "sync.start", location.id)).resolves.toBeUndefined();
-    await expect(assertCanAtLocation(db, stranger, "sync.start", location.id)).rejects.toMatchObject({ code: "NOT_FOUND", message: "Location not found." });
+    await expect(assertCanAtLocation(db, stranger, "sync.start", location.id)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "Location not found.",
+    });
     await expect(assertCanAtLocation(db, stranger, "location.edit", location.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(assertCanAtLocation(db, await userOf("engineer"), "sync.start", location.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(assertCanAtLocation(db, await userOf("engineer"), "preview.view", location.id)).resolves.toBeUndefined();
@@ -42,7 +54,12 @@ describe("the membership rule against the database", () => {
     const { location, owner } = await ownedLocation();
     const { location: other } = await ownedLocation();
     const visible = async (actor: Parameters<typeof visibleLocationCondition>[0]) =>
-      (await db.select({ id: locations.id }).from(locations).where(visibleLocationCondition(actor, "location.view", sql`${locations.id}`))).map((row) => row.id);
+      (
+        await db
+          .select({ id: locations.id })
+          .from(locations)
+          .where(visibleLocationCondition(actor, "location.view", sql`${locations.id}`))
+      ).map((row) => row.id);
     expect(await visible(owner)).toEqual([location.id]);
     expect(await visible(await userOf("support"))).toEqual(expect.arrayContaining([location.id, other.id]));
     expect(() => visibleLocationCondition(owner, "fleet.view", sql`${locations.id}`)).toThrow(expect.objectContaining({ code: "FORBIDDEN" }));

@@ -1,7 +1,15 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locationMembers } from "@/db/schema";
-import { assertCan, locationScopeOf, membershipApplies, type AssertOptions, type Actor, type LocationAction, type LocationMembers } from "./permissions";
+import {
+  assertCan,
+  locationScopeOf,
+  membershipApplies,
+  type AssertOptions,
+  type Actor,
+  type LocationAction,
+  type LocationMembers,
+} from "./permissions";
 
 /** A location's members (its owners' user ids); none for a location that does not exist. */
 export async function loadLocationMembers(db: DatabaseOrTransaction, locationId: string): Promise<LocationMembers> {
@@ -14,7 +22,13 @@ export async function loadLocationMembers(db: DatabaseOrTransaction, locationId:
  * NOT_FOUND when the membership rule hides the location. Only the actors the rule applies to cost a query.
  * Whether the location exists is the operation's business: a staff caller reaches it either way.
  */
-export async function assertCanAtLocation(db: DatabaseOrTransaction, actor: Actor, action: LocationAction, locationId: string, options?: AssertOptions): Promise<void> {
+export async function assertCanAtLocation(
+  db: DatabaseOrTransaction,
+  actor: Actor,
+  action: LocationAction,
+  locationId: string,
+  options?: AssertOptions,
+): Promise<void> {
   assertCan(actor, action);
   if (!membershipApplies(actor, action)) return;
   assertCan(actor, action, await loadLocationMembers(db, locationId), options);

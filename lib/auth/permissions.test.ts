@@ -121,7 +121,9 @@ describe("assertCan", () => {
   });
 
   it("keeps the rebuild refusal's own words", () => {
-    expect(refusal(() => assertCan(owner, "preview.rebuild", theirs)).message).toBe("Only support and admins may rebuild a preview; Refresh preview is yours.");
+    expect(refusal(() => assertCan(owner, "preview.rebuild", theirs)).message).toBe(
+      "Only support and admins may rebuild a preview; Refresh preview is yours.",
+    );
   });
 
   it("refuses a list over locations to a role that may not take the action at all", () => {

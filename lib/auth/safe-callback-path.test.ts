@@ -53,9 +53,32 @@ describe("safeCallbackPath", () => {
     const hostile = fc.oneof(
       fc.string({ unit: "binary", maxLength: 60 }),
       fc
-        .array(fc.constantFrom("/", "\\", "\t", "\n", "\r", ".", "..", "evil.example", "%2F", "%5C", "%09", "@", ":", "http:", "https://", " ", "\u0000", "?", "#"), {
-          maxLength: 12,
-        })
+        .array(
+          fc.constantFrom(
+            "/",
+            "\\",
+            "\t",
+            "\n",
+            "\r",
+            ".",
+            "..",
+            "evil.example",
+            "%2F",
+            "%5C",
+            "%09",
+            "@",
+            ":",
+            "http:",
+            "https://",
+            " ",
+            "\u0000",
+            "?",
+            "#",
+          ),
+          {
+            maxLength: 12,
+          },
+        )
         .map((parts) => parts.join("")),
     );
     fc.assert(

@@ -23,8 +23,13 @@ describe("signInWithPassword", () => {
   it("refuses a wrong password and a deactivated account the same way, auditing each failure", async () => {
     await createAccount("gone@example.test", "correct horse battery", false);
     await createAccount("typo@example.test", "correct horse battery");
-    expect(await signInWithPassword(testDb.db, { email: "gone@example.test", password: "correct horse battery", clientAddress: "10.0.0.2" })).toEqual({ ok: false, reason: "invalid" });
-    expect(await signInWithPassword(testDb.db, { email: "typo@example.test", password: "wrong", clientAddress: "10.0.0.2" })).toEqual({ ok: false, reason: "invalid" });
+    expect(await signInWithPassword(testDb.db, { email: "gone@example.test", password: "correct horse battery", clientAddress: "10.0.0.2" })).toEqual(
+      { ok: false, reason: "invalid" },
+    );
+    expect(await signInWithPassword(testDb.db, { email: "typo@example.test", password: "wrong", clientAddress: "10.0.0.2" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
     const failures = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "auth.sign_in_failed"));
     expect(failures.map((entry) => entry.details)).toEqual(expect.arrayContaining([{ reason: "account deactivated" }, { reason: "wrong password" }]));
   });
@@ -32,10 +37,18 @@ describe("signInWithPassword", () => {
   it("throttles an account after its failed attempts, even with the right password, from any address", async () => {
     await createAccount("target@example.test", "correct horse battery");
     for (let attempt = 0; attempt < signInLimits.perAccount.limit; attempt++) {
-      const result = await signInWithPassword(testDb.db, { email: "target@example.test", password: `guess-${attempt}`, clientAddress: `10.1.0.${attempt}` });
+      const result = await signInWithPassword(testDb.db, {
+        email: "target@example.test",
+        password: `guess-${attempt}`,
+        clientAddress: `10.1.0.${attempt}`,
+      });
       expect(result).toEqual({ ok: false, reason: "invalid" });
     }
-    const blocked = await signInWithPassword(testDb.db, { email: "target@example.test", password: "correct horse battery", clientAddress: "10.9.9.9" });
+    const blocked = await signInWithPassword(testDb.db, {
+      email: "target@example.test",
+      password: "correct horse battery",
+      clientAddress: "10.9.9.9",
+    });
     expect(blocked).toMatchObject({ ok: false, reason: "throttled" });
     expect(blocked.ok === false && blocked.retryAfterSeconds).toBeGreaterThan(0);
     expect(await testDb.db.select().from(auditLog).where(eq(auditLog.action, "auth.sign_in_throttled"))).toHaveLength(1);
@@ -46,8 +59,16 @@ describe("signInWithPassword", () => {
       await signInWithPassword(testDb.db, { email: `spray-${attempt}@example.test`, password: "x", clientAddress: "10.2.2.2" });
     }
     await createAccount("innocent@example.test", "correct horse battery");
-    const fromSprayer = await signInWithPassword(testDb.db, { email: "innocent@example.test", password: "correct horse battery", clientAddress: "10.2.2.2" });
-    const fromElsewhere = await signInWithPassword(testDb.db, { email: "innocent@example.test", password: "correct horse battery", clientAddress: "10.3.3.3" });
+    const fromSprayer = await signInWithPassword(testDb.db, {
+      email: "innocent@example.test",
+      password: "correct horse battery",
+      clientAddress: "10.2.2.2",
+    });
+    const fromElsewhere = await signInWithPassword(testDb.db, {
+      email: "innocent@example.test",
+      password: "correct horse battery",
+      clientAddress: "10.3.3.3",
+    });
     expect(fromSprayer).toMatchObject({ ok: false, reason: "throttled" });
     expect(fromElsewhere.ok).toBe(true);
   });
@@ -68,7 +89,11 @@ describe("signInWithPassword", () => {
   it("a successful sign-in does not use up the address's allowance", async () => {
     await createAccount("regular@example.test", "correct horse battery");
     for (let attempt = 0; attempt < signInLimits.perAddress.limit + 5; attempt++) {
-      const result = await signInWithPassword(testDb.db, { email: "regular@example.test", password: "correct horse battery", clientAddress: "10.5.5.5" });
+      const result = await signInWithPassword(testDb.db, {
+        email: "regular@example.test",
+        password: "correct horse battery",
+        clientAddress: "10.5.5.5",
+      });
       expect(result.ok).toBe(true);
     }
   });

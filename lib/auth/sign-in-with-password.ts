@@ -22,10 +22,7 @@ export type SignInResult =
  * successful sign-in gives its slots back, so the limits count failures (and
  * attempts still being checked), not people signing in.
  */
-export async function signInWithPassword(
-  db: Database,
-  input: { email: string; password: string; clientAddress: string },
-): Promise<SignInResult> {
+export async function signInWithPassword(db: Database, input: { email: string; password: string; clientAddress: string }): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const actor = { id: null, email, clientAddress: input.clientAddress };
 
@@ -39,7 +36,11 @@ export async function signInWithPassword(
     return { ok: false, reason: "throttled", retryAfterSeconds: reservation.retryAfterSeconds };
   }
 
-  const [user] = await db.select().from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email))
+    .limit(1);
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !passwordOk || !user.active) {
     await recordAuditEvent(db, {

@@ -25,7 +25,10 @@ const DETAIL_ITEMS = 80;
 const ATTEMPTS_PER_ITEM = 4;
 
 async function createLocation(db: Database, name: string): Promise<string> {
-  const [row] = await db.insert(locations).values({ name, timeZone: "Europe/Berlin", upstreamLocationId: `bench-${name}`, sourceKey: name }).returning({ id: locations.id });
+  const [row] = await db
+    .insert(locations)
+    .values({ name, timeZone: "Europe/Berlin", upstreamLocationId: `bench-${name}`, sourceKey: name })
+    .returning({ id: locations.id });
   if (!row) throw new Error("location insert returned no row");
   return row.id;
 }
@@ -51,7 +54,9 @@ async function fillSessions(db: Database, locationId: string, count: number): Pr
 
 /** The newest session gets month imports and HTTP attempts like a first sync's. */
 async function detailSession(db: Database, locationId: string): Promise<string> {
-  const rows = await db.execute<{ id: string }>(sql`select id from sync_sessions where location_id = ${locationId}::uuid order by created_at desc, id desc limit 1`);
+  const rows = await db.execute<{ id: string }>(
+    sql`select id from sync_sessions where location_id = ${locationId}::uuid order by created_at desc, id desc limit 1`,
+  );
   const sessionId = rows[0]!.id;
   await db.execute(sql`
     insert into sync_step_items (step_id, key, position, status, records_sent, bytes, attempts, started_at, finished_at)

@@ -76,7 +76,10 @@ function benchLocation(profile: DemoProfile, index: number): BenchLocation {
     visits.push(...customerAppointments(appointmentContext, rows[0]!.customerNo, years));
   }
   // The showcase (DST gaps and overlaps, midnight) is kept whatever the cap.
-  const showcase = showcaseAppointments(appointmentContext, customers.slice(0, 50).map((customer) => customer.id));
+  const showcase = showcaseAppointments(
+    appointmentContext,
+    customers.slice(0, 50).map((customer) => customer.id),
+  );
   const appointments = [...visits.slice(0, appointmentsPerLocation - showcase.length), ...showcase].map((visit, position) => ({
     id: String(position + 1),
     customer_id: visit.customerNo ?? null,
@@ -109,7 +112,9 @@ function microsPerRow(rows: number, run: () => void): { first: number; warm: num
 }
 
 function printTiming(label: string, count: number, unit: string, { first, warm }: { first: number; warm: number }): void {
-  console.log(`${label.padEnd(13)} ${count.toLocaleString("en").padStart(8)} ${unit.padEnd(8)} ${warm.toFixed(2).padStart(7)} µs each (first round ${first.toFixed(2)})`);
+  console.log(
+    `${label.padEnd(13)} ${count.toLocaleString("en").padStart(8)} ${unit.padEnd(8)} ${warm.toFixed(2).padStart(7)} µs each (first round ${first.toFixed(2)})`,
+  );
 }
 
 /** Prints mapping against serialising for one resource; false when the ratio misses its target. */
@@ -165,7 +170,9 @@ function main(): void {
     }
   }
 
-  console.log("map: mapRow alone (recordHash is timed on its own); serialise: JSON.stringify of each row's record; CPU time, median of the warm rounds");
+  console.log(
+    "map: mapRow alone (recordHash is timed on its own); serialise: JSON.stringify of each row's record; CPU time, median of the warm rounds",
+  );
   printTiming("appointments", appointmentCount, "rows", appointments);
   printTiming("  serialise", appointmentCount, "rows", appointmentJson);
   printTiming("customers", customerCount, "rows", customers);

@@ -34,7 +34,9 @@ async function runChild(url: string, runId: string): Promise<ChildResult> {
     });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
-    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(output.trim().split("\n").at(-1)!) as ChildResult) : reject(new Error(`child exited ${code}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(JSON.parse(output.trim().split("\n").at(-1)!) as ChildResult) : reject(new Error(`child exited ${code}`)),
+    );
   });
 }
 
@@ -60,7 +62,10 @@ async function measure(size: (typeof sizes)[number]) {
     const [rows] = await connection.sql<{ customers: number; appointments: number }[]>`
       select (select count(*) from demo_source.customers where source_key = ${sourceKey!})::int as customers,
              (select count(*) from demo_source.appointments where source_key = ${sourceKey!})::int as appointments`;
-    const [location] = await connection.db.insert(locations).values({ name: "Bench", timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
+    const [location] = await connection.db
+      .insert(locations)
+      .values({ name: "Bench", timeZone: "Europe/Berlin", country: "DE", sourceKey })
+      .returning();
     const [run] = await connection.db.insert(previewRuns).values({ locationId: location!.id }).returning();
 
     const started = performance.now();
@@ -103,7 +108,9 @@ async function main() {
   }
   const [small, large] = results;
   const growth = large!.maxRssMb / small!.maxRssMb;
-  console.log(`peak RSS small → large: ${small!.maxRssMb} MB → ${large!.maxRssMb} MB (×${growth.toFixed(2)}) for ${(large!.total / small!.total).toFixed(1)}× the rows; budget ×${RSS_GROWTH_BUDGET}`);
+  console.log(
+    `peak RSS small → large: ${small!.maxRssMb} MB → ${large!.maxRssMb} MB (×${growth.toFixed(2)}) for ${(large!.total / small!.total).toFixed(1)}× the rows; budget ×${RSS_GROWTH_BUDGET}`,
+  );
   if (growth > RSS_GROWTH_BUDGET) process.exitCode = 1;
 }
 

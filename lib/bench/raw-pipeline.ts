@@ -49,10 +49,15 @@ function recordsOf<R extends SourceResource>(resource: R, rows: readonly unknown
   return mapped;
 }
 
-async function readAll<R extends SourceResource>(input: RawInput, read: PlannedRead & { resource: R }, context: MappingContext): Promise<MappedRowOf[R][]> {
+async function readAll<R extends SourceResource>(
+  input: RawInput,
+  read: PlannedRead & { resource: R },
+  context: MappingContext,
+): Promise<MappedRowOf[R][]> {
   const all: MappedRowOf[R][] = [];
   const params = { sourceKey: input.location.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
-  for await (const batch of input.reader.read(read.resource, params)) all.push(...phaseClock.time("map", () => recordsOf(read.resource, batch, context)));
+  for await (const batch of input.reader.read(read.resource, params))
+    all.push(...phaseClock.time("map", () => recordsOf(read.resource, batch, context)));
   return all;
 }
 
@@ -86,7 +91,8 @@ function withKnownReferences(services: ServiceRecord[], categories: ServiceCateg
   const calendarKeys = new Set(calendars.map(keyOf));
   return services.map((service) => {
     const known = { ...service };
-    if (known.service_category_external_id !== undefined && !categoryKeys.has(known.service_category_external_id)) delete known.service_category_external_id;
+    if (known.service_category_external_id !== undefined && !categoryKeys.has(known.service_category_external_id))
+      delete known.service_category_external_id;
     if (known.calendar_external_ids) known.calendar_external_ids = known.calendar_external_ids.filter((id) => calendarKeys.has(id));
     return known;
   });
@@ -101,7 +107,12 @@ async function put(dispatcher: Agent, putDataUrl: string, body: AsyncIterable<st
     }
   }
   await phaseClock.time("send", async () => {
-    const response = await request(putDataUrl, { method: "PUT", dispatcher, headers: { "content-type": "application/json" }, body: Readable.from(counted()) });
+    const response = await request(putDataUrl, {
+      method: "PUT",
+      dispatcher,
+      headers: { "content-type": "application/json" },
+      body: Readable.from(counted()),
+    });
     const text = await response.body.text();
     if (response.statusCode >= 300) throw new Error(`raw upload answered ${response.statusCode}: ${text.slice(0, 200)}`);
   });
@@ -113,7 +124,8 @@ export async function runRawPipeline(input: RawInput): Promise<RawResult> {
   const now = input.now ?? new Date();
   const context: MappingContext = { timeZone: location.timeZone, country: location.country, dateTimeStyle: defaultDateTimeStyle, now };
   const plan = planPreviewReads(location, now);
-  const readOf = <R extends SourceResource>(resource: R) => plan.find((read) => read.resource === resource) as (PlannedRead & { resource: R }) | undefined;
+  const readOf = <R extends SourceResource>(resource: R) =>
+    plan.find((read) => read.resource === resource) as (PlannedRead & { resource: R }) | undefined;
   const dispatcher = new Agent();
   const counter: Counter = { records: 0, bytes: 0 };
   const recordsOfAll = async <R extends SourceResource>(resource: R) => (await readAll(input, readOf(resource)!, context)).map((row) => row.record!);

@@ -224,7 +224,9 @@ async function changeOnePercent(connection: DatabaseConnection, sourceKey: strin
   const { sql } = connection;
   const customers = await sql`update demo_source.customers set first_name = coalesce(first_name, '') || ' B', updated_at = now()
     where source_key = ${sourceKey} and id % 100 = 0`;
-  const [{ total } = { total: 0 }] = await sql<{ total: number }[]>`select count(*)::int as total from demo_source.appointments where source_key = ${sourceKey}`;
+  const [{ total } = { total: 0 }] = await sql<
+    { total: number }[]
+  >`select count(*)::int as total from demo_source.appointments where source_key = ${sourceKey}`;
   const appointments = await sql`update demo_source.appointments
     set starts_at = starts_at + interval '1 day', ends_at = ends_at + interval '1 day', updated_at = now()
     where source_key = ${sourceKey} and id in (
@@ -242,11 +244,20 @@ async function createBenchLocation(connection: DatabaseConnection, sandbox: Benc
     apiKey: sandboxDemo.apiKey,
     dataSourceName: sandboxDemo.dataSourceName,
   });
-  const [source] = await sql<{ time_zone: string; country: string }[]>`select time_zone, country from demo_source.locations where source_key = ${sourceKey}`;
+  const [source] = await sql<
+    { time_zone: string; country: string }[]
+  >`select time_zone, country from demo_source.locations where source_key = ${sourceKey}`;
   const owner = sandboxDemo.owners[0];
   const [location] = await db
     .insert(locations)
-    .values({ name: "Bench", environment: "staging", upstreamLocationId: owner.locations[0].id, timeZone: source!.time_zone, country: source!.country, sourceKey })
+    .values({
+      name: "Bench",
+      environment: "staging",
+      upstreamLocationId: owner.locations[0].id,
+      timeZone: source!.time_zone,
+      country: source!.country,
+      sourceKey,
+    })
     .returning();
   await connectLocation(db, systemActor, location!.id, { email: owner.email, password: owner.password });
   return location!.id;
@@ -291,7 +302,9 @@ async function main() {
       services: Number(options.services),
       seed: Number(options.seed),
     });
-    const [rows] = await connection.sql<{ customers: number; appointments: number; services: number; first: string; last: string; slots: number; open: number }[]>`
+    const [rows] = await connection.sql<
+      { customers: number; appointments: number; services: number; first: string; last: string; slots: number; open: number }[]
+    >`
       select (select count(*) from demo_source.customers where source_key = ${sourceKey!})::int as customers,
              (select count(*) from demo_source.appointments where source_key = ${sourceKey!})::int as appointments,
              (select min(starts_at)::date::text from demo_source.appointments where source_key = ${sourceKey!}) as first,
@@ -301,7 +314,9 @@ async function main() {
              (select count(distinct a.service_id) from demo_source.availability_slots a join demo_source.locations l using (source_key)
                where a.source_key = ${sourceKey!} and a.starts_at >= (now() at time zone l.time_zone)
                  and a.starts_at < (now() at time zone l.time_zone) + interval '72 hours')::int as open`;
-    console.log(`worker processes: compiled, node ${workerNodeFlags.join(" ")} ${workerHeapMb ? `--max-old-space-size=${workerHeapMb}` : "(V8's default heap limit)"}`);
+    console.log(
+      `worker processes: compiled, node ${workerNodeFlags.join(" ")} ${workerHeapMb ? `--max-old-space-size=${workerHeapMb}` : "(V8's default heap limit)"}`,
+    );
     console.log(
       `source: ${count(rows!.customers)} customers, ${count(rows!.appointments)} appointments from ${rows!.first} to ${rows!.last}, ` +
         `${rows!.services} services (${rows!.open} with openings in the next 72 hours), ${count(rows!.slots)} free slots (generated in ${round((performance.now() - generationStart) / 1000, 0)} s)`,
@@ -351,7 +366,10 @@ async function main() {
     const share = (measured: ChildReport) => measured.seconds / raw.seconds;
     const percent = (value: number) => `${round(value * 100)}%`;
     const verdicts: [boolean, string][] = [
-      [full.seconds <= targets.fullOverRaw * raw.seconds, `full first sync ${round(full.seconds)} s = ×${round(share(full), 2)} the raw pipeline (target ≤ ×${targets.fullOverRaw})`],
+      [
+        full.seconds <= targets.fullOverRaw * raw.seconds,
+        `full first sync ${round(full.seconds)} s = ×${round(share(full), 2)} the raw pipeline (target ≤ ×${targets.fullOverRaw})`,
+      ],
       [peak < targets.peakRssMb, `worker peak RSS ${peak} MB, the largest of the sync and preview workers (target < ${targets.peakRssMb} MB)`],
       [
         unchanged.seconds <= targets.noChangeShare * raw.seconds,

@@ -82,7 +82,12 @@ async function measure(transport: Transport, count: number, apiBaseUrl: string, 
     clientId: sandboxDemo.clientId,
     clientSecret: sandboxDemo.clientSecret,
   });
-  const accessToken = await client.createLocationAccessToken({ userAccessToken, locationId, clientId: sandboxDemo.clientId, clientSecret: sandboxDemo.clientSecret });
+  const accessToken = await client.createLocationAccessToken({
+    userAccessToken,
+    locationId,
+    clientId: sandboxDemo.clientId,
+    clientSecret: sandboxDemo.clientSecret,
+  });
   const call = { accessToken, locationId };
   await client.updateManagementSystem({ ...call, managementSystem: sandboxDemo.dataSourceName, syncInProgress: true });
   global.gc?.();
@@ -151,7 +156,11 @@ async function runChild(transport: Transport, count: number, apiBaseUrl: string,
   const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
   if (code !== 0) {
     const outOfMemory = /heap out of memory|Allocation failed/i.test(errors);
-    return { transport, records: count, failed: outOfMemory ? `ran out of memory (heap limit ${heapLimitMb} MB)` : `exited with ${code ?? signal}: ${errors.trim().split("\n")[0]}` };
+    return {
+      transport,
+      records: count,
+      failed: outOfMemory ? `ran out of memory (heap limit ${heapLimitMb} MB)` : `exited with ${code ?? signal}: ${errors.trim().split("\n")[0]}`,
+    };
   }
   return JSON.parse(output.trim().split("\n").at(-1)!) as Measurement;
 }

@@ -60,7 +60,9 @@ describe("compiled workers", () => {
       for (let i = 0; i < 300 && !output.includes("taking jobs"); i++) await new Promise((resolve) => setTimeout(resolve, 200));
       expect(output).toContain("[worker] taking jobs");
 
-      await testDb.db.insert(auditLog).values({ action: "auth.sign_in", actorEmail: "ancient@example.test", at: new Date(Date.now() - 90 * 86_400_000) });
+      await testDb.db
+        .insert(auditLog)
+        .values({ action: "auth.sign_in", actorEmail: "ancient@example.test", at: new Date(Date.now() - 90 * 86_400_000) });
       await sender.start();
       const jobId = await pruneAuditLogJob.send(sender, { olderThanDays: 30 });
       let state: string | undefined;

@@ -69,8 +69,9 @@ function sourcePathsPlugin(outputDirectory: string): Plugin {
         if (args.path.split(path.sep).includes("node_modules")) return undefined;
         const source = await readFile(args.path, "utf8");
         if (!sourcePathExpression.test(source)) return undefined;
-        const contents = source.replace(new RegExp(sourcePathExpression, "g"), (_, property: string) =>
-          `__bundleSourcePath(${relativeUrl(property === "dirname" ? path.dirname(args.path) : args.path)})`,
+        const contents = source.replace(
+          new RegExp(sourcePathExpression, "g"),
+          (_, property: string) => `__bundleSourcePath(${relativeUrl(property === "dirname" ? path.dirname(args.path) : args.path)})`,
         );
         return { contents, loader: args.path.endsWith(".tsx") ? "tsx" : "ts", resolveDir: path.dirname(args.path) };
       });

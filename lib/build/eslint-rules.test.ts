@@ -42,7 +42,8 @@ describe("the layer rule (import/no-restricted-paths)", () => {
   });
 
   it("lets the right direction through, and db use lib/config", async () => {
-    const code = 'import { getDatabase } from "@/db/client";\nimport { createUpstreamClient } from "@/lib/upstream/client";\nexport const x = [getDatabase, createUpstreamClient];\n';
+    const code =
+      'import { getDatabase } from "@/db/client";\nimport { createUpstreamClient } from "@/lib/upstream/client";\nexport const x = [getDatabase, createUpstreamClient];\n';
     expect(await problems("lib/sync/right-way.ts", code)).toEqual([]);
     expect(await problems("db/right-way.ts", 'import { getConfig } from "@/lib/config/config";\nexport const x = getConfig;\n')).toEqual([]);
   });
@@ -56,8 +57,14 @@ describe("the layer rule (import/no-restricted-paths)", () => {
 
 describe("the configuration rule (no-restricted-properties on process.env)", () => {
   it("refuses process.env outside lib/config, tests and the tools' configuration files", async () => {
-    for (const code of ["export const port = process.env.PORT;\n", 'export const port = process["env"].PORT;\n', "const { env } = process;\nexport const port = env.PORT;\n"]) {
-      expect(await problems("lib/runtime/reads-env.ts", code), code).toEqual([expect.stringMatching(/^no-restricted-properties: .*getConfig\(\) from lib\/config\/config\.ts/)]);
+    for (const code of [
+      "export const port = process.env.PORT;\n",
+      'export const port = process["env"].PORT;\n',
+      "const { env } = process;\nexport const port = env.PORT;\n",
+    ]) {
+      expect(await problems("lib/runtime/reads-env.ts", code), code).toEqual([
+        expect.stringMatching(/^no-restricted-properties: .*getConfig\(\) from lib\/config\/config\.ts/),
+      ]);
     }
     expect(await problems("lib/runtime/reads-env.ts", 'import { env } from "node:process";\nexport const port = env.PORT;\n')).toEqual([
       expect.stringMatching(/^no-restricted-imports: .*getConfig\(\)/),
@@ -68,7 +75,14 @@ describe("the configuration rule (no-restricted-properties on process.env)", () 
 
   it("allows it in the configuration module, tests, test helpers and the tools' configuration files", async () => {
     const code = "export const port = process.env.PORT;\n";
-    for (const filePath of ["lib/config/config.ts", "lib/runtime/reads-env.test.ts", "lib/sync/testing/helper.ts", "e2e/support/helper.ts", "playwright.config.ts", "next.config.mjs"]) {
+    for (const filePath of [
+      "lib/config/config.ts",
+      "lib/runtime/reads-env.test.ts",
+      "lib/sync/testing/helper.ts",
+      "e2e/support/helper.ts",
+      "playwright.config.ts",
+      "next.config.mjs",
+    ]) {
       expect(await problems(filePath, code), filePath).toEqual([]);
     }
   });

@@ -34,9 +34,14 @@ function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<
     ...extraEnv,
   };
   return new Promise((resolve) => {
-    execFile(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "lib/cli/main.ts"), ...args], { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      path.join(root, "node_modules/.bin/tsx"),
+      [path.join(root, "lib/cli/main.ts"), ...args],
+      { cwd: root, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -50,7 +55,19 @@ function expectNoSecret(result: CliResult) {
 describe("environment CLI", () => {
   it("env:set takes the secrets from UPSTREAM_API_KEY / UPSTREAM_CLIENT_SECRET, stores them sealed and never prints them", async () => {
     const result = await runCli(
-      ["env:set", "staging", "--base-url", "https://api.staging.example.test", "--upload-hosts", "uploads.example.test, Files.Example.test:8443", "--client-id", "cli-client", "--data-source-name", "LocationSync", "--json"],
+      [
+        "env:set",
+        "staging",
+        "--base-url",
+        "https://api.staging.example.test",
+        "--upload-hosts",
+        "uploads.example.test, Files.Example.test:8443",
+        "--client-id",
+        "cli-client",
+        "--data-source-name",
+        "LocationSync",
+        "--json",
+      ],
       { UPSTREAM_API_KEY: apiKey, UPSTREAM_CLIENT_SECRET: clientSecret },
     );
     expect(result).toMatchObject({ code: 0 });
@@ -78,7 +95,19 @@ describe("environment CLI", () => {
     expectNoSecret(result);
     const view = JSON.parse(result.stdout);
     expect(view).toMatchObject({ baseUrl: "https://api.staging.example.test", clientSecret: { set: true, hint: "set · ends in 9f2a" } });
-    expect(Object.keys(view).sort()).toEqual(["apiKey", "baseUrl", "clientId", "clientSecret", "configured", "connectedLocations", "dataSourceName", "name", "updatedAt", "updatedBy", "uploadHosts"]);
+    expect(Object.keys(view).sort()).toEqual([
+      "apiKey",
+      "baseUrl",
+      "clientId",
+      "clientSecret",
+      "configured",
+      "connectedLocations",
+      "dataSourceName",
+      "name",
+      "updatedAt",
+      "updatedBy",
+      "uploadHosts",
+    ]);
     const text = await runCli(["env:show", "staging"]);
     expect(text.stdout).toMatch(/API key\s+set · ends in c7d5/);
     expectNoSecret(text);
@@ -99,19 +128,31 @@ describe("environment CLI", () => {
     const secrets = { UPSTREAM_API_KEY: apiKey, UPSTREAM_CLIENT_SECRET: clientSecret };
     const [location] = await testDb.db
       .insert(locations)
-      .values({ name: "Moved salon", environment: "staging", upstreamLocationId: "moved-1", locationTokenEncrypted: "sealed", locationTokenOrigin: "https://api.staging.example.test" })
+      .values({
+        name: "Moved salon",
+        environment: "staging",
+        upstreamLocationId: "moved-1",
+        locationTokenEncrypted: "sealed",
+        locationTokenOrigin: "https://api.staging.example.test",
+      })
       .returning();
     const moved = await runCli(["env:set", "staging", "--base-url", "https://api2.staging.example.test", "--service-moved"], secrets);
     expect(moved.code, moved.stderr).toBe(0);
     const [afterMove] = await testDb.db.select().from(locations).where(eq(locations.id, location!.id));
     expect(afterMove).toMatchObject({ locationTokenOrigin: "https://api2.staging.example.test", attentionReason: null });
     const [audit] = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "environment.location_tokens_moved"));
-    expect(audit).toMatchObject({ actorEmail: "cli", details: { from: "https://api.staging.example.test", to: "https://api2.staging.example.test", locations: 1 } });
+    expect(audit).toMatchObject({
+      actorEmail: "cli",
+      details: { from: "https://api.staging.example.test", to: "https://api2.staging.example.test", locations: 1 },
+    });
 
     const notMoved = await runCli(["env:set", "staging", "--base-url", "https://api3.staging.example.test"], secrets);
     expect(notMoved.code, notMoved.stderr).toBe(0);
     const [afterChange] = await testDb.db.select().from(locations).where(eq(locations.id, location!.id));
-    expect(afterChange).toMatchObject({ locationTokenOrigin: "https://api2.staging.example.test", attentionReason: expect.stringMatching(/^Reconnect needed/) });
+    expect(afterChange).toMatchObject({
+      locationTokenOrigin: "https://api2.staging.example.test",
+      attentionReason: expect.stringMatching(/^Reconnect needed/),
+    });
     await runCli(["env:set", "staging", "--base-url", "https://api.staging.example.test"], secrets);
     // Its token is a placeholder, not sealed: the rotation test below must not find it.
     await testDb.db.delete(locations).where(eq(locations.id, location!.id));
@@ -131,7 +172,10 @@ describe("environment CLI", () => {
     expectNoSecret(result);
     expect(result.stdout).not.toContain(newKey);
     const newId = loadKeyring(parseConfig({ APP_SECRET_KEY: newKey })).current.id;
-    expect(JSON.parse(result.stdout)).toMatchObject({ currentKeyId: newId, reencrypted: { "environments.api_key_encrypted": 1, "environments.client_secret_encrypted": 1 } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      currentKeyId: newId,
+      reencrypted: { "environments.api_key_encrypted": 1, "environments.client_secret_encrypted": 1 },
+    });
     const [row] = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
     expect(keyIdOf(row!.clientSecretEncrypted!)).toBe(newId);
     // Without the old key: env:show says the value cannot be decrypted instead of crashing.

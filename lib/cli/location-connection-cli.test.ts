@@ -42,7 +42,9 @@ describe("location:link and location:unlink", () => {
   });
 
   it("links with the password from standard input, never printing it, then unlinks", async () => {
-    const linked = await runCli(testDb.url, ["location:link", locationId, "--email", fixture.owner.email, "--json"], { stdin: `${fixture.owner.password}\n` });
+    const linked = await runCli(testDb.url, ["location:link", locationId, "--email", fixture.owner.email, "--json"], {
+      stdin: `${fixture.owner.password}\n`,
+    });
     expect(linked.code).toBe(0);
     expect(JSON.parse(linked.stdout)).toMatchObject({ id: locationId, connected: true, upstreamAccountEmail: fixture.owner.email });
     expect(linked.stdout + linked.stderr).not.toContain(fixture.owner.password);

@@ -30,7 +30,14 @@ describe("location:add", () => {
     expect(result.code).toBe(0);
     const id = result.stdout.trim();
     const [row] = await testDb.db.select().from(locations).where(eq(locations.id, id));
-    expect(row).toMatchObject({ name: "Cli Salon", timeZone: "Europe/Berlin", country: "DE", automotive: true, syncTime: "09:15", locationTokenEncrypted: null });
+    expect(row).toMatchObject({
+      name: "Cli Salon",
+      timeZone: "Europe/Berlin",
+      country: "DE",
+      automotive: true,
+      syncTime: "09:15",
+      locationTokenEncrypted: null,
+    });
     const [entry] = await testDb.db.select().from(auditLog).where(eq(auditLog.targetId, id));
     expect(entry).toMatchObject({ action: "location.created", actorEmail: "cli", actorUserId: null });
   });
@@ -39,12 +46,30 @@ describe("location:add", () => {
     const result = await cli([...addArgs("Cli Json Salon", "cli-upstream-2"), "--json"]);
     expect(result.code).toBe(0);
     const view = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(view).toMatchObject({ name: "Cli Json Salon", upstreamLocationId: "cli-upstream-2", connected: false, syncTime: "10:00", automotive: false });
+    expect(view).toMatchObject({
+      name: "Cli Json Salon",
+      upstreamLocationId: "cli-upstream-2",
+      connected: false,
+      syncTime: "10:00",
+      automotive: false,
+    });
     expect(view).not.toHaveProperty("locationTokenEncrypted");
   });
 
   it("refuses invalid input with each flag and reason on stderr, exit code 1, adding nothing", async () => {
-    const result = await cli(["location:add", "--name", "Broken", "--time-zone", "Mars/Olympus", "--environment", "dev", "--upstream-id", "has space", "--sync-time", "19:00"]);
+    const result = await cli([
+      "location:add",
+      "--name",
+      "Broken",
+      "--time-zone",
+      "Mars/Olympus",
+      "--environment",
+      "dev",
+      "--upstream-id",
+      "has space",
+      "--sync-time",
+      "19:00",
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("--time-zone: Must be an IANA time zone");
@@ -69,7 +94,9 @@ describe("location:list", () => {
     expect(result.code).toBe(0);
     const items = JSON.parse(result.stdout) as { name: string; connectionStatus: string }[];
     expect(items).toHaveLength(232);
-    expect(items.filter((item) => item.name.startsWith("Bulk ")).map((item) => item.name)).toEqual(Array.from({ length: 230 }, (_, index) => `Bulk ${String(index).padStart(3, "0")}`));
+    expect(items.filter((item) => item.name.startsWith("Bulk ")).map((item) => item.name)).toEqual(
+      Array.from({ length: 230 }, (_, index) => `Bulk ${String(index).padStart(3, "0")}`),
+    );
     expect(result.stdout).not.toContain("locationTokenEncrypted");
 
     const searched = await cli(["location:list", "--q", "cli-upstream-2"]);

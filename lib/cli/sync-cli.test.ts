@@ -27,15 +27,31 @@ describe("sync CLI", () => {
     const synced = await runCli(testDb.url, ["sync", location.id, "--steps", "calendars,service_categories,services", "--wait", "--json"]);
     expect(synced.stderr).toBe("");
     expect(synced.code, synced.stdout.slice(0, 3000)).toBe(0);
-    const detail = JSON.parse(synced.stdout) as { session: { id: string; status: string }; steps: { name: string; status: string }[]; attempts: unknown[] };
+    const detail = JSON.parse(synced.stdout) as {
+      session: { id: string; status: string };
+      steps: { name: string; status: string }[];
+      attempts: unknown[];
+    };
     expect(detail.session.status).toBe("succeeded");
-    expect(detail.steps.map((step) => step.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded", "succeeded", "skipped", "succeeded", "succeeded", "succeeded"]);
+    expect(detail.steps.map((step) => step.status)).toEqual([
+      "succeeded",
+      "succeeded",
+      "succeeded",
+      "succeeded",
+      "succeeded",
+      "skipped",
+      "succeeded",
+      "succeeded",
+      "succeeded",
+    ]);
 
     const [started] = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "sync.session_started"));
     expect(started).toMatchObject({ actorEmail: "cli", targetId: location.id, details: { sessionId: detail.session.id, trigger: "cli" } });
 
     const sessions = await runCli(testDb.url, ["sessions", location.id, "--json"]);
-    expect((JSON.parse(sessions.stdout) as { id: string; trigger: string }[]).map((session) => [session.id, session.trigger])).toEqual([[detail.session.id, "cli"]]);
+    expect((JSON.parse(sessions.stdout) as { id: string; trigger: string }[]).map((session) => [session.id, session.trigger])).toEqual([
+      [detail.session.id, "cli"],
+    ]);
     const shown = await runCli(testDb.url, ["session", detail.session.id, "--json"]);
     const parsed = JSON.parse(shown.stdout) as { attempts: { operation: string }[] };
     expect(parsed.attempts.map((attempt) => attempt.operation)).toContain("importContactDetails");
@@ -45,9 +61,15 @@ describe("sync CLI", () => {
     expect(closing.stderr).toContain("did not leave the upstream session open");
 
     const tooShort = await runCli(testDb.url, ["session:confirm-removals", detail.session.id, "--reason", "x"]);
-    expect({ code: tooShort.code, stderr: tooShort.stderr }).toMatchObject({ code: 1, stderr: expect.stringContaining("--reason: say why these removals are right") });
+    expect({ code: tooShort.code, stderr: tooShort.stderr }).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("--reason: say why these removals are right"),
+    });
     const notStopped = await runCli(testDb.url, ["session:confirm-removals", detail.session.id, "--reason", "the salon closed"]);
-    expect({ code: notStopped.code, stderr: notStopped.stderr }).toMatchObject({ code: 1, stderr: expect.stringContaining("not stopped by the removal safety valve") });
+    expect({ code: notStopped.code, stderr: notStopped.stderr }).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("not stopped by the removal safety valve"),
+    });
   });
 
   it("names unknown optional steps", async () => {

@@ -13,7 +13,13 @@ function runCli(args: string[], stdin: string): Promise<{ code: number; stdout: 
   return new Promise((resolve) => {
     const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "lib/cli/main.ts"), ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "development", DATABASE_URL: testDb.url, DATA_DIR: mkdtempSync(path.join(tmpdir(), "cli-")) },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: "development",
+        DATABASE_URL: testDb.url,
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), "cli-")),
+      },
     });
     let stdout = "";
     let stderr = "";

@@ -52,7 +52,15 @@ describe("parseConfig", () => {
   });
 
   it("coerces numbers and flags, and counts a blank value as unset", () => {
-    const config = parseConfig({ PORT: " 8080 ", TRUST_PROXY: "true", RUN_WORKER: "false", SYNC_OPENINGS_CONCURRENCY: "2", SYNC_STEP_BACKOFF_MS: "0", DATA_DIR: "  ", SMTP_URL: "" });
+    const config = parseConfig({
+      PORT: " 8080 ",
+      TRUST_PROXY: "true",
+      RUN_WORKER: "false",
+      SYNC_OPENINGS_CONCURRENCY: "2",
+      SYNC_STEP_BACKOFF_MS: "0",
+      DATA_DIR: "  ",
+      SMTP_URL: "",
+    });
     expect(config.PORT).toBe(8080);
     expect(config.TRUST_PROXY).toBe(true);
     expect(config.RUN_WORKER).toBe(false);
@@ -72,7 +80,9 @@ describe("parseConfig", () => {
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.message).toBe('SYNC_LEASE_SECONDS must be a whole number of seconds, at least 1, not "soon".');
     expect(() => parseConfig({ SYNC_OPENINGS_CONCURRENCY: "0" })).toThrow('SYNC_OPENINGS_CONCURRENCY must be a whole number, at least 1, not "0".');
-    expect(() => parseConfig({ SYNC_REMOVAL_THRESHOLD_PERCENT: "101" })).toThrow(/SYNC_REMOVAL_THRESHOLD_PERCENT must be a whole number from 0 to 100/);
+    expect(() => parseConfig({ SYNC_REMOVAL_THRESHOLD_PERCENT: "101" })).toThrow(
+      /SYNC_REMOVAL_THRESHOLD_PERCENT must be a whole number from 0 to 100/,
+    );
     expect(() => parseConfig({ TRUST_PROXY: "yes" })).toThrow('TRUST_PROXY must be true or false, not "yes".');
     expect(() => parseConfig({ PORT: "70000" })).toThrow(/PORT must be a port number \(1–65535\)/);
     expect(() => parseConfig({ NODE_ENV: "staging" })).toThrow(/NODE_ENV must be one of: development, production, test/);

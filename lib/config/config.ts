@@ -49,12 +49,7 @@ const flag = (fallback: boolean) =>
 
 /** A whole number from `min` to `max`. */
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/)
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+  z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(min).max(max));
 
 const port = () => integer(1, 65_535);
 
@@ -75,12 +70,19 @@ export const SECRET_KEY_PATTERN = /^[A-Za-z0-9+/_-]{43}=?$/;
 export const sandboxResponseShapeNames = ["documented", "empty", "no_content", "nested", "text", "extra"] as const;
 
 const variables = {
-  NODE_ENV: variable(z.string().trim().pipe(z.enum(["development", "production", "test"])).default("development"), {
-    defaultText: "`development` (`npm start`/`serve` set `production`)",
-    description:
-      "`production` **with** `DATABASE_URL` is production mode: no demo data, no sandbox fault injection, and `APP_SECRET_KEY` and `NEXTAUTH_SECRET` are required.",
-    rule: "be one of: development, production, test",
-  }),
+  NODE_ENV: variable(
+    z
+      .string()
+      .trim()
+      .pipe(z.enum(["development", "production", "test"]))
+      .default("development"),
+    {
+      defaultText: "`development` (`npm start`/`serve` set `production`)",
+      description:
+        "`production` **with** `DATABASE_URL` is production mode: no demo data, no sandbox fault injection, and `APP_SECRET_KEY` and `NEXTAUTH_SECRET` are required.",
+      rule: "be one of: development, production, test",
+    },
+  ),
   DATABASE_URL: variable(url("postgres:", "postgresql:").optional(), {
     defaultText: "unset → embedded PostgreSQL under `DATA_DIR`",
     description: "The app's PostgreSQL. Set it to use your own server.",
@@ -96,7 +98,8 @@ const variables = {
       .default(false),
     {
       defaultText: "unset",
-      description: "Internal: `1` once this process (or the one that started it) runs on the embedded PostgreSQL. Set by the runtime, not by operators.",
+      description:
+        "Internal: `1` once this process (or the one that started it) runs on the embedded PostgreSQL. Set by the runtime, not by operators.",
       rule: "be 1 or 0",
     },
   ),
@@ -203,11 +206,19 @@ const variables = {
     description: "`true` serves the built-in sandbox under `/sandbox/...` even in production mode (otherwise those paths answer 404 there).",
     rule: "be true or false",
   }),
-  SANDBOX_FAULTS: variable(z.string().trim().pipe(z.enum(["on", "off"])).default("off"), {
-    defaultText: "`off`",
-    description: "`on` allows the sandbox's fault injection when `NODE_ENV=production` runs on the embedded database (always refused in production mode).",
-    rule: "be on or off",
-  }),
+  SANDBOX_FAULTS: variable(
+    z
+      .string()
+      .trim()
+      .pipe(z.enum(["on", "off"]))
+      .default("off"),
+    {
+      defaultText: "`off`",
+      description:
+        "`on` allows the sandbox's fault injection when `NODE_ENV=production` runs on the embedded database (always refused in production mode).",
+      rule: "be on or off",
+    },
+  ),
   SANDBOX_UPLOAD_BASE_URL: variable(url("http:", "https:").optional(), {
     defaultText: "from the request",
     description: "Base of the built-in sandbox's upload addresses (behind a proxy).",
@@ -252,7 +263,8 @@ const variables = {
   }),
   SYNC_REMOVAL_THRESHOLD_PERCENT: variable(integer(0, 100).default(10), {
     defaultText: "`10`",
-    description: "Removal safety valve: a step may unsubscribe or remove up to this share (%) of what the upstream holds without a person's confirmation…",
+    description:
+      "Removal safety valve: a step may unsubscribe or remove up to this share (%) of what the upstream holds without a person's confirmation…",
     rule: "be a whole number from 0 to 100",
   }),
   SYNC_REMOVAL_THRESHOLD_MIN: variable(integer(1).default(50), {
@@ -267,7 +279,8 @@ const variables = {
   }),
   SMTP_URL: variable(url("smtp:", "smtps:").optional(), {
     defaultText: "unset",
-    description: 'SMTP server for e-mail alerts (e.g. `smtp://user:pass@mail.example.com:587`); without it the e-mail channel shows "not configured".',
+    description:
+      'SMTP server for e-mail alerts (e.g. `smtp://user:pass@mail.example.com:587`); without it the e-mail channel shows "not configured".',
     rule: "be an smtp:// or smtps:// URL",
     secret: true,
   }),
@@ -284,16 +297,26 @@ export type VariableName = keyof Variables;
 export type Config = { readonly [Name in VariableName]: z.output<Variables[Name]["schema"]> };
 
 const names = Object.keys(variables) as VariableName[];
-const schema = z.object(Object.fromEntries(names.map((name) => [name, variables[name].schema])) as { [Name in VariableName]: Variables[Name]["schema"] });
+const schema = z.object(
+  Object.fromEntries(names.map((name) => [name, variables[name].schema])) as { [Name in VariableName]: Variables[Name]["schema"] },
+);
 
 /** Each variable's default, meaning and secrecy, in declaration order (the configuration reference in the docs). */
 export function configurationReference(): Array<{ name: VariableName; default: string; description: string; secret: boolean }> {
-  return names.map((name) => ({ name, default: variables[name].defaultText, description: variables[name].description, secret: variables[name].secret ?? false }));
+  return names.map((name) => ({
+    name,
+    default: variables[name].defaultText,
+    description: variables[name].description,
+    secret: variables[name].secret ?? false,
+  }));
 }
 
 /** Blank counts as unset, as an operator's `FOO=` in a unit file means. */
 function rawValues(env: Record<string, string | undefined>): Record<VariableName, string | undefined> {
-  return Object.fromEntries(names.map((name) => [name, env[name]?.trim() === "" ? undefined : env[name]])) as Record<VariableName, string | undefined>;
+  return Object.fromEntries(names.map((name) => [name, env[name]?.trim() === "" ? undefined : env[name]])) as Record<
+    VariableName,
+    string | undefined
+  >;
 }
 
 function problemWith(name: VariableName, value: string | undefined): string {
@@ -348,7 +371,10 @@ export function setEnvironmentDefaults(values: Partial<Record<VariableName, stri
  * The environment a child process inherits (all of it, not only the variables above), with `overrides` on top and
  * `nodeOptions` appended to NODE_OPTIONS (benchmarks, tools that start processes of ours).
  */
-export function childProcessEnvironment(overrides: Record<string, string | undefined> = {}, options: { nodeOptions?: string } = {}): NodeJS.ProcessEnv {
+export function childProcessEnvironment(
+  overrides: Record<string, string | undefined> = {},
+  options: { nodeOptions?: string } = {},
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...overrides };
   if (options.nodeOptions) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} ${options.nodeOptions}`.trim();
   return env;

@@ -24,7 +24,12 @@ export const alertWebhookUrlContext = "alert_channels.webhook_url:webhook";
 export const encryptedColumns: EncryptedColumn[] = [
   { table: "locations", keyColumns: ["id"], column: "location_token_encrypted", context: (key) => locationTokenContext(key.id!) },
   { table: "environments", keyColumns: ["name"], column: "api_key_encrypted", context: (key) => environmentSecretContext.apiKey(key.name!) },
-  { table: "environments", keyColumns: ["name"], column: "client_secret_encrypted", context: (key) => environmentSecretContext.clientSecret(key.name!) },
+  {
+    table: "environments",
+    keyColumns: ["name"],
+    column: "client_secret_encrypted",
+    context: (key) => environmentSecretContext.clientSecret(key.name!),
+  },
   { table: "alert_channels", keyColumns: ["kind"], column: "webhook_url_encrypted", context: (key) => `alert_channels.webhook_url:${key.kind!}` },
 ];
 

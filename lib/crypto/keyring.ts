@@ -55,7 +55,9 @@ export function loadKeyring(config: Config = getConfig()): Keyring {
     return withoutDuplicates({ current: parseSecretKey(config.APP_SECRET_KEY, "APP_SECRET_KEY"), previous, source: "environment" });
   }
   if (isProductionMode(config)) {
-    throw new ConfigurationError("APP_SECRET_KEY is not set. Production mode needs it to encrypt credentials (generate one with: openssl rand -base64 32).");
+    throw new ConfigurationError(
+      "APP_SECRET_KEY is not set. Production mode needs it to encrypt credentials (generate one with: openssl rand -base64 32).",
+    );
   }
   const file = keyFilePathOf(config);
   const contents = readOrCreateKeyFile(file);
@@ -78,7 +80,9 @@ export function readKeyFile(file: string): KeyFileContents {
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch {
-    throw new ConfigurationError(`The key file ${file} is not valid JSON. Restore it from a backup: without it stored credentials cannot be decrypted.`);
+    throw new ConfigurationError(
+      `The key file ${file} is not valid JSON. Restore it from a backup: without it stored credentials cannot be decrypted.`,
+    );
   }
   const value = parsed as Partial<KeyFileContents>;
   if (typeof value.current !== "string" || !Array.isArray(value.previous) || !value.previous.every((entry) => typeof entry === "string")) {
@@ -142,7 +146,8 @@ export function getKeyring(config: Config = getConfig()): Keyring {
 }
 
 function keyringSignature(config: Config): string {
-  if (config.APP_SECRET_KEY) return `env:${keyIdForMaterial(Buffer.from(config.APP_SECRET_KEY))}:${keyIdForMaterial(Buffer.from(config.APP_SECRET_KEY_PREVIOUS.join(",")))}`;
+  if (config.APP_SECRET_KEY)
+    return `env:${keyIdForMaterial(Buffer.from(config.APP_SECRET_KEY))}:${keyIdForMaterial(Buffer.from(config.APP_SECRET_KEY_PREVIOUS.join(",")))}`;
   const file = keyFilePathOf(config);
   try {
     const stat = statSync(file);

@@ -28,7 +28,10 @@ const secrets = {
 async function dumpAllTables(): Promise<string> {
   const tables = (await testDb.sql`
     select table_schema, table_name from information_schema.tables
-    where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`) as unknown as { table_schema: string; table_name: string }[];
+    where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`) as unknown as {
+    table_schema: string;
+    table_name: string;
+  }[];
   expect(tables.map((table) => table.table_name)).toContain("environments");
   let dump = "";
   for (const table of tables) {
@@ -65,7 +68,9 @@ describe("secret rotation", () => {
     await configureBoth({ APP_SECRET_KEY: keyA, APP_SECRET_KEY_PREVIOUS: "" });
     const ringA = loadKeyring(parseConfig({ APP_SECRET_KEY: keyA }));
     const before = await testDb.db.select().from(environments);
-    expect(before.flatMap((row) => [row.apiKeyEncrypted, row.clientSecretEncrypted]).map((value) => keyIdOf(value!))).toEqual(Array(4).fill(ringA.current.id));
+    expect(before.flatMap((row) => [row.apiKeyEncrypted, row.clientSecretEncrypted]).map((value) => keyIdOf(value!))).toEqual(
+      Array(4).fill(ringA.current.id),
+    );
 
     // The operator's procedure: new key in APP_SECRET_KEY, the old one in APP_SECRET_KEY_PREVIOUS.
     Object.assign(process.env, { APP_SECRET_KEY: keyB, APP_SECRET_KEY_PREVIOUS: keyA });
@@ -109,9 +114,15 @@ describe("secret rotation", () => {
     const keyC = generateSecretKey();
     const current = await testDb.db.select().from(environments).orderBy(environments.name);
     // Production's client secret sealed under a key nobody has any more.
-    const orphan = sealSecret("lost", environmentSecretContext.clientSecret("production"), loadKeyring(parseConfig({ APP_SECRET_KEY: generateSecretKey() })));
+    const orphan = sealSecret(
+      "lost",
+      environmentSecretContext.clientSecret("production"),
+      loadKeyring(parseConfig({ APP_SECRET_KEY: generateSecretKey() })),
+    );
     await testDb.db.update(environments).set({ clientSecretEncrypted: orphan }).where(eq(environments.name, "production"));
-    await expect(rotateSecrets(testDb.db, loadKeyring(parseConfig({ APP_SECRET_KEY: keyC, APP_SECRET_KEY_PREVIOUS: process.env.APP_SECRET_KEY })), actor)).rejects.toThrow(/not in APP_SECRET_KEY/);
+    await expect(
+      rotateSecrets(testDb.db, loadKeyring(parseConfig({ APP_SECRET_KEY: keyC, APP_SECRET_KEY_PREVIOUS: process.env.APP_SECRET_KEY })), actor),
+    ).rejects.toThrow(/not in APP_SECRET_KEY/);
     const after = await testDb.db.select().from(environments).orderBy(environments.name);
     expect(after.map((row) => row.apiKeyEncrypted)).toEqual(current.map((row) => row.apiKeyEncrypted));
     await testDb.db.update(environments).set({ clientSecretEncrypted: current[0]!.clientSecretEncrypted }).where(eq(environments.name, "production"));

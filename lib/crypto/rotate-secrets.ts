@@ -19,7 +19,10 @@ export interface RotationResult {
 type Row = Record<string, string | null>;
 
 function selectSealed(column: EncryptedColumn, lock: boolean): SQL {
-  const keys = sql.join(column.keyColumns.map((name) => sql`${sql.identifier(name)}::text as ${sql.identifier(name)}`), sql`, `);
+  const keys = sql.join(
+    column.keyColumns.map((name) => sql`${sql.identifier(name)}::text as ${sql.identifier(name)}`),
+    sql`, `,
+  );
   const query = sql`select ${keys}, ${sql.identifier(column.column)} as sealed from ${sql.identifier(column.table)} where ${sql.identifier(column.column)} is not null`;
   return lock ? sql`${query} for update` : query;
 }
@@ -43,7 +46,10 @@ export async function rotateSecrets(db: Database, keyring: Keyring, actor: Audit
         const key = Object.fromEntries(column.keyColumns.map((name) => [name, row[name]!]));
         const context = column.context(key);
         const resealed = sealSecret(openSecret(sealed, context, keyring), context, keyring);
-        const where = sql.join(column.keyColumns.map((name) => sql`${sql.identifier(name)}::text = ${key[name]}`), sql` and `);
+        const where = sql.join(
+          column.keyColumns.map((name) => sql`${sql.identifier(name)}::text = ${key[name]}`),
+          sql` and `,
+        );
         await tx.execute(sql`update ${sql.identifier(column.table)} set ${sql.identifier(column.column)} = ${resealed} where ${where}`);
         reencrypted[label]! += 1;
       }

@@ -96,7 +96,9 @@ describe("keyring", () => {
 
   it("refuses to run without APP_SECRET_KEY in production mode", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "keyring-"));
-    expect(() => loadKeyring(parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/app", DATA_DIR: dataDir }))).toThrow(/APP_SECRET_KEY is not set/);
+    expect(() => loadKeyring(parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/app", DATA_DIR: dataDir }))).toThrow(
+      /APP_SECRET_KEY is not set/,
+    );
   });
 
   it("creates the embedded default's key file with mode 0600 and reuses it", () => {

@@ -25,7 +25,9 @@ export function sealSecret(plaintext: string, context: string, keyring: Keyring 
   const cipher = createCipheriv("aes-256-gcm", keyring.current.material, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(context, "utf8"));
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return [VERSION, keyring.current.id, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ciphertext.toString("base64url")].join(".");
+  return [VERSION, keyring.current.id, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ciphertext.toString("base64url")].join(
+    ".",
+  );
 }
 
 export function openSecret(sealed: string, context: string, keyring: Keyring = getKeyring()): string {
@@ -33,7 +35,9 @@ export function openSecret(sealed: string, context: string, keyring: Keyring = g
   const key = findKey(keyring, parts.keyId);
   if (!key) {
     const where = keyring.source === "environment" ? "APP_SECRET_KEY or APP_SECRET_KEY_PREVIOUS" : `the key file ${keyring.keyFilePath}`;
-    throw new SecretBoxError(`Cannot decrypt ${context}: it was sealed under key ${parts.keyId}, which is not in ${where}. Put that key back (as a previous key) and run secrets:rotate.`);
+    throw new SecretBoxError(
+      `Cannot decrypt ${context}: it was sealed under key ${parts.keyId}, which is not in ${where}. Put that key back (as a previous key) and run secrets:rotate.`,
+    );
   }
   try {
     const decipher = createDecipheriv("aes-256-gcm", key.material, parts.iv, { authTagLength: TAG_BYTES });
@@ -41,7 +45,9 @@ export function openSecret(sealed: string, context: string, keyring: Keyring = g
     decipher.setAuthTag(parts.tag);
     return Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]).toString("utf8");
   } catch {
-    throw new SecretBoxError(`Cannot decrypt ${context} under key ${parts.keyId}: the value was altered, moved from another row or column, or sealed with a different key of the same id.`);
+    throw new SecretBoxError(
+      `Cannot decrypt ${context} under key ${parts.keyId}: the value was altered, moved from another row or column, or sealed with a different key of the same id.`,
+    );
   }
 }
 
@@ -63,7 +69,9 @@ function parseSealed(sealed: string, context: string) {
   const parts = sealed.split(".");
   const [version, keyId, iv, tag, ciphertext] = parts;
   if (parts.length !== 5 || version !== VERSION || !keyId || !/^[0-9a-f]{8}$/.test(keyId) || !iv || !tag || ciphertext === undefined) {
-    throw new SecretBoxError(`Cannot decrypt ${context}: the stored value is not a sealed secret (expected ${VERSION}.<keyId>.<iv>.<tag>.<ciphertext>).`);
+    throw new SecretBoxError(
+      `Cannot decrypt ${context}: the stored value is not a sealed secret (expected ${VERSION}.<keyId>.<iv>.<tag>.<ciphertext>).`,
+    );
   }
   const decoded = { keyId, iv: Buffer.from(iv, "base64url"), tag: Buffer.from(tag, "base64url"), ciphertext: Buffer.from(ciphertext, "base64url") };
   if (decoded.iv.length !== IV_BYTES || decoded.tag.length !== TAG_BYTES) {

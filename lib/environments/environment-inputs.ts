@@ -60,10 +60,7 @@ export const UploadHosts = z
 
 // Secrets travel in HTTP headers and bodies: a control character would break the request, not the upstream.
 const Secret = (what: string) =>
-  safeText()
-    .trim()
-    .min(1, `Must not be empty; leave the ${what} out to keep the stored one`)
-    .max(4096, "Must be at most 4096 characters");
+  safeText().trim().min(1, `Must not be empty; leave the ${what} out to keep the stored one`).max(4096, "Must be at most 4096 characters");
 
 const PlainField = (what: string) => safeText().trim().min(1, `Enter the ${what}`).max(512, "Must be at most 512 characters");
 

@@ -24,7 +24,11 @@ export async function listEnvironmentViews(db: DatabaseOrTransaction): Promise<E
   return rows.map((row) => {
     const origin = row.environment.baseUrl ? originOf(row.environment.baseUrl) : null;
     const connected = tokens.filter((token) => token.environment === row.environment.name && origin !== null && token.origin === origin);
-    return toEnvironmentView(row.environment, row.updatedByEmail, connected.reduce((sum, token) => sum + token.count, 0));
+    return toEnvironmentView(
+      row.environment,
+      row.updatedByEmail,
+      connected.reduce((sum, token) => sum + token.count, 0),
+    );
   });
 }
 

@@ -46,7 +46,10 @@ describe("environments", () => {
     const views = await listEnvironmentViews(testDb.db);
     expect(views.map((view) => view.name)).toEqual(["staging", "production"]);
     expect(views[0]).toMatchObject({ configured: false, baseUrl: null, uploadHosts: [], apiKey: { set: false, hint: null } });
-    await expect(getEnvironmentCredentials(testDb.db, "staging")).rejects.toMatchObject({ code: "NOT_CONFIGURED", message: expect.stringContaining("API key") });
+    await expect(getEnvironmentCredentials(testDb.db, "staging")).rejects.toMatchObject({
+      code: "NOT_CONFIGURED",
+      message: expect.stringContaining("API key"),
+    });
   });
 
   it("stores normalised settings and sealed secrets; the view shows only hints", async () => {
@@ -96,7 +99,12 @@ describe("environments", () => {
     const before = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
     const auditBefore = await testDb.db.select().from(auditLog);
     const error = await rejection(
-      updateEnvironment(testDb.db, admin, "staging", { baseUrl: "https://attacker.example.test", uploadHosts: validInput.uploadHosts, clientId: "client-456", dataSourceName: "LocationSync" }),
+      updateEnvironment(testDb.db, admin, "staging", {
+        baseUrl: "https://attacker.example.test",
+        uploadHosts: validInput.uploadHosts,
+        clientId: "client-456",
+        dataSourceName: "LocationSync",
+      }),
     );
     expect(error.code).toBe("INVALID");
     expect(error.fields.map((field) => field.field)).toEqual(["apiKey", "clientSecret"]);
@@ -144,7 +152,9 @@ describe("environments", () => {
       const error = await rejection(updateEnvironment(testDb.db, admin, "production", { ...validInput, baseUrl: "http://api.example.test" }));
       expect(error).toMatchObject({ code: "INVALID", fields: [{ field: "baseUrl", reason: expect.stringMatching(/https/) }] });
       expect(await getEnvironmentView(testDb.db, "production")).toEqual(before);
-      await expect(updateEnvironment(testDb.db, admin, "production", { ...validInput, baseUrl: "https://api.example.test" })).resolves.toMatchObject({ baseUrl: "https://api.example.test" });
+      await expect(updateEnvironment(testDb.db, admin, "production", { ...validInput, baseUrl: "https://api.example.test" })).resolves.toMatchObject({
+        baseUrl: "https://api.example.test",
+      });
     } finally {
       for (const [name, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[name];

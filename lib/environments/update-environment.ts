@@ -31,7 +31,9 @@ export async function updateEnvironment(db: Database, actor: OperationActor, nam
   const update = parsed.data;
   if (isProductionMode() && !update.baseUrl.startsWith("https://")) {
     // A production upstream receives API keys and tokens: never over plain http.
-    throw new DomainError("INVALID", "baseUrl: Must start with https:// in production mode", [{ field: "baseUrl", reason: "Must start with https:// in production mode" }]);
+    throw new DomainError("INVALID", "baseUrl: Must start with https:// in production mode", [
+      { field: "baseUrl", reason: "Must start with https:// in production mode" },
+    ]);
   }
   await db.transaction(async (tx) => {
     await ensureEnvironments(tx);
@@ -65,14 +67,19 @@ export async function updateEnvironment(db: Database, actor: OperationActor, nam
         clientId: update.clientId,
         dataSourceName: update.dataSourceName,
         ...(update.apiKey !== undefined && { apiKeyEncrypted: sealSecret(update.apiKey, environmentSecretContext.apiKey(name)) }),
-        ...(update.clientSecret !== undefined && { clientSecretEncrypted: sealSecret(update.clientSecret, environmentSecretContext.clientSecret(name)) }),
+        ...(update.clientSecret !== undefined && {
+          clientSecretEncrypted: sealSecret(update.clientSecret, environmentSecretContext.clientSecret(name)),
+        }),
         updatedAt: new Date(),
         updatedBy: actor.id,
       })
       .where(eq(environments.name, name));
 
     const target = { type: "environment", id: name, label: name };
-    const addressChange = stored.baseUrl !== null && originOf(stored.baseUrl) !== originOf(update.baseUrl) ? await moveAddress(tx, actor, name, stored.baseUrl, update) : null;
+    const addressChange =
+      stored.baseUrl !== null && originOf(stored.baseUrl) !== originOf(update.baseUrl)
+        ? await moveAddress(tx, actor, name, stored.baseUrl, update)
+        : null;
 
     const credentialsChanged = changed.includes("apiKey") || changed.includes("clientSecret");
     await recordAuditEvent(tx, {
@@ -89,7 +96,13 @@ export async function updateEnvironment(db: Database, actor: OperationActor, nam
  * The base URL names another origin. Tokens go only to the origin that issued them, so the connected locations need
  * reconnecting, unless the admin confirmed the service itself moved: then the tokens of the old origin move along (audited).
  */
-async function moveAddress(tx: DatabaseOrTransaction, actor: AuditActor, name: EnvironmentName, storedBaseUrl: string, update: ParsedEnvironmentUpdate) {
+async function moveAddress(
+  tx: DatabaseOrTransaction,
+  actor: AuditActor,
+  name: EnvironmentName,
+  storedBaseUrl: string,
+  update: ParsedEnvironmentUpdate,
+) {
   const from = originOf(storedBaseUrl);
   const to = originOf(update.baseUrl);
   if (update.tokensMoveToNewAddress) {

@@ -44,7 +44,12 @@ function staleAfter(now: Date): SQL {
  * by a trigger) and how fresh it is. Worst first: needs attention, then most failed cells, then
  * most stale cells, then by name. One query; the page is numbered because the order is computed.
  */
-export async function loadFleetMatrix(db: DatabaseOrTransaction, viewer: FleetViewer, query: FleetMatrixQuery, now: Date = new Date()): Promise<FleetMatrixPage> {
+export async function loadFleetMatrix(
+  db: DatabaseOrTransaction,
+  viewer: FleetViewer,
+  query: FleetMatrixQuery,
+  now: Date = new Date(),
+): Promise<FleetMatrixPage> {
   const filters: SQL[] = [visibleLocationCondition(viewer, "fleet.view", sql`l.id`)];
   if (query.environment) filters.push(sql`l.environment = ${query.environment}`);
   if (query.q) filters.push(sql`l.name ilike ${`%${escapeLike(query.q)}%`}`);

@@ -15,7 +15,11 @@ const hoursBefore = (now: Date, hours: number) => new Date(now.getTime() - hours
 describe("fleet sessions", () => {
   it("lists running, then failures still needing attention, then the rest newest first, page by page", async () => {
     const now = new Date();
-    const failing = await createFleetLocation(db, { name: "Fleet failing", attentionReason: "The last sync failed", attentionSince: hoursBefore(now, 5) });
+    const failing = await createFleetLocation(db, {
+      name: "Fleet failing",
+      attentionReason: "The last sync failed",
+      attentionSince: hoursBefore(now, 5),
+    });
     const healthy = await createFleetLocation(db, { name: "Fleet healthy" });
     const oldFailure = await createFleetSession(db, { locationId: healthy.id, status: "failed", createdAt: hoursBefore(now, 48) });
     const success = await createFleetSession(db, { locationId: healthy.id, status: "succeeded", createdAt: hoursBefore(now, 1) });
@@ -78,12 +82,24 @@ describe("fleet matrix", () => {
     const stale = await createFleetLocation(db, { name: `${prefix} b stale` });
     const failed = await createFleetLocation(db, { name: `${prefix} c failed` });
     const attention = await createFleetLocation(db, { name: `${prefix} d attention`, attentionReason: "Token refused", attentionSince: now });
-    const all = { calendars: "succeeded", service_categories: "succeeded", services: "succeeded", contact_details: "succeeded", appointments: "succeeded", openings: "succeeded" } as const;
+    const all = {
+      calendars: "succeeded",
+      service_categories: "succeeded",
+      services: "succeeded",
+      contact_details: "succeeded",
+      appointments: "succeeded",
+      openings: "succeeded",
+    } as const;
     await createFleetSession(db, { locationId: fresh.id, status: "succeeded", createdAt: hoursBefore(now, 2), steps: all });
     await createFleetSession(db, { locationId: stale.id, status: "succeeded", createdAt: hoursBefore(now, 30), steps: all });
     await createFleetSession(db, { locationId: failed.id, status: "succeeded", createdAt: hoursBefore(now, 3), steps: all });
     // The newer failure of openings wins over the older success; a skipped step does not count.
-    await createFleetSession(db, { locationId: failed.id, status: "failed", createdAt: hoursBefore(now, 1), steps: { calendars: "skipped", openings: "failed" } });
+    await createFleetSession(db, {
+      locationId: failed.id,
+      status: "failed",
+      createdAt: hoursBefore(now, 1),
+      steps: { calendars: "skipped", openings: "failed" },
+    });
 
     const page = await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: prefix }), now);
     expect(page.total).toBe(4);
@@ -112,11 +128,24 @@ describe("fleet matrix", () => {
   it("follows steps as the engine ends them (an update from running), keeping the newest outcome", async () => {
     const now = new Date();
     const location = await createFleetLocation(db, { name: `Trigger ${Date.now()}` });
-    const older = await createFleetSession(db, { locationId: location.id, status: "running", createdAt: hoursBefore(now, 5), steps: { openings: "pending" } });
-    const newer = await createFleetSession(db, { locationId: location.id, status: "succeeded", createdAt: hoursBefore(now, 1), steps: { openings: "succeeded" } });
+    const older = await createFleetSession(db, {
+      locationId: location.id,
+      status: "running",
+      createdAt: hoursBefore(now, 5),
+      steps: { openings: "pending" },
+    });
+    const newer = await createFleetSession(db, {
+      locationId: location.id,
+      status: "succeeded",
+      createdAt: hoursBefore(now, 1),
+      steps: { openings: "succeeded" },
+    });
     // The older session's step ends last but happened earlier: it must not hide the newer success.
-    await db.execute(sql`update sync_steps set status = 'failed', finished_at = ${hoursBefore(now, 4).toISOString()}::timestamptz where session_id = ${older.id}`);
-    const cellOf = async () => (await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: location.name }), now)).rows[0]!.cells.find((cell) => cell.step === "openings")!;
+    await db.execute(
+      sql`update sync_steps set status = 'failed', finished_at = ${hoursBefore(now, 4).toISOString()}::timestamptz where session_id = ${older.id}`,
+    );
+    const cellOf = async () =>
+      (await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: location.name }), now)).rows[0]!.cells.find((cell) => cell.step === "openings")!;
     expect((await cellOf()).state).toBe("fresh");
     await db.execute(sql`update sync_steps set status = 'running', finished_at = null where session_id = ${newer.id}`);
     await db.execute(sql`update sync_steps set status = 'failed', finished_at = ${now.toISOString()}::timestamptz where session_id = ${newer.id}`);

@@ -98,6 +98,9 @@ export async function listFleetSessions(db: DatabaseOrTransaction, viewer: Fleet
       finishedAt: row.finished_at ? new Date(row.finished_at) : null,
       needsAttention: Number(row.priority) === 1,
     })),
-    nextCursor: last && rows.length > query.limit ? encodeFleetSessionCursor({ priority: Number(last.priority), createdAt: last.cursor_at, id: last.id }) : null,
+    nextCursor:
+      last && rows.length > query.limit
+        ? encodeFleetSessionCursor({ priority: Number(last.priority), createdAt: last.cursor_at, id: last.id })
+        : null,
   };
 }

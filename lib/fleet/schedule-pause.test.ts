@@ -39,6 +39,8 @@ describe("schedule pause", () => {
   });
 
   it("answers NOT_FOUND for an unknown location", async () => {
-    await expect(setSchedulePaused(db, actor, "00000000-0000-4000-8000-000000000000", { paused: true, reason: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(setSchedulePaused(db, actor, "00000000-0000-4000-8000-000000000000", { paused: true, reason: "x" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 });

@@ -27,7 +27,12 @@ export interface SchedulePauseState {
  * Pauses or resumes a location's daily schedule (manual syncs still run), with who and why.
  * Asking for the state it is already in changes nothing and records nothing.
  */
-export async function setSchedulePaused(db: Database, actor: OperationActor, locationId: string, input: SchedulePauseInput): Promise<SchedulePauseState> {
+export async function setSchedulePaused(
+  db: Database,
+  actor: OperationActor,
+  locationId: string,
+  input: SchedulePauseInput,
+): Promise<SchedulePauseState> {
   await assertCanAtLocation(db, actor, "schedule.pause", locationId);
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(locations).where(eq(locations.id, locationId)).for("update").limit(1);
@@ -55,5 +60,10 @@ export async function setSchedulePaused(db: Database, actor: OperationActor, loc
 }
 
 function stateOf(row: typeof locations.$inferSelect): SchedulePauseState {
-  return { paused: row.schedulePausedAt !== null, pausedAt: row.schedulePausedAt, pausedByEmail: row.schedulePausedByEmail, reason: row.schedulePauseReason };
+  return {
+    paused: row.schedulePausedAt !== null,
+    pausedAt: row.schedulePausedAt,
+    pausedByEmail: row.schedulePausedByEmail,
+    reason: row.schedulePauseReason,
+  };
 }

@@ -50,7 +50,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 /** The parsed JSON body: 415 unless it is declared JSON, 413 past the limit, 422 unless it is UTF-8 JSON. */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   if (!isJsonContentType(request.headers.get("content-type"))) {
-    throw new RequestRefusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send a JSON body (Content-Type: application/json).", [{ field: "(body)", reason: "must be JSON" }]);
+    throw new RequestRefusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send a JSON body (Content-Type: application/json).", [
+      { field: "(body)", reason: "must be JSON" },
+    ]);
   }
   const bytes = await readBodyBytes(request, maxBytes);
   let text: string;

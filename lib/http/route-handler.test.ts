@@ -57,13 +57,22 @@ describe("routeHandler: request bodies", () => {
     const roomy = publicRouteHandler({ action: "public", body: Body, maxBodyBytes: 256 * 1024 }, async () => ({ ok: true }));
     const name = "x".repeat(100 * 1024);
     const request = (route: typeof roomy) =>
-      route(new Request("http://app.test/api/thing", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) }), noParams);
+      route(
+        new Request("http://app.test/api/thing", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) }),
+        noParams,
+      );
     expect((await request(roomy)).status).toBe(200);
     expect((await request(handler)).status).toBe(413);
   });
 
   it("refuses anything but application/json with 415, text/plain; application/json included", async () => {
-    for (const type of ["text/plain; application/json", "text/plain", "application/x-www-form-urlencoded", "application/jsonx", "multipart/form-data; boundary=application/json"]) {
+    for (const type of [
+      "text/plain; application/json",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "application/jsonx",
+      "multipart/form-data; boundary=application/json",
+    ]) {
       const response = await post(JSON.stringify({ name: "Salon" }), { "content-type": type });
       expect(response.status, type).toBe(415);
       expect(response.headers.get("content-type")).toBe("application/problem+json");
@@ -75,7 +84,12 @@ describe("routeHandler: request bodies", () => {
 
   it("refuses NUL and lone surrogates anywhere in the body, query or params with 422 naming the field, before the handler runs", async () => {
     const before = received.length;
-    for (const body of ['{"name":"a\\u0000b"}', '{"name":"a\\ud800"}', '{"name":"ok","extra":{"deep":["\\u0000"]}}', '{"name\\u0000":"x","name":"ok"}']) {
+    for (const body of [
+      '{"name":"a\\u0000b"}',
+      '{"name":"a\\ud800"}',
+      '{"name":"ok","extra":{"deep":["\\u0000"]}}',
+      '{"name\\u0000":"x","name":"ok"}',
+    ]) {
       const response = await post(body);
       expect(response.status, body).toBe(422);
       expect((await response.json()).detail).toContain("must not contain control, invisible or text-direction characters");

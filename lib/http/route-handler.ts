@@ -44,15 +44,23 @@ type NextContext = { params: Promise<Record<string, string | string[] | undefine
  * with NUL or lone surrogates, which no query may see) → the lib/ call → JSON or
  * problem+json. No business logic lives here.
  */
-export function routeHandler<P extends Schema | undefined = undefined, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
-  spec: RouteSpec<P, B, Q>,
-  handle: (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>>) => Promise<Response | unknown>,
-) {
-  return publicRouteHandler(spec, handle as (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>, CurrentUser | null, OperationActor | null>) => Promise<Response | unknown>);
+export function routeHandler<
+  P extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+>(spec: RouteSpec<P, B, Q>, handle: (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>>) => Promise<Response | unknown>) {
+  return publicRouteHandler(
+    spec,
+    handle as (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>, CurrentUser | null, OperationActor | null>) => Promise<Response | unknown>,
+  );
 }
 
 /** Like routeHandler, but with `action: "public"` the caller may be signed out (user and actor are null). */
-export function publicRouteHandler<P extends Schema | undefined = undefined, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
+export function publicRouteHandler<
+  P extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+>(
   spec: RouteSpec<P, B, Q>,
   handle: (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>, CurrentUser | null, OperationActor | null>) => Promise<Response | unknown>,
 ) {

@@ -7,7 +7,11 @@ export function queryInputOf(searchParams: SearchParams): Record<string, string>
 }
 
 /** The same URL with some parameters replaced (undefined removes one). */
-export function hrefWith(path: string, current: Record<string, string | number | undefined>, changes: Record<string, string | number | undefined>): string {
+export function hrefWith(
+  path: string,
+  current: Record<string, string | number | undefined>,
+  changes: Record<string, string | number | undefined>,
+): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries({ ...current, ...changes })) {
     if (value !== undefined && value !== "") params.set(key, String(value));

@@ -9,4 +9,14 @@ import { recoverSyncSessionsJob } from "@/lib/sync/recover-sessions-job";
 import { syncSessionJob } from "@/lib/sync/sync-session-job";
 import { scheduleSyncsJob } from "@/lib/sync/schedule/schedule-job";
 
-export const allJobs = [pruneAuditLogJob, pruneSandboxRequestLogJob, pruneSignInRecordsJob, computePreviewJob, recountPreviewJob, syncSessionJob, scheduleSyncsJob, recoverSyncSessionsJob, deliverAlertJob] as unknown as AnyJob[];
+export const allJobs = [
+  pruneAuditLogJob,
+  pruneSandboxRequestLogJob,
+  pruneSignInRecordsJob,
+  computePreviewJob,
+  recountPreviewJob,
+  syncSessionJob,
+  scheduleSyncsJob,
+  recoverSyncSessionsJob,
+  deliverAlertJob,
+] as unknown as AnyJob[];

@@ -12,7 +12,12 @@ export interface JobEngine {
  * pg-boss on the app's own PostgreSQL (schema "pgboss"). Queues and schedules are
  * created by every process (idempotent); only processes with `work` take jobs.
  */
-export async function startJobEngine(options: { databaseUrl: string; work: boolean; jobs?: AnyJob[]; log?: (line: string) => void }): Promise<JobEngine> {
+export async function startJobEngine(options: {
+  databaseUrl: string;
+  work: boolean;
+  jobs?: AnyJob[];
+  log?: (line: string) => void;
+}): Promise<JobEngine> {
   const jobs = options.jobs ?? allJobs;
   const log = options.log ?? ((line) => console.log(line));
   const boss = new PgBoss({ connectionString: options.databaseUrl, schema: "pgboss", max: 4 });

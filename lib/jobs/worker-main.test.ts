@@ -15,7 +15,13 @@ describe("npm run worker", () => {
   // Node itself (not the tsx wrapper) so the signal reaches the worker's own handler.
   const worker = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib/jobs/worker-main.ts")], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "development", DATABASE_URL: testDb.url, WORKER_HEALTH_PORT: String(healthPort) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "development",
+      DATABASE_URL: testDb.url,
+      WORKER_HEALTH_PORT: String(healthPort),
+    },
   });
   let output = "";
   worker.stdout.on("data", (chunk) => (output += chunk));
@@ -42,7 +48,9 @@ describe("npm run worker", () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: "ok" });
 
-    await testDb.db.insert(auditLog).values({ action: "auth.sign_in", actorEmail: "ancient@example.test", at: new Date(Date.now() - 90 * 86_400_000) });
+    await testDb.db
+      .insert(auditLog)
+      .values({ action: "auth.sign_in", actorEmail: "ancient@example.test", at: new Date(Date.now() - 90 * 86_400_000) });
     await sender.start();
     const jobId = await pruneAuditLogJob.send(sender, { olderThanDays: 30 });
     let state: string | undefined;

@@ -18,9 +18,16 @@ async function main() {
   const engine = await startJobEngine({ databaseUrl: database.url, work: true });
   let stopping = false;
   const health = healthPort
-    ? await startWorkerHealthServer({ port: healthPort, host: config.WORKER_HEALTH_HOST, sql: () => getConnection().sql, takingJobs: () => !stopping })
+    ? await startWorkerHealthServer({
+        port: healthPort,
+        host: config.WORKER_HEALTH_HOST,
+        sql: () => getConnection().sql,
+        takingJobs: () => !stopping,
+      })
     : null;
-  console.log(`[worker] taking jobs (pid ${process.pid})${health ? `; readiness at GET http://${config.WORKER_HEALTH_HOST}:${healthPort}/health` : ""}`);
+  console.log(
+    `[worker] taking jobs (pid ${process.pid})${health ? `; readiness at GET http://${config.WORKER_HEALTH_HOST}:${healthPort}/health` : ""}`,
+  );
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;

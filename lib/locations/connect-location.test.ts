@@ -113,7 +113,10 @@ describe("connect", () => {
     const row = await getLocationRow(db, location.id);
     expect(isSealedSecret(row.locationTokenEncrypted!)).toBe(true);
     expect(openLocationToken(row, { baseUrl: proxy.url })).toBe(locationToken);
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.targetId, location.id), eq(auditLog.action, "location.connected")));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, location.id), eq(auditLog.action, "location.connected")));
     expect(audit).toMatchObject({ actorEmail: actor.email, clientAddress: actor.clientAddress });
   });
 
@@ -129,7 +132,9 @@ describe("connect", () => {
 
   it("refuses an account that does not own the location, with its message", async () => {
     const location = await addLocation();
-    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.stranger.email, password: fixture.stranger.password }));
+    const error = await connectError(
+      connectLocation(db, actorFor(), location.id, { email: fixture.stranger.email, password: fixture.stranger.password }),
+    );
     expect(error.message).toBe(
       `That account does not own location “${fixture.locationId}” at the Marketing Automation Service. Nothing was stored. Sign in with the account of the location's owner.`,
     );
@@ -198,7 +203,9 @@ describe("throttling", () => {
     expect(calls).toBe(connectLimits.perLocation.limit);
     const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }));
     expect(error.code).toBe("RATE_LIMITED");
-    expect(error.message).toMatch(/^Too many connection attempts\. Nothing was sent to the Marketing Automation Service\. Try again in \d+ minutes?\.$/);
+    expect(error.message).toMatch(
+      /^Too many connection attempts\. Nothing was sent to the Marketing Automation Service\. Try again in \d+ minutes?\.$/,
+    );
     expect(error.retryAfterSeconds).toBeGreaterThan(0);
     expect(proxy.exchanges).toHaveLength(calls);
   });
@@ -246,7 +253,11 @@ describe("test connection", () => {
 
     await db.update(sandboxAccessTokens).set({ revokedAt: new Date() }).where(eq(sandboxAccessTokens.locationId, fixture.locationId));
     const refused = await testConnection(db, actorFor(), location.id);
-    expect(refused).toMatchObject({ ok: false, message: TOKEN_REFUSED_REASON, location: { lastCheckOk: false, attentionReason: TOKEN_REFUSED_REASON } });
+    expect(refused).toMatchObject({
+      ok: false,
+      message: TOKEN_REFUSED_REASON,
+      location: { lastCheckOk: false, attentionReason: TOKEN_REFUSED_REASON },
+    });
 
     await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
     expect(await getLocationRow(db, location.id)).toMatchObject({ attentionReason: null, lastCheckOk: true });
@@ -271,13 +282,20 @@ describe("users/me answers in any shape (the spec shows no body)", () => {
   it.each(sandboxResponseShapes)("%s: connect and Test connection succeed, naming the account only when the body does", async (responseShape) => {
     await setSandboxResponseShape(db, { environmentId: fixture.environmentId, responseShape });
     const location = await addLocation();
-    const view = await connectLocation(db, actorFor(), location.id, { email: ` ${fixture.owner.email.toUpperCase()} `, password: fixture.owner.password });
+    const view = await connectLocation(db, actorFor(), location.id, {
+      email: ` ${fixture.owner.email.toUpperCase()} `,
+      password: fixture.owner.password,
+    });
     // Without a readable e-mail in the body, the account is the e-mail the owner typed.
     expect(view).toMatchObject({ connected: true, lastCheckOk: true, upstreamAccountEmail: fixture.owner.email });
     expect(proxy.exchanges.at(-1)).toMatchObject({ path: "/v1/users/me", status: responseShape === "no_content" ? 204 : 200 });
 
     const check = await testConnection(db, actorFor(), location.id);
     const named = responseShape === "documented" || responseShape === "extra";
-    expect(check).toMatchObject({ ok: true, message: named ? `Connected: the token acts as ${fixture.owner.email}.` : "Connected.", location: { lastCheckOk: true } });
+    expect(check).toMatchObject({
+      ok: true,
+      message: named ? `Connected: the token acts as ${fixture.owner.email}.` : "Connected.",
+      location: { lastCheckOk: true },
+    });
   });
 });

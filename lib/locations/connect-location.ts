@@ -20,7 +20,12 @@ export const connectLimits = {
 };
 
 /** A person is waiting on the page: a few quick retries, then a clear "try again later". */
-export const interactiveClientOptions: Partial<UpstreamClientOptions> = { timeoutMs: 15_000, maxAttempts: 3, maxDelayMs: 2_000, maxRetryAfterMs: 5_000 };
+export const interactiveClientOptions: Partial<UpstreamClientOptions> = {
+  timeoutMs: 15_000,
+  maxAttempts: 3,
+  maxDelayMs: 2_000,
+  maxRetryAfterMs: 5_000,
+};
 
 export interface ConnectOptions {
   /** Tests: extra client options (e.g. an attempt listener). */

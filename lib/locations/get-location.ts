@@ -26,7 +26,12 @@ export async function getLocationRow(db: DatabaseOrTransaction, id: string): Pro
  * The location as `actor` may see it for `action` (default "location.view"): FORBIDDEN for a role that may not,
  * NOT_FOUND for an unknown location and for one the membership rule hides (the same answer).
  */
-export async function getLocationView(db: DatabaseOrTransaction, actor: Actor, id: string, action: LocationAction = "location.view"): Promise<LocationView> {
+export async function getLocationView(
+  db: DatabaseOrTransaction,
+  actor: Actor,
+  id: string,
+  action: LocationAction = "location.view",
+): Promise<LocationView> {
   await assertCanAtLocation(db, actor, action, id);
   return toLocationView(await getLocationRow(db, id));
 }

@@ -14,7 +14,10 @@ const actor = systemActorAs("support@example.test", "203.0.113.9");
 const tokenOf = (path: string) => path.split("/").at(-1)!;
 
 async function addLocation() {
-  const [row] = await db.insert(locations).values({ name: `Salon ${Math.random()}` }).returning();
+  const [row] = await db
+    .insert(locations)
+    .values({ name: `Salon ${Math.random()}` })
+    .returning();
   return row!;
 }
 
@@ -57,9 +60,9 @@ describe("owner invitation", () => {
     if (invitation.kind !== "invite") throw new Error("expected a link");
     const afterExpiry = new Date(Date.now() + (INVITE_TTL_HOURS * 3600 + 60) * 1000);
     expect(await findUsableInvite(db, tokenOf(invitation.path), afterExpiry)).toBeNull();
-    await expect(acceptInvite(db, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x", now: afterExpiry })).rejects.toThrow(
-      /not valid any more/,
-    );
+    await expect(
+      acceptInvite(db, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x", now: afterExpiry }),
+    ).rejects.toThrow(/not valid any more/);
     expect(await isMember(location.id, invitation.email)).toBe(false);
   });
 
@@ -84,7 +87,9 @@ describe("owner invitation", () => {
 
   it("30 simultaneous invitations of one email: no failure but a conflict, one account, exactly one working link", async () => {
     const location = await addLocation();
-    const results = await Promise.allSettled(Array.from({ length: 30 }, () => inviteLocationOwner(db, actor, location.id, { email: "rush@example.test", name: "" })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, () => inviteLocationOwner(db, actor, location.id, { email: "rush@example.test", name: "" })),
+    );
     for (const result of results) {
       if (result.status === "rejected") expect(result.reason).toMatchObject({ code: "CONFLICT" });
     }

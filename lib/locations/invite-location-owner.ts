@@ -22,21 +22,33 @@ export type OwnerInvitation =
  * email queue on the owner's row; of those that would create the account, one does
  * and the others get a conflict.
  */
-export async function inviteLocationOwner(db: Database, actor: OperationActor, locationId: string, input: OwnerInvitationInput): Promise<OwnerInvitation> {
+export async function inviteLocationOwner(
+  db: Database,
+  actor: OperationActor,
+  locationId: string,
+  input: OwnerInvitationInput,
+): Promise<OwnerInvitation> {
   await assertCanAtLocation(db, actor, "location.owners.invite", locationId);
   const email = input.email.trim().toLowerCase();
   return db.transaction(async (tx) => {
     const location = await getLocationRow(tx, locationId);
     const target = { type: "location", id: location.id, label: location.name };
     // Locked, so that an acceptance of the owner's link finishes first (and its password is seen) or waits for this.
-    const [existing] = await tx.select().from(users).where(eq(sql`lower(${users.email})`, email)).for("update").limit(1);
+    const [existing] = await tx
+      .select()
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, email))
+      .for("update")
+      .limit(1);
     if (existing && !joinsLocationsAsMember(existing.role)) {
       throw new DomainError("CONFLICT", "This email belongs to a staff account, which sees every location already.", [
         { field: "email", reason: "belongs to a staff account" },
       ]);
     }
     if (existing && !existing.active) {
-      throw new DomainError("CONFLICT", "This owner's account is deactivated. An admin reactivates it first.", [{ field: "email", reason: "is deactivated" }]);
+      throw new DomainError("CONFLICT", "This owner's account is deactivated. An admin reactivates it first.", [
+        { field: "email", reason: "is deactivated" },
+      ]);
     }
     if (existing?.passwordHash) {
       await tx.insert(locationMembers).values({ locationId: location.id, userId: existing.id }).onConflictDoNothing();
@@ -47,14 +59,26 @@ export async function inviteLocationOwner(db: Database, actor: OperationActor, l
     if (!owner) {
       [owner] = await tx.insert(users).values({ email, name: input.name, role: "owner" }).onConflictDoNothing().returning();
       if (!owner) {
-        throw new DomainError("CONFLICT", "An account for this email was created by another request at this very moment. Invite again to get a fresh link.", [
-          { field: "email", reason: "was taken at the same moment" },
-        ]);
+        throw new DomainError(
+          "CONFLICT",
+          "An account for this email was created by another request at this very moment. Invite again to get a fresh link.",
+          [{ field: "email", reason: "was taken at the same moment" }],
+        );
       }
-      await recordAuditEvent(tx, { actor, action: "user.created", target: { type: "user", id: owner.id, label: owner.email }, details: { role: "owner" } });
+      await recordAuditEvent(tx, {
+        actor,
+        action: "user.created",
+        target: { type: "user", id: owner.id, label: owner.email },
+        details: { role: "owner" },
+      });
     }
     const invite = await issueInvite(tx, { userId: owner.id, createdBy: actor.id, locationId: location.id });
-    await recordAuditEvent(tx, { actor, action: "location.owner_invited", target, details: { email: owner.email, expiresAt: invite.expiresAt.toISOString() } });
+    await recordAuditEvent(tx, {
+      actor,
+      action: "location.owner_invited",
+      target,
+      details: { email: owner.email, expiresAt: invite.expiresAt.toISOString() },
+    });
     return { kind: "invite", email: owner.email, path: invitePath(invite.token), expiresAt: invite.expiresAt };
   });
 }

@@ -71,9 +71,15 @@ function connectionStatusOf(row: { connected: boolean; attentionReason: string |
  * One page of the locations the viewer may see, ordered by name, with keyset
  * cursors both ways (deep pages cost what the first does: locations_name_idx).
  */
-export async function listLocations(db: DatabaseOrTransaction, viewer: LocationViewer, query: LocationListQuery, now: Date = new Date()): Promise<LocationListPage> {
+export async function listLocations(
+  db: DatabaseOrTransaction,
+  viewer: LocationViewer,
+  query: LocationListQuery,
+  now: Date = new Date(),
+): Promise<LocationListPage> {
   const scope = locationScopeOf(viewer, "location.view");
-  if (query.after && query.before) throw new DomainError("INVALID", "Give either after or before, not both.", [{ field: "before", reason: "cannot be combined with after" }]);
+  if (query.after && query.before)
+    throw new DomainError("INVALID", "Give either after or before, not both.", [{ field: "before", reason: "cannot be combined with after" }]);
   const after = query.after ? decodeLocationCursor(query.after, "after") : null;
   const before = query.before ? decodeLocationCursor(query.before, "before") : null;
   const filters = filterConditions(scope, query);

@@ -48,7 +48,8 @@ describe("LocationInput", () => {
 
   it("refuses upstream location IDs with spaces, slashes, ? or #", () => {
     expect(problemsOf({ upstreamLocationId: "loc_123-ABC.x" })).toEqual({});
-    for (const id of ["loc 1", "loc/1", "loc?1", "loc#1", "loc\\1"]) expect(problemsOf({ upstreamLocationId: id }).upstreamLocationId).toMatch(/spaces, slashes/);
+    for (const id of ["loc 1", "loc/1", "loc?1", "loc#1", "loc\\1"])
+      expect(problemsOf({ upstreamLocationId: id }).upstreamLocationId).toMatch(/spaces, slashes/);
     expect(problemsOf({ upstreamLocationId: "  " }).upstreamLocationId).toBe("Enter the upstream location ID");
     expect(problemsOf({ upstreamLocationId: "x".repeat(201) }).upstreamLocationId).toMatch(/at most 200/);
   });

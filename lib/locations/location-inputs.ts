@@ -67,9 +67,12 @@ export type LocationInput = z.infer<typeof LocationInput>;
 export type LocationFormValues = z.input<typeof LocationInput>;
 
 // Built from the fields without defaults: a partial update must not reset what it leaves out.
-export const LocationUpdateInput = z.object(locationFields).partial().refine((value) => Object.values(value).some((field) => field !== undefined), {
-  message: "Change at least one field",
-});
+export const LocationUpdateInput = z
+  .object(locationFields)
+  .partial()
+  .refine((value) => Object.values(value).some((field) => field !== undefined), {
+    message: "Change at least one field",
+  });
 export type LocationUpdateInput = z.infer<typeof LocationUpdateInput>;
 
 export const LocationId = z.object({ locationId: z.uuid("must be a location id") });

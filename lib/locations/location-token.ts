@@ -44,11 +44,20 @@ export function openLocationToken(
  * After an environment's base URL changed: its connected locations whose token another origin issued need
  * reconnecting; those whose origin it names again are usable again. Returns how many need reconnecting.
  */
-export async function markTokensAgainstOrigin(db: DatabaseOrTransaction, environment: LocationRow["environment"], origin: string, now = new Date()): Promise<number> {
+export async function markTokensAgainstOrigin(
+  db: DatabaseOrTransaction,
+  environment: LocationRow["environment"],
+  origin: string,
+  now = new Date(),
+): Promise<number> {
   const connected = and(eq(locations.environment, environment), isNotNull(locations.locationTokenEncrypted));
   const stale = await db
     .update(locations)
-    .set({ attentionReason: ADDRESS_CHANGED_REASON, attentionSince: sql`coalesce(${locations.attentionSince}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
+    .set({
+      attentionReason: ADDRESS_CHANGED_REASON,
+      attentionSince: sql`coalesce(${locations.attentionSince}, ${now.toISOString()}::timestamptz)`,
+      updatedAt: now,
+    })
     .where(and(connected, or(isNull(locations.locationTokenOrigin), ne(locations.locationTokenOrigin, origin))))
     .returning({ id: locations.id });
   await db
@@ -62,6 +71,10 @@ export async function markTokensAgainstOrigin(db: DatabaseOrTransaction, environ
 export async function markReconnectNeeded(db: DatabaseOrTransaction, locationId: string, now = new Date()): Promise<void> {
   await db
     .update(locations)
-    .set({ attentionReason: ADDRESS_CHANGED_REASON, attentionSince: sql`coalesce(${locations.attentionSince}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
+    .set({
+      attentionReason: ADDRESS_CHANGED_REASON,
+      attentionSince: sql`coalesce(${locations.attentionSince}, ${now.toISOString()}::timestamptz)`,
+      updatedAt: now,
+    })
     .where(eq(locations.id, locationId));
 }

@@ -30,7 +30,10 @@ function locationInput(overrides: Partial<Record<keyof LocationInput, unknown>> 
 
 async function createUser(role: Role): Promise<UserActor> {
   sequence += 1;
-  const [user] = await db.insert(users).values({ email: `user${sequence}@example.test`, role }).returning({ id: users.id, role: users.role });
+  const [user] = await db
+    .insert(users)
+    .values({ email: `user${sequence}@example.test`, role })
+    .returning({ id: users.id, role: users.role });
   return user!;
 }
 
@@ -70,12 +73,18 @@ describe("createLocation", () => {
     const error = await caught(createLocation(db, actor, locationInput({ upstreamLocationId: "shared-upstream-id" })));
     expect(error.code).toBe("CONFLICT");
     expect(error.fields).toEqual([{ field: "upstreamLocationId", reason: "is already used by location Original Holder" }]);
-    const sameIdInProduction = await createLocation(db, actor, locationInput({ upstreamLocationId: "shared-upstream-id", environment: "production" }));
+    const sameIdInProduction = await createLocation(
+      db,
+      actor,
+      locationInput({ upstreamLocationId: "shared-upstream-id", environment: "production" }),
+    );
     expect(sameIdInProduction.id).not.toBe(first.id);
   });
 
   it("turns a concurrent duplicate, caught by the unique index, into the same conflict", async () => {
-    const outcomes = await Promise.allSettled(Array.from({ length: 4 }, () => createLocation(db, actor, locationInput({ upstreamLocationId: "raced-id" }))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 4 }, () => createLocation(db, actor, locationInput({ upstreamLocationId: "raced-id" }))),
+    );
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
     for (const outcome of outcomes) {
       if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "CONFLICT", fields: [{ field: "upstreamLocationId" }] });
@@ -91,7 +100,9 @@ describe("updateLocation", () => {
     expect(updated.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime());
     const entries = await auditEntriesOf(created.id);
     expect(entries.map((entry) => entry.action)).toEqual(["location.created", "location.updated"]);
-    expect(entries[1]!.details).toEqual({ changed: { name: { from: "Before Rename", to: "After Rename" }, syncTime: { from: "11:00", to: "12:15" } } });
+    expect(entries[1]!.details).toEqual({
+      changed: { name: { from: "Before Rename", to: "After Rename" }, syncTime: { from: "11:00", to: "12:15" } },
+    });
   });
 
   it("writes nothing when nothing changes", async () => {
@@ -125,7 +136,8 @@ describe("updateLocation", () => {
 
   it("makes the next sync session full when the source key changes, and audits the change", async () => {
     const created = await createLocation(db, actor, locationInput({ sourceKey: "old-key" }));
-    const fullSyncReasonOf = async () => (await db.select({ reason: locations.fullSyncReason }).from(locations).where(eq(locations.id, created.id)))[0]!.reason;
+    const fullSyncReasonOf = async () =>
+      (await db.select({ reason: locations.fullSyncReason }).from(locations).where(eq(locations.id, created.id)))[0]!.reason;
     await updateLocation(db, actor, created.id, { name: "Renamed, same source", sourceKey: "old-key" });
     expect(await fullSyncReasonOf()).toBeNull();
     await updateLocation(db, actor, created.id, { sourceKey: "new-key" });
@@ -164,8 +176,12 @@ describe("listLocations", async () => {
   await markConnected(north.id);
   await markConnected(south.id);
   await db.update(locations).set({ attentionReason: "The upstream refused the token." }).where(eq(locations.id, south.id));
-  await db.insert(locationMembers).values([{ locationId: north.id, userId: owner.id }, { locationId: garage.id, userId: owner.id }]);
-  const list = (viewer: LocationViewer, query: Record<string, unknown>) => listLocations(db, viewer, LocationListQuery.parse(query), new Date("2026-06-01T06:00:00Z"));
+  await db.insert(locationMembers).values([
+    { locationId: north.id, userId: owner.id },
+    { locationId: garage.id, userId: owner.id },
+  ]);
+  const list = (viewer: LocationViewer, query: Record<string, unknown>) =>
+    listLocations(db, viewer, LocationListQuery.parse(query), new Date("2026-06-01T06:00:00Z"));
   const namesOf = async (viewer: LocationViewer, query: Record<string, unknown>) => (await list(viewer, query)).items.map((item) => item.name);
 
   it("shows owners only the locations they are members of", async () => {
@@ -213,8 +229,24 @@ describe("listLocations", async () => {
 
   it("shows each location's newest session", async () => {
     await db.insert(syncSessions).values([
-      { locationId: north.id, environment: "staging", trigger: "schedule", optionalSteps: [], status: "failed", createdAt: new Date("2026-05-30T08:00:00Z"), finishedAt: new Date("2026-05-30T08:05:00Z") },
-      { locationId: north.id, environment: "staging", trigger: "manual", optionalSteps: [], status: "succeeded", createdAt: new Date("2026-05-31T08:00:00Z"), finishedAt: new Date("2026-05-31T08:04:00Z") },
+      {
+        locationId: north.id,
+        environment: "staging",
+        trigger: "schedule",
+        optionalSteps: [],
+        status: "failed",
+        createdAt: new Date("2026-05-30T08:00:00Z"),
+        finishedAt: new Date("2026-05-30T08:05:00Z"),
+      },
+      {
+        locationId: north.id,
+        environment: "staging",
+        trigger: "manual",
+        optionalSteps: [],
+        status: "succeeded",
+        createdAt: new Date("2026-05-31T08:00:00Z"),
+        finishedAt: new Date("2026-05-31T08:04:00Z"),
+      },
     ]);
     const { items } = await list(staff, { q: prefix });
     expect(items.find((item) => item.id === north.id)?.lastSession).toEqual({ status: "succeeded", endedAt: new Date("2026-05-31T08:04:00Z") });

@@ -54,7 +54,10 @@ export async function testConnection(
     message = account ? `Connected: the token acts as ${account}.` : "Connected.";
   } catch (error) {
     if (error instanceof UpstreamUnavailableError) {
-      throw new DomainError("UPSTREAM_UNAVAILABLE", "The Marketing Automation Service could not be reached. Nothing was changed; try again in a few minutes.");
+      throw new DomainError(
+        "UPSTREAM_UNAVAILABLE",
+        "The Marketing Automation Service could not be reached. Nothing was changed; try again in a few minutes.",
+      );
     }
     if (!(error instanceof UpstreamAuthenticationError) && !(error instanceof UpstreamError && error.status === 403)) throw error;
     ok = false;

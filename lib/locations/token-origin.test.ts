@@ -30,7 +30,12 @@ beforeAll(async () => {
 });
 afterAll(() => second.close());
 
-const options: RunSessionOptions = { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow, client: noWaits, config: { stepBackoffMs: 0, stepAttempts: 1 } };
+const options: RunSessionOptions = {
+  reader: createArraySourceReader(sampleSourceRows()),
+  now: sampleNow,
+  client: noWaits,
+  config: { stepBackoffMs: 0, stepAttempts: 1 },
+};
 
 function pointStagingAt(baseUrl: string, extra: { tokensMoveToNewAddress?: boolean } = {}) {
   return updateEnvironment(db, admin, "staging", {
@@ -74,7 +79,10 @@ describe("location tokens after a base-URL change", () => {
 
     // A session that had left the upstream open: closing it would need the token too.
     await db.update(syncSessions).set({ upstreamOpen: true }).where(eq(syncSessions.id, requested.sessionId!));
-    await expect(closeUpstreamSession(db, support, requested.sessionId!, noWaits)).rejects.toMatchObject({ code: "CONFLICT", message: ADDRESS_CHANGED_REASON });
+    await expect(closeUpstreamSession(db, support, requested.sessionId!, noWaits)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: ADDRESS_CHANGED_REASON,
+    });
 
     expect(second.exchanges).toEqual([]);
     expect(await sandboxLogCount(location.upstreamLocationId)).toBe(sandboxBefore);
@@ -105,6 +113,11 @@ describe("location tokens after a base-URL change", () => {
     const withToken = second.exchanges.filter((exchange) => exchange.requestHeaders.authorization?.startsWith("Bearer "));
     expect(withToken.map((exchange) => `${exchange.method} ${exchange.path}`)).toContain("GET /v1/users/me");
     expect(withToken.some((exchange) => exchange.path.includes("update_management_system"))).toBe(true);
-    expect(await db.select().from(locations).where(and(eq(locations.environment, "staging"), eq(locations.attentionReason, ADDRESS_CHANGED_REASON)))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(locations)
+        .where(and(eq(locations.environment, "staging"), eq(locations.attentionReason, ADDRESS_CHANGED_REASON))),
+    ).toEqual([]);
   });
 });

@@ -28,7 +28,11 @@ function changesOf(row: LocationRow, input: LocationUpdateInput): Partial<Record
 }
 
 async function hasSynced(tx: Pick<Database, "select">, locationId: string): Promise<boolean> {
-  const [synced] = await tx.select({ locationId: syncedRecords.locationId }).from(syncedRecords).where(eq(syncedRecords.locationId, locationId)).limit(1);
+  const [synced] = await tx
+    .select({ locationId: syncedRecords.locationId })
+    .from(syncedRecords)
+    .where(eq(syncedRecords.locationId, locationId))
+    .limit(1);
   return Boolean(synced);
 }
 
@@ -45,7 +49,12 @@ export async function updateLocation(db: Database, actor: OperationActor, id: st
 
       const connected = row.locationTokenEncrypted !== null;
       const blocked = connected ? fieldsBoundToToken.filter((field) => changes[field]) : [];
-      if (blocked.length) throw new DomainError("CONFLICT", DISCONNECT_FIRST, blocked.map((field) => ({ field, reason: DISCONNECT_FIRST })));
+      if (blocked.length)
+        throw new DomainError(
+          "CONFLICT",
+          DISCONNECT_FIRST,
+          blocked.map((field) => ({ field, reason: DISCONNECT_FIRST })),
+        );
 
       const environment = input.environment ?? row.environment;
       const upstreamLocationId = input.upstreamLocationId ?? row.upstreamLocationId;

@@ -11,7 +11,10 @@ const personal = "alice.o'hara@example.test";
 /** A real failed query: PostgreSQL refuses NUL, and drizzle puts the SQL and parameters in the error's message and properties. */
 async function failedQuery(): Promise<Error> {
   try {
-    await testDb.db.select().from(users).where(eq(users.email, `${personal}\u0000`));
+    await testDb.db
+      .select()
+      .from(users)
+      .where(eq(users.email, `${personal}\u0000`));
   } catch (error) {
     return error as Error;
   }

@@ -29,7 +29,10 @@ describe("mapAppointment", () => {
   test("names the local date of a late appointment whose UTC date is the next day", () => {
     const newYork = { ...berlinContext, timeZone: "America/New_York", country: "US" };
     const mapped = mapAppointment(appointmentRow({ starts_at: "2026-06-20 23:30:00", ends_at: "2026-06-21 00:15:00" }), newYork);
-    expect(mapped).toMatchObject({ record: { start_at: "2026-06-20T23:30:00Z-04:00", end_at: "2026-06-21T00:15:00Z-04:00" }, localDate: "2026-06-20" });
+    expect(mapped).toMatchObject({
+      record: { start_at: "2026-06-20T23:30:00Z-04:00", end_at: "2026-06-21T00:15:00Z-04:00" },
+      localDate: "2026-06-20",
+    });
   });
 
   test("completed appointments are sent; an unknown status is sent as booked, with a warning", () => {
@@ -88,7 +91,13 @@ describe("mapAppointment", () => {
       record: null,
       issues: [
         { severity: "error", field: "start_at", code: "missing_date_time", reason: "is missing", original: null },
-        { severity: "error", field: "end_at", code: "invalid_date_time", reason: "is not a local date-time YYYY-MM-DD HH:MM:SS", original: "20.06.2026 10:15" },
+        {
+          severity: "error",
+          field: "end_at",
+          code: "invalid_date_time",
+          reason: "is not a local date-time YYYY-MM-DD HH:MM:SS",
+          original: "20.06.2026 10:15",
+        },
       ],
       excludedByRule: null,
       localDate: null,

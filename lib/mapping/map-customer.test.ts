@@ -35,7 +35,14 @@ describe("mapCustomer", () => {
 
   test("sends emptied text fields as empty strings so the upstream clears them", () => {
     const row = customerRow({ first_name: null, last_name: " ", address_line_1: "", address_line_2: null, city: "\t", postal_code: null });
-    expect(mapCustomer(row, berlinContext).record).toMatchObject({ first_name: "", last_name: "", address_line_1: "", address_line_2: "", city: "", postal_code: "" });
+    expect(mapCustomer(row, berlinContext).record).toMatchObject({
+      first_name: "",
+      last_name: "",
+      address_line_1: "",
+      address_line_2: "",
+      city: "",
+      postal_code: "",
+    });
   });
 
   test("omits missing formatted fields and unknown booleans; a contact without e-mail or mobile is unsubscribed from them", () => {
@@ -68,7 +75,10 @@ describe("mapCustomer", () => {
   });
 
   test("keeps the opt-ins, and unknown ones omitted, when the e-mail and mobile are usable", () => {
-    expect(mapCustomer(customerRow({ email_opt_in: false, sms_opt_in: true }), berlinContext).record).toMatchObject({ email_subscribed: false, text_message_subscribed: true });
+    expect(mapCustomer(customerRow({ email_opt_in: false, sms_opt_in: true }), berlinContext).record).toMatchObject({
+      email_subscribed: false,
+      text_message_subscribed: true,
+    });
     const unknown = mapCustomer(customerRow({ email_opt_in: null, sms_opt_in: null }), berlinContext).record;
     expect(unknown).not.toHaveProperty("email_subscribed");
     expect(unknown).not.toHaveProperty("text_message_subscribed");

@@ -13,7 +13,10 @@ describe("mapServiceCategory", () => {
   });
 
   test("omits a missing position without an issue and drops one that is not whole, with a warning", () => {
-    expect(mapServiceCategory(serviceCategoryRow({ position: null }), berlinContext)).toMatchObject({ record: { external_id: "cat-1", name: "Hair" }, issues: [] });
+    expect(mapServiceCategory(serviceCategoryRow({ position: null }), berlinContext)).toMatchObject({
+      record: { external_id: "cat-1", name: "Hair" },
+      issues: [],
+    });
     expect(mapServiceCategory(serviceCategoryRow({ position: 1.5 }), berlinContext)).toEqual({
       sourceId: "cat-1",
       record: { external_id: "cat-1", name: "Hair" },

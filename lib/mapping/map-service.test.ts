@@ -38,7 +38,13 @@ describe("mapService", () => {
 
   test("omits empty optional fields, but sends an emptied description as an empty string so the upstream clears it", () => {
     const row = serviceRow({ description: " ", price: null, category_id: " ", position: null });
-    expect(mapService(row, berlinContext).record).toEqual({ external_id: "svc-1", name: "Haircut", description: "", available: true, calendar_external_ids: ["staff-1"] });
+    expect(mapService(row, berlinContext).record).toEqual({
+      external_id: "svc-1",
+      name: "Haircut",
+      description: "",
+      available: true,
+      calendar_external_ids: ["staff-1"],
+    });
     expect(mapService(serviceRow({ description: null }), berlinContext).record?.description).toBe("");
   });
 

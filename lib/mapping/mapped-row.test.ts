@@ -16,7 +16,13 @@ describe("checkedRow", () => {
     const mapped = checkedRow("calendars", "staff-1", { external_id: "", name: "Ada" }, [], berlinContext);
     expect(mapped.record).toBeNull();
     expect(mapped.issues).toEqual([
-      { severity: "error", field: "external_id", code: "invalid_record", reason: "does not match the upstream schema: must not be empty", original: null },
+      {
+        severity: "error",
+        field: "external_id",
+        code: "invalid_record",
+        reason: "does not match the upstream schema: must not be empty",
+        original: null,
+      },
     ]);
   });
 

@@ -9,7 +9,8 @@ const styles: DateTimeStyle[] = ["spec", "rfc3339"];
 const numRuns = 3000;
 
 // Values of every field: mostly valid ones (so that whole records often pass), and invalid ones of the right type and not.
-const mostly = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>) => fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: invalid });
+const mostly = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>) =>
+  fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: invalid });
 const optional = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined, freq: 3 });
 
 const reference = mostly(optional(fc.constantFrom(" ", "a", "K-10001", "42")), fc.constantFrom("", 42, null));
@@ -17,13 +18,26 @@ const externalId = mostly(fc.constantFrom("a", "K-10001", "42"), fc.constantFrom
 const serviceId = mostly(fc.constant(undefined), fc.constantFrom("a", "", 42));
 const text = mostly(optional(fc.string()), fc.constantFrom(3, null, true));
 const flag = mostly(optional(fc.boolean()), fc.constantFrom("true", 0, null));
-const price = mostly(optional(fc.integer({ min: 0 })), fc.constantFrom(-5, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, 2 ** 53 - 1, "100", null));
+const price = mostly(
+  optional(fc.integer({ min: 0 })),
+  fc.constantFrom(-5, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, 2 ** 53 - 1, "100", null),
+);
 const email = mostly(
   optional(fc.stringMatching(/^[a-z0-9][a-z0-9._+-]{0,8}[a-z0-9]@[a-z]{1,8}\.[a-z]{2,4}$/)),
-  fc.oneof(fc.constantFrom("", "a@b", "kein@mail", "x@y.de ", ".a@example.com", "a..b@example.com", "a@example.c0m", "info@@example.com", 5), fc.emailAddress(), fc.string()),
+  fc.oneof(
+    fc.constantFrom("", "a@b", "kein@mail", "x@y.de ", ".a@example.com", "a..b@example.com", "a@example.c0m", "info@@example.com", 5),
+    fc.emailAddress(),
+    fc.string(),
+  ),
 );
-const mobile = mostly(optional(fc.stringMatching(/^\+[0-9]{1,15}$/)), fc.oneof(fc.constantFrom("+", "0171", "+49 171", "+4917١", 491711234567), fc.stringMatching(/^\+?[0-9 ]{0,6}$/)));
-const birthdate = mostly(optional(fc.constantFrom("1985-02-28", "2024-02-29", "2999-01-01", "0000-01-01")), fc.constantFrom("2025-02-29", "1985-02-30", "1985-2-3", "19850228", 19850228));
+const mobile = mostly(
+  optional(fc.stringMatching(/^\+[0-9]{1,15}$/)),
+  fc.oneof(fc.constantFrom("+", "0171", "+49 171", "+4917١", 491711234567), fc.stringMatching(/^\+?[0-9 ]{0,6}$/)),
+);
+const birthdate = mostly(
+  optional(fc.constantFrom("1985-02-28", "2024-02-29", "2999-01-01", "0000-01-01")),
+  fc.constantFrom("2025-02-29", "1985-02-30", "1985-2-3", "19850228", 19850228),
+);
 const gender = mostly(optional(fc.stringMatching(/^[a-z]{1,8}$/)), fc.oneof(fc.constantFrom("Female", "", "ä", "x y", 1), fc.string()));
 // An extra key the strict schemas refuse, now and then.
 const extraKey = mostly(fc.constant(undefined), fc.constantFrom("name", "__proto__", "toString"));
@@ -52,7 +66,15 @@ const nearMiss = fc.constantFrom(
 const spanIn = (style: DateTimeStyle) =>
   fc
     .oneof(
-      { weight: 8, arbitrary: fc.tuple(arbitraryInstant, fc.integer({ min: -120, max: 600 }), arbitraryZone, mostly(fc.constant(style), fc.constantFrom(...styles))) },
+      {
+        weight: 8,
+        arbitrary: fc.tuple(
+          arbitraryInstant,
+          fc.integer({ min: -120, max: 600 }),
+          arbitraryZone,
+          mostly(fc.constant(style), fc.constantFrom(...styles)),
+        ),
+      },
       { weight: 1, arbitrary: fc.tuple(nearMiss, nearMiss) },
     )
     .map((value) => {
@@ -72,7 +94,14 @@ function record(fields: Record<string, unknown>, dropUndefined: boolean, extra: 
 const appointmentIn = (style: DateTimeStyle) =>
   fc
     .tuple(
-      fc.record({ external_id: externalId, id: serviceId, contact_detail_external_id: reference, service_external_id: reference, calendar_external_id: reference, price_cents: price }),
+      fc.record({
+        external_id: externalId,
+        id: serviceId,
+        contact_detail_external_id: reference,
+        service_external_id: reference,
+        calendar_external_id: reference,
+        price_cents: price,
+      }),
       spanIn(style),
       fc.boolean(),
       extraKey,

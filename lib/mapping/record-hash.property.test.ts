@@ -19,7 +19,9 @@ function entriesCanonicalOf(value: unknown): Json {
 }
 
 function entriesRecordHash(record: object): string {
-  return createHash("sha256").update(JSON.stringify(entriesCanonicalOf(record))).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify(entriesCanonicalOf(record)))
+    .digest("hex");
 }
 
 function entriesWithoutUndefined<T extends object>(record: T): T {
@@ -36,7 +38,10 @@ function outcome<T>(run: () => T): { value: T } | { error: string } {
 }
 
 // Keys that order or behave specially: integer-like ones come first in an object, __proto__ and toJSON are special.
-const key = fc.oneof(fc.string(), fc.constantFrom("__proto__", "toJSON", "constructor", "10", "2", "01", "4294967295", "-1", "a", "B", "é", "\u{1F600}"));
+const key = fc.oneof(
+  fc.string(),
+  fc.constantFrom("__proto__", "toJSON", "constructor", "10", "2", "01", "4294967295", "-1", "a", "B", "é", "\u{1F600}"),
+);
 const anyValue = fc.anything({
   key,
   maxDepth: 3,
@@ -89,7 +94,8 @@ describe("withoutUndefined drops what the entries-based version dropped", () => 
         const reference = entriesWithoutUndefined(record);
         expect(Reflect.ownKeys(defined)).toEqual(Reflect.ownKeys(reference));
         expect(Object.getPrototypeOf(defined)).toBe(Object.getPrototypeOf(reference));
-        for (const name of Reflect.ownKeys(reference)) expect(Object.getOwnPropertyDescriptor(defined, name)).toEqual(Object.getOwnPropertyDescriptor(reference, name));
+        for (const name of Reflect.ownKeys(reference))
+          expect(Object.getOwnPropertyDescriptor(defined, name)).toEqual(Object.getOwnPropertyDescriptor(reference, name));
       }),
       { numRuns: 3000 },
     );

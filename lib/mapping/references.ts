@@ -38,7 +38,11 @@ const referenceReaders: ReferenceReaders = {
  * The records a record points to (the preview checks in SQL that they exist). An opening's service is named by its
  * request, not the record: pass the mapped row's serviceExternalId.
  */
-export function referencesOf<T extends UpstreamRecordType>(type: T, record: UpstreamRecordOf[T], serviceExternalId: string | null = null): RecordReference[] {
+export function referencesOf<T extends UpstreamRecordType>(
+  type: T,
+  record: UpstreamRecordOf[T],
+  serviceExternalId: string | null = null,
+): RecordReference[] {
   const read: ReferenceReaders[T] = referenceReaders[type];
   return read(record, serviceExternalId);
 }

@@ -30,24 +30,32 @@ interface Generated {
 const payloadOf: Record<PreviewRecordType, fc.Arbitrary<Record<string, unknown>>> = {
   calendars: fc.record({ external_id: key, name: fc.string() }),
   service_categories: fc.record({ external_id: key, name: fc.string() }),
-  services: fc.record({ external_id: key, service_category_external_id: maybe(key), calendar_external_ids: maybe(fc.array(key, { maxLength: 3 })) }, { requiredKeys: ["external_id"] }),
+  services: fc.record(
+    { external_id: key, service_category_external_id: maybe(key), calendar_external_ids: maybe(fc.array(key, { maxLength: 3 })) },
+    { requiredKeys: ["external_id"] },
+  ),
   contact_details: fc.record({ external_id: key, first_name: fc.string() }),
   vehicles: fc.record({ external_id: key, contact_detail_external_id: maybe(key) }, { requiredKeys: ["external_id"] }),
   appointments: fc.record(
     { external_id: key, contact_detail_external_id: maybe(key), service_external_id: maybe(key), calendar_external_id: maybe(key) },
     { requiredKeys: ["external_id"] },
   ),
-  openings: fc.record({ calendar_external_id: maybe(key), start_at: fc.constantFrom("2026-03-11T10:00:00+01:00", "2026-03-11T11:00:00+01:00") }, { requiredKeys: ["start_at"] }),
+  openings: fc.record(
+    { calendar_external_id: maybe(key), start_at: fc.constantFrom("2026-03-11T10:00:00+01:00", "2026-03-11T11:00:00+01:00") },
+    { requiredKeys: ["start_at"] },
+  ),
 };
 
 const generatedOf = (type: PreviewRecordType): fc.Arbitrary<Generated> =>
-  fc.record({ record: payloadOf[type], outcome, sourceId: fc.constantFrom("1", "2", " 3", "4"), service: key }).map(({ record, outcome, sourceId, service }) => ({
-    type,
-    sourceId,
-    record,
-    outcome,
-    serviceExternalId: type === "openings" ? service : undefined,
-  }));
+  fc
+    .record({ record: payloadOf[type], outcome, sourceId: fc.constantFrom("1", "2", " 3", "4"), service: key })
+    .map(({ record, outcome, sourceId, service }) => ({
+      type,
+      sourceId,
+      record,
+      outcome,
+      serviceExternalId: type === "openings" ? service : undefined,
+    }));
 
 const source = fc.tuple(...previewRecordTypes.map((type) => fc.array(generatedOf(type), { maxLength: 6 })));
 
@@ -106,14 +114,17 @@ describe("streaming record checks", () => {
         for (const row of rows) {
           const record: CheckedRecord = { ...row, payload: row.payload && JSON.parse(JSON.stringify(row.payload)), dropped_references: null };
           const issues = checks.check(record);
-          if ((record.status === "valid" || record.status === "warning") && record.record_key !== null) usable.add(`${record.record_type}|${record.record_key}`);
+          if ((record.status === "valid" || record.status === "warning") && record.record_key !== null)
+            usable.add(`${record.record_type}|${record.record_key}`);
           actualRecords.set(byRecord(row.record_type, row.seq), comparable(record));
           actualIssues.set(byRecord(row.record_type, row.seq), issues);
         }
 
-        for (const row of expected.records) expect(actualRecords.get(byRecord(row.record_type, row.seq)), byRecord(row.record_type, row.seq)).toEqual(comparable(row));
+        for (const row of expected.records)
+          expect(actualRecords.get(byRecord(row.record_type, row.seq)), byRecord(row.record_type, row.seq)).toEqual(comparable(row));
         const expectedIssues = new Map<string, CrossCheckIssue[]>();
-        for (const { record_type, seq, ...issue } of expected.issues) expectedIssues.set(byRecord(record_type, seq), [...(expectedIssues.get(byRecord(record_type, seq)) ?? []), issue]);
+        for (const { record_type, seq, ...issue } of expected.issues)
+          expectedIssues.set(byRecord(record_type, seq), [...(expectedIssues.get(byRecord(record_type, seq)) ?? []), issue]);
         for (const [record, issues] of actualIssues) expect(sortIssues(issues), record).toEqual(sortIssues(expectedIssues.get(record) ?? []));
       }),
       { numRuns: 150 },

@@ -54,7 +54,9 @@ function dropFields(record: CheckedRecord, taken: Record<string, unknown>, paylo
   record.status = "warning";
   record.payload = payload;
   record.dropped_references = { fields, hash };
-  record.content_hash = createHash("md5").update(`${hash ?? ""}${jsonbText(fields)}`).digest("hex");
+  record.content_hash = createHash("md5")
+    .update(`${hash ?? ""}${jsonbText(fields)}`)
+    .digest("hex");
 }
 
 function withoutField(payload: Record<string, unknown>, field: string): Record<string, unknown> {
@@ -102,7 +104,13 @@ export function createRecordChecks(exists: KeyLookup, options: { mayRepeat?: Key
     if (first === undefined) return;
     const { field, repeats } = duplicateOf(record.record_type);
     record.status = "error";
-    issues.push({ severity: "error", field, code: "duplicate_external_id", reason: `repeats ${repeats} of source row ${first}`, original: record.record_key });
+    issues.push({
+      severity: "error",
+      field,
+      code: "duplicate_external_id",
+      reason: `repeats ${repeats} of source row ${first}`,
+      original: record.record_key,
+    });
   }
 
   function checkReference(record: CheckedRecord, rule: ReferenceRule, issues: CrossCheckIssue[]): void {
@@ -126,7 +134,8 @@ export function createRecordChecks(exists: KeyLookup, options: { mayRepeat?: Key
     const kept = listed.filter((id) => !(typeof id === "string" && missing.includes(id)));
     dropFields(record, { [serviceCalendarsField]: listed }, { ...record.payload, [serviceCalendarsField]: kept });
     const rule = { targetLabel: "calendar", onMissing: "drop" } as const;
-    for (const id of missing) issues.push({ severity: "warning", field: serviceCalendarsField, code: "dropped_reference", reason: missingReason(rule, id), original: id });
+    for (const id of missing)
+      issues.push({ severity: "warning", field: serviceCalendarsField, code: "dropped_reference", reason: missingReason(rule, id), original: id });
   }
 
   return {

@@ -17,13 +17,34 @@ export interface ReferenceRule {
 
 /** Checked in dependency order: a record first fails for a missing customer, and only a usable one loses references. */
 export const referenceRules: readonly ReferenceRule[] = [
-  { type: "services", column: "ref_category", field: "service_category_external_id", target: "service_categories", targetLabel: "service category", onMissing: "drop" },
-  { type: "appointments", column: "ref_contact", field: "contact_detail_external_id", target: "contact_details", targetLabel: "contact", onMissing: "error" },
+  {
+    type: "services",
+    column: "ref_category",
+    field: "service_category_external_id",
+    target: "service_categories",
+    targetLabel: "service category",
+    onMissing: "drop",
+  },
+  {
+    type: "appointments",
+    column: "ref_contact",
+    field: "contact_detail_external_id",
+    target: "contact_details",
+    targetLabel: "contact",
+    onMissing: "error",
+  },
   { type: "appointments", column: "ref_service", field: "service_external_id", target: "services", targetLabel: "service", onMissing: "drop" },
   { type: "appointments", column: "ref_calendar", field: "calendar_external_id", target: "calendars", targetLabel: "calendar", onMissing: "drop" },
   { type: "openings", column: "ref_service", field: "service_external_id", target: "services", targetLabel: "service", onMissing: "error" },
   { type: "openings", column: "ref_calendar", field: "calendar_external_id", target: "calendars", targetLabel: "calendar", onMissing: "error" },
-  { type: "vehicles", column: "ref_contact", field: "contact_detail_external_id", target: "contact_details", targetLabel: "contact", onMissing: "error" },
+  {
+    type: "vehicles",
+    column: "ref_contact",
+    field: "contact_detail_external_id",
+    target: "contact_details",
+    targetLabel: "contact",
+    onMissing: "error",
+  },
 ];
 
 /** A service names its calendars in an array: the ones not sent are taken out of it, each with a warning. */

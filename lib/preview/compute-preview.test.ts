@@ -16,7 +16,8 @@ const now = new Date("2026-03-27T09:00:00Z");
 
 const customer = sourceCustomer;
 
-const appointment = (id: string, overrides: Partial<AppointmentRow> = {}) => sourceAppointment(id, "2026-03-20", { status: "completed", ...overrides });
+const appointment = (id: string, overrides: Partial<AppointmentRow> = {}) =>
+  sourceAppointment(id, "2026-03-20", { status: "completed", ...overrides });
 
 function sourceRows(): SourceRows {
   return {
@@ -55,7 +56,11 @@ async function runPreview(rows: SourceRows = sourceRows()) {
 }
 
 async function recordsOf(type: string) {
-  return db.select().from(previewRecords).where(and(eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, type))).orderBy(previewRecords.seq);
+  return db
+    .select()
+    .from(previewRecords)
+    .where(and(eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, type)))
+    .orderBy(previewRecords.seq);
 }
 
 beforeEach(async () => {
@@ -82,16 +87,27 @@ describe("computePreview", () => {
   it("names the first row of a duplicated external_id, a missing customer, and a category no longer sent", async () => {
     await runPreview();
     const issues = await db.select().from(previewIssues).where(eq(previewIssues.locationId, locationId));
-    const byCode = (code: string) => issues.filter((issue) => issue.code === code).map(({ recordType, field, reason, original }) => ({ recordType, field, reason, original }));
+    const byCode = (code: string) =>
+      issues.filter((issue) => issue.code === code).map(({ recordType, field, reason, original }) => ({ recordType, field, reason, original }));
     expect(byCode("duplicate_external_id")).toEqual([
       { recordType: "contact_details", field: "external_id", reason: "repeats the external_id of source row cu1", original: "cu1" },
     ]);
     expect(byCode("missing_reference")).toEqual([
-      { recordType: "appointments", field: "contact_detail_external_id", reason: "names contact ghost, which is missing or excluded", original: "ghost" },
+      {
+        recordType: "appointments",
+        field: "contact_detail_external_id",
+        reason: "names contact ghost, which is missing or excluded",
+        original: "ghost",
+      },
     ]);
     // The service stays on the menu, without its deleted category; its appointment keeps naming it.
     expect(byCode("dropped_reference")).toEqual([
-      { recordType: "services", field: "service_category_external_id", reason: "names service category c-deleted, which is no longer sent: sent without it", original: "c-deleted" },
+      {
+        recordType: "services",
+        field: "service_category_external_id",
+        reason: "names service category c-deleted, which is no longer sent: sent without it",
+        original: "c-deleted",
+      },
     ]);
     const [, sv2] = await recordsOf("services");
     expect(sv2).toMatchObject({ status: "warning", payload: expect.not.objectContaining({ service_category_external_id: expect.anything() }) });
@@ -108,14 +124,23 @@ describe("computePreview", () => {
       ["a5", "warning", null],
     ]);
     const a1 = appointments[0]!;
-    expect(a1.payload).toMatchObject({ external_id: "a1", start_at: "2026-03-20T10:00:00Z+01:00", contact_detail_external_id: "cu1", price_cents: 2500 });
+    expect(a1.payload).toMatchObject({
+      external_id: "a1",
+      start_at: "2026-03-20T10:00:00Z+01:00",
+      contact_detail_external_id: "cu1",
+      price_cents: 2500,
+    });
     expect(a1.localDate).toBe("2026-03-20");
     expect(appointments[4]!.payload).toMatchObject({ start_at: "2026-03-29T03:30:00Z+02:00" });
     for (const row of appointments.filter((candidate) => candidate.status === "valid" || candidate.status === "warning")) {
       expect(recordSchemas.appointments.safeParse(row.payload).success).toBe(true);
     }
     const [opening] = await recordsOf("openings");
-    expect(opening).toMatchObject({ recordKey: "sv1|s1|2026-03-28T10:00:00Z+01:00", refService: "sv1", payload: { calendar_external_id: "s1", start_at: "2026-03-28T10:00:00Z+01:00" } });
+    expect(opening).toMatchObject({
+      recordKey: "sv1|s1|2026-03-28T10:00:00Z+01:00",
+      refService: "sv1",
+      payload: { calendar_external_id: "s1", start_at: "2026-03-28T10:00:00Z+01:00" },
+    });
   });
 
   it("diffs against what was last synced: unchanged, changed, and removed for full-replacement types", async () => {
@@ -146,7 +171,12 @@ describe("computePreview", () => {
     const search = await listPreviewRecords(db, locationId, PreviewQuery.parse({ type: "contact_details", q: "CU2@EXAMPLE" }));
     expect(search.items.map((item) => item.sourceId)).toEqual(["cu2"]);
     const groups = await listIssueGroups(db, locationId, "appointments");
-    expect(groups.map((group) => [group.severity, group.field, group.code, group.count])).toContainEqual(["error", "contact_detail_external_id", "missing_reference", 1]);
+    expect(groups.map((group) => [group.severity, group.field, group.code, group.count])).toContainEqual([
+      "error",
+      "contact_detail_external_id",
+      "missing_reference",
+      1,
+    ]);
     const detail = await getPreviewRecord(db, locationId, "contact_details", 1);
     expect(detail).toMatchObject({ sourceId: "cu2", status: "warning" });
     expect(detail!.issues).toEqual([expect.objectContaining({ severity: "warning", field: "mobile_phone_number" })]);
@@ -164,11 +194,16 @@ describe("computePreview", () => {
     const a3 = (await recordsOf("appointments")).find((row) => row.sourceId === "a3")!;
     expect(a3.status).toBe("warning");
     expect(a3.payload).toEqual(
-      Object.fromEntries(Object.entries(before.get("a3")!.payload as object).filter(([field]) => field !== "calendar_external_id" && field !== "service_external_id")),
+      Object.fromEntries(
+        Object.entries(before.get("a3")!.payload as object).filter(([field]) => field !== "calendar_external_id" && field !== "service_external_id"),
+      ),
     );
     expect(a3.contentHash).not.toBe(before.get("a3")!.contentHash);
     expect(recordSchemas.appointments.safeParse(a3.payload).success).toBe(true);
-    const issues = await db.select().from(previewIssues).where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.code, "dropped_reference")));
+    const issues = await db
+      .select()
+      .from(previewIssues)
+      .where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.code, "dropped_reference")));
     expect(issues.map((issue) => [issue.recordType, issue.field, issue.original]).sort()).toEqual([
       ["appointments", "calendar_external_id", "s1"],
       ["appointments", "calendar_external_id", "s1"],
@@ -184,7 +219,12 @@ describe("computePreview", () => {
     await runPreview(sourceRows());
     const restored = new Map((await recordsOf("appointments")).map((row) => [row.sourceId, row]));
     for (const [sourceId, row] of before) {
-      expect({ sourceId, status: restored.get(sourceId)!.status, payload: restored.get(sourceId)!.payload, hash: restored.get(sourceId)!.contentHash }).toEqual({
+      expect({
+        sourceId,
+        status: restored.get(sourceId)!.status,
+        payload: restored.get(sourceId)!.payload,
+        hash: restored.get(sourceId)!.contentHash,
+      }).toEqual({
         sourceId,
         status: row.status,
         payload: row.payload,

@@ -48,7 +48,8 @@ async function baseRunOf(connection: DatabaseConnection, locationId: string, bas
 async function assertNoSessionSending(connection: DatabaseConnection, locationId: string, sessionId: string | undefined): Promise<void> {
   const [sending] = await connection.sql`
     select 1 from sync_sessions where location_id = ${locationId} and status = 'running' and id <> ${sessionId ?? "00000000-0000-0000-0000-000000000000"} limit 1`;
-  if (sending) throw new DomainError("CONFLICT", "A sync session is sending this location's records right now; refresh the preview when it has finished.");
+  if (sending)
+    throw new DomainError("CONFLICT", "A sync session is sending this location's records right now; refresh the preview when it has finished.");
 }
 
 async function setProgress(connection: DatabaseConnection, runId: string, type: string, rows: number, done: boolean) {
@@ -89,7 +90,8 @@ async function fullRun(sql: Sql, input: RunInput, plan: PlannedRead[], ownTransa
   const checks = createPreviewChecks(input);
   for (const read of plan) {
     await checks.beforeRead(read);
-    if (ownTransactionPerType && "begin" in sql) await sql.begin(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read, checks.check)));
+    if (ownTransactionPerType && "begin" in sql)
+      await sql.begin(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read, checks.check)));
     else await mapWholeRead(sql, input, read, checks.check);
   }
   // Fresh statistics for what reads the records next (counts, a session's plan): they were all just written.
@@ -110,8 +112,12 @@ async function incrementalRun(tx: postgres.TransactionSql, input: RunInput, plan
   await phaseClock.time("check", () => prepareRecheck(tx, locationId));
   for (const read of plan) {
     if (isTracked(read.resource)) {
-      const mapped = await applySourceChanges(tx, input, read, { changedSince: base.sourceReadAt!, appointmentsUntil: base.appointmentsUntil }, (rows) =>
-        setProgress(input.connection, input.owner.runId, read.recordType, rows, false),
+      const mapped = await applySourceChanges(
+        tx,
+        input,
+        read,
+        { changedSince: base.sourceReadAt!, appointmentsUntil: base.appointmentsUntil },
+        (rows) => setProgress(input.connection, input.owner.runId, read.recordType, rows, false),
       );
       await setProgress(input.connection, input.owner.runId, read.recordType, mapped, true);
       continue;
@@ -140,7 +146,11 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
   const reader = options.reader ?? sourceReaderFromEnvironment();
   const now = options.now ?? new Date();
   try {
-    if (!location.sourceKey) throw new DomainError("CONFLICT", "This location has no source key: support sets it (Edit location) to say which location of the management system it reads.");
+    if (!location.sourceKey)
+      throw new DomainError(
+        "CONFLICT",
+        "This location has no source key: support sets it (Edit location) to say which location of the management system it reads.",
+      );
     await assertNoSessionSending(connection, location.id, options.sessionId);
     const plan = planPreviewReads(location, now);
     // Read before any row: a row changed while this run reads is read again by the next one.
@@ -197,11 +207,22 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
       .set({ status: "succeeded", counts, countedAt: counts ? countedAt : null, finishedAt: new Date() })
       .where(eq(previewRuns.id, runId));
     // Older runs are history only (the records are the location's); a run a sync session sends from is kept.
-    await db.delete(previewRuns).where(
-      and(eq(previewRuns.locationId, location.id), ne(previewRuns.id, runId), ne(previewRuns.status, "queued"), ne(previewRuns.status, "running"), notInSyncUse),
-    );
+    await db
+      .delete(previewRuns)
+      .where(
+        and(
+          eq(previewRuns.locationId, location.id),
+          ne(previewRuns.id, runId),
+          ne(previewRuns.status, "queued"),
+          ne(previewRuns.status, "running"),
+          notInSyncUse,
+        ),
+      );
   } catch (error) {
-    const message = error instanceof DomainError ? error.message : `The preview could not be computed (${error instanceof Error ? error.name : "error"}). It was logged; try Refresh.`;
+    const message =
+      error instanceof DomainError
+        ? error.message
+        : `The preview could not be computed (${error instanceof Error ? error.name : "error"}). It was logged; try Refresh.`;
     if (!(error instanceof DomainError)) console.error(`[preview] run ${runId} failed: ${describeErrorForLog(error)}`);
     await db.update(previewRuns).set({ status: "failed", error: message, finishedAt: new Date() }).where(eq(previewRuns.id, runId));
   } finally {

@@ -13,7 +13,9 @@ export type CheckScope = "all" | "marked";
 const usable = "('valid', 'warning')";
 
 const inScope = (sql: Sql, scope: CheckScope, alias: string) =>
-  scope === "all" ? sql`` : sql`and exists (select 1 from preview_recheck k where k.record_type = ${sql(alias)}.record_type and k.seq = ${sql(alias)}.seq)`;
+  scope === "all"
+    ? sql``
+    : sql`and exists (select 1 from preview_recheck k where k.record_type = ${sql(alias)}.record_type and k.seq = ${sql(alias)}.seq)`;
 
 /**
  * A second record with the same key in one type becomes an error naming the first (spec 2.1.2).
@@ -70,7 +72,12 @@ async function checkReference(sql: Sql, locationId: string, reference: Reference
   const field = reference.field as DroppableField;
   const drop = reference.onMissing === "drop";
   const outcome = drop
-    ? { set: dropAssignments(sql, field, `r.payload - '${field}'`), severity: "warning", code: "dropped_reference", tail: ", which is no longer sent: sent without it" }
+    ? {
+        set: dropAssignments(sql, field, `r.payload - '${field}'`),
+        severity: "warning",
+        code: "dropped_reference",
+        tail: ", which is no longer sent: sent without it",
+      }
     : { set: sql`status = 'error'`, severity: "error", code: "missing_reference", tail: ", which is missing or excluded" };
   await sql`
     with affected as (

@@ -9,7 +9,12 @@ import { requestPreview } from "./request-preview";
  * run when there is none yet or the source's fingerprint moved since the shown one. The run names the viewer
  * when they may refresh previews themselves ("preview.refresh"), and nobody otherwise.
  */
-export async function ensureFreshPreview(db: Database, reader: SourceReader, viewer: OperationActor, location: { id: string; sourceKey: string | null }) {
+export async function ensureFreshPreview(
+  db: Database,
+  reader: SourceReader,
+  viewer: OperationActor,
+  location: { id: string; sourceKey: string | null },
+) {
   const runs = await readPreviewRuns(db, viewer, location.id);
   const requestedByEmail = can(viewer, "preview.refresh") ? viewer.email : null;
   if (runs.active || !location.sourceKey) return { ...runs, stale: false };

@@ -76,7 +76,7 @@ const changeArbitrary: fc.Arbitrary<Change> = fc.oneof(
 function apply(rows: SourceRows, change: Change, changedAt: Date): void {
   const customers = rows.customers!;
   const appointments = rows.appointments!;
-  const pick = <T,>(list: T[], index: number) => (list.length ? list[index % list.length] : undefined);
+  const pick = <T>(list: T[], index: number) => (list.length ? list[index % list.length] : undefined);
   switch (change.kind) {
     case "rename": {
       const row = pick(customers, change.customer);
@@ -96,7 +96,12 @@ function apply(rows: SourceRows, change: Change, changedAt: Date): void {
     }
     case "move": {
       const row = pick(appointments, change.appointment);
-      if (row) Object.assign(row, { starts_at: `2026-03-${String(change.day).padStart(2, "0")} 09:00:00`, ends_at: `2026-03-${String(change.day).padStart(2, "0")} 09:30:00`, updated_at: changedAt });
+      if (row)
+        Object.assign(row, {
+          starts_at: `2026-03-${String(change.day).padStart(2, "0")} 09:00:00`,
+          ends_at: `2026-03-${String(change.day).padStart(2, "0")} 09:30:00`,
+          updated_at: changedAt,
+        });
       return;
     }
     case "cancel": {
@@ -249,7 +254,14 @@ describe("an incremental preview", () => {
   });
 
   it("reads a SQL source incrementally: edits, moves, cancellations, deletions, additions and duplicated ids", async () => {
-    const [sourceKey] = await generateDemoSource(db, { locations: 1, contacts: 80, years: 1, seed: 11, today: "2026-03-10", sourceKeys: ["sql-incremental"] });
+    const [sourceKey] = await generateDemoSource(db, {
+      locations: 1,
+      contacts: 80,
+      years: 1,
+      seed: 11,
+      today: "2026-03-10",
+      sourceKeys: ["sql-incremental"],
+    });
     const reader = createSqlSourceReader({ url: testDb.url });
     try {
       const runWith = async (locationId: string, full = false) => {

@@ -25,7 +25,9 @@ export function issuesCsvStream(sql: postgres.Sql, locationId: string): Readable
     async pull(controller) {
       const next = await cursor!.next();
       if (next.done) return controller.close();
-      const rows = next.value.map((row) => [row.record_type, row.source_id, row.record_key, row.severity, row.field, row.code, row.reason, row.original].map(neutralised));
+      const rows = next.value.map((row) =>
+        [row.record_type, row.source_id, row.record_key, row.severity, row.field, row.code, row.reason, row.original].map(neutralised),
+      );
       controller.enqueue(encoder.encode(stringify(rows)));
     },
     async cancel() {

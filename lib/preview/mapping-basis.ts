@@ -12,6 +12,14 @@ export async function mappingBasisOf(
   location: { timeZone: string; country: string; automotive: boolean; sourceKey: string | null },
   reader: SourceReader,
 ): Promise<string> {
-  const parts = [MAPPING_VERSION, location.sourceKey, location.timeZone, location.country, location.automotive, defaultDateTimeStyle, await reader.querySignature()];
+  const parts = [
+    MAPPING_VERSION,
+    location.sourceKey,
+    location.timeZone,
+    location.country,
+    location.automotive,
+    defaultDateTimeStyle,
+    await reader.querySignature(),
+  ];
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }

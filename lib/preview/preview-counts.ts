@@ -22,7 +22,19 @@ async function freshenSyncedStatistics(sql: postgres.Sql): Promise<void> {
 
 export async function countPreview(sql: postgres.Sql, locationId: string, types: readonly PreviewRecordType[]): Promise<PreviewCounts> {
   await freshenSyncedStatistics(sql);
-  const rows = await sql<{ record_type: string; source_rows: number; valid: number; warnings: number; errors: number; excluded: number; new: number; changed: number; unchanged: number }[]>`
+  const rows = await sql<
+    {
+      record_type: string;
+      source_rows: number;
+      valid: number;
+      warnings: number;
+      errors: number;
+      excluded: number;
+      new: number;
+      changed: number;
+      unchanged: number;
+    }[]
+  >`
     select record_type,
            count(*)::int as source_rows,
            count(*) filter (where status in ('valid', 'warning'))::int as valid,

@@ -59,7 +59,12 @@ const keyedBySourceId: readonly PreviewRecordType[] = ["contact_details", "vehic
  * appointment without a record (excluded, unreadable) is still named by its source id: an incremental run
  * finds the rows of a source id by this key (lib/preview/map-source-rows.ts).
  */
-function recordKeyOf(type: PreviewRecordType, record: Record<string, unknown> | null, sourceId: string, serviceExternalId: string | null | undefined): string | null {
+function recordKeyOf(
+  type: PreviewRecordType,
+  record: Record<string, unknown> | null,
+  sourceId: string,
+  serviceExternalId: string | null | undefined,
+): string | null {
   if (!record) return keyedBySourceId.includes(type) && sourceId !== "" ? sourceId : null;
   if (type === "openings") return `${serviceExternalId ?? ""}|${text(record.calendar_external_id) ?? ""}|${text(record.start_at) ?? ""}`;
   return text(record.external_id) ?? text(record.id);
@@ -106,7 +111,10 @@ export function previewRowsOf(
       ref_service: target("services"),
       ref_calendar: target("calendars", "calendar_external_id"),
       ref_category: target("service_categories"),
-      ref_calendars: type === "services" ? references.filter((reference) => reference.field === "calendar_external_ids").map((reference) => reference.targetExternalId) : null,
+      ref_calendars:
+        type === "services"
+          ? references.filter((reference) => reference.field === "calendar_external_ids").map((reference) => reference.targetExternalId)
+          : null,
       search_text: searchTextOf(mapped.sourceId, payload),
       issue_count: mapped.issues.length,
       dropped_references: null,

@@ -12,7 +12,10 @@ import type { PreviewRecordType } from "./preview-plan";
 export type PreviewRun = typeof previewRuns.$inferSelect;
 
 /** The run to show (newest succeeded) and the one in flight, if any. Only reads: callers check (readPreviewRuns). */
-export async function getPreviewRuns(db: Database, locationId: string): Promise<{ shown: PreviewRun | null; active: PreviewRun | null; lastFailed: PreviewRun | null }> {
+export async function getPreviewRuns(
+  db: Database,
+  locationId: string,
+): Promise<{ shown: PreviewRun | null; active: PreviewRun | null; lastFailed: PreviewRun | null }> {
   const runs = await db.select().from(previewRuns).where(eq(previewRuns.locationId, locationId)).orderBy(desc(previewRuns.createdAt)).limit(10);
   const active = runs.find((run) => run.status === "queued" || run.status === "running") ?? null;
   const shown = runs.find((run) => run.status === "succeeded") ?? null;
@@ -46,7 +49,11 @@ export interface PreviewRecordListItem {
 
 /** What the upstream last accepted of each record, joined as `s` for the diff (lib/preview/live-diff.ts). */
 const synced = alias(syncedRecords, "s");
-const syncedOfRecord = and(eq(synced.locationId, previewRecords.locationId), eq(synced.recordType, previewRecords.recordType), eq(synced.recordKey, previewRecords.recordKey));
+const syncedOfRecord = and(
+  eq(synced.locationId, previewRecords.locationId),
+  eq(synced.recordType, previewRecords.recordType),
+  eq(synced.recordKey, previewRecords.recordKey),
+);
 const diffColumn = sql<"new" | "changed" | "unchanged" | null>`${sql.raw(diffExpressionOf('"preview_records"'))}`;
 
 function filtersOf(locationId: string, query: PreviewQuery): SQL[] {
@@ -61,9 +68,18 @@ function filtersOf(locationId: string, query: PreviewQuery): SQL[] {
 const statusOrder = sql`case ${previewRecords.status} when 'error' then 0 when 'warning' then 1 when 'excluded' then 2 else 3 end`;
 
 /** One page of a location's records of one type. */
-export async function listPreviewRecords(db: Database, locationId: string, query: PreviewQuery): Promise<{ items: PreviewRecordListItem[]; total: number }> {
+export async function listPreviewRecords(
+  db: Database,
+  locationId: string,
+  query: PreviewQuery,
+): Promise<{ items: PreviewRecordListItem[]; total: number }> {
   const conditions = filtersOf(locationId, query);
-  const order = query.sort === "key" ? [asc(previewRecords.recordKey), asc(previewRecords.seq)] : query.sort === "status" ? [statusOrder, asc(previewRecords.seq)] : [asc(previewRecords.seq)];
+  const order =
+    query.sort === "key"
+      ? [asc(previewRecords.recordKey), asc(previewRecords.seq)]
+      : query.sort === "status"
+        ? [statusOrder, asc(previewRecords.seq)]
+        : [asc(previewRecords.seq)];
   const items = await db
     .select({
       seq: previewRecords.seq,
@@ -114,9 +130,21 @@ export async function listIssueGroups(db: Database, locationId: string, type: Pr
         .from(previewIssues)
         .innerJoin(
           previewRecords,
-          and(eq(previewRecords.locationId, previewIssues.locationId), eq(previewRecords.recordType, previewIssues.recordType), eq(previewRecords.seq, previewIssues.seq)),
+          and(
+            eq(previewRecords.locationId, previewIssues.locationId),
+            eq(previewRecords.recordType, previewIssues.recordType),
+            eq(previewRecords.seq, previewIssues.seq),
+          ),
         )
-        .where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.recordType, type), eq(previewIssues.code, group.code), eq(previewIssues.field, group.field), eq(previewIssues.severity, group.severity)))
+        .where(
+          and(
+            eq(previewIssues.locationId, locationId),
+            eq(previewIssues.recordType, type),
+            eq(previewIssues.code, group.code),
+            eq(previewIssues.field, group.field),
+            eq(previewIssues.severity, group.severity),
+          ),
+        )
         .orderBy(asc(previewIssues.seq))
         .limit(samplesPerGroup),
     })),
@@ -132,7 +160,13 @@ export async function getPreviewRecord(db: Database, locationId: string, type: P
     .where(and(eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, type), eq(previewRecords.seq, seq)));
   if (!record) return null;
   const issues = await db
-    .select({ severity: previewIssues.severity, field: previewIssues.field, code: previewIssues.code, reason: previewIssues.reason, original: previewIssues.original })
+    .select({
+      severity: previewIssues.severity,
+      field: previewIssues.field,
+      code: previewIssues.code,
+      reason: previewIssues.reason,
+      original: previewIssues.original,
+    })
     .from(previewIssues)
     .where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.recordType, type), eq(previewIssues.seq, seq)));
   return { ...record, issues };

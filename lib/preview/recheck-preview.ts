@@ -26,7 +26,8 @@ export async function prepareRecheck(tx: postgres.TransactionSql, locationId: st
 /** Remembers keys whose records were replaced, added or removed, and which of them had a usable record before the run. */
 export async function touchKeys(tx: postgres.TransactionSql, type: PreviewRecordType, replaced: ReplacedKeys): Promise<void> {
   const present = [...new Set(replaced.keys.filter((key): key is string => key !== null))];
-  if (present.length) await tx`insert into preview_touched (record_type, record_key) select ${type}, unnest(${present}::text[]) on conflict do nothing`;
+  if (present.length)
+    await tx`insert into preview_touched (record_type, record_key) select ${type}, unnest(${present}::text[]) on conflict do nothing`;
   const removedUsable = [...new Set(replaced.removedUsableKeys)];
   if (removedUsable.length) {
     await tx`insert into preview_removed_usable (record_type, record_key) select ${type}, unnest(${removedUsable}::text[]) on conflict do nothing`;

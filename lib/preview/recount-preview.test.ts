@@ -33,7 +33,10 @@ const rows = (): SourceRows => ({
 let locationId: string;
 
 beforeEach(async () => {
-  const [location] = await db.insert(locations).values({ name: `Salon ${Math.random()}`, timeZone: "Europe/Berlin", country: "DE", sourceKey: "salon" }).returning();
+  const [location] = await db
+    .insert(locations)
+    .values({ name: `Salon ${Math.random()}`, timeZone: "Europe/Berlin", country: "DE", sourceKey: "salon" })
+    .returning();
   locationId = location!.id;
 });
 
@@ -47,7 +50,15 @@ async function sessionRun() {
 const runOf = async (runId: string) => (await db.select().from(previewRuns).where(eq(previewRuns.id, runId)))[0]!;
 
 async function session(status: "running" | "succeeded", finishedAt: Date | null) {
-  await db.insert(syncSessions).values({ locationId, environment: "staging", trigger: "manual", optionalSteps: [], status, startedAt: new Date(Date.now() - 60_000), finishedAt });
+  await db.insert(syncSessions).values({
+    locationId,
+    environment: "staging",
+    trigger: "manual",
+    optionalSteps: [],
+    status,
+    startedAt: new Date(Date.now() - 60_000),
+    finishedAt,
+  });
 }
 
 /** What a session's accepted contacts leave behind. */
@@ -57,7 +68,9 @@ async function accept(...keys: string[]) {
     .from(previewRecords)
     .where(and(eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, "contact_details")));
   for (const record of records.filter((candidate) => keys.includes(candidate.recordKey!))) {
-    await db.insert(syncedRecords).values({ locationId, recordType: "contact_details", recordKey: record.recordKey!, contentHash: record.contentHash! });
+    await db
+      .insert(syncedRecords)
+      .values({ locationId, recordType: "contact_details", recordKey: record.recordKey!, contentHash: record.contentHash! });
   }
 }
 
@@ -86,7 +99,9 @@ describe("preview counts", () => {
     await recountPreview(testDb, locationId);
     const counted = await runOf(runId);
     expect(counted.counts!.contact_details).toMatchObject({ sourceRows: 3, valid: 3, new: 1, unchanged: 2 });
-    expect(counted.counts).toEqual(await countPreview(testDb.sql, locationId, ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"]));
+    expect(counted.counts).toEqual(
+      await countPreview(testDb.sql, locationId, ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"]),
+    );
     expect(await previewCountsState(db, counted)).toBe("current");
   });
 

@@ -37,7 +37,10 @@ async function waitUntilFinished(runId: string) {
 
 describe("requestPreview", () => {
   it("starts one run per location however many ask at once, and a worker computes it", async () => {
-    const [location] = await testDb.db.insert(locations).values({ name: "Busy Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
+    const [location] = await testDb.db
+      .insert(locations)
+      .values({ name: "Busy Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey })
+      .returning();
     const runs = await Promise.all(Array.from({ length: 10 }, () => requestPreview(testDb.db, location!.id, "support@example.test")));
     expect(new Set(runs.map((run) => run.id)).size).toBe(1);
     const finished = await waitUntilFinished(runs[0]!.id);
@@ -46,7 +49,10 @@ describe("requestPreview", () => {
   });
 
   it("is cached until the source changes", async () => {
-    const [location] = await testDb.db.insert(locations).values({ name: "Cached Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
+    const [location] = await testDb.db
+      .insert(locations)
+      .values({ name: "Cached Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey })
+      .returning();
     const first = await ensureFreshPreview(testDb.db, reader, engineer, location!);
     expect(first.active!.requestedByEmail).toBeNull();
     await waitUntilFinished(first.active!.id);
@@ -61,16 +67,25 @@ describe("requestPreview", () => {
   });
 
   it("rebuilds: the run maps every source row though nothing changed since the last run", async () => {
-    const [location] = await testDb.db.insert(locations).values({ name: "Rebuilt Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
+    const [location] = await testDb.db
+      .insert(locations)
+      .values({ name: "Rebuilt Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey })
+      .returning();
     expect(await waitUntilFinished((await requestPreview(testDb.db, location!.id, null)).id)).toMatchObject({ status: "succeeded", mode: "full" });
-    expect(await waitUntilFinished((await requestPreview(testDb.db, location!.id, null)).id)).toMatchObject({ status: "succeeded", mode: "incremental" });
+    expect(await waitUntilFinished((await requestPreview(testDb.db, location!.id, null)).id)).toMatchObject({
+      status: "succeeded",
+      mode: "incremental",
+    });
     const rebuild = await requestPreview(testDb.db, location!.id, "support@example.test", { rebuild: true });
     expect(rebuild.rebuild).toBe(true);
     expect(await waitUntilFinished(rebuild.id)).toMatchObject({ status: "succeeded", mode: "full", rebuild: true });
   });
 
   it("refuses a rebuild while a run that is no rebuild is in flight, and joins one that is", async () => {
-    const [location] = await testDb.db.insert(locations).values({ name: "Queued Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
+    const [location] = await testDb.db
+      .insert(locations)
+      .values({ name: "Queued Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey })
+      .returning();
     // Inserted without a job: it stays queued.
     const [refresh] = await testDb.db.insert(previewRuns).values({ locationId: location!.id }).returning();
     const refused = await requestPreview(testDb.db, location!.id, null, { rebuild: true }).catch((error: unknown) => error);

@@ -30,7 +30,11 @@ export async function requestPreview(db: Database, locationId: string, requested
     .update(previewRuns)
     .set({ status: "failed", error: "The run was abandoned by its worker.", finishedAt: now })
     .where(
-      and(eq(previewRuns.locationId, locationId), inArray(previewRuns.status, ["queued", "running"]), lt(previewRuns.createdAt, new Date(now.getTime() - ABANDONED_AFTER_MS))),
+      and(
+        eq(previewRuns.locationId, locationId),
+        inArray(previewRuns.status, ["queued", "running"]),
+        lt(previewRuns.createdAt, new Date(now.getTime() - ABANDONED_AFTER_MS)),
+      ),
     );
   // Twice: the run in flight may finish between our insert and our look-up.
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -26,10 +26,24 @@ const recordColumns = [
   "dropped_references",
 ] as const satisfies readonly (keyof PreviewRecordRow)[];
 
-const issueColumns = ["location_id", "record_type", "seq", "severity", "field", "code", "reason", "original", "cross_check"] as const satisfies readonly (keyof PreviewIssueRow)[];
+const issueColumns = [
+  "location_id",
+  "record_type",
+  "seq",
+  "severity",
+  "field",
+  "code",
+  "reason",
+  "original",
+  "cross_check",
+] as const satisfies readonly (keyof PreviewIssueRow)[];
 
 /** A batch of the source becomes one COPY of records and one of issues. */
-export async function writePreviewBatch(sql: postgres.Sql | postgres.TransactionSql, records: PreviewRecordRow[], issues: PreviewIssueRow[]): Promise<void> {
+export async function writePreviewBatch(
+  sql: postgres.Sql | postgres.TransactionSql,
+  records: PreviewRecordRow[],
+  issues: PreviewIssueRow[],
+): Promise<void> {
   const started = phaseClock.start();
   await copyRows(sql, "preview_records", recordColumns, records);
   await copyRows(sql, "preview_issues", issueColumns, issues);

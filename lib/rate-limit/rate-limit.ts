@@ -20,7 +20,12 @@ export type RateLimitReservation = { reserved: true; slots: RateLimitSlot[] } | 
  * never more than `limit` of them get a slot in a window. A refused call counts
  * nothing. Returns null when the window is full.
  */
-export async function reserveRateLimitSlot(db: DatabaseOrTransaction, key: string, rule: RateLimitRule, now = new Date()): Promise<RateLimitSlot | null> {
+export async function reserveRateLimitSlot(
+  db: DatabaseOrTransaction,
+  key: string,
+  rule: RateLimitRule,
+  now = new Date(),
+): Promise<RateLimitSlot | null> {
   const windowStartFloor = new Date(now.getTime() - rule.windowSeconds * 1000).toISOString();
   const nowText = now.toISOString();
   const rows = await db.execute<{ window_start: Date }>(sql`

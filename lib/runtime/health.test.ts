@@ -17,7 +17,8 @@ describe("GET /api/health", () => {
   });
 
   it("answers 503 while a migration this build ships is not applied, naming nothing internal", async () => {
-    const [newest] = await testDb.sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations) returning *`;
+    const [newest] =
+      await testDb.sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations) returning *`;
     const log = vi.fn();
     try {
       const response = await healthResponse(testDb.sql, log);
@@ -31,7 +32,11 @@ describe("GET /api/health", () => {
   });
 
   it("answers 503 within seconds when the database cannot be reached", async () => {
-    const unreachable = postgres(`postgres://nobody:secret-password@127.0.0.1:${await findFreePort()}/nothing`, { max: 1, connect_timeout: 30, onnotice: () => {} });
+    const unreachable = postgres(`postgres://nobody:secret-password@127.0.0.1:${await findFreePort()}/nothing`, {
+      max: 1,
+      connect_timeout: 30,
+      onnotice: () => {},
+    });
     const log = vi.fn();
     const started = Date.now();
     const response = await healthResponse(unreachable, log);

@@ -37,7 +37,10 @@ export async function checkHealth(sql: postgres.Sql): Promise<HealthReport> {
       applied = row?.newest ? Number(row.newest) : null;
     } catch (error) {
       // No migrations table yet reads as "not migrated"; anything else as "no database".
-      return { ok: false, failed: (error as { code?: string }).code === "42P01" || (error as { code?: string }).code === "3F000" ? "migrations" : "database" };
+      return {
+        ok: false,
+        failed: (error as { code?: string }).code === "42P01" || (error as { code?: string }).code === "3F000" ? "migrations" : "database",
+      };
     }
     return applied !== null && applied >= newestMigrationMillis() ? { ok: true } : { ok: false, failed: "migrations" };
   })();

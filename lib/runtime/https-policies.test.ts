@@ -17,7 +17,9 @@ beforeAll(async () => {
       response.end("ok");
       return;
     }
-    response.writeHead(200, { "set-cookie": ["next-auth.csrf-token=def; Path=/", "already=1; Path=/; Secure"], "content-type": "text/plain" }).end("ok");
+    response
+      .writeHead(200, { "set-cookie": ["next-auth.csrf-token=def; Path=/", "already=1; Path=/; Secure"], "content-type": "text/plain" })
+      .end("ok");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

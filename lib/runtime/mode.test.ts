@@ -9,15 +9,21 @@ describe("production mode", () => {
   it("is NODE_ENV=production with an operator-given DATABASE_URL, not the embedded default", () => {
     expect(isProductionMode(parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }))).toBe(true);
     expect(isProductionMode(parseConfig({ NODE_ENV: "production" }))).toBe(false);
-    expect(isProductionMode(parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://127.0.0.1/x", LOCATION_SYNC_EMBEDDED: "1" }))).toBe(false);
+    expect(isProductionMode(parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://127.0.0.1/x", LOCATION_SYNC_EMBEDDED: "1" }))).toBe(
+      false,
+    );
     expect(isProductionMode(parseConfig({ NODE_ENV: "development", DATABASE_URL: "postgres://db/x" }))).toBe(false);
   });
 
   it("refuses to run without APP_SECRET_KEY and NEXTAUTH_SECRET, naming both", () => {
     expect(() => assertProductionConfiguration(parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }))).toThrow(ConfigurationError);
-    expect(() => assertProductionConfiguration(parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }))).toThrow(/APP_SECRET_KEY and NEXTAUTH_SECRET/);
+    expect(() => assertProductionConfiguration(parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }))).toThrow(
+      /APP_SECRET_KEY and NEXTAUTH_SECRET/,
+    );
     expect(() =>
-      assertProductionConfiguration(parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x", APP_SECRET_KEY: key, NEXTAUTH_SECRET: "s" })),
+      assertProductionConfiguration(
+        parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x", APP_SECRET_KEY: key, NEXTAUTH_SECRET: "s" }),
+      ),
     ).not.toThrow();
   });
 

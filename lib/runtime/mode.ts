@@ -26,8 +26,7 @@ export function assertProductionConfiguration(config: Config = getConfig()): voi
   const missing = (["APP_SECRET_KEY", "NEXTAUTH_SECRET"] as const).filter((name) => !config[name]);
   if (missing.length) {
     throw new ConfigurationError(
-      `Production mode (NODE_ENV=production with DATABASE_URL) needs ${missing.join(" and ")}. ` +
-        "Generate each with: openssl rand -base64 32",
+      `Production mode (NODE_ENV=production with DATABASE_URL) needs ${missing.join(" and ")}. ` + "Generate each with: openssl rand -base64 32",
     );
   }
 }

@@ -85,7 +85,12 @@ describe("applyRequestPolicies", () => {
   });
 
   it("drops X-Forwarded-* without TRUST_PROXY, so the client address and host are the connection's", async () => {
-    const answer = await send(direct.port, "GET", "/locations", { "x-forwarded-for": "203.0.113.9", "x-forwarded-host": "evil.test", "x-forwarded-proto": "https", forwarded: "for=203.0.113.9" });
+    const answer = await send(direct.port, "GET", "/locations", {
+      "x-forwarded-for": "203.0.113.9",
+      "x-forwarded-host": "evil.test",
+      "x-forwarded-proto": "https",
+      forwarded: "for=203.0.113.9",
+    });
     const seen = JSON.parse(answer.body) as Record<string, string>;
     expect(seen[CLIENT_ADDRESS_HEADER]).toBe("127.0.0.1");
     expect(seen).not.toHaveProperty("x-forwarded-host");
@@ -101,7 +106,10 @@ describe("applyRequestPolicies", () => {
   });
 
   it("behind our proxy (TRUST_PROXY), takes the address our proxy appended, not one the client sent", async () => {
-    const answer = await send(proxied.port, "GET", "/locations", { "x-forwarded-for": "198.51.100.1, 203.0.113.9", "x-forwarded-host": "sync.example.test" });
+    const answer = await send(proxied.port, "GET", "/locations", {
+      "x-forwarded-for": "198.51.100.1, 203.0.113.9",
+      "x-forwarded-host": "sync.example.test",
+    });
     const seen = JSON.parse(answer.body) as Record<string, string>;
     expect(seen[CLIENT_ADDRESS_HEADER]).toBe("203.0.113.9");
     expect(seen["x-forwarded-host"]).toBe("sync.example.test");

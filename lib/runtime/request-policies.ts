@@ -109,7 +109,9 @@ export function applyRequestPolicies(request: IncomingMessage, response: ServerR
   const method = request.method ?? "GET";
   // TRACE, CONNECT and other methods no page or handler serves (Next.js would answer TRACE with a 500).
   if (!SUPPORTED_METHODS.has(method)) {
-    return refuse(response, 405, "Method not allowed", `${method} is not supported.`, "METHOD_NOT_ALLOWED", { allow: [...SUPPORTED_METHODS].join(", ") });
+    return refuse(response, 405, "Method not allowed", `${method} is not supported.`, "METHOD_NOT_ALLOWED", {
+      allow: [...SUPPORTED_METHODS].join(", "),
+    });
   }
   if (!hasDecodablePath(url)) return refuse(response, 400, "Bad request", "The address is not valid percent-encoded UTF-8.", "BAD_PATH");
   // The sandbox simulates another company's API; it is not part of our session-cookie surface.

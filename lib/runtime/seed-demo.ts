@@ -29,9 +29,33 @@ export async function seedDemoUsers(db: Database): Promise<void> {
 
 /** Demo locations linked to the sandbox's demo locations (lib/sandbox/provision.ts), not yet connected. */
 export const demoLocations = [
-  { name: "Demo Salon North", upstreamLocationId: "sbx-loc-1001", sourceKey: "demo-salon-north", timeZone: "Europe/Berlin", country: "DE", automotive: false, ownerEmail: "owner@demo.test" },
-  { name: "Demo Salon South", upstreamLocationId: "sbx-loc-1002", sourceKey: "demo-salon-south", timeZone: "Europe/Berlin", country: "DE", automotive: false, ownerEmail: "owner@demo.test" },
-  { name: "Demo Garage", upstreamLocationId: "sbx-loc-2001", sourceKey: "demo-garage", timeZone: "America/New_York", country: "US", automotive: true, ownerEmail: null },
+  {
+    name: "Demo Salon North",
+    upstreamLocationId: "sbx-loc-1001",
+    sourceKey: "demo-salon-north",
+    timeZone: "Europe/Berlin",
+    country: "DE",
+    automotive: false,
+    ownerEmail: "owner@demo.test",
+  },
+  {
+    name: "Demo Salon South",
+    upstreamLocationId: "sbx-loc-1002",
+    sourceKey: "demo-salon-south",
+    timeZone: "Europe/Berlin",
+    country: "DE",
+    automotive: false,
+    ownerEmail: "owner@demo.test",
+  },
+  {
+    name: "Demo Garage",
+    upstreamLocationId: "sbx-loc-2001",
+    sourceKey: "demo-garage",
+    timeZone: "America/New_York",
+    country: "US",
+    automotive: true,
+    ownerEmail: null,
+  },
 ] as const;
 
 /** Creates the demo locations that are missing (and their owner membership); never touches existing ones. */

@@ -31,7 +31,9 @@ async function main() {
 
   const database = await startDatabase();
   if (!production && !config.NEXTAUTH_SECRET) {
-    setEnvironment({ NEXTAUTH_SECRET: await readOrCreateSecretFile(path.join(dataDirectory(), "nextauth-secret"), () => randomBytes(32).toString("base64")) });
+    setEnvironment({
+      NEXTAUTH_SECRET: await readOrCreateSecretFile(path.join(dataDirectory(), "nextauth-secret"), () => randomBytes(32).toString("base64")),
+    });
   }
   setEnvironmentDefaults({ NEXTAUTH_URL: `http://localhost:${port}` });
   setEnvironmentDefaults({ APP_ORIGIN: getConfig().NEXTAUTH_URL });
@@ -82,14 +84,16 @@ function printBanner(info: { port: number; production: boolean; embedded: boolea
     lines.push("Demo users (embedded default only):");
     for (const user of demoUsers) lines.push(`  ${user.role.padEnd(9)} ${user.email.padEnd(22)} ${user.password}`);
     lines.push(`Sandbox (staging points at http://127.0.0.1:${info.port}/sandbox/api) owner accounts:`);
-    for (const owner of sandboxDemo.owners) lines.push(`  ${owner.email.padEnd(22)} ${owner.password.padEnd(20)} owns ${owner.locations.map((l) => l.id).join(", ")}`);
+    for (const owner of sandboxDemo.owners)
+      lines.push(`  ${owner.email.padEnd(22)} ${owner.password.padEnd(20)} owns ${owner.locations.map((l) => l.id).join(", ")}`);
   }
   console.log(lines.map((line) => `[location-sync] ${line}`).join("\n"));
 }
 
 main().catch((error) => {
   // First line only: a failed query's parameters follow its SQL on the next lines.
-  const message = error instanceof ConfigurationError ? error.message : `failed to start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
+  const message =
+    error instanceof ConfigurationError ? error.message : `failed to start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
   console.error(`[location-sync] ${message}`);
   process.exit(1);
 });

@@ -10,7 +10,11 @@ import { startDatabase } from "./start-database";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const dataDirs: string[] = [];
-const savedEnv = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, LOCATION_SYNC_EMBEDDED: process.env.LOCATION_SYNC_EMBEDDED };
+const savedEnv = {
+  DATA_DIR: process.env.DATA_DIR,
+  DATABASE_URL: process.env.DATABASE_URL,
+  LOCATION_SYNC_EMBEDDED: process.env.LOCATION_SYNC_EMBEDDED,
+};
 
 afterEach(() => {
   for (const [name, value] of Object.entries(savedEnv)) {

@@ -21,9 +21,7 @@ export async function startWorkerHealthServer(options: {
         response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ status: "not found" }));
         return;
       }
-      const answer = options.takingJobs()
-        ? await healthResponse(options.sql())
-        : Response.json({ status: "unavailable" }, { status: 503 });
+      const answer = options.takingJobs() ? await healthResponse(options.sql()) : Response.json({ status: "unavailable" }, { status: 503 });
       response.writeHead(answer.status, { "content-type": "application/json", "cache-control": "no-store" }).end(await answer.text());
     })();
   });

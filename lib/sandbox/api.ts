@@ -149,12 +149,7 @@ function rejectRecords(problems: RecordProblem[]): never {
     beyond_openings_horizon: "An opening lies beyond the next 72 hours.",
     multiple_services: "An openings request covers exactly one service.",
   };
-  throw new SandboxError(
-    422,
-    code,
-    messages[code] ?? "Some records are not valid.",
-    problems.slice(0, maxReportedDetails).map(toDetail),
-  );
+  throw new SandboxError(422, code, messages[code] ?? "Some records are not valid.", problems.slice(0, maxReportedDetails).map(toDetail));
 }
 
 async function existingKeys(db: Database, locationId: string, type: SandboxRecordType, keys: string[]): Promise<Set<string>> {
@@ -171,7 +166,10 @@ interface KeyedRecord {
   record: Record<string, unknown>;
 }
 
-function validateDataArray<T extends { external_id?: string; id?: string }>(schema: z.ZodType<T>, body: Record<string, unknown>): (KeyedRecord & { record: T })[] {
+function validateDataArray<T extends { external_id?: string; id?: string }>(
+  schema: z.ZodType<T>,
+  body: Record<string, unknown>,
+): (KeyedRecord & { record: T })[] {
   const { data } = parseBody(BatchSyncBody, body);
   const problems: RecordProblem[] = [];
   const records: (KeyedRecord & { record: T })[] = [];
@@ -182,7 +180,12 @@ function validateDataArray<T extends { external_id?: string; id?: string }>(sche
     if (!result.record) return;
     const key = recordKeyOf(result.record)!;
     if (seen.has(key)) {
-      problems.push({ code: "duplicate_external_id", index, field: result.record.external_id === undefined ? "id" : "external_id", reason: "appears more than once in this request" });
+      problems.push({
+        code: "duplicate_external_id",
+        index,
+        field: result.record.external_id === undefined ? "id" : "external_id",
+        reason: "appears more than once in this request",
+      });
     }
     seen.add(key);
     records.push({ key, record: result.record });
@@ -201,7 +204,13 @@ async function replaceRecords(db: Database, locationId: string, type: SandboxRec
       const kept = records.map(({ key }) => key);
       await tx
         .delete(sandboxRecords)
-        .where(and(eq(sandboxRecords.locationId, locationId), eq(sandboxRecords.type, "openings"), kept.length ? notInArray(sandboxRecords.serviceExternalId, kept) : undefined));
+        .where(
+          and(
+            eq(sandboxRecords.locationId, locationId),
+            eq(sandboxRecords.type, "openings"),
+            kept.length ? notInArray(sandboxRecords.serviceExternalId, kept) : undefined,
+          ),
+        );
     }
     for (let start = 0; start < records.length; start += 1000) {
       const chunk = records.slice(start, start + 1000);
@@ -322,4 +331,3 @@ export async function requestOpeningUpload(call: ApiCall): Promise<Response> {
     service_external_id: serviceId,
   });
 }
-

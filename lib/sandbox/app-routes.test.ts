@@ -16,7 +16,12 @@ test("the app's route handlers serve the API under /sandbox/api and uploads unde
     new Request(`${origin}/sandbox/api/v1/access_tokens`, {
       method: "POST",
       headers: json,
-      body: JSON.stringify({ email: fixture.owner.email, password: fixture.owner.password, client_id: fixture.clientId, client_secret: fixture.clientSecret }),
+      body: JSON.stringify({
+        email: fixture.owner.email,
+        password: fixture.owner.password,
+        client_id: fixture.clientId,
+        client_secret: fixture.clientSecret,
+      }),
     }),
   );
   const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
@@ -29,15 +34,23 @@ test("the app's route handlers serve the API under /sandbox/api and uploads unde
       body: JSON.stringify({ management_system: fixture.dataSourceName, management_system_sync_in_progress: true }),
     }),
   );
-  const addressResponse = await apiRoute.POST(new Request(`${location}/contact_details/batch_create_or_update`, { method: "POST", headers: authorized, body: "{}" }));
+  const addressResponse = await apiRoute.POST(
+    new Request(`${location}/contact_details/batch_create_or_update`, { method: "POST", headers: authorized, body: "{}" }),
+  );
   const { put_data_url: url } = (await addressResponse.json()) as { put_data_url: string };
   expect(url.startsWith(`${origin}/sandbox/uploads/`)).toBe(true);
   // Next builds request.url from its configured hostname; the address follows the Host the client used.
   const viaHost = await apiRoute.POST(
-    new Request(`${location}/contact_details/batch_create_or_update`, { method: "POST", headers: { ...authorized, host: "127.0.0.1:3999" }, body: "{}" }),
+    new Request(`${location}/contact_details/batch_create_or_update`, {
+      method: "POST",
+      headers: { ...authorized, host: "127.0.0.1:3999" },
+      body: "{}",
+    }),
   );
   expect(((await viaHost.json()) as { put_data_url: string }).put_data_url.startsWith("http://127.0.0.1:3999/sandbox/uploads/")).toBe(true);
-  const upload = await uploadRoute.PUT(new Request(url, { method: "PUT", headers: { "content-type": "application/json" }, body: '[{"external_id":"c-1"}]' }));
+  const upload = await uploadRoute.PUT(
+    new Request(url, { method: "PUT", headers: { "content-type": "application/json" }, body: '[{"external_id":"c-1"}]' }),
+  );
   expect(upload.status).toBe(200);
   const wrongPlace = await apiRoute.PUT(new Request(url.replace("/sandbox/uploads/", "/sandbox/api/v1/uploads/"), { method: "PUT", body: "[]" }));
   expect(wrongPlace.status).toBe(404);
@@ -54,14 +67,23 @@ test("the app's route handlers serve the API under /sandbox/api and uploads unde
 
 test("in production mode the app serves no sandbox unless SANDBOX_ENABLED=true", async () => {
   const fixture = await createSandboxFixture(testDb.db);
-  const saved = { NODE_ENV: process.env.NODE_ENV, LOCATION_SYNC_EMBEDDED: process.env.LOCATION_SYNC_EMBEDDED, SANDBOX_ENABLED: process.env.SANDBOX_ENABLED };
+  const saved = {
+    NODE_ENV: process.env.NODE_ENV,
+    LOCATION_SYNC_EMBEDDED: process.env.LOCATION_SYNC_EMBEDDED,
+    SANDBOX_ENABLED: process.env.SANDBOX_ENABLED,
+  };
   const env = process.env as Record<string, string | undefined>;
   const call = () =>
     apiRoute.POST(
       new Request(`${origin}/sandbox/api/v1/access_tokens`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-api-key": fixture.apiKey },
-        body: JSON.stringify({ email: fixture.owner.email, password: fixture.owner.password, client_id: fixture.clientId, client_secret: fixture.clientSecret }),
+        body: JSON.stringify({
+          email: fixture.owner.email,
+          password: fixture.owner.password,
+          client_id: fixture.clientId,
+          client_secret: fixture.clientSecret,
+        }),
       }),
     );
   try {

@@ -16,7 +16,12 @@ export const sandboxEndpoints: SandboxEndpoint[] = [
   { name: "access_tokens", method: "POST", pattern: /^\/access_tokens$/, handle: api.issueUserToken },
   { name: "location_access_tokens", method: "POST", pattern: new RegExp(`^/access_tokens${location}$`), handle: api.issueLocationToken },
   { name: "users_me", method: "GET", pattern: /^\/users\/me$/, handle: api.describeCurrentUser },
-  { name: "update_management_system", method: "PUT", pattern: new RegExp(`^${location}/update_management_system$`), handle: api.updateManagementSystem },
+  {
+    name: "update_management_system",
+    method: "PUT",
+    pattern: new RegExp(`^${location}/update_management_system$`),
+    handle: api.updateManagementSystem,
+  },
   { name: "batch_sync_calendars", method: "POST", pattern: new RegExp(`^${location}/calendars/batch_sync_calendars$`), handle: api.syncCalendars },
   {
     name: "batch_sync_service_categories",
@@ -38,7 +43,12 @@ export const sandboxEndpoints: SandboxEndpoint[] = [
     pattern: new RegExp(`^${location}/appointments/batch_sync_appointments$`),
     handle: api.requestAppointmentUpload,
   },
-  { name: "batch_sync_openings", method: "POST", pattern: new RegExp(`^${location}/openings/batch_sync_openings$`), handle: api.requestOpeningUpload },
+  {
+    name: "batch_sync_openings",
+    method: "POST",
+    pattern: new RegExp(`^${location}/openings/batch_sync_openings$`),
+    handle: api.requestOpeningUpload,
+  },
 ];
 
 export const sandboxFaultTargets = [...sandboxEndpoints.map((endpoint) => endpoint.name), "upload"];

@@ -30,11 +30,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 export function errorResponse(error: SandboxError): Response {
-  return jsonResponse(
-    error.status,
-    { error: { code: error.code, message: error.message, details: error.details } },
-    error.headers,
-  );
+  return jsonResponse(error.status, { error: { code: error.code, message: error.message, details: error.details } }, error.headers);
 }
 
 /**
@@ -59,7 +55,10 @@ export async function readLimitedJson(request: Request, maxBytes: number): Promi
     throw new SandboxError(400, "invalid_json", "The request body is not valid JSON.");
   }
   const unstorable = findUnstorableText(body);
-  if (unstorable) throw new SandboxError(422, "invalid_request", "The request body is not valid.", [{ field: unstorable.path, reason: unsafeCharacterMessage(unstorable.found) }]);
+  if (unstorable)
+    throw new SandboxError(422, "invalid_request", "The request body is not valid.", [
+      { field: unstorable.path, reason: unsafeCharacterMessage(unstorable.found) },
+    ]);
   return body;
 }
 
@@ -94,7 +93,10 @@ export const sandboxErrorCodes = {
   upload_address_used: { status: 410, meaning: "the one-time upload address was already used" },
   upload_address_expired: { status: 410, meaning: "the upload address expired (1 hour after issue by default)" },
   unsupported_media_type: { status: 415, meaning: "an upload with a Content-Type other than application/json" },
-  invalid_request: { status: 422, meaning: "the request body (not a record) breaks its schema, or holds NUL or a lone surrogate; details name the field" },
+  invalid_request: {
+    status: 422,
+    meaning: "the request body (not a record) breaks its schema, or holds NUL or a lone surrogate; details name the field",
+  },
   invalid_records: { status: 422, meaning: "records break a rule or format; details name index, field, reason" },
   duplicate_external_id: { status: 422, meaning: "an external_id (or opening calendar+start_at) repeats in one request/upload" },
   unknown_reference: { status: 422, meaning: "a reference to an unknown calendar, category, service or contact" },

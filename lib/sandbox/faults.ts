@@ -81,8 +81,6 @@ export async function takeFault(db: DatabaseOrTransaction, target: string): Prom
 
 /** Cheap pre-check so requests with no armed faults skip the transaction. */
 export async function hasArmedFaults(db: DatabaseOrTransaction): Promise<boolean> {
-  const rows = await db.execute<{ one: number }>(
-    sql`select 1 as one from sandbox.faults where remaining is null or remaining > 0 limit 1`,
-  );
+  const rows = await db.execute<{ one: number }>(sql`select 1 as one from sandbox.faults where remaining is null or remaining > 0 limit 1`);
   return rows.length > 0;
 }

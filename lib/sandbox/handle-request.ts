@@ -166,10 +166,17 @@ async function handleControl(request: Request, context: SandboxContext, path: st
       if (body === "") throw new SandboxError(400, "invalid_json", "The request body is not valid JSON.");
       const parsed = InjectFaultInput.safeParse(body);
       if (!parsed.success) {
-        throw new SandboxError(422, "invalid_request", "The fault is not valid.", parsed.error.issues.map((issue) => ({ field: issue.path.join("."), reason: issue.message })));
+        throw new SandboxError(
+          422,
+          "invalid_request",
+          "The fault is not valid.",
+          parsed.error.issues.map((issue) => ({ field: issue.path.join("."), reason: issue.message })),
+        );
       }
       if (!sandboxFaultTargets.includes(parsed.data.target)) {
-        throw new SandboxError(422, "invalid_request", "The fault is not valid.", [{ field: "target", reason: `must be one of ${sandboxFaultTargets.join(", ")}` }]);
+        throw new SandboxError(422, "invalid_request", "The fault is not valid.", [
+          { field: "target", reason: `must be one of ${sandboxFaultTargets.join(", ")}` },
+        ]);
       }
       return jsonResponse(201, await injectFault(context.db, parsed.data));
     }
@@ -181,4 +188,3 @@ async function handleControl(request: Request, context: SandboxContext, path: st
   }
   throw new SandboxError(404, "not_found", "No endpoint has this path.");
 }
-

@@ -47,7 +47,10 @@ export async function createSandboxEnvironment(
 }
 
 /** Switches how an environment answers the bodies the spec does not show (lib/sandbox/response-shapes.ts). */
-export async function setSandboxResponseShape(db: DatabaseOrTransaction, input: { environmentId: string; responseShape: SandboxResponseShape }): Promise<void> {
+export async function setSandboxResponseShape(
+  db: DatabaseOrTransaction,
+  input: { environmentId: string; responseShape: SandboxResponseShape },
+): Promise<void> {
   await db.update(sandboxEnvironments).set({ responseShape: input.responseShape }).where(eq(sandboxEnvironments.id, input.environmentId));
 }
 
@@ -68,10 +71,7 @@ export async function createSandboxOwner(
   return row!;
 }
 
-export async function createSandboxLocation(
-  db: DatabaseOrTransaction,
-  input: { ownerId: string; id?: string; name?: string },
-): Promise<string> {
+export async function createSandboxLocation(db: DatabaseOrTransaction, input: { ownerId: string; id?: string; name?: string }): Promise<string> {
   const [owner] = await db.select().from(sandboxUsers).where(eq(sandboxUsers.id, input.ownerId));
   if (!owner) throw new Error("createSandboxLocation: unknown owner");
   const id = input.id ?? `loc_${randomBytes(8).toString("hex")}`;

@@ -63,7 +63,11 @@ function expectShape(shape: SandboxResponseShape, answer: Answer, documented: Re
 describe.each(sandboxResponseShapes)("response shape %s", (shape) => {
   test("shapes users/me, update_management_system, batch_sync_* and the upload PUT; put_data_url stays at the top level", async () => {
     const { fixture, http, token, at } = await connect(shape);
-    expectShape(shape, await http.call("GET", "/users/me", { token }), { id: fixture.owner.id, email: fixture.owner.email, location_id: fixture.locationId });
+    expectShape(shape, await http.call("GET", "/users/me", { token }), {
+      id: fixture.owner.id,
+      email: fixture.owner.email,
+      location_id: fixture.locationId,
+    });
 
     const management = (inProgress: boolean) => ({ management_system: fixture.dataSourceName, management_system_sync_in_progress: inProgress });
     const opened = await http.call("PUT", at("/update_management_system"), { token, body: management(true) });
@@ -119,7 +123,9 @@ describe("SANDBOX_RESPONSE_SHAPE", () => {
     expect(setting(undefined)).toBe("documented");
     expect(setting(" ")).toBe("documented");
     expect(setting("no_content")).toBe("no_content");
-    expect(() => setting("xml")).toThrow('SANDBOX_RESPONSE_SHAPE="xml" is not a response shape; use one of: documented, empty, no_content, nested, text, extra.');
+    expect(() => setting("xml")).toThrow(
+      'SANDBOX_RESPONSE_SHAPE="xml" is not a response shape; use one of: documented, empty, no_content, nested, text, extra.',
+    );
   });
 
   test("the demo environment takes the shape on every start", async () => {

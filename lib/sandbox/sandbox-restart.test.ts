@@ -68,7 +68,8 @@ describe("count-only mode", () => {
       token: userToken,
       body: { management_system: fixture.dataSourceName, management_system_sync_in_progress: true },
     });
-    const url = (await http.call("POST", `${path}/contact_details/batch_create_or_update`, { token: userToken, body: {} })).json.put_data_url as string;
+    const url = (await http.call("POST", `${path}/contact_details/batch_create_or_update`, { token: userToken, body: {} })).json
+      .put_data_url as string;
     const body = JSON.stringify([{ nonsense: true }, 1, "two"]);
     const result = await putUpload(url, body);
     expect(result.status).toBe(200);

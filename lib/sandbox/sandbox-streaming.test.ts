@@ -25,7 +25,8 @@ const sync = (inProgress: boolean) =>
     body: { management_system: fixture.dataSourceName, management_system_sync_in_progress: inProgress },
   });
 const contactAddress = async () =>
-  (await http.call("POST", `/locations/${fixture.locationId}/contact_details/batch_create_or_update`, { token, body: {} })).json.put_data_url as string;
+  (await http.call("POST", `/locations/${fixture.locationId}/contact_details/batch_create_or_update`, { token, body: {} })).json
+    .put_data_url as string;
 
 /** PUTs `bytes` as a stream of `chunkSize`-byte pieces, the way a client streams a large upload. */
 async function putStreamed(url: string, bytes: Uint8Array, chunkSize: number) {
@@ -60,7 +61,9 @@ test("parses a body split at arbitrary bytes, even inside a multi-byte character
 test("accepts a large streamed upload and stages every record", async () => {
   await sync(true);
   const total = 50_000;
-  const json = JSON.stringify(Array.from({ length: total }, (_, index) => ({ external_id: `bulk-${index}`, mobile_phone_number: `+4470000${index}` })));
+  const json = JSON.stringify(
+    Array.from({ length: total }, (_, index) => ({ external_id: `bulk-${index}`, mobile_phone_number: `+4470000${index}` })),
+  );
   const result = await putStreamed(await contactAddress(), new TextEncoder().encode(json), 64 * 1024);
   expect(result).toEqual({ status: 200, json: { received: total } });
   await sync(false);
@@ -107,7 +110,10 @@ test("records an upload whose client disconnects mid-body as interrupted and kee
   ).rejects.toThrow();
   await expect
     .poll(async () => {
-      const [upload] = await testDb.db.select().from(sandboxUploads).where(eq(sandboxUploads.id, await uploadIdOf(url)));
+      const [upload] = await testDb.db
+        .select()
+        .from(sandboxUploads)
+        .where(eq(sandboxUploads.id, await uploadIdOf(url)));
       return upload?.status;
     })
     .toBe("rejected");
@@ -118,6 +124,9 @@ test("records an upload whose client disconnects mid-body as interrupted and kee
 async function uploadIdOf(url: string): Promise<string> {
   const { hashSecret } = await import("./secrets");
   const token = new URL(url).pathname.split("/").pop()!;
-  const [upload] = await testDb.db.select({ id: sandboxUploads.id }).from(sandboxUploads).where(eq(sandboxUploads.tokenHash, hashSecret(token)));
+  const [upload] = await testDb.db
+    .select({ id: sandboxUploads.id })
+    .from(sandboxUploads)
+    .where(eq(sandboxUploads.tokenHash, hashSecret(token)));
   return upload!.id;
 }

@@ -117,9 +117,15 @@ describe("sync session state", () => {
     const closed = await setSync(false);
     expect(closed.status).toBe(200);
     expect(closed.json.management_system_sync_in_progress).toBe(false);
-    const events = await testDb.db.select().from(sandboxSessionEvents).where(eq(sandboxSessionEvents.sessionId, first.json.session_id as string));
+    const events = await testDb.db
+      .select()
+      .from(sandboxSessionEvents)
+      .where(eq(sandboxSessionEvents.sessionId, first.json.session_id as string));
     expect(events.map((event) => event.kind)).toEqual(["opened", "campaigns_released"]);
-    const [session] = await testDb.db.select().from(sandboxSessions).where(eq(sandboxSessions.id, first.json.session_id as string));
+    const [session] = await testDb.db
+      .select()
+      .from(sandboxSessions)
+      .where(eq(sandboxSessions.id, first.json.session_id as string));
     expect(session?.closedAt).not.toBeNull();
     // Closing a closed location is a no-op, so a client's retry after a lost answer succeeds.
     expect((await setSync(false)).status).toBe(200);
@@ -137,7 +143,12 @@ describe("calendars, categories and services", () => {
   test("rejects a batch with an invalid record by index, field and reason, and keeps the old set", async () => {
     await setSync(true);
     await post("/calendars/batch_sync_calendars", { data: calendars });
-    const result = await post("/calendars/batch_sync_calendars", { data: [{ external_id: "cal-3", name: "Cy" }, { external_id: "cal-4", name: 4 }] });
+    const result = await post("/calendars/batch_sync_calendars", {
+      data: [
+        { external_id: "cal-3", name: "Cy" },
+        { external_id: "cal-4", name: 4 },
+      ],
+    });
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("invalid_records");
     expect(result.json.error.details[0]).toMatchObject({ index: 1, field: "name" });
@@ -212,7 +223,10 @@ describe("contact details", () => {
     const stored = await records("contact_details");
     expect(stored.map((row) => row.external_id)).toEqual(["c-1", "c-2", "c-3"]);
     expect(stored.find((row) => row.external_id === "c-2")?.first_name).toBe("Grace");
-    const events = await testDb.db.select().from(sandboxSessionEvents).where(eq(sandboxSessionEvents.sessionId, closed.json.session_id as string));
+    const events = await testDb.db
+      .select()
+      .from(sandboxSessionEvents)
+      .where(eq(sandboxSessionEvents.sessionId, closed.json.session_id as string));
     expect(events.find((event) => event.kind === "campaigns_released")?.details).toEqual({ counts: { contact_details: 2 } });
   });
 
@@ -345,7 +359,10 @@ describe("upload addresses", () => {
   test("rejects an expired upload address", async () => {
     await setSync(true);
     const url = await uploadAddress("/contact_details/batch_create_or_update", {});
-    await testDb.db.update(sandboxUploads).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sandboxUploads.locationId, fixture.locationId));
+    await testDb.db
+      .update(sandboxUploads)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sandboxUploads.locationId, fixture.locationId));
     const result = await putUpload(url, [contact("c-1")]);
     expect(result.status).toBe(410);
     expect(result.json.error.code).toBe("upload_address_expired");
@@ -441,7 +458,10 @@ describe("appointments", () => {
     await seedMenu();
     await uploadContacts([contact("c-1")]);
     const url = await uploadAddress("/appointments/batch_sync_appointments", { start_date: "2026-03-01", end_date: "2026-03-31" });
-    const result = await putUpload(url, [appointment("a-1", "2026-03-05T09:00:00Z+01:00"), appointment("a-2", "2026-03-06T09:00:00Z+01:00", { price_cents: 12.5 })]);
+    const result = await putUpload(url, [
+      appointment("a-1", "2026-03-05T09:00:00Z+01:00"),
+      appointment("a-2", "2026-03-06T09:00:00Z+01:00", { price_cents: 12.5 }),
+    ]);
     expect(result.status).toBe(422);
     expect(result.json.error.details[0]).toMatchObject({ index: 1, field: "price_cents" });
   });
@@ -521,7 +541,11 @@ describe("openings", () => {
   test("rejects openings beyond the next 72 hours", async () => {
     await setSync(true);
     await seedMenu();
-    const url = await uploadAddress("/openings/batch_sync_openings", { start_date: dateFromNow(0), end_date: dateFromNow(6), service_external_id: "svc-1" });
+    const url = await uploadAddress("/openings/batch_sync_openings", {
+      start_date: dateFromNow(0),
+      end_date: dateFromNow(6),
+      service_external_id: "svc-1",
+    });
     const result = await putUpload(url, [
       { start_at: hoursFromNow(2), calendar_external_id: "cal-1" },
       { start_at: hoursFromNow(80), calendar_external_id: "cal-1" },
@@ -547,7 +571,11 @@ describe("openings", () => {
   test("rejects an opening record that names another service", async () => {
     await setSync(true);
     await seedMenu();
-    const url = await uploadAddress("/openings/batch_sync_openings", { start_date: dateFromNow(0), end_date: dateFromNow(2), service_external_id: "svc-1" });
+    const url = await uploadAddress("/openings/batch_sync_openings", {
+      start_date: dateFromNow(0),
+      end_date: dateFromNow(2),
+      service_external_id: "svc-1",
+    });
     const result = await putUpload(url, [{ start_at: hoursFromNow(2), calendar_external_id: "cal-1", service_external_id: "svc-2" }]);
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("multiple_services");
@@ -557,7 +585,11 @@ describe("openings", () => {
   test("rejects an openings request for an unknown service", async () => {
     await setSync(true);
     await seedMenu();
-    const result = await post("/openings/batch_sync_openings", { start_date: dateFromNow(0), end_date: dateFromNow(2), service_external_id: "svc-9" });
+    const result = await post("/openings/batch_sync_openings", {
+      start_date: dateFromNow(0),
+      end_date: dateFromNow(2),
+      service_external_id: "svc-9",
+    });
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("unknown_reference");
     expect(result.json.error.details[0]).toMatchObject({ field: "service_external_id" });
@@ -566,7 +598,11 @@ describe("openings", () => {
   test("rejects an opening whose start_at lacks the UTC offset", async () => {
     await setSync(true);
     await seedMenu();
-    const url = await uploadAddress("/openings/batch_sync_openings", { start_date: dateFromNow(0), end_date: dateFromNow(2), service_external_id: "svc-1" });
+    const url = await uploadAddress("/openings/batch_sync_openings", {
+      start_date: dateFromNow(0),
+      end_date: dateFromNow(2),
+      service_external_id: "svc-1",
+    });
     const result = await putUpload(url, [{ start_at: hoursFromNow(2).replace("Z+00:00", "Z"), calendar_external_id: "cal-1" }]);
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("invalid_records");
@@ -576,7 +612,11 @@ describe("openings", () => {
   test("rejects an opening on an unknown calendar", async () => {
     await setSync(true);
     await seedMenu();
-    const url = await uploadAddress("/openings/batch_sync_openings", { start_date: dateFromNow(0), end_date: dateFromNow(2), service_external_id: "svc-1" });
+    const url = await uploadAddress("/openings/batch_sync_openings", {
+      start_date: dateFromNow(0),
+      end_date: dateFromNow(2),
+      service_external_id: "svc-1",
+    });
     const result = await putUpload(url, [{ start_at: hoursFromNow(2), calendar_external_id: "cal-9" }]);
     expect(result.status).toBe(422);
     expect(result.json.error.code).toBe("unknown_reference");
@@ -588,7 +628,11 @@ describe("date-time style", () => {
   test("an environment switched to RFC 3339 accepts that form and rejects the spec's", async () => {
     const { createSandboxEnvironment, createSandboxOwner, createSandboxLocation } = await import("./provision");
     const credentials = await createSandboxEnvironment(testDb.db, { dateTimeStyle: "rfc3339" });
-    const owner = await createSandboxOwner(testDb.db, { environmentId: credentials.environmentId, email: "rfc@sandbox.test", password: "rfc-password-1" });
+    const owner = await createSandboxOwner(testDb.db, {
+      environmentId: credentials.environmentId,
+      email: "rfc@sandbox.test",
+      password: "rfc-password-1",
+    });
     const locationId = await createSandboxLocation(testDb.db, { ownerId: owner.id });
     const rfc = createSandboxHttp(server.apiBaseUrl, credentials.apiKey);
     const rfcToken = await rfc.userToken("rfc@sandbox.test", "rfc-password-1", credentials.clientId, credentials.clientSecret);

@@ -42,10 +42,7 @@ export async function closeSession(db: Database, locationId: string): Promise<{ 
     const sessionId = location.currentSessionId;
     const counts = await applySessionUploads(tx, locationId, sessionId);
     await tx.update(sandboxSessions).set({ closedAt: new Date() }).where(eq(sandboxSessions.id, sessionId));
-    await tx
-      .update(sandboxLocations)
-      .set({ syncInProgress: false, currentSessionId: null })
-      .where(eq(sandboxLocations.id, locationId));
+    await tx.update(sandboxLocations).set({ syncInProgress: false, currentSessionId: null }).where(eq(sandboxLocations.id, locationId));
     await tx.insert(sandboxSessionEvents).values({ sessionId, kind: "campaigns_released", details: { counts } });
     return { sessionId, counts };
   });

@@ -24,7 +24,10 @@ const batchSize = 1000;
 /** Finds and claims a one-time upload address: unknown → 404, expired or already used → 410. */
 export async function claimUpload(context: SandboxContext, token: string): Promise<Upload> {
   const now = context.now?.() ?? new Date();
-  const [upload] = await context.db.select().from(sandboxUploads).where(eq(sandboxUploads.tokenHash, hashSecret(token)));
+  const [upload] = await context.db
+    .select()
+    .from(sandboxUploads)
+    .where(eq(sandboxUploads.tokenHash, hashSecret(token)));
   if (!upload) throw new SandboxError(404, "unknown_upload_address", "No upload address matches this URL.");
   if (upload.usedAt) throw new SandboxError(410, "upload_address_used", "This upload address was already used; request a new one.");
   if (upload.expiresAt.getTime() <= now.getTime()) {
@@ -93,7 +96,14 @@ function checkElement(rules: UploadRules, value: unknown, index: number): { row?
       const carried = value && typeof value === "object" ? (value as Record<string, unknown>).service_external_id : undefined;
       if (carried !== undefined && carried !== parameters.service_external_id) {
         return {
-          problems: [{ code: "multiple_services", index, field: "service_external_id", reason: "an openings request covers only the service named in the request" }],
+          problems: [
+            {
+              code: "multiple_services",
+              index,
+              field: "service_external_id",
+              reason: "an openings request covers only the service named in the request",
+            },
+          ],
         };
       }
       const { record, problems } = validateRecord(rules.schemas.openings, value, index);
@@ -120,7 +130,10 @@ function checkElement(rules: UploadRules, value: unknown, index: number): { row?
 /** Which of `keys` exist for the location, stored or staged by an accepted upload of this session. */
 async function findKnownKeys(context: SandboxContext, upload: Upload, type: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const list = sql.join(keys.map((key) => sql`${key}`), sql`, `);
+  const list = sql.join(
+    keys.map((key) => sql`${key}`),
+    sql`, `,
+  );
   const rows = await context.db.execute<{ key: string }>(sql`
     select key from sandbox.records where location_id = ${upload.locationId} and type = ${type} and key in (${list})
     union
@@ -183,14 +196,19 @@ export async function receiveUpload(request: Request, context: SandboxContext, u
     for (const row of rows) {
       for (const reference of row.references) {
         if (!known.get(reference.type)?.has(reference.key)) {
-          problems.push({ code: "unknown_reference", index: row.position, field: reference.field, reason: `no ${reference.type.replace(/s$/, "").replaceAll("_", " ")} has this external_id` });
+          problems.push({
+            code: "unknown_reference",
+            index: row.position,
+            field: reference.field,
+            reason: `no ${reference.type.replace(/s$/, "").replaceAll("_", " ")} has this external_id`,
+          });
         }
       }
     }
     if (problems.length > 0) return;
-    await context.db.insert(sandboxStagedRecords).values(
-      rows.map((row) => ({ uploadId: upload.id, position: row.position, key: row.key, data: row.data, localDate: row.localDate })),
-    );
+    await context.db
+      .insert(sandboxStagedRecords)
+      .values(rows.map((row) => ({ uploadId: upload.id, position: row.position, key: row.key, data: row.data, localDate: row.localDate })));
   };
 
   try {

@@ -10,7 +10,10 @@ describe("toPositionalParameters", () => {
   });
 
   it("leaves casts alone, also right after a parameter", () => {
-    expect(toPositionalParameters("select x::text, :window_start::timestamp, y :: int")).toEqual({ text: "select x::text, $1::timestamp, y :: int", names: ["window_start"] });
+    expect(toPositionalParameters("select x::text, :window_start::timestamp, y :: int")).toEqual({
+      text: "select x::text, $1::timestamp, y :: int",
+      names: ["window_start"],
+    });
   });
 
   it("skips string literals, escape strings, dollar-quoted strings and quoted identifiers", () => {

@@ -25,7 +25,17 @@ const columnSets: { [R in SourceResource]: ColumnSet<SourceRowOf[R]> } = {
     updated_at: true,
   },
   vehicles: { id: true, customer_id: true, make: true, model: true, year: true, license_plate: true, vin: true, updated_at: true },
-  appointments: { id: true, customer_id: true, service_id: true, staff_id: true, starts_at: true, ends_at: true, price: true, status: true, updated_at: true },
+  appointments: {
+    id: true,
+    customer_id: true,
+    service_id: true,
+    staff_id: true,
+    starts_at: true,
+    ends_at: true,
+    price: true,
+    status: true,
+    updated_at: true,
+  },
   availability: { staff_id: true, service_id: true, starts_at: true },
 };
 

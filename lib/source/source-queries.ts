@@ -51,7 +51,9 @@ export async function loadSourceQuery(directory: string, name: SourceQueryName):
   }
   const unknown = positional.names.filter((parameter) => !isSourceParameter(parameter));
   if (unknown.length) {
-    throw new SourceQueryError(`${file}: unknown parameter ${unknown.map((parameter) => `:${parameter}`).join(", ")} (allowed: ${sourceParameterNames.map((parameter) => `:${parameter}`).join(", ")})`);
+    throw new SourceQueryError(
+      `${file}: unknown parameter ${unknown.map((parameter) => `:${parameter}`).join(", ")} (allowed: ${sourceParameterNames.map((parameter) => `:${parameter}`).join(", ")})`,
+    );
   }
   return { file, text: positional.text, parameters: positional.names.filter(isSourceParameter) };
 }

@@ -28,7 +28,11 @@ export interface SourceIdCount {
 
 /** Reads a location's management-system data, each resource in batches, never all at once. */
 export interface SourceReader {
-  read<R extends SourceResource>(resource: R, params: SourceReadParams, options?: { batchSize?: number; filter?: SourceRowFilter }): AsyncIterable<SourceRowOf[R][]>;
+  read<R extends SourceResource>(
+    resource: R,
+    params: SourceReadParams,
+    options?: { batchSize?: number; filter?: SourceRowFilter },
+  ): AsyncIterable<SourceRowOf[R][]>;
   /** How many rows a read would return. */
   count(resource: SourceResource, params: SourceReadParams): Promise<number>;
   /** The distinct ids a read would return with how many rows carry each, in byte order of the id ("C" collation), in batches. */

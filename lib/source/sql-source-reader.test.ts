@@ -10,7 +10,14 @@ import { sourceResources, type SourceResource, type SourceRowOf } from "./source
 import { createSqlSourceReader, sourceReaderFromEnvironment } from "./sql-source-reader";
 
 const testDb = await useTestDatabase();
-const [salon, , garage] = await generateDemoSource(testDb.db, { locations: 3, contacts: 60, years: 1, seed: 5, today: "2025-06-15", sourceKeys: ["reader-1", "reader-2", "reader-3"] });
+const [salon, , garage] = await generateDemoSource(testDb.db, {
+  locations: 3,
+  contacts: 60,
+  years: 1,
+  seed: 5,
+  today: "2025-06-15",
+  sourceKeys: ["reader-1", "reader-2", "reader-3"],
+});
 const reader = createSqlSourceReader({ url: testDb.url });
 afterAll(() => reader.close());
 
@@ -59,7 +66,9 @@ describe("createSqlSourceReader", () => {
     expect(batches.length).toBeGreaterThan(10);
     expect(batches.slice(0, -1).every((batch) => batch.length === 7)).toBe(true);
     expect(batches.at(-1)!.length).toBeLessThanOrEqual(7);
-    expect(rows.map((row) => row.id)).toEqual(await column(`select id::text as value from demo_source.appointments where source_key = '${salon}' order by id`));
+    expect(rows.map((row) => row.id)).toEqual(
+      await column(`select id::text as value from demo_source.appointments where source_key = '${salon}' order by id`),
+    );
   });
 
   it("reads only appointments and availability starting inside the window, end excluded", async () => {
@@ -67,7 +76,11 @@ describe("createSqlSourceReader", () => {
     const starts = (await readAll(reader, "appointments", window)).rows.map((row) => row.starts_at);
     expect(starts).toContain("2025-03-30 02:30:00");
     expect(starts.every((start) => start !== null && start >= window.windowStart && start < window.windowEnd)).toBe(true);
-    expect(starts).toHaveLength(Number((await column(`select count(*) as value from demo_source.appointments where source_key = '${salon}' and starts_at::date = '2025-03-30'`))[0]));
+    expect(starts).toHaveLength(
+      Number(
+        (await column(`select count(*) as value from demo_source.appointments where source_key = '${salon}' and starts_at::date = '2025-03-30'`))[0],
+      ),
+    );
 
     const openEnded = (await readAll(reader, "appointments", { sourceKey: salon!, windowStart: "2025-06-15 00:00:00" })).rows;
     expect(openEnded.length).toBeGreaterThan(0);
@@ -75,7 +88,8 @@ describe("createSqlSourceReader", () => {
     const everything = (await readAll(reader, "appointments", { sourceKey: salon!, windowStart: null, windowEnd: null })).rows;
     expect(everything.length).toBe(Number((await column(`select count(*) as value from demo_source.appointments where source_key = '${salon}'`))[0]));
 
-    const slots = (await readAll(reader, "availability", { sourceKey: salon!, windowStart: "2025-06-17 12:00:00", windowEnd: "2025-06-18 12:00:00" })).rows;
+    const slots = (await readAll(reader, "availability", { sourceKey: salon!, windowStart: "2025-06-17 12:00:00", windowEnd: "2025-06-18 12:00:00" }))
+      .rows;
     expect(slots.length).toBeGreaterThan(0);
     expect(slots.every((slot) => slot.starts_at! >= "2025-06-17 12:00:00" && slot.starts_at! < "2025-06-18 12:00:00")).toBe(true);
   });
@@ -108,9 +122,14 @@ describe("createSqlSourceReader", () => {
   });
 
   it("names the missing and extra columns when a file does not return the contract's", async () => {
-    const { reader: wrong, file } = await readerWithFile("staff", "select id::text as id, first_name, display_name as nickname from demo_source.staff where source_key = :source_key and false");
+    const { reader: wrong, file } = await readerWithFile(
+      "staff",
+      "select id::text as id, first_name, display_name as nickname from demo_source.staff where source_key = :source_key and false",
+    );
     try {
-      await expect(readAll(wrong, "staff", { sourceKey: salon! })).rejects.toThrow(`${file}: the columns differ from the staff contract (lib/source/source-rows.ts): missing last_name, display_name; extra nickname`);
+      await expect(readAll(wrong, "staff", { sourceKey: salon! })).rejects.toThrow(
+        `${file}: the columns differ from the staff contract (lib/source/source-rows.ts): missing last_name, display_name; extra nickname`,
+      );
     } finally {
       await wrong.close();
     }
@@ -119,7 +138,9 @@ describe("createSqlSourceReader", () => {
   it("names the file and the parameter it does not know", async () => {
     const { reader: unknown, file } = await readerWithFile("staff", "select * from demo_source.staff where source_key = :location -- :not_this");
     try {
-      await expect(readAll(unknown, "staff", { sourceKey: salon! })).rejects.toThrow(`${file}: unknown parameter :location (allowed: :source_key, :window_start, :window_end)`);
+      await expect(readAll(unknown, "staff", { sourceKey: salon! })).rejects.toThrow(
+        `${file}: unknown parameter :location (allowed: :source_key, :window_start, :window_end)`,
+      );
     } finally {
       await unknown.close();
     }

@@ -20,7 +20,11 @@ export const defaultBatchSize = 2000;
 
 /** Reads a location's source through SQL files, each read in a read-only transaction, streamed with a cursor. */
 export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceReader {
-  const sql = postgres(options.url, { max: options.maxConnections ?? 2, onnotice: () => {}, connection: { application_name: "location-sync-source" } });
+  const sql = postgres(options.url, {
+    max: options.maxConnections ?? 2,
+    onnotice: () => {},
+    connection: { application_name: "location-sync-source" },
+  });
   const directory = options.sqlDirectory ?? defaultSqlDirectory();
   const loaded = new Map<SourceQueryName, Promise<SourceQuery>>();
   const queryOf = (name: SourceQueryName) => {
@@ -35,9 +39,15 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
   };
 
   return {
-    read<R extends SourceResource>(resource: R, params: SourceReadParams, readOptions?: { batchSize?: number; filter?: SourceRowFilter }): AsyncIterable<SourceRowOf[R][]> {
+    read<R extends SourceResource>(
+      resource: R,
+      params: SourceReadParams,
+      readOptions?: { batchSize?: number; filter?: SourceRowFilter },
+    ): AsyncIterable<SourceRowOf[R][]> {
       const batchSize = checkedBatchSize(readOptions?.batchSize);
-      return readBatches<SourceRowOf[R]>(sql, resource, queryOf(resource), params, batchSize, (query, values) => filtered(query, values, readOptions?.filter));
+      return readBatches<SourceRowOf[R]>(sql, resource, queryOf(resource), params, batchSize, (query, values) =>
+        filtered(query, values, readOptions?.filter),
+      );
     },
 
     async count(resource, params) {
@@ -62,7 +72,10 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       const query = await queryOf(resource);
       const rows = await withQueryErrors(query, () =>
         sql.begin("read only", (transaction) =>
-          transaction.unsafe(`select min(source_rows.starts_at)::text as earliest from (${bare(query)}) as source_rows`, parameterValues(query, params)),
+          transaction.unsafe(
+            `select min(source_rows.starts_at)::text as earliest from (${bare(query)}) as source_rows`,
+            parameterValues(query, params),
+          ),
         ),
       );
       return (rows[0]?.earliest as string | null | undefined) ?? null;
@@ -86,7 +99,9 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
 
     async querySignature() {
       const queries = await Promise.all(sourceResources.map((resource) => queryOf(resource)));
-      return createHash("sha256").update(queries.map((query) => query.text).join("\u0000")).digest("hex");
+      return createHash("sha256")
+        .update(queries.map((query) => query.text).join("\u0000"))
+        .digest("hex");
     },
 
     async clock() {
@@ -96,7 +111,9 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
 
     async fingerprint(sourceKey: string): Promise<string> {
       const query = await queryOf("fingerprint");
-      const rows = await withQueryErrors(query, () => sql.begin("read only", (transaction) => transaction.unsafe(query.text, parameterValues(query, { sourceKey }))));
+      const rows = await withQueryErrors(query, () =>
+        sql.begin("read only", (transaction) => transaction.unsafe(query.text, parameterValues(query, { sourceKey }))),
+      );
       const fingerprint: unknown = rows[0]?.fingerprint;
       if (typeof fingerprint !== "string") throw new SourceQueryError(`${query.file}: must return one row with a text column "fingerprint"`);
       return fingerprint;
@@ -131,7 +148,10 @@ function filtered(query: SourceQuery, values: (string | null)[], filter: SourceR
     const ids = `$${values.length + extra.length}::text[]`;
     conditions.push(`source_rows.id::text = any(${ids}) or coalesce(btrim(source_rows.id::text), '') = any(${ids})`);
   }
-  return { text: `select * from (${bare(query)}) as source_rows where ${conditions.map((condition) => `(${condition})`).join(" or ")}`, values: [...values, ...extra] };
+  return {
+    text: `select * from (${bare(query)}) as source_rows where ${conditions.map((condition) => `(${condition})`).join(" or ")}`,
+    values: [...values, ...extra],
+  };
 }
 
 async function* readBatches<Row>(
@@ -150,7 +170,11 @@ async function* readBatches<Row>(
     // Once per loaded file: a session reads appointments month by month with the same query.
     if (!checkedQueries.has(query)) {
       const described = await withQueryErrors(query, () => connection.unsafe(query.text, values).describe());
-      assertContractColumns(query, resource, described.columns.map((column) => column.name));
+      assertContractColumns(
+        query,
+        resource,
+        described.columns.map((column) => column.name),
+      );
       checkedQueries.add(query);
     }
     const statement = statementOf(query, values);
@@ -179,7 +203,9 @@ const checkedQueries = new WeakSet<SourceQuery>();
 function assertContractColumns(query: SourceQuery, resource: SourceResource, columns: string[]) {
   const { missing, extra } = compareColumns(resource, columns);
   if (!missing.length && !extra.length) return;
-  const problems = [missing.length ? `missing ${missing.join(", ")}` : null, extra.length ? `extra ${extra.join(", ")}` : null].filter(Boolean).join("; ");
+  const problems = [missing.length ? `missing ${missing.join(", ")}` : null, extra.length ? `extra ${extra.join(", ")}` : null]
+    .filter(Boolean)
+    .join("; ");
   throw new SourceQueryError(`${query.file}: the columns differ from the ${resource} contract (lib/source/source-rows.ts): ${problems}`);
 }
 

@@ -20,7 +20,11 @@ describe("cancel", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "contact_details", mode: { kind: "delay", ms: 1500 }, count: 1 });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    const running = runSession(testDb, requested.sessionId!, { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow, client: noWaits });
+    const running = runSession(testDb, requested.sessionId!, {
+      reader: createArraySourceReader(sampleSourceRows()),
+      now: sampleNow,
+      client: noWaits,
+    });
     // Cancel while the contacts upload is in flight (delayed by the sandbox): it must finish, and nothing after it starts.
     for (;;) {
       const [item] = await testDb.sql`select 1 from sync_step_items i join sync_steps s on s.id = i.step_id
@@ -34,7 +38,13 @@ describe("cancel", () => {
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect(session).toMatchObject({ status: "cancelled", upstreamOpen: true });
     const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, session!.id)).orderBy(asc(syncSteps.position));
-    expect(steps.slice(4).map((step) => `${step.name}:${step.status}`)).toEqual(["contact_details:succeeded", "vehicles:skipped", "appointments:pending", "openings:pending", "close:pending"]);
+    expect(steps.slice(4).map((step) => `${step.name}:${step.status}`)).toEqual([
+      "contact_details:succeeded",
+      "vehicles:skipped",
+      "appointments:pending",
+      "openings:pending",
+      "close:pending",
+    ]);
     const [flagged] = await db.select().from(locations).where(eq(locations.id, location.id));
     expect(flagged!.attentionReason).toBe("The last sync was cancelled at contact_details. Resume it or close the upstream session.");
   });

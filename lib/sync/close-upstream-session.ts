@@ -19,16 +19,25 @@ import { describeSyncError } from "./describe-sync-error";
  * Every exchange is recorded on the session's close step; who asked, and whether the upstream
  * closed it, is audited.
  */
-export async function closeUpstreamSession(db: Database, actor: OperationActor, sessionId: string, clientOptions: Partial<UpstreamClientOptions> = {}): Promise<void> {
+export async function closeUpstreamSession(
+  db: Database,
+  actor: OperationActor,
+  sessionId: string,
+  clientOptions: Partial<UpstreamClientOptions> = {},
+): Promise<void> {
   assertCan(actor, "sync.close-upstream");
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");
   await assertCanAtLocation(db, actor, "sync.close-upstream", session.locationId, { hiddenAs: "Sync session not found." });
   if (!session.upstreamOpen) throw new DomainError("CONFLICT", "This session did not leave the upstream session open.");
-  if (session.status === "queued" || session.status === "running") throw new DomainError("CONFLICT", "The session is still running: cancel it first.");
+  if (session.status === "queued" || session.status === "running")
+    throw new DomainError("CONFLICT", "The session is still running: cancel it first.");
   const [location] = await db.select().from(locations).where(eq(locations.id, session.locationId));
   if (!location?.upstreamLocationId) throw new DomainError("CONFLICT", "This location is not connected.");
-  const [closeStep] = await db.select().from(syncSteps).where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, "close")));
+  const [closeStep] = await db
+    .select()
+    .from(syncSteps)
+    .where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, "close")));
   const reports: AttemptReport[] = [];
   const credentials = await getEnvironmentCredentials(db, session.environment);
   // Refused before any request when the environment's base URL no longer names the token's origin.
@@ -72,7 +81,10 @@ export async function closeUpstreamSession(db: Database, actor: OperationActor, 
       return;
     }
     await recordAuditEvent(tx, { actor, action: "sync.upstream_closed", target, details: { sessionId } });
-    await tx.update(syncSessions).set({ upstreamOpen: false }).where(and(eq(syncSessions.id, sessionId), inArray(syncSessions.status, ["failed", "cancelled"])));
+    await tx
+      .update(syncSessions)
+      .set({ upstreamOpen: false })
+      .where(and(eq(syncSessions.id, sessionId), inArray(syncSessions.status, ["failed", "cancelled"])));
     if (closeStep) await tx.update(syncSteps).set({ status: "succeeded", error: null, finishedAt: new Date() }).where(eq(syncSteps.id, closeStep.id));
     await tx
       .update(locations)
@@ -80,6 +92,7 @@ export async function closeUpstreamSession(db: Database, actor: OperationActor, 
       .where(and(eq(locations.id, location.id), like(locations.attentionReason, "The last sync %")));
   });
   // The attempt is in the session's history; the caller gets the upstream's (redacted) answer.
-  if (failure instanceof UpstreamError) throw new DomainError("UPSTREAM_UNAVAILABLE", `The upstream did not close the session: ${describeSyncError(failure)}`);
+  if (failure instanceof UpstreamError)
+    throw new DomainError("UPSTREAM_UNAVAILABLE", `The upstream did not close the session: ${describeSyncError(failure)}`);
   if (failure) throw failure;
 }

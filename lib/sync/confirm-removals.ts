@@ -13,7 +13,12 @@ import type { OptionalStepName } from "./step-names";
  * "Confirm and send": a person accepts the removals the safety valve stopped a session for. A new session runs with
  * those numbers as its limits (more removals than confirmed stop it again), and the confirmation is audited.
  */
-export async function confirmRemovals(db: Database, actor: OperationActor, sessionId: string, input: ConfirmRemovalsInput): Promise<{ sessionId: string }> {
+export async function confirmRemovals(
+  db: Database,
+  actor: OperationActor,
+  sessionId: string,
+  input: ConfirmRemovalsInput,
+): Promise<{ sessionId: string }> {
   assertCan(actor, "sync.confirm-removals");
   const [stopped] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   if (!stopped) throw new DomainError("NOT_FOUND", "Sync session not found.");
@@ -46,14 +51,21 @@ export async function confirmRemovals(db: Database, actor: OperationActor, sessi
   if (!result.started) {
     throw new DomainError(
       "CONFLICT",
-      result.reason === "not_connected" ? "Connect the location first: a sync uses its access token." : `Session ${result.sessionId} is already open for this location.`,
+      result.reason === "not_connected"
+        ? "Connect the location first: a sync uses its access token."
+        : `Session ${result.sessionId} is already open for this location.`,
     );
   }
   await recordAuditEvent(db, {
     actor,
     action: "sync.removals_confirmed",
     target: { type: "location", id: stopped.locationId },
-    details: { stoppedSessionId: stopped.id, sessionId: result.sessionId, checks: stopped.removalStop.checks.map(({ step, removals, held }) => ({ step, removals, held })), reason: input.reason },
+    details: {
+      stoppedSessionId: stopped.id,
+      sessionId: result.sessionId,
+      checks: stopped.removalStop.checks.map(({ step, removals, held }) => ({ step, removals, held })),
+      reason: input.reason,
+    },
   });
   return { sessionId: result.sessionId };
 }

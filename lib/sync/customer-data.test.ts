@@ -25,10 +25,12 @@ async function upstreamState(upstreamLocationId: string): Promise<Record<(typeof
   return Object.fromEntries(entries) as Record<(typeof upstreamTypes)[number], Stored>;
 }
 
-const sync = (locationId: string, rows: SourceRows, expected: "succeeded" | "failed" = "succeeded") => runManualTestSync(testDb, locationId, rows, { expect: expected });
+const sync = (locationId: string, rows: SourceRows, expected: "succeeded" | "failed" = "succeeded") =>
+  runManualTestSync(testDb, locationId, rows, { expect: expected });
 const runRequested = (sessionId: string, rows: SourceRows) => runTestSync(testDb, sessionId, rows);
 
-const without = (record: Record<string, unknown>, ...fields: string[]) => Object.fromEntries(Object.entries(record).filter(([field]) => !fields.includes(field)));
+const without = (record: Record<string, unknown>, ...fields: string[]) =>
+  Object.fromEntries(Object.entries(record).filter(([field]) => !fields.includes(field)));
 
 describe("customers' data upstream", () => {
   it("survives a staff member leaving and a category's deletion, unsubscribes a deleted customer and clears emptied fields, and changes nothing else", async () => {
@@ -37,11 +39,15 @@ describe("customers' data upstream", () => {
     rows.service_categories!.push({ id: "c2", name: "Colour", position: 2 });
     rows.services = rows.services!.map((service) => (service.id === "sv2" ? { ...service, category_id: "c2" } : service));
     rows.customers = rows.customers!.map((customer) =>
-      customer.id === "cu3" ? sourceCustomer("cu3", { address_line_2: "Hinterhaus", phone: "030 7654321", sms_opt_in: true, last_name: "Alt cu3" }) : customer,
+      customer.id === "cu3"
+        ? sourceCustomer("cu3", { address_line_2: "Hinterhaus", phone: "030 7654321", sms_opt_in: true, last_name: "Alt cu3" })
+        : customer,
     );
     // s2 served two past visits and one to come; cu4 has no visits of its own.
     rows.appointments = [
-      ...rows.appointments!.filter((appointment) => appointment.customer_id !== "cu4").map((appointment) => (appointment.id === "a2" || appointment.id === "a1" ? { ...appointment, staff_id: "s2" } : appointment)),
+      ...rows
+        .appointments!.filter((appointment) => appointment.customer_id !== "cu4")
+        .map((appointment) => (appointment.id === "a2" || appointment.id === "a1" ? { ...appointment, staff_id: "s2" } : appointment)),
       sourceAppointment("a6", "2026-03-25", { customer_id: "cu2", staff_id: "s2" }),
     ];
     await sync(location.id, rows);
@@ -51,9 +57,9 @@ describe("customers' data upstream", () => {
 
     rows.staff = rows.staff!.filter((staff) => staff.id !== "s2");
     rows.service_categories = rows.service_categories!.filter((category) => category.id !== "c2");
-    rows.customers = rows.customers!.filter((customer) => customer.id !== "cu4").map((customer) =>
-      customer.id === "cu3" ? { ...customer, email: null, phone: null, address_line_2: null } : customer,
-    );
+    rows.customers = rows
+      .customers!.filter((customer) => customer.id !== "cu4")
+      .map((customer) => (customer.id === "cu3" ? { ...customer, email: null, phone: null, address_line_2: null } : customer));
     await sync(location.id, rows);
     const after = await upstreamState(location.upstreamLocationId);
 
@@ -86,7 +92,11 @@ describe("customers' data upstream", () => {
     expect(await listContactsToUnsubscribe(db, location.id)).toEqual(["cu4"]);
     const away = await sync(location.id, gone);
     expect(await listContactsToUnsubscribe(db, location.id)).toEqual([]);
-    expect((await upstreamState(location.upstreamLocationId)).contact_details.cu4).toEqual({ ...sent, email_subscribed: false, text_message_subscribed: false });
+    expect((await upstreamState(location.upstreamLocationId)).contact_details.cu4).toEqual({
+      ...sent,
+      email_subscribed: false,
+      text_message_subscribed: false,
+    });
     const requestsAfterAway = (await sandboxRequests(db, location.upstreamLocationId)).length;
     // Unsubscribed once: the next sync sends no contacts at all.
     await sync(location.id, gone);
@@ -120,7 +130,10 @@ describe("customers' data upstream", () => {
     const rows = sampleSourceRows();
     rows.customers = Array.from({ length: 60 }, (_, index) => sourceCustomer(`cu${index + 1}`));
     rows.appointments = Array.from({ length: 60 }, (_, index) =>
-      sourceAppointment(`a${index + 1}`, `2026-02-${String((index % 28) + 1).padStart(2, "0")}`, { customer_id: `cu${index + 1}`, status: "completed" }),
+      sourceAppointment(`a${index + 1}`, `2026-02-${String((index % 28) + 1).padStart(2, "0")}`, {
+        customer_id: `cu${index + 1}`,
+        status: "completed",
+      }),
     );
     await sync(location.id, rows);
     const before = await upstreamState(location.upstreamLocationId);
@@ -133,7 +146,9 @@ describe("customers' data upstream", () => {
       { step: "appointments", removals: 60, held: 60, threshold: 49 },
     ]);
     expect(stopped.removalStop!.checks[0]!.examples).toEqual(["cu1", "cu10", "cu11", "cu12", "cu13"]);
-    expect(stopped.error).toMatch(/^Stopped before sending anything: it would unsubscribe 60 of the 60 contacts the upstream holds .* and remove 60 of the 60 appointments/);
+    expect(stopped.error).toMatch(
+      /^Stopped before sending anything: it would unsubscribe 60 of the 60 contacts the upstream holds .* and remove 60 of the 60 appointments/,
+    );
     // Nothing at all was sent: not even the session was opened.
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore)).toEqual([]);
     expect(await upstreamState(location.upstreamLocationId)).toEqual(before);
@@ -147,7 +162,9 @@ describe("customers' data upstream", () => {
     const actor = systemActorAs("support@example.test", "198.51.100.7");
     await expect(confirmRemovals(db, actor, stopped.id, { reason: "The salon closed its customer book" })).rejects.toThrow(/later session/);
     // Two people confirming at once start one session; the other is told it is already open.
-    const attempts = await Promise.allSettled(Array.from({ length: 5 }, () => confirmRemovals(db, actor, again.id, { reason: "The salon closed its customer book" })));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 5 }, () => confirmRemovals(db, actor, again.id, { reason: "The salon closed its customer book" })),
+    );
     const started = attempts.filter((attempt) => attempt.status === "fulfilled");
     expect(started).toHaveLength(1);
     for (const attempt of attempts) if (attempt.status === "rejected") expect(String(attempt.reason)).toMatch(/already open|later session/);
@@ -155,12 +172,20 @@ describe("customers' data upstream", () => {
     await runRequested(confirmed.sessionId, empty);
     const after = await upstreamState(location.upstreamLocationId);
     expect(after.appointments).toEqual({});
-    expect(Object.values(after.contact_details).every((contact) => contact.email_subscribed === false && contact.text_message_subscribed === false)).toBe(true);
+    expect(
+      Object.values(after.contact_details).every((contact) => contact.email_subscribed === false && contact.text_message_subscribed === false),
+    ).toBe(true);
     expect(Object.keys(after.contact_details)).toHaveLength(60);
-    const audits = await db.select().from(auditLog).where(and(eq(auditLog.action, "sync.removals_confirmed"), eq(auditLog.targetId, location.id)));
+    const audits = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "sync.removals_confirmed"), eq(auditLog.targetId, location.id)));
     expect(audits).toHaveLength(1);
     const [audit] = audits;
-    expect(audit).toMatchObject({ actorEmail: "support@example.test", details: expect.objectContaining({ reason: "The salon closed its customer book", sessionId: confirmed.sessionId }) });
+    expect(audit).toMatchObject({
+      actorEmail: "support@example.test",
+      details: expect.objectContaining({ reason: "The salon closed its customer book", sessionId: confirmed.sessionId }),
+    });
     const [cleared] = await db.select().from(locations).where(eq(locations.id, location.id));
     expect(cleared!.attentionReason).toBeNull();
   });
@@ -170,6 +195,10 @@ describe("customers' data upstream", () => {
     const rows = sampleSourceRows();
     await sync(location.id, rows);
     // 1 of 4 contacts (25%) is over 10%, but under the minimum of 50 records: no confirmation needed.
-    await sync(location.id, { ...rows, customers: rows.customers!.filter((customer) => customer.id !== "cu4"), appointments: rows.appointments!.filter((appointment) => appointment.customer_id !== "cu4") });
+    await sync(location.id, {
+      ...rows,
+      customers: rows.customers!.filter((customer) => customer.id !== "cu4"),
+      appointments: rows.appointments!.filter((appointment) => appointment.customer_id !== "cu4"),
+    });
   });
 });

@@ -11,7 +11,10 @@ describe("describeSyncError", () => {
   });
 
   it("shows a refused upload address as it is, and the engine does not retry it", () => {
-    const refusal = new UpstreamUploadAddressError("The upload address host evil.example is not one of this environment's upload hosts (Settings → Environments); nothing was sent.", { attempts: 1 });
+    const refusal = new UpstreamUploadAddressError(
+      "The upload address host evil.example is not one of this environment's upload hosts (Settings → Environments); nothing was sent.",
+      { attempts: 1 },
+    );
     expect(describeSyncError(refusal)).toBe(refusal.message);
     expect(isRetryableStepError(refusal)).toBe(false);
   });

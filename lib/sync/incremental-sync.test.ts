@@ -17,7 +17,11 @@ async function sync(locationId: string, rows: SourceRows) {
   const session = await runManualTestSync(testDb, locationId, rows);
   const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, session.id));
   const items = async (name: string) =>
-    db.select().from(syncStepItems).where(eq(syncStepItems.stepId, steps.find((step) => step.name === name)!.id)).orderBy(asc(syncStepItems.position));
+    db
+      .select()
+      .from(syncStepItems)
+      .where(eq(syncStepItems.stepId, steps.find((step) => step.name === name)!.id))
+      .orderBy(asc(syncStepItems.position));
   return { session, items };
 }
 
@@ -42,7 +46,13 @@ describe("an incremental sync", () => {
     rows.customers = rows.customers!.map((row) => (row.id === "cu2" ? { ...row, first_name: "Berta" } : row));
     rows.appointments = rows
       .appointments!.filter((row) => row.id !== "a5")
-      .map((row) => (row.id === "a3" ? { ...row, starts_at: "2026-03-15 09:00:00", ends_at: "2026-03-15 09:30:00" } : row.id === "a4" ? { ...row, status: "Canceled" } : row));
+      .map((row) =>
+        row.id === "a3"
+          ? { ...row, starts_at: "2026-03-15 09:00:00", ends_at: "2026-03-15 09:30:00" }
+          : row.id === "a4"
+            ? { ...row, status: "Canceled" }
+            : row,
+      );
     rows.availability = rows.availability!.filter((row) => row.service_id !== "sv2");
     const second = await sync(location.id, rows);
 
@@ -97,7 +107,8 @@ describe("an incremental sync", () => {
     // Every fourth one repriced, one moved by a day, one canceled: 33 touched dates across the year, 32 imports without merging.
     rows.appointments = rows.appointments.map((row) => {
       const index = row.id.startsWith("s") ? Number(row.id.slice(1)) : -1;
-      if (index === 5) return { ...row, starts_at: row.starts_at!.replace(/^(\d{4}-\d{2}-\d{2})/, (date) => DateTime.fromISO(date).plus({ days: 1 }).toISODate()!) };
+      if (index === 5)
+        return { ...row, starts_at: row.starts_at!.replace(/^(\d{4}-\d{2}-\d{2})/, (date) => DateTime.fromISO(date).plus({ days: 1 }).toISODate()!) };
       if (index === 7) return { ...row, status: "Canceled" };
       return index >= 0 && index % 4 === 0 ? { ...row, price: "30.00" } : row;
     });

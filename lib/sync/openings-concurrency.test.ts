@@ -31,13 +31,20 @@ function rowsWithServices(count: number): SourceRows {
     position: index + 1,
   }));
   rows.availability = rows.services.flatMap((service, index) =>
-    Array.from({ length: index + 1 }, (_, hour) => ({ staff_id: "s1", service_id: service.id, starts_at: `2026-03-11 ${String(8 + hour).padStart(2, "0")}:00:00` })),
+    Array.from({ length: index + 1 }, (_, hour) => ({
+      staff_id: "s1",
+      service_id: service.id,
+      starts_at: `2026-03-11 ${String(8 + hour).padStart(2, "0")}:00:00`,
+    })),
   );
   return rows;
 }
 
 async function openingsStepOf(sessionId: string) {
-  const [step] = await db.select().from(syncSteps).where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, "openings")));
+  const [step] = await db
+    .select()
+    .from(syncSteps)
+    .where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, "openings")));
   const items = await db.select().from(syncStepItems).where(eq(syncStepItems.stepId, step!.id)).orderBy(asc(syncStepItems.position));
   const attempts = await db.select().from(syncAttempts).where(eq(syncAttempts.stepId, step!.id)).orderBy(asc(syncAttempts.id));
   return { step: step!, items, attempts };
@@ -88,7 +95,7 @@ async function expectOpeningsConverged(location: { id: string; upstreamLocationI
 
 /** Waits until `count` openings items of the session are being sent. */
 async function untilRunning(sessionId: string, count: number): Promise<void> {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     const [row] = await testDb.sql<{ n: number }[]>`select count(*)::int as n from sync_step_items i join sync_steps s on s.id = i.step_id
       where s.session_id = ${sessionId} and s.name = 'openings' and i.status = 'running'`;
     if (row!.n >= count) return;
@@ -116,7 +123,9 @@ describe("openings imports", () => {
 
     const concurrent = await runManualTestSync(testDb, location.id, rows, { config: { openingsConcurrency: 3 } });
     const three = await openingsStepOf(concurrent.id);
-    expect(three.items.map((item) => [item.key, item.status, item.recordsSent])).toEqual(rows.services!.map((service, index) => [`service ${service.id}`, "succeeded", index + 1]));
+    expect(three.items.map((item) => [item.key, item.status, item.recordsSent])).toEqual(
+      rows.services!.map((service, index) => [`service ${service.id}`, "succeeded", index + 1]),
+    );
     expect(three.step).toMatchObject({ status: "succeeded", recordsSent: 21 });
     expect(three.attempts.every((attempt) => attempt.itemId !== null)).toBe(true);
     const spans = itemSpans(three.attempts);
@@ -148,7 +157,9 @@ describe("openings imports", () => {
     expect(maxOverlap(itemSpans(attempts))).toBe(4);
     expect(attempts.every((attempt) => attempt.itemId !== null)).toBe(true);
 
-    const exchanges = items.map((item) => attempts.filter((attempt) => attempt.itemId === item.id).map((attempt) => `${attempt.attempt} ${attempt.method} ${attempt.status}`));
+    const exchanges = items.map((item) =>
+      attempts.filter((attempt) => attempt.itemId === item.id).map((attempt) => `${attempt.attempt} ${attempt.method} ${attempt.status}`),
+    );
     const faulted = exchanges.filter((list) => list.some((line) => line.endsWith(" 503")));
     // The 503 is recorded against the one item whose import then made a second attempt, and against no other.
     expect(faulted).toEqual([["1 POST 200", "1 PUT 503", "2 POST 200", "2 PUT 200"]]);
@@ -192,7 +203,11 @@ describe("openings imports", () => {
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const resumed = await resumeSession(db, systemActor, failed.id);
     await runTestSync(testDb, resumed.sessionId!, rows);
-    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual(["POST batch_sync_openings 200", "PUT upload 200", "PUT update_management_system 200"]);
+    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual([
+      "POST batch_sync_openings 200",
+      "PUT upload 200",
+      "PUT update_management_system 200",
+    ]);
     const after = await openingsStepOf(resumed.sessionId!);
     expect(after.items.filter((item) => item.attempts > 0).map((item) => item.key)).toEqual([failedItems[0]!.key]);
     expect(after.step.recordsSent).toBe(10);

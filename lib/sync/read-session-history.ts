@@ -44,9 +44,15 @@ const cursorKey = sql<string>`to_char(${syncSessions.createdAt} at time zone 'UT
  * One page of a location's sessions, newest first, with keyset cursors both ways: a deep page costs
  * what the first does (sync_sessions_location_idx on location_id, created_at desc, id). Owners: only their own locations' (another's is "Location not found.").
  */
-export async function listSessionHistory(db: DatabaseOrTransaction, viewer: Actor, locationId: string, query: SessionHistoryQuery): Promise<SessionHistoryPage> {
+export async function listSessionHistory(
+  db: DatabaseOrTransaction,
+  viewer: Actor,
+  locationId: string,
+  query: SessionHistoryQuery,
+): Promise<SessionHistoryPage> {
   await assertCanAtLocation(db, viewer, "session.view", locationId);
-  if (query.after && query.before) throw new DomainError("INVALID", "Give either after or before, not both.", [{ field: "before", reason: "cannot be combined with after" }]);
+  if (query.after && query.before)
+    throw new DomainError("INVALID", "Give either after or before, not both.", [{ field: "before", reason: "cannot be combined with after" }]);
   const after = query.after ? decodeSessionCursor(query.after, "after") : null;
   const before = query.before ? decodeSessionCursor(query.before, "before") : null;
   const keyset = after

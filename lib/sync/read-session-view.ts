@@ -76,7 +76,9 @@ export async function getSessionView(db: DatabaseOrTransaction, viewer: SessionV
     : [];
   // The session is one the viewer may see (selectVisibleSession): the role decides about its attempts.
   const includesAttempts = can(viewer, "session.attempts.view");
-  const attempts = includesAttempts ? await db.select().from(syncAttempts).where(eq(syncAttempts.sessionId, sessionId)).orderBy(asc(syncAttempts.id)) : [];
+  const attempts = includesAttempts
+    ? await db.select().from(syncAttempts).where(eq(syncAttempts.sessionId, sessionId)).orderBy(asc(syncAttempts.id))
+    : [];
   const attemptViews = attempts.map(({ sessionId: _sessionId, ...attempt }) => serializeDates(attempt));
 
   return {
@@ -85,7 +87,10 @@ export async function getSessionView(db: DatabaseOrTransaction, viewer: SessionV
       ...serializeDates(step),
       items: items
         .filter((item) => item.stepId === step.id)
-        .map(({ stepId: _stepId, ...item }) => ({ ...serializeDates(item), httpAttempts: attemptViews.filter((attempt) => attempt.itemId === item.id) })),
+        .map(({ stepId: _stepId, ...item }) => ({
+          ...serializeDates(item),
+          httpAttempts: attemptViews.filter((attempt) => attempt.itemId === item.id),
+        })),
       httpAttempts: attemptViews.filter((attempt) => attempt.stepId === step.id && attempt.itemId === null),
     })),
     otherAttempts: attemptViews.filter((attempt) => attempt.stepId === null),

@@ -14,7 +14,16 @@ export async function getSessionDetail(db: DatabaseOrTransaction, sessionId: str
   if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");
   const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, sessionId)).orderBy(asc(syncSteps.position));
   const items = steps.length
-    ? await db.select().from(syncStepItems).where(inArray(syncStepItems.stepId, steps.map((step) => step.id))).orderBy(asc(syncStepItems.position))
+    ? await db
+        .select()
+        .from(syncStepItems)
+        .where(
+          inArray(
+            syncStepItems.stepId,
+            steps.map((step) => step.id),
+          ),
+        )
+        .orderBy(asc(syncStepItems.position))
     : [];
   const attempts = await db.select().from(syncAttempts).where(eq(syncAttempts.sessionId, sessionId)).orderBy(asc(syncAttempts.id));
   return {

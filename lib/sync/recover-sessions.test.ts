@@ -12,8 +12,14 @@ const { db } = testDb;
 afterAll(() => stopJobSender());
 
 async function queuedSession() {
-  const [row] = await db.insert(locations).values({ name: `Salon ${Math.random()}`, upstreamLocationId: `up-${Math.random()}` }).returning();
-  await db.update(locations).set({ locationTokenEncrypted: sealLocationToken(row!.id, "token") }).where(eq(locations.id, row!.id));
+  const [row] = await db
+    .insert(locations)
+    .values({ name: `Salon ${Math.random()}`, upstreamLocationId: `up-${Math.random()}` })
+    .returning();
+  await db
+    .update(locations)
+    .set({ locationTokenEncrypted: sealLocationToken(row!.id, "token") })
+    .where(eq(locations.id, row!.id));
   const result = await requestSyncSession(db, { locationId: row!.id, trigger: "manual", requestedByEmail: null });
   return result.sessionId!;
 }
@@ -24,11 +30,20 @@ const jobsOf = async (sessionId: string) =>
 describe("recoverAbandonedSessions", () => {
   it("re-sends the job of a running session whose lease expired, and of a queued one whose job is gone", async () => {
     const running = await queuedSession();
-    await db.update(syncSessions).set({ status: "running", leaseExpiresAt: new Date(Date.now() - 1000) }).where(eq(syncSessions.id, running));
+    await db
+      .update(syncSessions)
+      .set({ status: "running", leaseExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(syncSessions.id, running));
     const waiting = await queuedSession();
-    await db.update(syncSessions).set({ createdAt: new Date(Date.now() - 5 * 60_000) }).where(eq(syncSessions.id, waiting));
+    await db
+      .update(syncSessions)
+      .set({ createdAt: new Date(Date.now() - 5 * 60_000) })
+      .where(eq(syncSessions.id, waiting));
     const lost = await queuedSession();
-    await db.update(syncSessions).set({ createdAt: new Date(Date.now() - 5 * 60_000) }).where(eq(syncSessions.id, lost));
+    await db
+      .update(syncSessions)
+      .set({ createdAt: new Date(Date.now() - 5 * 60_000) })
+      .where(eq(syncSessions.id, lost));
     await testDb.sql`delete from pgboss.job where data ->> 'sessionId' = ${lost}`;
     const fresh = await queuedSession();
 

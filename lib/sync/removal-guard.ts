@@ -58,12 +58,16 @@ async function checkContacts(context: StepContext): Promise<RemovalCheck | null>
     "contact_details",
     gone!.count,
     async () =>
-      (await sql<{ count: number }[]>`select count(*)::int as count from synced_records
-        where location_id = ${locationId} and record_type = 'contact_details' and content_hash <> ${UNSUBSCRIBED_HASH}`)[0]!.count,
+      (
+        await sql<{ count: number }[]>`select count(*)::int as count from synced_records
+        where location_id = ${locationId} and record_type = 'contact_details' and content_hash <> ${UNSUBSCRIBED_HASH}`
+      )[0]!.count,
     async () =>
-      (await sql<{ key: string }[]>`select s.record_key as key from synced_records s where ${goneContactCondition(sql, locationId)} order by s.record_key limit ${EXAMPLES}`).map(
-        (row) => row.key,
-      ),
+      (
+        await sql<
+          { key: string }[]
+        >`select s.record_key as key from synced_records s where ${goneContactCondition(sql, locationId)} order by s.record_key limit ${EXAMPLES}`
+      ).map((row) => row.key),
   );
 }
 
@@ -84,7 +88,12 @@ async function checkAppointments(context: StepContext, rangeKeys: string[]): Pro
     context.config,
     "appointments",
     count!.count,
-    async () => (await sql<{ count: number }[]>`select count(*)::int as count from synced_records where location_id = ${locationId} and record_type = 'appointments'`)[0]!.count,
+    async () =>
+      (
+        await sql<
+          { count: number }[]
+        >`select count(*)::int as count from synced_records where location_id = ${locationId} and record_type = 'appointments'`
+      )[0]!.count,
     async () => (await sql<{ key: string }[]>`select s.record_key as key ${removed()} order by s.record_key limit ${EXAMPLES}`).map((row) => row.key),
   );
 }

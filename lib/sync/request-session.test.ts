@@ -11,8 +11,14 @@ const { db } = testDb;
 afterAll(() => stopJobSender());
 
 async function connectedLocation() {
-  const [row] = await db.insert(locations).values({ name: `Salon ${Math.random()}`, upstreamLocationId: `up-${Math.random()}` }).returning();
-  await db.update(locations).set({ locationTokenEncrypted: sealLocationToken(row!.id, "token") }).where(eq(locations.id, row!.id));
+  const [row] = await db
+    .insert(locations)
+    .values({ name: `Salon ${Math.random()}`, upstreamLocationId: `up-${Math.random()}` })
+    .returning();
+  await db
+    .update(locations)
+    .set({ locationTokenEncrypted: sealLocationToken(row!.id, "token") })
+    .where(eq(locations.id, row!.id));
   return row!;
 }
 
@@ -20,7 +26,9 @@ describe("requestSyncSession", () => {
   it("starts exactly one session for 50 concurrent requests of one location", async () => {
     const location = await connectedLocation();
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: "support@example.test" })),
+      Array.from({ length: 50 }, () =>
+        requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: "support@example.test" }),
+      ),
     );
     const started = results.filter((result) => result.started);
     expect(started).toHaveLength(1);
@@ -38,19 +46,34 @@ describe("requestSyncSession", () => {
     await db.update(syncSessions).set({ status: "succeeded" }).where(eq(syncSessions.id, first.sessionId!));
     const again = await requestSyncSession(db, { locationId: location.id, trigger: "schedule", requestedByEmail: null, scheduledFor: "2026-05-01" });
     expect(again).toEqual({ started: false, reason: "already_scheduled", sessionId: first.sessionId });
-    const nextDay = await requestSyncSession(db, { locationId: location.id, trigger: "schedule", requestedByEmail: null, scheduledFor: "2026-05-02" });
+    const nextDay = await requestSyncSession(db, {
+      locationId: location.id,
+      trigger: "schedule",
+      requestedByEmail: null,
+      scheduledFor: "2026-05-02",
+    });
     expect(nextDay.started).toBe(true);
   });
 
   it("keeps the chosen optional steps in protocol order", async () => {
     const location = await connectedLocation();
-    const result = await requestSyncSession(db, { locationId: location.id, trigger: "cli", requestedByEmail: null, optionalSteps: ["services", "calendars"], full: true });
+    const result = await requestSyncSession(db, {
+      locationId: location.id,
+      trigger: "cli",
+      requestedByEmail: null,
+      optionalSteps: ["services", "calendars"],
+      full: true,
+    });
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, result.sessionId!));
     expect(session).toMatchObject({ optionalSteps: ["calendars", "services"], full: true, trigger: "cli" });
   });
 
   it("does not start a session for a location that is not connected", async () => {
     const [row] = await db.insert(locations).values({ name: "Unlinked" }).returning();
-    expect(await requestSyncSession(db, { locationId: row!.id, trigger: "manual", requestedByEmail: null })).toEqual({ started: false, reason: "not_connected", sessionId: null });
+    expect(await requestSyncSession(db, { locationId: row!.id, trigger: "manual", requestedByEmail: null })).toEqual({
+      started: false,
+      reason: "not_connected",
+      sessionId: null,
+    });
   });
 });

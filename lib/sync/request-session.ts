@@ -22,8 +22,7 @@ export interface RequestSessionInput {
 }
 
 export type RequestSessionResult =
-  | { started: true; sessionId: string }
-  | { started: false; reason: "already_open" | "already_scheduled" | "not_connected"; sessionId: string | null };
+  { started: true; sessionId: string } | { started: false; reason: "already_open" | "already_scheduled" | "not_connected"; sessionId: string | null };
 
 /**
  * Queues a sync session and its pg-boss job. The database decides between racing

@@ -47,10 +47,13 @@ describe.each(sandboxResponseShapes)("the sandbox answering unshown bodies as %s
 
     // Edit a customer and move an appointment: the incremental sync sends them and the sandbox holds the change.
     rows.customers = rows.customers!.map((row) => (row.id === "cu2" ? { ...row, first_name: "Berta" } : row));
-    rows.appointments = rows.appointments!.map((row) => (row.id === "a3" ? { ...row, starts_at: "2026-03-15 09:00:00", ends_at: "2026-03-15 09:30:00" } : row));
+    rows.appointments = rows.appointments!.map((row) =>
+      row.id === "a3" ? { ...row, starts_at: "2026-03-15 09:00:00", ends_at: "2026-03-15 09:30:00" } : row,
+    );
     await sync(location.id, rows);
     await expectSandboxHoldsPreview(location);
-    const compare = (type: "contact_details" | "appointments") => compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
+    const compare = (type: "contact_details" | "appointments") =>
+      compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
     expect((await compare("contact_details")).stored.cu2).toMatchObject({ first_name: "Berta" });
     expect((await compare("appointments")).stored.a3).toMatchObject({ start_at: expect.stringMatching(/^2026-03-15T09:00:00Z/) });
 

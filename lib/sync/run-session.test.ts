@@ -62,7 +62,12 @@ describe("a first sync of a demo location", () => {
     // One import per calendar month from the source's earliest appointment to today + 6 months (local).
     const earliest = (await reader.earliestStart("appointments", { sourceKey: sourceKey! }))!.slice(0, 10);
     const now = new Date();
-    expect(appointmentItems.map((item) => item.key)).toEqual(monthlyRanges(earliest < localToday(now, "Europe/Berlin") ? earliest : localToday(now, "Europe/Berlin"), appointmentHorizonEnd(now, "Europe/Berlin")).map(rangeKey));
+    expect(appointmentItems.map((item) => item.key)).toEqual(
+      monthlyRanges(
+        earliest < localToday(now, "Europe/Berlin") ? earliest : localToday(now, "Europe/Berlin"),
+        appointmentHorizonEnd(now, "Europe/Berlin"),
+      ).map(rangeKey),
+    );
     expect(openingItems.length).toBeGreaterThan(0);
 
     const log = await db
@@ -88,9 +93,15 @@ describe("a first sync of a demo location", () => {
     const attempts = await db.select().from(syncAttempts).where(eq(syncAttempts.sessionId, session!.id)).orderBy(asc(syncAttempts.id));
     const openingsFrom = lines.indexOf("POST batch_sync_openings 200");
     const exchanges = (list: string[]) => [...list.slice(0, openingsFrom), ...list.slice(openingsFrom, -1).sort(), ...list.slice(-1)];
-    expect(exchanges(attempts.map((attempt) => `${attempt.method} ${attempt.status}`))).toEqual(exchanges(log.map((row) => `${row.method} ${row.status}`)));
+    expect(exchanges(attempts.map((attempt) => `${attempt.method} ${attempt.status}`))).toEqual(
+      exchanges(log.map((row) => `${row.method} ${row.status}`)),
+    );
     expect(attempts.every((attempt) => attempt.stepId !== null)).toBe(true);
-    expect(attempts.filter((attempt) => attempt.method === "PUT" && attempt.itemId).every((attempt) => attempt.records !== null && attempt.path.includes("upload"))).toBe(true);
+    expect(
+      attempts
+        .filter((attempt) => attempt.method === "PUT" && attempt.itemId)
+        .every((attempt) => attempt.records !== null && attempt.path.includes("upload")),
+    ).toBe(true);
 
     for (const type of recordTypes) {
       const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });

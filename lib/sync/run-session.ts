@@ -44,7 +44,12 @@ async function inheritUpstreamSession(fence: SessionFence, locationId: string): 
   });
 }
 
-async function runClaimed(connection: DatabaseConnection, fence: SessionFence, config: SyncConfig, options: RunSessionOptions): Promise<RunSessionResult> {
+async function runClaimed(
+  connection: DatabaseConnection,
+  fence: SessionFence,
+  config: SyncConfig,
+  options: RunSessionOptions,
+): Promise<RunSessionResult> {
   const { db, sql } = connection;
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, fence.sessionId));
   const [location] = session ? await db.select().from(locations).where(eq(locations.id, session.locationId)) : [];
@@ -101,7 +106,10 @@ async function runClaimed(connection: DatabaseConnection, fence: SessionFence, c
     for (const step of steps) {
       if (step.status === "succeeded" || step.status === "skipped") continue;
       if (step.name === "open" && upstreamOpen) {
-        await fence.write((tx) => tx`update sync_steps set status = 'skipped', error = 'The upstream session was still open.', finished_at = now() where id = ${step.id}`);
+        await fence.write(
+          (tx) =>
+            tx`update sync_steps set status = 'skipped', error = 'The upstream session was still open.', finished_at = now() where id = ${step.id}`,
+        );
         continue;
       }
       await runStep(context, recorder, step, definitions[step.name]);

@@ -73,7 +73,10 @@ async function sendItem(
   const { fence } = context;
   try {
     await fence.checkpoint();
-    await fence.write((tx) => tx`update sync_step_items set status = 'running', attempts = attempts + 1, error = null, started_at = now(), finished_at = null where id = ${item.id}`);
+    await fence.write(
+      (tx) =>
+        tx`update sync_step_items set status = 'running', attempts = attempts + 1, error = null, started_at = now(), finished_at = null where id = ${item.id}`,
+    );
   } catch (error) {
     await previous;
     throw error;
@@ -87,7 +90,9 @@ async function sendItem(
     await previous;
     if (isStopping(error)) throw error;
     await recorder.flush().catch(() => {});
-    await fence.write((tx) => tx`update sync_step_items set status = 'failed', error = ${describeSyncError(error)}, finished_at = now() where id = ${item.id}`);
+    await fence.write(
+      (tx) => tx`update sync_step_items set status = 'failed', error = ${describeSyncError(error)}, finished_at = now() where id = ${item.id}`,
+    );
     throw error;
   }
   const recording = previous.then(() =>
@@ -117,7 +122,10 @@ function firstFailure(failures: readonly unknown[]): unknown {
  */
 async function sendItems(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep, concurrency: number): Promise<void> {
   const queue = (await plannedItemsOf(context, step, definition)).filter((item) => item.status !== "succeeded");
-  await definition.prepare?.(context, queue.map((item) => item.key));
+  await definition.prepare?.(
+    context,
+    queue.map((item) => item.key),
+  );
   const inOrder = concurrency === 1;
   const failures: unknown[] = [];
   const recordings: Promise<void>[] = [];
@@ -185,7 +193,9 @@ export async function runStep(context: StepContext, recorder: AttemptRecorder, s
       await runOnce(context, recorder, step, definition);
       if (context.stream && definition.recordType) {
         const skipped = context.stream.skipped(definition.recordType);
-        await fence.write((tx) => tx`update sync_steps set records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded} where id = ${step.id}`);
+        await fence.write(
+          (tx) => tx`update sync_steps set records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded} where id = ${step.id}`,
+        );
       }
       return;
     } catch (error) {
@@ -193,10 +203,19 @@ export async function runStep(context: StepContext, recorder: AttemptRecorder, s
       const reason = describeSyncError(error);
       const final = attempt >= config.stepAttempts || !isRetryableStepError(error);
       await fence.write(
-        (tx) => tx`update sync_steps set status = ${final ? "failed" : "running"}, error = ${reason}, finished_at = ${final ? new Date().toISOString() : null} where id = ${step.id}`,
+        (tx) =>
+          tx`update sync_steps set status = ${final ? "failed" : "running"}, error = ${reason}, finished_at = ${final ? new Date().toISOString() : null} where id = ${step.id}`,
       );
       if (final) throw new StepFailedError(step.name, reason);
-      await sleep(computeBackoffDelay(attempt, { maxAttempts: config.stepAttempts, baseDelayMs: config.stepBackoffMs, maxDelayMs: 5 * 60_000, maxRetryAfterMs: 0 }), fence.signal);
+      await sleep(
+        computeBackoffDelay(attempt, {
+          maxAttempts: config.stepAttempts,
+          baseDelayMs: config.stepBackoffMs,
+          maxDelayMs: 5 * 60_000,
+          maxRetryAfterMs: 0,
+        }),
+        fence.signal,
+      );
     }
   }
 }

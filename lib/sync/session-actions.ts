@@ -60,7 +60,12 @@ export async function cancelSession(db: Database, actor: OperationActor, session
   const session = await findSession(db, sessionId);
   await assertCanAtLocation(db, actor, "sync.cancel", session.locationId, { hiddenAs: "Sync session not found." });
   const audit = async (was: "queued" | "running") =>
-    recordAuditEvent(db, { actor, action: "sync.session_cancelled", target: await locationAuditTarget(db, session.locationId), details: { sessionId, was } });
+    recordAuditEvent(db, {
+      actor,
+      action: "sync.session_cancelled",
+      target: await locationAuditTarget(db, session.locationId),
+      details: { sessionId, was },
+    });
   const [queued] = await db
     .update(syncSessions)
     .set({ status: "cancelled", cancelRequestedAt: new Date(), finishedAt: new Date(), error: "Cancelled before it started." })

@@ -117,7 +117,11 @@ export function workerIdentity(): string {
  * hung): the fencing token goes up, so the previous holder's writes are refused.
  * Null when the session is finished; LeaseHeldError while another worker holds it.
  */
-export async function claimSession(sql: postgres.Sql, sessionId: string, options: { owner?: string; leaseSeconds: number }): Promise<SessionFence | null> {
+export async function claimSession(
+  sql: postgres.Sql,
+  sessionId: string,
+  options: { owner?: string; leaseSeconds: number },
+): Promise<SessionFence | null> {
   const owner = options.owner ?? workerIdentity();
   const [claimed] = await sql<{ fencing_token: string }[]>`
     update sync_sessions

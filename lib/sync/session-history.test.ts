@@ -22,7 +22,11 @@ async function createLocation(connected = false) {
     .insert(locations)
     .values({ name: `Salon ${Math.random()}`, upstreamLocationId: `up-${Math.random()}`, timeZone: "Europe/Berlin" })
     .returning();
-  if (connected) await db.update(locations).set({ locationTokenEncrypted: sealLocationToken(row!.id, "token") }).where(eq(locations.id, row!.id));
+  if (connected)
+    await db
+      .update(locations)
+      .set({ locationTokenEncrypted: sealLocationToken(row!.id, "token") })
+      .where(eq(locations.id, row!.id));
   return row!;
 }
 
@@ -90,13 +94,40 @@ describe("listSessionHistory", () => {
 describe("getSessionView", () => {
   async function sessionWithAttempts() {
     const location = await createLocation();
-    const [session] = await db.insert(syncSessions).values({ locationId: location.id, environment: "staging", trigger: "manual", optionalSteps: [] }).returning();
-    const [step] = await db.insert(syncSteps).values({ sessionId: session!.id, name: "appointments", position: 6, status: "failed", error: "HTTP 503" }).returning();
+    const [session] = await db
+      .insert(syncSessions)
+      .values({ locationId: location.id, environment: "staging", trigger: "manual", optionalSteps: [] })
+      .returning();
+    const [step] = await db
+      .insert(syncSteps)
+      .values({ sessionId: session!.id, name: "appointments", position: 6, status: "failed", error: "HTTP 503" })
+      .returning();
     const [item] = await db.insert(syncStepItems).values({ stepId: step!.id, key: "2026-01-01..2026-01-31", status: "failed" }).returning();
     const startedAt = new Date();
     await db.insert(syncAttempts).values([
-      { sessionId: session!.id, stepId: step!.id, itemId: item!.id, operation: "appointments", attempt: 1, method: "POST", path: "/v1/x", status: 503, durationMs: 12, startedAt },
-      { sessionId: session!.id, stepId: step!.id, operation: "appointments", attempt: 1, method: "PUT", path: "/v1/y", status: 200, durationMs: 4, startedAt },
+      {
+        sessionId: session!.id,
+        stepId: step!.id,
+        itemId: item!.id,
+        operation: "appointments",
+        attempt: 1,
+        method: "POST",
+        path: "/v1/x",
+        status: 503,
+        durationMs: 12,
+        startedAt,
+      },
+      {
+        sessionId: session!.id,
+        stepId: step!.id,
+        operation: "appointments",
+        attempt: 1,
+        method: "PUT",
+        path: "/v1/y",
+        status: 200,
+        durationMs: 4,
+        startedAt,
+      },
     ]);
     return { location, session: session! };
   }
@@ -114,8 +145,14 @@ describe("getSessionView", () => {
 
   it("shows an owner their own location's session without attempts, and answers another's like an unknown id", async () => {
     const { location, session } = await sessionWithAttempts();
-    const [owner] = await db.insert(users).values({ email: `owner-${Math.random()}@example.test`, role: "owner" }).returning();
-    const [stranger] = await db.insert(users).values({ email: `stranger-${Math.random()}@example.test`, role: "owner" }).returning();
+    const [owner] = await db
+      .insert(users)
+      .values({ email: `owner-${Math.random()}@example.test`, role: "owner" })
+      .returning();
+    const [stranger] = await db
+      .insert(users)
+      .values({ email: `stranger-${Math.random()}@example.test`, role: "owner" })
+      .returning();
     await db.insert(locationMembers).values({ locationId: location.id, userId: owner!.id });
     const own = await getSessionView(db, owner!, session.id);
     expect(own.includesAttempts).toBe(false);
@@ -129,14 +166,29 @@ describe("startManualSession", () => {
   it("starts a manual session, then names the open one in a conflict; an unconnected location is a conflict too", async () => {
     const location = await createLocation(true);
     const evening = new Date("2026-06-01T19:30:00Z"); // 21:30 in Berlin
-    const started = await startManualSession(db, systemActorAs("support@example.test"), { locationId: location.id, full: true, optionalSteps: ["services"] }, evening);
+    const started = await startManualSession(
+      db,
+      systemActorAs("support@example.test"),
+      { locationId: location.id, full: true, optionalSteps: ["services"] },
+      evening,
+    );
     expect(started.outsideWindow).toBe(true);
-    expect(started.session).toMatchObject({ id: started.sessionId, trigger: "manual", full: true, optionalSteps: ["services"], createdAt: expect.any(String) });
+    expect(started.session).toMatchObject({
+      id: started.sessionId,
+      trigger: "manual",
+      full: true,
+      optionalSteps: ["services"],
+      createdAt: expect.any(String),
+    });
     const [row] = await db.select().from(syncSessions).where(eq(syncSessions.id, started.sessionId));
     expect(row).toMatchObject({ trigger: "manual", full: true, optionalSteps: ["services"], requestedByEmail: "support@example.test" });
-    await expect(startManualSession(db, systemActorAs("x@example.test"), { locationId: location.id, full: false })).rejects.toThrow(started.sessionId);
+    await expect(startManualSession(db, systemActorAs("x@example.test"), { locationId: location.id, full: false })).rejects.toThrow(
+      started.sessionId,
+    );
     const unconnected = await createLocation(false);
-    await expect(startManualSession(db, systemActorAs("x@example.test"), { locationId: unconnected.id, full: false })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(startManualSession(db, systemActorAs("x@example.test"), { locationId: unconnected.id, full: false })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
   });
 });
 

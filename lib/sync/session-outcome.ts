@@ -51,7 +51,9 @@ export async function finishStopped(
     if (attention) {
       await tx`update locations set attention_reason = ${attention}, attention_since = coalesce(attention_since, now()), updated_at = now() where id = ${input.locationId}`;
     }
-    return input.status === "failed" ? recordAlertTransition(tx, { locationId: input.locationId, sessionId: fence.sessionId, outcome: "failed", reason: attention }) : null;
+    return input.status === "failed"
+      ? recordAlertTransition(tx, { locationId: input.locationId, sessionId: fence.sessionId, outcome: "failed", reason: attention })
+      : null;
   });
   await enqueueAlertDelivery(alertId);
   // What the session got accepted before it stopped changed the preview's new and changed counts too.

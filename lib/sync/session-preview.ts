@@ -46,7 +46,11 @@ async function computeFreshPreview(
   // One preview run per location at a time: a run someone else started is waited for, then ours starts.
   for (;;) {
     await fence.checkpoint();
-    const [created] = await db.insert(previewRuns).values({ locationId: input.locationId, requestedByEmail: input.requestedByEmail }).onConflictDoNothing().returning();
+    const [created] = await db
+      .insert(previewRuns)
+      .values({ locationId: input.locationId, requestedByEmail: input.requestedByEmail })
+      .onConflictDoNothing()
+      .returning();
     if (created) {
       await computePreview(connection, created.id, { reader: input.reader, now: input.now, sessionId: fence.sessionId });
       const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created.id));

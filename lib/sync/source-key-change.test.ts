@@ -25,7 +25,8 @@ async function sourceRowsOf(sourceKey: string, location: { timeZone: string; aut
   const rows: SourceRows = {};
   for (const read of planPreviewReads(location, now)) {
     const collected: unknown[] = [];
-    for await (const batch of reader.read(read.resource, { sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd })) collected.push(...batch);
+    for await (const batch of reader.read(read.resource, { sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd }))
+      collected.push(...batch);
     (rows as Record<string, unknown[]>)[read.resource] = collected;
   }
   return rows;

@@ -44,7 +44,10 @@ export async function startManualSession(
   now: Date = new Date(),
 ): Promise<StartedSession> {
   await assertCanAtLocation(db, actor, "sync.start", input.locationId);
-  const [location] = await db.select({ name: locations.name, timeZone: locations.timeZone }).from(locations).where(eq(locations.id, input.locationId));
+  const [location] = await db
+    .select({ name: locations.name, timeZone: locations.timeZone })
+    .from(locations)
+    .where(eq(locations.id, input.locationId));
   if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
   const result = await requestSyncSession(db, {
     locationId: input.locationId,
@@ -54,7 +57,13 @@ export async function startManualSession(
     optionalSteps: input.optionalSteps,
   });
   if (result.started) {
-    await recordSessionStarted(db, actor, { sessionId: result.sessionId, locationId: input.locationId, locationName: location.name, trigger: "manual", full: input.full });
+    await recordSessionStarted(db, actor, {
+      sessionId: result.sessionId,
+      locationId: input.locationId,
+      locationName: location.name,
+      trigger: "manual",
+      full: input.full,
+    });
     // The worker may already have moved it on; this is the session as it stands now.
     const [session] = await selectStartedSession(db, result.sessionId);
     if (!session) throw new Error(`session ${result.sessionId} vanished`);

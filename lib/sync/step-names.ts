@@ -1,4 +1,14 @@
-export const syncStepNames = ["open", "calendars", "service_categories", "services", "contact_details", "vehicles", "appointments", "openings", "close"] as const;
+export const syncStepNames = [
+  "open",
+  "calendars",
+  "service_categories",
+  "services",
+  "contact_details",
+  "vehicles",
+  "appointments",
+  "openings",
+  "close",
+] as const;
 export type SyncStepName = (typeof syncStepNames)[number];
 
 /** Spec 4.4 item 6: steps 2 to 4 are optional, chosen per session (all by default). */

@@ -37,10 +37,26 @@ describe("sync actions are audited with who did them", () => {
     await cancelSession(db, admin, started.sessionId);
     const resumed = await resumeSession(db, support, started.sessionId);
 
-    expect((await auditOf(location.id)).map((row) => [row.action, row.actorUserId, row.actorEmail, row.clientAddress, row.targetLabel, row.details])).toEqual([
-      ["sync.session_started", support.id, support.email, support.clientAddress, location.name, { sessionId: started.sessionId, trigger: "manual", full: true }],
+    expect(
+      (await auditOf(location.id)).map((row) => [row.action, row.actorUserId, row.actorEmail, row.clientAddress, row.targetLabel, row.details]),
+    ).toEqual([
+      [
+        "sync.session_started",
+        support.id,
+        support.email,
+        support.clientAddress,
+        location.name,
+        { sessionId: started.sessionId, trigger: "manual", full: true },
+      ],
       ["sync.session_cancelled", admin.id, admin.email, admin.clientAddress, location.name, { sessionId: started.sessionId, was: "queued" }],
-      ["sync.session_resumed", support.id, support.email, support.clientAddress, location.name, { sessionId: resumed.sessionId, resumesSessionId: started.sessionId }],
+      [
+        "sync.session_resumed",
+        support.id,
+        support.email,
+        support.clientAddress,
+        location.name,
+        { sessionId: resumed.sessionId, resumesSessionId: started.sessionId },
+      ],
     ]);
   });
 
@@ -48,12 +64,19 @@ describe("sync actions are audited with who did them", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_services", mode: { kind: "status", status: 500 }, count: 1000 });
     const started = await startManualSession(db, support, { locationId: location.id, full: false });
-    const options = { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow, client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } };
+    const options = {
+      reader: createArraySourceReader(sampleSourceRows()),
+      now: sampleNow,
+      client: { ...noWaits, maxAttempts: 1 },
+      config: { stepBackoffMs: 0, stepAttempts: 1 },
+    };
     expect(await runSession(testDb, started.sessionId, options)).toBe("failed");
     await clearFaults(db);
 
     await injectFault(db, { target: "update_management_system", mode: { kind: "status", status: 503 }, count: 1000 });
-    await expect(closeUpstreamSession(db, admin, started.sessionId, { ...noWaits, maxAttempts: 1 })).rejects.toMatchObject({ code: "UPSTREAM_UNAVAILABLE" });
+    await expect(closeUpstreamSession(db, admin, started.sessionId, { ...noWaits, maxAttempts: 1 })).rejects.toMatchObject({
+      code: "UPSTREAM_UNAVAILABLE",
+    });
     await clearFaults(db);
     await closeUpstreamSession(db, admin, started.sessionId, noWaits);
 

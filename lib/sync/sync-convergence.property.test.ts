@@ -34,7 +34,12 @@ type Change =
 const localDay = (offset: number) => DateTime.fromJSDate(sampleNow, { zone: "Europe/Berlin" }).plus({ days: offset }).toISODate()!;
 
 const change: fc.Arbitrary<Change> = fc.oneof(
-  fc.record({ kind: fc.constant("add" as const), customer: fc.nat(3), day: fc.integer({ min: -60, max: 60 }), status: fc.constantFrom("booked" as const, "completed" as const) }),
+  fc.record({
+    kind: fc.constant("add" as const),
+    customer: fc.nat(3),
+    day: fc.integer({ min: -60, max: 60 }),
+    status: fc.constantFrom("booked" as const, "completed" as const),
+  }),
   fc.record({ kind: fc.constant("move" as const), appointment: fc.nat(20), day: fc.integer({ min: -60, max: 60 }) }),
   fc.record({ kind: fc.constant("cancel" as const), appointment: fc.nat(20), status: fc.constantFrom("Canceled" as const, "no_show" as const) }),
   fc.record({ kind: fc.constant("delete" as const), appointment: fc.nat(20) }),
@@ -58,7 +63,17 @@ function apply(rows: SourceRows, next: Change): void {
   switch (next.kind) {
     case "add": {
       const day = localDay(next.day);
-      appointments.push({ id: `n${++added}`, customer_id: `cu${next.customer + 1}`, service_id: "sv1", staff_id: "s1", starts_at: `${day} 14:00:00`, ends_at: `${day} 14:30:00`, price: "25.00", status: next.status, updated_at: null });
+      appointments.push({
+        id: `n${++added}`,
+        customer_id: `cu${next.customer + 1}`,
+        service_id: "sv1",
+        staff_id: "s1",
+        starts_at: `${day} 14:00:00`,
+        ends_at: `${day} 14:30:00`,
+        price: "25.00",
+        status: next.status,
+        updated_at: null,
+      });
       return;
     }
     case "move": {

@@ -67,7 +67,9 @@ describe("faults", () => {
     expect(failed[2]!.error).toBeTruthy();
     // The sandbox logged every other exchange of the history (a reset upload is logged without its location).
     expect(attempts.filter((attempt) => attempt.status !== null).map((attempt) => `${attempt.method} ${attempt.status}`)).toEqual(
-      (await sandboxRequests(db, location.upstreamLocationId)).filter((line) => !line.includes("access_tokens")).map((line) => line.replace(/ \S+ /, " ")),
+      (await sandboxRequests(db, location.upstreamLocationId))
+        .filter((line) => !line.includes("access_tokens"))
+        .map((line) => line.replace(/ \S+ /, " ")),
     );
     await expectSandboxMatches(location);
   });
@@ -76,7 +78,11 @@ describe("faults", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    const result = await runSession(testDb, requested.sessionId!, options({ client: { ...noWaits, maxAttempts: 2 }, config: { stepBackoffMs: 0, stepAttempts: 2 } }));
+    const result = await runSession(
+      testDb,
+      requested.sessionId!,
+      options({ client: { ...noWaits, maxAttempts: 2 }, config: { stepBackoffMs: 0, stepAttempts: 2 } }),
+    );
     expect(result).toBe("failed");
 
     const failed = await sessionOf(requested.sessionId!);
@@ -98,7 +104,13 @@ describe("faults", () => {
     expect(resumed.started).toBe(true);
     expect(await runSession(testDb, resumed.sessionId!, options())).toBe("succeeded");
     const after = await sessionOf(resumed.sessionId!);
-    expect(after.session).toMatchObject({ trigger: "resume", resumesSessionId: requested.sessionId, upstreamOpen: false, streamed: true, previewRunId: null });
+    expect(after.session).toMatchObject({
+      trigger: "resume",
+      resumesSessionId: requested.sessionId,
+      upstreamOpen: false,
+      streamed: true,
+      previewRunId: null,
+    });
     expect(after.steps.map((step) => `${step.name}:${step.status}`)).toEqual([
       "open:skipped",
       "calendars:skipped",
@@ -111,7 +123,13 @@ describe("faults", () => {
       "close:succeeded",
     ]);
     expect(openingsInAnyOrder((await sandboxRequests(db, location.upstreamLocationId)).slice(before))).toEqual(
-      openingsInAnyOrder(["POST batch_sync_openings 200", "PUT upload 200", "POST batch_sync_openings 200", "PUT upload 200", "PUT update_management_system 200"]),
+      openingsInAnyOrder([
+        "POST batch_sync_openings 200",
+        "PUT upload 200",
+        "POST batch_sync_openings 200",
+        "PUT upload 200",
+        "PUT update_management_system 200",
+      ]),
     );
     expect(await sandboxInProgress(location.upstreamLocationId)).toBe(false);
     const [cleared] = await db.select().from(locations).where(eq(locations.id, location.id));
@@ -125,7 +143,13 @@ describe("faults", () => {
     // The two services' imports go at once, so either may be the one that fails.
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 503 }, probability: 0.5, seed: 8, count: 1 });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await runSession(testDb, requested.sessionId!, options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }))).toBe("failed");
+    expect(
+      await runSession(
+        testDb,
+        requested.sessionId!,
+        options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }),
+      ),
+    ).toBe("failed");
     const failedItems = await db
       .select({ key: syncStepItems.key, status: syncStepItems.status })
       .from(syncStepItems)
@@ -139,7 +163,11 @@ describe("faults", () => {
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const resumed = await resumeSession(db, systemActor, requested.sessionId!);
     expect(await runSession(testDb, resumed.sessionId!, options())).toBe("succeeded");
-    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual(["POST batch_sync_openings 200", "PUT upload 200", "PUT update_management_system 200"]);
+    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual([
+      "POST batch_sync_openings 200",
+      "PUT upload 200",
+      "PUT update_management_system 200",
+    ]);
     const resent = await db
       .select({ key: syncStepItems.key })
       .from(syncStepItems)
@@ -153,7 +181,13 @@ describe("faults", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_services", mode: { kind: "status", status: 500 }, count: 1000 });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await runSession(testDb, requested.sessionId!, options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }))).toBe("failed");
+    expect(
+      await runSession(
+        testDb,
+        requested.sessionId!,
+        options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }),
+      ),
+    ).toBe("failed");
     await clearFaults(db);
     expect(await sandboxInProgress(location.upstreamLocationId)).toBe(true);
     await closeUpstreamSession(db, systemActor, requested.sessionId!, noWaits);
@@ -175,18 +209,26 @@ describe("lease and fencing", () => {
     await expect(runSession(testDb, requested.sessionId!, options({ owner: "worker-b" }))).rejects.toThrow(/held by another worker/);
 
     // Worker A hangs past its lease: worker B takes the session over and completes it.
-    await db.update(syncSessions).set({ leaseExpiresAt: new Date(Date.now() - 1000) }).where(eq(syncSessions.id, requested.sessionId!));
+    await db
+      .update(syncSessions)
+      .set({ leaseExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(syncSessions.id, requested.sessionId!));
     expect(await runSession(testDb, requested.sessionId!, options({ owner: "worker-b" }))).toBe("succeeded");
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect(session).toMatchObject({ status: "succeeded", leaseOwner: "worker-b", fencingToken: stale.token + 1 });
 
     // Worker A wakes up: nothing it writes lands, and its upstream client is cancelled.
-    await expect(stale.write((tx) => tx`update sync_sessions set status = 'failed' where id = ${requested.sessionId!}`)).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(stale.write((tx) => tx`update sync_sessions set status = 'failed' where id = ${requested.sessionId!}`)).rejects.toBeInstanceOf(
+      LeaseLostError,
+    );
     expect(stale.signal.aborted).toBe(true);
     await expect(stale.checkpoint()).rejects.toBeInstanceOf(LeaseLostError);
     const [unchanged] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect(unchanged!.status).toBe("succeeded");
-    const written = await db.select().from(syncAttempts).where(and(eq(syncAttempts.sessionId, requested.sessionId!), isNotNull(syncAttempts.stepId)));
+    const written = await db
+      .select()
+      .from(syncAttempts)
+      .where(and(eq(syncAttempts.sessionId, requested.sessionId!), isNotNull(syncAttempts.stepId)));
     expect(written.length).toBeGreaterThan(0);
   });
 });

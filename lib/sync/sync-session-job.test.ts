@@ -31,7 +31,10 @@ describe("sync.session job", () => {
     let status = "queued";
     for (let attempt = 0; attempt < 600 && (status === "queued" || status === "running"); attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      [{ status } = { status }] = await testDb.db.select({ status: syncSessions.status }).from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
+      [{ status } = { status }] = await testDb.db
+        .select({ status: syncSessions.status })
+        .from(syncSessions)
+        .where(eq(syncSessions.id, requested.sessionId!));
     }
     expect(status).toBe("succeeded");
   }, 90_000);

@@ -18,7 +18,12 @@ const { db } = testDb;
 const setup = await useSyncSandbox(db);
 
 // The engine's own attempts stay at their default: a refusal must not use them.
-const options: RunSessionOptions = { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow, client: noWaits, config: { stepBackoffMs: 0, stepAttempts: 3 } };
+const options: RunSessionOptions = {
+  reader: createArraySourceReader(sampleSourceRows()),
+  now: sampleNow,
+  client: noWaits,
+  config: { stepBackoffMs: 0, stepAttempts: 3 },
+};
 
 async function pointStaging(baseUrl: string, uploadHosts: string[]) {
   await updateEnvironment(db, systemActor, "staging", {
@@ -32,7 +37,10 @@ async function pointStaging(baseUrl: string, uploadHosts: string[]) {
 }
 
 async function contactStep(sessionId: string) {
-  const [step] = await db.select().from(syncSteps).where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, "contact_details")));
+  const [step] = await db
+    .select()
+    .from(syncSteps)
+    .where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, "contact_details")));
   return step!;
 }
 
@@ -47,7 +55,9 @@ async function startRedirectingUpstream(apiBaseUrl: string) {
       response.writeHead(307, { location: decodeURIComponent(request.url!.split("?to=")[1] ?? "") }).end();
       return;
     }
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name))) as Record<string, string>;
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)),
+    ) as Record<string, string>;
     const body = Buffer.concat(chunks);
     const upstream = await fetch(`${apiBaseUrl}${request.url}`, { method: request.method, headers, body: body.length ? body : undefined });
     let text = await upstream.text();
@@ -70,7 +80,9 @@ describe("refused upload addresses", () => {
 
       const step = await contactStep(requested.sessionId!);
       expect(step).toMatchObject({ status: "failed", attempts: 1 });
-      expect(step.error).toMatch(/^The upload address host 127\.0\.0\.1:\d+ is not one of this environment's upload hosts \(Settings → Environments\); nothing was sent\.$/);
+      expect(step.error).toMatch(
+        /^The upload address host 127\.0\.0\.1:\d+ is not one of this environment's upload hosts \(Settings → Environments\); nothing was sent\.$/,
+      );
       const exchanges = await sandboxRequests(db, location.upstreamLocationId);
       expect(exchanges.filter((line) => line.includes("contact_details"))).toEqual(["POST contact_details 200"]);
       expect(exchanges.filter((line) => line.startsWith("PUT upload"))).toEqual([]);

@@ -10,7 +10,11 @@ const finished = new Set(["succeeded", "failed", "cancelled"]);
  * Runs the session in this process, or, when a worker already holds it, waits for it
  * to finish (taking it over should that worker's lease expire). Returns the final status.
  */
-export async function runOrWaitForSession(connection: DatabaseConnection, sessionId: string, options: RunSessionOptions & { pollMs?: number } = {}): Promise<string> {
+export async function runOrWaitForSession(
+  connection: DatabaseConnection,
+  sessionId: string,
+  options: RunSessionOptions & { pollMs?: number } = {},
+): Promise<string> {
   for (;;) {
     try {
       await runSession(connection, sessionId, options);

@@ -48,7 +48,7 @@ function startWorker(sessionId: string) {
 }
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
     const value = await probe();
     if (value !== undefined) return value;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -63,42 +63,52 @@ const crashes = [
 ] as const;
 
 describe("a worker killed mid-step", () => {
-  it.each(crashes)("is taken over after its lease expires during $step; accepted items are not sent again and the final state is correct", async (crash) => {
-    const [sourceKey] = await generateDemoSource(db, { locations: 1, contacts: 25, years: 1, seed: 21, sourceKeys: [crash.sourceKey] });
-    const location = await createConnectedLocation(db, setup, { sourceKey });
-    await injectFault(db, { target: crash.target, mode: { kind: "delay", ms: 30_000 }, probability: 0.5, seed: 8, count: 1 });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    const sessionId = requested.sessionId!;
-    const worker = startWorker(sessionId);
+  it.each(crashes)(
+    "is taken over after its lease expires during $step; accepted items are not sent again and the final state is correct",
+    async (crash) => {
+      const [sourceKey] = await generateDemoSource(db, { locations: 1, contacts: 25, years: 1, seed: 21, sourceKeys: [crash.sourceKey] });
+      const location = await createConnectedLocation(db, setup, { sourceKey });
+      await injectFault(db, { target: crash.target, mode: { kind: "delay", ms: 30_000 }, probability: 0.5, seed: 8, count: 1 });
+      const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+      const sessionId = requested.sessionId!;
+      const worker = startWorker(sessionId);
 
-    const crashedStep = await until(async () => {
-      const [step] = await db.select().from(syncSteps).where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, crash.step)));
-      if (!step) return undefined;
-      const items = await db.select().from(syncStepItems).where(eq(syncStepItems.stepId, step.id)).orderBy(asc(syncStepItems.position));
-      return items[0]?.status === "succeeded" && items[1]?.status === "running" ? step : undefined;
-    }, `the second ${crash.step} item to be in flight`);
-    worker.child.kill("SIGKILL");
-    expect(await worker.exited).toBe("SIGKILL");
+      const crashedStep = await until(async () => {
+        const [step] = await db
+          .select()
+          .from(syncSteps)
+          .where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, crash.step)));
+        if (!step) return undefined;
+        const items = await db.select().from(syncStepItems).where(eq(syncStepItems.stepId, step.id)).orderBy(asc(syncStepItems.position));
+        return items[0]?.status === "succeeded" && items[1]?.status === "running" ? step : undefined;
+      }, `the second ${crash.step} item to be in flight`);
+      worker.child.kill("SIGKILL");
+      expect(await worker.exited).toBe("SIGKILL");
 
-    const [abandoned] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
-    expect(abandoned).toMatchObject({ status: "running", leaseOwner: "doomed-worker", fencingToken: 1 });
-    // Too early: the lease still holds.
-    await expect(runSession(testDb, sessionId, { reader, client: noWaits, owner: "survivor" })).rejects.toThrow(/held by another worker/);
-    await until(async () => ((await recoverAbandonedSessions(db)).includes(sessionId) ? true : undefined), "the lease to expire");
+      const [abandoned] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
+      expect(abandoned).toMatchObject({ status: "running", leaseOwner: "doomed-worker", fencingToken: 1 });
+      // Too early: the lease still holds.
+      await expect(runSession(testDb, sessionId, { reader, client: noWaits, owner: "survivor" })).rejects.toThrow(/held by another worker/);
+      await until(async () => ((await recoverAbandonedSessions(db)).includes(sessionId) ? true : undefined), "the lease to expire");
 
-    expect(await runSession(testDb, sessionId, { reader, client: noWaits, owner: "survivor", config: { stepBackoffMs: 0 } })).toBe("succeeded");
-    const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
-    expect(session).toMatchObject({ status: "succeeded", leaseOwner: "survivor", fencingToken: 2, upstreamOpen: false });
-    const items = await db.select().from(syncStepItems).where(eq(syncStepItems.stepId, crashedStep.id)).orderBy(asc(syncStepItems.position));
-    expect(items.length).toBeGreaterThanOrEqual(3);
-    expect(items.map((item) => [item.status, item.attempts])).toEqual(items.map((_, index) => ["succeeded", index === 1 ? 2 : 1]));
-    const firstItemUploads = await db.select().from(syncAttempts).where(and(eq(syncAttempts.itemId, items[0]!.id), eq(syncAttempts.method, "PUT")));
-    expect(firstItemUploads).toHaveLength(1);
-    await computeQueuedPreview(testDb, location.id, reader);
-    for (const type of ["calendars", "services", "contact_details", "appointments", "openings"] as const) {
-      const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
-      expect(compared.stored, type).toEqual(compared.expected);
-      expect(compared.syncedKeys, type).toEqual(Object.keys(compared.expected).sort());
-    }
-  }, 120_000);
+      expect(await runSession(testDb, sessionId, { reader, client: noWaits, owner: "survivor", config: { stepBackoffMs: 0 } })).toBe("succeeded");
+      const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
+      expect(session).toMatchObject({ status: "succeeded", leaseOwner: "survivor", fencingToken: 2, upstreamOpen: false });
+      const items = await db.select().from(syncStepItems).where(eq(syncStepItems.stepId, crashedStep.id)).orderBy(asc(syncStepItems.position));
+      expect(items.length).toBeGreaterThanOrEqual(3);
+      expect(items.map((item) => [item.status, item.attempts])).toEqual(items.map((_, index) => ["succeeded", index === 1 ? 2 : 1]));
+      const firstItemUploads = await db
+        .select()
+        .from(syncAttempts)
+        .where(and(eq(syncAttempts.itemId, items[0]!.id), eq(syncAttempts.method, "PUT")));
+      expect(firstItemUploads).toHaveLength(1);
+      await computeQueuedPreview(testDb, location.id, reader);
+      for (const type of ["calendars", "services", "contact_details", "appointments", "openings"] as const) {
+        const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
+        expect(compared.stored, type).toEqual(compared.expected);
+        expect(compared.syncedKeys, type).toEqual(Object.keys(compared.expected).sort());
+      }
+    },
+    120_000,
+  );
 });

@@ -23,6 +23,8 @@ describe("cachedZone", () => {
     const change = Date.UTC(2026, 2, 29, 1, 0, 0);
     expect(zone.offset(change - 1)).toBe(60);
     expect(zone.offset(change)).toBe(120);
-    expect(DateTime.fromISO("2026-03-29T02:30:00", { zone }).toISO()).toBe(DateTime.fromISO("2026-03-29T02:30:00", { zone: "Europe/Berlin" }).toISO());
+    expect(DateTime.fromISO("2026-03-29T02:30:00", { zone }).toISO()).toBe(
+      DateTime.fromISO("2026-03-29T02:30:00", { zone: "Europe/Berlin" }).toISO(),
+    );
   });
 });

@@ -62,7 +62,9 @@ const storedRecords = (type: SandboxRecordType) =>
     .select()
     .from(sandboxRecords)
     .where(and(eq(sandboxRecords.locationId, fixture.locationId), eq(sandboxRecords.type, type)))
-    .then((rows) => rows.map((row) => row.data).sort((a, b) => String(a.external_id ?? a.start_at).localeCompare(String(b.external_id ?? b.start_at))));
+    .then((rows) =>
+      rows.map((row) => row.data).sort((a, b) => String(a.external_id ?? a.start_at).localeCompare(String(b.external_id ?? b.start_at))),
+    );
 
 const zone = "Europe/Berlin";
 const { calendars, categories, services } = sampleCatalog;
@@ -153,7 +155,9 @@ describe("a complete sync session", () => {
     const storedContacts = await storedRecords("contact_details");
     expect(storedContacts).toHaveLength(250);
     expect(storedContacts).toContainEqual(contact(17));
-    expect(await storedRecords("vehicles")).toEqual([{ external_id: "veh-1", contact_detail_external_id: "c-1", make: "VW", model: "Golf", year: 2019 }]);
+    expect(await storedRecords("vehicles")).toEqual([
+      { external_id: "veh-1", contact_detail_external_id: "c-1", make: "VW", model: "Golf", year: 2019 },
+    ]);
     expect(await storedRecords("appointments")).toEqual(appointments);
     expect((await storedRecords("appointments"))[0]).toMatchObject({ start_at: "2026-03-29T01:30:00Z+01:00", end_at: "2026-03-29T03:30:00Z+02:00" });
     expect(await storedRecords("openings")).toEqual(openings);
@@ -182,7 +186,9 @@ describe("a complete sync session", () => {
     await client.uploadRecords({ putDataUrl: address, records: [contact(1), contact(2)], schema: ContactDetailRecord });
     expect((await client.requestVehiclesUpload(call)).startsWith(server.uploadOrigin)).toBe(true);
     expect(await client.requestAppointmentsUpload({ ...call, startDate: "2026-03-01", endDate: "2026-03-31" })).toMatch(/^http/);
-    expect(await client.requestOpeningsUpload({ ...call, startDate: "2026-03-01", endDate: "2026-03-03", serviceExternalId: "svc-1" })).toMatch(/^http/);
+    expect(await client.requestOpeningsUpload({ ...call, startDate: "2026-03-01", endDate: "2026-03-03", serviceExternalId: "svc-1" })).toMatch(
+      /^http/,
+    );
     // Reusing a one-time address is refused by the sandbox.
     await expect(client.uploadRecords({ putDataUrl: address, records: [contact(3)], schema: ContactDetailRecord })).rejects.toMatchObject({
       status: 410,
@@ -216,7 +222,12 @@ describe("errors from the sandbox", () => {
   test("a wrong password is an authentication error, not retried, with no secret in it", async () => {
     const client = makeClient();
     const error = await client
-      .createUserAccessToken({ email: fixture.owner.email, password: "wrong-password-1", clientId: fixture.clientId, clientSecret: fixture.clientSecret })
+      .createUserAccessToken({
+        email: fixture.owner.email,
+        password: "wrong-password-1",
+        clientId: fixture.clientId,
+        clientSecret: fixture.clientSecret,
+      })
       .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(UpstreamAuthenticationError);
     expect(attempts).toHaveLength(1);

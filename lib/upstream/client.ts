@@ -166,7 +166,9 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       if (!validate) return void checked.push(record as T);
       const parsed = schema.safeParse(record);
       if (parsed.success) checked.push(parsed.data);
-      else for (const issue of parsed.error.issues) details.push({ index, ...(issue.path.length ? { field: issue.path.join(".") } : {}), reason: issue.message });
+      else
+        for (const issue of parsed.error.issues)
+          details.push({ index, ...(issue.path.length ? { field: issue.path.join(".") } : {}), reason: issue.message });
     });
     for (const duplicate of findDuplicateExternalIds(checked)) {
       details.push({ index: duplicate.index, field: "external_id", reason: `repeats the external_id of record ${duplicate.firstIndex}` });
@@ -389,12 +391,17 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
 
     /** Appointments of one inclusive local date range: they replace the upstream's appointments in it. */
     importAppointments: (input: LocationCall & { startDate: string; endDate: string; records: RecordSource<AppointmentRecord> }) =>
-      importRecords("importAppointments", input, schemas.appointments, "/appointments/batch_sync_appointments", dateRange(input, "batch_sync_appointments")),
+      importRecords(
+        "importAppointments",
+        input,
+        schemas.appointments,
+        "/appointments/batch_sync_appointments",
+        dateRange(input, "batch_sync_appointments"),
+      ),
 
     /** Openings of one service in a date range (one request per service). */
-    importOpenings: (
-      input: LocationCall & { startDate: string; endDate: string; serviceExternalId: string; records: RecordSource<OpeningRecord> },
-    ) => importRecords("importOpenings", input, schemas.openings, "/openings/batch_sync_openings", openingsBody(input, "batch_sync_openings")),
+    importOpenings: (input: LocationCall & { startDate: string; endDate: string; serviceExternalId: string; records: RecordSource<OpeningRecord> }) =>
+      importRecords("importOpenings", input, schemas.openings, "/openings/batch_sync_openings", openingsBody(input, "batch_sync_openings")),
 
     /** Closes the client's connections (only when it created its own dispatcher). */
     async close(): Promise<void> {

@@ -1,12 +1,7 @@
 import { z } from "zod";
 
 export type UpstreamErrorCode =
-  | "UPSTREAM_AUTHENTICATION"
-  | "UPSTREAM_REJECTED"
-  | "UPSTREAM_UNAVAILABLE"
-  | "UPSTREAM_UPLOAD"
-  | "UPSTREAM_INVALID_RESPONSE"
-  | "UPSTREAM_CANCELLED";
+  "UPSTREAM_AUTHENTICATION" | "UPSTREAM_REJECTED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_UPLOAD" | "UPSTREAM_INVALID_RESPONSE" | "UPSTREAM_CANCELLED";
 
 /** One reason the upstream gave for refusing records (`index` = position in the sent array). */
 export const UpstreamErrorDetail = z.object({

@@ -44,7 +44,16 @@ function expectSameFormats(instant: Date | number, zone: string): void {
 const oddInstant = fc.oneof(
   arbitraryInstant.map((millis) => millis + 0.5),
   fc.double({ min: -8.64e15, max: 8.64e15, noNaN: true }),
-  fc.constantFrom(-8.64e15, 8.64e15, -8.64e15 + 86_400_000, 8.64e15 - 86_400_000, -62_167_219_200_000, 253_402_300_799_999, Number.NaN, Number.POSITIVE_INFINITY),
+  fc.constantFrom(
+    -8.64e15,
+    8.64e15,
+    -8.64e15 + 86_400_000,
+    8.64e15 - 86_400_000,
+    -62_167_219_200_000,
+    253_402_300_799_999,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+  ),
 );
 
 describe("formatUpstreamDateTime and formatLocalDate write what luxon wrote", () => {
@@ -71,12 +80,24 @@ describe("formatUpstreamDateTime and formatLocalDate write what luxon wrote", ()
 
   test("formatInstantAt is both of them at once", () => {
     fc.assert(
-      fc.property(fc.oneof(arbitraryInstant, arbitraryZoneAndInstantNearChange.map(([, instant]) => instant), oddInstant), arbitraryZone, (instant, zone) => {
-        for (const style of styles) {
-          const expected = outcome(() => ({ dateTime: luxonFormatUpstreamDateTime(instant, zone, style), instant, localDate: luxonFormatLocalDate(instant, zone) }));
-          expect(outcome(() => formatInstantAt(instant, zone, style))).toEqual(expected);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          arbitraryInstant,
+          arbitraryZoneAndInstantNearChange.map(([, instant]) => instant),
+          oddInstant,
+        ),
+        arbitraryZone,
+        (instant, zone) => {
+          for (const style of styles) {
+            const expected = outcome(() => ({
+              dateTime: luxonFormatUpstreamDateTime(instant, zone, style),
+              instant,
+              localDate: luxonFormatLocalDate(instant, zone),
+            }));
+            expect(outcome(() => formatInstantAt(instant, zone, style))).toEqual(expected);
+          }
+        },
+      ),
       { numRuns },
     );
   });
@@ -118,10 +139,12 @@ const dateTimeText = fc
 function mutated(text: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.oneof(
     text,
-    fc.tuple(text, fc.nat(), fc.constantFrom("", "0", "9", "-", ":", "T", "Z", "+", " ", "٣", "x", "\n"), fc.boolean()).map(([value, at, character, replace]) => {
-      const index = at % (value.length + 1);
-      return value.slice(0, index) + character + value.slice(replace ? index + 1 : index);
-    }),
+    fc
+      .tuple(text, fc.nat(), fc.constantFrom("", "0", "9", "-", ":", "T", "Z", "+", " ", "٣", "x", "\n"), fc.boolean())
+      .map(([value, at, character, replace]) => {
+        const index = at % (value.length + 1);
+        return value.slice(0, index) + character + value.slice(replace ? index + 1 : index);
+      }),
     fc.string(),
   );
 }

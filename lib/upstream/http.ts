@@ -110,7 +110,10 @@ export function classifyFailure(
   if (status >= 300 && status < 400) {
     const location = headerValue(result.headers, "location");
     const target = location ? ` to ${redactText(location, exchange.secrets).slice(0, 200)}` : "";
-    return { error: new UpstreamInvalidResponseError(`${where} answered a redirect (${status})${target}; redirects are not followed`, init), retryable: false };
+    return {
+      error: new UpstreamInvalidResponseError(`${where} answered a redirect (${status})${target}; redirects are not followed`, init),
+      retryable: false,
+    };
   }
   if (status === 408 || status === 429 || status >= 500) {
     const retryAfterMs = parseRetryAfter(headerValue(result.headers, "retry-after"));
@@ -171,7 +174,9 @@ export async function performExchange(exchange: Exchange, dispatcher: Dispatcher
       throw new AttemptFailure(thrown, false, undefined, (retryDelayMs) => emit({ error: thrown.message, retryDelayMs }));
     }
     if (exchange.signal?.aborted) {
-      const error = new UpstreamCancelledError(`${exchange.method} ${exchange.reportedPath} was cancelled`, { request: `${exchange.method} ${exchange.reportedPath}` });
+      const error = new UpstreamCancelledError(`${exchange.method} ${exchange.reportedPath} was cancelled`, {
+        request: `${exchange.method} ${exchange.reportedPath}`,
+      });
       throw new AttemptFailure(error, false, undefined, (retryDelayMs) => emit({ error: "cancelled", retryDelayMs }));
     }
     const reason = redactText(describeNetworkError(thrown, timeout.aborted, exchange.timeoutMs), exchange.secrets);

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { AccessTokenResponse, CurrentUserResponse, DateRangeImportBody, OpeningsImportBody, PutDataUrlResponse, UpdateManagementSystemBody } from "./endpoints";
+import {
+  AccessTokenResponse,
+  CurrentUserResponse,
+  DateRangeImportBody,
+  OpeningsImportBody,
+  PutDataUrlResponse,
+  UpdateManagementSystemBody,
+} from "./endpoints";
 import {
   appointmentRecordOf,
   AppointmentRecord,
@@ -73,7 +80,9 @@ describe("record schemas", () => {
   test("reject fields the spec does not list, except on vehicles", () => {
     expect(CalendarRecord.safeParse({ external_id: "cal-1", colour: "red" }).success).toBe(false);
     expect(ContactDetailRecord.safeParse({ external_id: "c-1", phone: "+1" }).success).toBe(false);
-    expect(OpeningRecord.safeParse({ start_at: "2026-03-29T09:30:00Z+02:00", calendar_external_id: "cal-1", service_external_id: "s" }).success).toBe(false);
+    expect(OpeningRecord.safeParse({ start_at: "2026-03-29T09:30:00Z+02:00", calendar_external_id: "cal-1", service_external_id: "s" }).success).toBe(
+      false,
+    );
     expect(VehicleRecord.parse({ external_id: "v-1", contact_detail_external_id: "c-1", make: "VW", year: 2019 })).toEqual({
       external_id: "v-1",
       contact_detail_external_id: "c-1",
@@ -106,7 +115,9 @@ describe("record schemas", () => {
     expect(AppointmentRecord.safeParse({ external_id: "a" }).success).toBe(false);
     expect(AppointmentRecord.safeParse({ ...appointment, end_at: "2026-03-29T09:00:00Z+02:00" }).error?.issues[0]?.path).toEqual(["end_at"]);
     // Same instant written at two offsets is in order.
-    expect(AppointmentRecord.safeParse({ ...appointment, start_at: "2026-03-29T09:30:00Z+02:00", end_at: "2026-03-29T07:30:00Z+00:00" }).success).toBe(true);
+    expect(
+      AppointmentRecord.safeParse({ ...appointment, start_at: "2026-03-29T09:30:00Z+02:00", end_at: "2026-03-29T07:30:00Z+00:00" }).success,
+    ).toBe(true);
     expect(AppointmentRecord.safeParse({ ...appointment, start_at: "2026-03-29T09:30:00+02:00" }).success).toBe(false);
     const rfc = appointmentRecordOf("rfc3339");
     expect(rfc.safeParse({ ...appointment, start_at: "2026-03-29T09:30:00+02:00", end_at: "2026-03-29T10:30:00+02:00" }).success).toBe(true);

@@ -57,16 +57,17 @@ export const ContactDetailRecord = z
     postal_code: z.string().optional(),
     mobile_phone_number: MobilePhoneNumber.optional(),
     birthdate: LocalDate.optional(),
-    gender: z.string().regex(/^[a-z]+$/, "must be a lower-case word").optional(),
+    gender: z
+      .string()
+      .regex(/^[a-z]+$/, "must be a lower-case word")
+      .optional(),
     active_membership: z.boolean().optional(),
   })
   .superRefine(checkIdentity);
 export type ContactDetailRecord = z.infer<typeof ContactDetailRecord>;
 
 /** Spec 2.6 shows no vehicle fields: the source's fields pass through beside the two we rely on. */
-export const VehicleRecord = z
-  .looseObject({ ...identity, contact_detail_external_id: ExternalId.optional() })
-  .superRefine(checkIdentity);
+export const VehicleRecord = z.looseObject({ ...identity, contact_detail_external_id: ExternalId.optional() }).superRefine(checkIdentity);
 export type VehicleRecord = z.infer<typeof VehicleRecord>;
 
 export function appointmentRecordOf(style: DateTimeStyle) {

@@ -25,7 +25,10 @@ describe("redactText", () => {
 describe("redactSecrets", () => {
   test("blanks secret-named keys at any depth and redacts strings", () => {
     const value = { error: { message: "Bearer tok-1 refused", nested: [{ password: "p", apiKey: "k" }] }, ok: 1 };
-    expect(redactSecrets(value)).toEqual({ error: { message: "Bearer [REDACTED] refused", nested: [{ password: "[REDACTED]", apiKey: "[REDACTED]" }] }, ok: 1 });
+    expect(redactSecrets(value)).toEqual({
+      error: { message: "Bearer [REDACTED] refused", nested: [{ password: "[REDACTED]", apiKey: "[REDACTED]" }] },
+      ok: 1,
+    });
   });
 });
 

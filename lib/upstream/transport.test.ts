@@ -49,8 +49,10 @@ beforeEach(() => {
   seen = [];
 });
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => (_, response) =>
-  response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Reply =>
+  (_, response) =>
+    response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 
 const apiKey = "test-api-key-0001";
 const sleeps: number[] = [];
@@ -252,7 +254,9 @@ describe("redirects and bodies", () => {
   ] as [string, Reply, RegExp][])("a bulk POST answered with %s fails clearly, sends nothing and is not retried", async (_, reply, message) => {
     replies = [reply];
     const { client } = makeClient();
-    const error = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c-1" }] }).catch((thrown: unknown) => thrown);
+    const error = await client
+      .importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c-1" }] })
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(UpstreamInvalidResponseError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).toContain("contact_details/batch_create_or_update");
@@ -315,7 +319,9 @@ describe("upload step", () => {
   test("sends nothing when put_data_url points outside the allow-list", async () => {
     replies = [json(200, { put_data_url: "https://evil.example.net/u/abc" })];
     const { client } = makeClient();
-    const error = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c-1" }] }).catch((thrown: unknown) => thrown);
+    const error = await client
+      .importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c-1" }] })
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(UpstreamUploadAddressError);
     expect((error as Error).message).toMatch(/is not one of this environment's upload hosts \(Settings → Environments\)/);
     expect(seen).toHaveLength(1);
@@ -342,9 +348,14 @@ describe("upload step", () => {
   });
 
   test("refuses a redirect from the upload address, and asks for no other address", async () => {
-    replies = [json(200, { put_data_url: `${origin}/uploads/0123456789abcdef0123` }), (_, response) => response.writeHead(307, { location: "/x" }).end()];
+    replies = [
+      json(200, { put_data_url: `${origin}/uploads/0123456789abcdef0123` }),
+      (_, response) => response.writeHead(307, { location: "/x" }).end(),
+    ];
     const { client } = makeClient();
-    const error = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c" }] }).catch((thrown: unknown) => thrown);
+    const error = await client
+      .importContactDetails({ accessToken: "t", locationId: "loc-1", records: [{ external_id: "c" }] })
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(UpstreamUploadAddressError);
     expect((error as Error).message).toMatch(/answered a redirect \(307\).*upload hosts \(Settings → Environments\)/);
     expect(seen.map((request) => request.method)).toEqual(["POST", "PUT"]);

@@ -6,7 +6,8 @@ import { hashPassword } from "@/lib/auth/passwords";
 import { DomainError } from "@/lib/errors/domain-error";
 import { hashInviteToken } from "./invite-links";
 
-const unusable = () => new DomainError("NOT_FOUND", "This invite link is not valid any more: it was used, replaced, or it expired. Ask for a new one.");
+const unusable = () =>
+  new DomainError("NOT_FOUND", "This invite link is not valid any more: it was used, replaced, or it expired. Ask for a new one.");
 
 /** The invite behind a link, if it can still be used; `hasPassword`: the account has one already, which the link cannot change. */
 export async function findUsableInvite(db: Database, token: string, now = new Date()) {
@@ -39,7 +40,10 @@ export interface AcceptedInvite {
  * works once, even when submitted twice at the same moment. A link never
  * replaces a password the account has already: then it only adds the membership.
  */
-export async function acceptInvite(db: Database, input: { token: string; password: string; clientAddress: string; now?: Date }): Promise<AcceptedInvite> {
+export async function acceptInvite(
+  db: Database,
+  input: { token: string; password: string; clientAddress: string; now?: Date },
+): Promise<AcceptedInvite> {
   const now = input.now ?? new Date();
   const tokenHash = hashInviteToken(input.token);
   const passwordHash = await hashPassword(input.password);

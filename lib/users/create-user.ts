@@ -32,7 +32,12 @@ export async function createUser(db: Database, actor: OperationActor, input: Cre
       .onConflictDoNothing()
       .returning({ id: users.id, email: users.email, role: users.role });
     if (!user) throw new DomainError("CONFLICT", "A user with this email exists already.", [{ field: "email", reason: "is already taken" }]);
-    await recordAuditEvent(tx, { actor, action: "user.created", target: { type: "user", id: user.id, label: user.email }, details: { role: user.role } });
+    await recordAuditEvent(tx, {
+      actor,
+      action: "user.created",
+      target: { type: "user", id: user.id, label: user.email },
+      details: { role: user.role },
+    });
     if (input.password) return user;
     const invite = await issueInvite(tx, { userId: user.id, createdBy: actor.id });
     await recordAuditEvent(tx, { actor, action: "user.invited", target: { type: "user", id: user.id, label: user.email } });

@@ -26,9 +26,13 @@ describe("invite flow", () => {
     expect(JSON.stringify(stored)).not.toContain(token);
 
     await acceptInvite(testDb.db, { token, password: "a long enough password", clientAddress: "10.0.0.1" });
-    expect((await signInWithPassword(testDb.db, { email: "new.person@example.test", password: "a long enough password", clientAddress: "10.0.0.1" })).ok).toBe(true);
+    expect(
+      (await signInWithPassword(testDb.db, { email: "new.person@example.test", password: "a long enough password", clientAddress: "10.0.0.1" })).ok,
+    ).toBe(true);
 
-    await expect(acceptInvite(testDb.db, { token, password: "another long password", clientAddress: "10.0.0.1" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(acceptInvite(testDb.db, { token, password: "another long password", clientAddress: "10.0.0.1" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(await findUsableInvite(testDb.db, token)).toBeNull();
     const actions = (await testDb.db.select().from(auditLog)).map((entry) => entry.action);
     expect(actions).toEqual(expect.arrayContaining(["user.created", "user.invited", "user.invite_accepted"]));
@@ -38,14 +42,18 @@ describe("invite flow", () => {
     const created = await createUser(testDb.db, admin, { email: "late@example.test", name: "", role: "support" });
     const token = tokenOf(created.invite!.path);
     const fourDaysLater = new Date(Date.now() + 4 * 24 * 60 * 60 * 1000);
-    await expect(acceptInvite(testDb.db, { token, password: "a long enough password", clientAddress: "x", now: fourDaysLater })).rejects.toBeInstanceOf(DomainError);
+    await expect(
+      acceptInvite(testDb.db, { token, password: "a long enough password", clientAddress: "x", now: fourDaysLater }),
+    ).rejects.toBeInstanceOf(DomainError);
     expect(await findUsableInvite(testDb.db, token, fourDaysLater)).toBeNull();
   });
 
   it("a reissued link replaces the earlier one", async () => {
     const created = await createUser(testDb.db, admin, { email: "again@example.test", name: "", role: "support" });
     const second = await reissueInvite(testDb.db, admin, created.id);
-    await expect(acceptInvite(testDb.db, { token: tokenOf(created.invite!.path), password: "a long enough password", clientAddress: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      acceptInvite(testDb.db, { token: tokenOf(created.invite!.path), password: "a long enough password", clientAddress: "x" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     await acceptInvite(testDb.db, { token: tokenOf(second.path), password: "a long enough password", clientAddress: "x" });
   });
 
@@ -75,7 +83,8 @@ describe("races and passwords", () => {
     );
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     for (const result of results) {
-      if (result.status === "rejected") expect(result.reason).toMatchObject({ code: "CONFLICT", fields: [{ field: "email", reason: "is already taken" }] });
+      if (result.status === "rejected")
+        expect(result.reason).toMatchObject({ code: "CONFLICT", fields: [{ field: "email", reason: "is already taken" }] });
     }
     const [user] = await testDb.db.select().from(users).where(eq(users.email, "same@example.test"));
     expect(await testDb.db.select().from(userInvites).where(eq(userInvites.userId, user!.id))).toHaveLength(1);
@@ -92,7 +101,12 @@ describe("races and passwords", () => {
   });
 
   it("a link left over for an account that has a password only adds the membership; the password stays", async () => {
-    const created = await createUser(testDb.db, admin, { email: "has-password@example.test", name: "", role: "owner", password: "the original password" });
+    const created = await createUser(testDb.db, admin, {
+      email: "has-password@example.test",
+      name: "",
+      role: "owner",
+      password: "the original password",
+    });
     const [location] = await testDb.db.insert(locations).values({ name: "Salon" }).returning();
     const { token } = await issueInvite(testDb.db, { userId: created.id, createdBy: null, locationId: location!.id });
     expect(await findUsableInvite(testDb.db, token)).toMatchObject({ hasPassword: true });
@@ -103,11 +117,18 @@ describe("races and passwords", () => {
     expect((await signIn("an attacker's password")).ok).toBe(false);
     expect((await signIn("the original password")).ok).toBe(true);
     expect(await testDb.db.select().from(locationMembers).where(eq(locationMembers.userId, created.id))).toHaveLength(1);
-    await expect(acceptInvite(testDb.db, { token, password: "an attacker's password", clientAddress: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(acceptInvite(testDb.db, { token, password: "an attacker's password", clientAddress: "x" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 
   it("gives no new link to a user who has set a password", async () => {
-    const created = await createUser(testDb.db, admin, { email: "set-already@example.test", name: "", role: "support", password: "a long enough password" });
+    const created = await createUser(testDb.db, admin, {
+      email: "set-already@example.test",
+      name: "",
+      role: "support",
+      password: "a long enough password",
+    });
     await expect(reissueInvite(testDb.db, admin, created.id)).rejects.toMatchObject({ code: "CONFLICT" });
   });
 
@@ -125,21 +146,36 @@ describe("races and passwords", () => {
 
 describe("updateUser", () => {
   it("deactivation bumps the session epoch, so tokens issued before stop working", async () => {
-    const created = await createUser(testDb.db, admin, { email: "leaver@example.test", name: "", role: "support", password: "a long enough password" });
+    const created = await createUser(testDb.db, admin, {
+      email: "leaver@example.test",
+      name: "",
+      role: "support",
+      password: "a long enough password",
+    });
     await updateUser(testDb.db, admin, created.id, { active: false });
     const [user] = await testDb.db.select().from(users).where(eq(users.id, created.id));
     expect(user).toMatchObject({ active: false, sessionEpoch: 1 });
   });
 
   it("changes a role and audits from → to", async () => {
-    const created = await createUser(testDb.db, admin, { email: "mover@example.test", name: "", role: "support", password: "a long enough password" });
+    const created = await createUser(testDb.db, admin, {
+      email: "mover@example.test",
+      name: "",
+      role: "support",
+      password: "a long enough password",
+    });
     await updateUser(testDb.db, admin, created.id, { role: "engineer" });
     const [entry] = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "user.role_changed"));
     expect(entry).toMatchObject({ targetId: created.id, details: { from: "support", to: "engineer" } });
   });
 
   it("keeps at least one active admin", async () => {
-    const only = await createUser(testDb.db, admin, { email: "only-admin@example.test", name: "", role: "admin", password: "a long enough password" });
+    const only = await createUser(testDb.db, admin, {
+      email: "only-admin@example.test",
+      name: "",
+      role: "admin",
+      password: "a long enough password",
+    });
     await expect(updateUser(testDb.db, admin, only.id, { role: "support" })).rejects.toMatchObject({ code: "CONFLICT" });
     await expect(updateUser(testDb.db, admin, only.id, { active: false })).rejects.toMatchObject({ code: "CONFLICT" });
   });

@@ -23,7 +23,14 @@ export async function issueInvite(
   const expiresAt = new Date(now.getTime() + INVITE_TTL_HOURS * 60 * 60 * 1000);
   await db
     .insert(userInvites)
-    .values({ userId: input.userId, tokenHash: hashInviteToken(token), createdBy: input.createdBy, locationId: input.locationId ?? null, createdAt: now, expiresAt })
+    .values({
+      userId: input.userId,
+      tokenHash: hashInviteToken(token),
+      createdBy: input.createdBy,
+      locationId: input.locationId ?? null,
+      createdAt: now,
+      expiresAt,
+    })
     .onConflictDoUpdate({
       target: userInvites.userId,
       targetWhere: isNull(userInvites.usedAt),

@@ -19,7 +19,8 @@ export async function updateUser(db: Database, actor: OperationActor, userId: st
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw new DomainError("NOT_FOUND", "User not found.");
     const managesUsers = can(user, "users.manage");
-    const losesAdmin = managesUsers && user.active && ((input.role && !can({ id: user.id, role: input.role }, "users.manage")) || input.active === false);
+    const losesAdmin =
+      managesUsers && user.active && ((input.role && !can({ id: user.id, role: input.role }, "users.manage")) || input.active === false);
     if (losesAdmin) {
       const [others] = await tx
         .select({ count: sql<number>`count(*)::int` })

@@ -3,7 +3,10 @@ import { NewPassword } from "@/lib/auth/password-rules";
 import { Role } from "@/lib/auth/roles";
 import { safeText } from "@/lib/validation/safe-text";
 
-export const Email = z.email("must be an email address").max(254).transform((value) => value.trim().toLowerCase());
+export const Email = z
+  .email("must be an email address")
+  .max(254)
+  .transform((value) => value.trim().toLowerCase());
 
 export const CreateUserInput = z.object({
   email: Email,

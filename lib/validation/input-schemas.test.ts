@@ -17,8 +17,22 @@ import { decodeSessionCursor } from "@/lib/sync/session-cursor";
 import { ConfirmRemovalsInput, SessionHistoryQuery } from "@/lib/sync/session-inputs";
 import { CreateUserInput } from "@/lib/users/user-inputs";
 
-const location = { name: "Salon North", timeZone: "Europe/Berlin", country: "DE", environment: "staging", upstreamLocationId: "sbx-1", sourceKey: "north" };
-const environment = { baseUrl: "https://api.example.test", uploadHosts: ["uploads.example.test"], clientId: "client", dataSourceName: "Salon Suite", apiKey: "key", clientSecret: "secret" };
+const location = {
+  name: "Salon North",
+  timeZone: "Europe/Berlin",
+  country: "DE",
+  environment: "staging",
+  upstreamLocationId: "sbx-1",
+  sourceKey: "north",
+};
+const environment = {
+  baseUrl: "https://api.example.test",
+  uploadHosts: ["uploads.example.test"],
+  clientId: "client",
+  dataSourceName: "Salon Suite",
+  apiKey: "key",
+  clientSecret: "secret",
+};
 
 /** Every text field a person (or a URL) fills in, with an otherwise valid input around it. */
 const textFields: [string, string, z.ZodType, Record<string, unknown>][] = [
@@ -62,7 +76,9 @@ describe("every text input refuses control, invisible and direction characters, 
       const parsed = schema.safeParse({ ...valid, [field]: `x${text}` });
       expect(parsed.success, JSON.stringify(text)).toBe(false);
       const issue = parsed.error!.issues.find((candidate) => candidate.path.join(".") === field);
-      expect(issue?.message, JSON.stringify(text)).toMatch(/must not contain control, invisible or text-direction characters \(U\+[0-9A-F]{4} at character \d+\)/);
+      expect(issue?.message, JSON.stringify(text)).toMatch(
+        /must not contain control, invisible or text-direction characters \(U\+[0-9A-F]{4} at character \d+\)/,
+      );
     }
   });
 
@@ -106,7 +122,10 @@ describe("page cursors", () => {
   const id = "00000000-0000-4000-8000-000000000000";
 
   it("refuse NUL or lone surrogates smuggled in as JSON escapes", () => {
-    expect(invalidCursor(() => decodeLocationCursor(encodePageCursor(["a\u0000", id]), "after"))).toMatchObject({ code: "INVALID", fields: [{ field: "after" }] });
+    expect(invalidCursor(() => decodeLocationCursor(encodePageCursor(["a\u0000", id]), "after"))).toMatchObject({
+      code: "INVALID",
+      fields: [{ field: "after" }],
+    });
     expect(invalidCursor(() => decodeLocationCursor(encodePageCursor(["\ud800", id]), "before")).code).toBe("INVALID");
     expect(decodeLocationCursor(encodePageCursor(["salon", id]), "after")).toEqual({ sortName: "salon", id });
   });
@@ -125,14 +144,20 @@ describe("page cursors", () => {
 
 describe("audit log filters", () => {
   it("refuse a malformed date, an impossible time or an over-long id in the cursor", () => {
-    for (const before of ["2024-99-99T99:99Z_1", "2024-02-31T00:00:00.000Z_1", "2024-01-01T00:00:00.000Z_99999999999999999999999", "2024-01-01T00:00:00.000Z_"]) {
+    for (const before of [
+      "2024-99-99T99:99Z_1",
+      "2024-02-31T00:00:00.000Z_1",
+      "2024-01-01T00:00:00.000Z_99999999999999999999999",
+      "2024-01-01T00:00:00.000Z_",
+    ]) {
       expect(AuditLogQuery.safeParse({ before }).success, before).toBe(false);
     }
     expect(AuditLogQuery.safeParse({ before: "2024-01-01T00:00:00.000Z_123" }).success).toBe(true);
   });
 
   it("refuse dates PostgreSQL and JavaScript disagree on", () => {
-    for (const date of ["0000-01-01", "9999-12-31", "2024-02-30"]) expect(AuditLogQuery.safeParse({ from: date, to: date }).success, date).toBe(false);
+    for (const date of ["0000-01-01", "9999-12-31", "2024-02-30"])
+      expect(AuditLogQuery.safeParse({ from: date, to: date }).success, date).toBe(false);
     expect(AuditLogQuery.safeParse({ from: "2024-01-01", to: "2024-12-31" }).success).toBe(true);
   });
 });

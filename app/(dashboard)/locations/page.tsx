@@ -77,7 +77,11 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
           </p>
           {page.items.length === 0 ? (
             <p className="py-8 text-center text-sm text-slate-600">
-              {filtered ? "No locations match. Try another search or clear the filters." : canCreate ? "No locations yet. Add the first with New location." : "No locations yet."}
+              {filtered
+                ? "No locations match. Try another search or clear the filters."
+                : canCreate
+                  ? "No locations yet. Add the first with New location."
+                  : "No locations yet."}
             </p>
           ) : (
             <LocationsTable items={page.items} />

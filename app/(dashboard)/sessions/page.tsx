@@ -68,7 +68,9 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
       <Card>
         <CardContent className="flex flex-col gap-4">
           {page.items.length === 0 ? (
-            <p className="py-8 text-center text-sm text-slate-600">{Object.values(filters).some(Boolean) ? "No sessions match these filters." : "No sync sessions yet."}</p>
+            <p className="py-8 text-center text-sm text-slate-600">
+              {Object.values(filters).some(Boolean) ? "No sessions match these filters." : "No sync sessions yet."}
+            </p>
           ) : (
             <FleetSessionsTable items={page.items} />
           )}

@@ -36,7 +36,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         ) : (
           <>
             <h1 className="mb-1 text-2xl font-semibold tracking-tight">This link cannot be used</h1>
-            <p className="text-sm text-slate-600">It was used already, replaced by a newer one, or it expired. Ask the person who invited you for a new link.</p>
+            <p className="text-sm text-slate-600">
+              It was used already, replaced by a newer one, or it expired. Ask the person who invited you for a new link.
+            </p>
           </>
         )}
       </div>

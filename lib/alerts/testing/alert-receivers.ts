@@ -24,7 +24,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/services/T000/B000/secret-token`, bodies, respondWith, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/services/T000/B000/secret-token`,
+    bodies,
+    respondWith,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 export interface SmtpReceiver {

@@ -31,7 +31,11 @@ interface SeedFlags {
 function parseSeedFlags({ locations, contacts, years, seed }: SeedFlags): DemoSourceOptions {
   const parsed = SeedOptions.safeParse({ locations, contacts, years, seed });
   if (parsed.success) return parsed.data;
-  throw new DomainError("INVALID", "no demo data was generated:", parsed.error.issues.map((issue) => ({ field: `--${String(issue.path[0])}`, reason: issue.message })));
+  throw new DomainError(
+    "INVALID",
+    "no demo data was generated:",
+    parsed.error.issues.map((issue) => ({ field: `--${String(issue.path[0])}`, reason: issue.message })),
+  );
 }
 
 export function register(program: Command) {

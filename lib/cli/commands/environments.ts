@@ -65,7 +65,8 @@ export function register(program: Command) {
         const config = getConfig();
         const input: Partial<EnvironmentUpdateInput> = {
           baseUrl: options.baseUrl ?? stored.baseUrl ?? undefined,
-          uploadHosts: options.uploadHosts !== undefined ? splitHosts(options.uploadHosts) : stored.uploadHosts.length ? stored.uploadHosts : undefined,
+          uploadHosts:
+            options.uploadHosts !== undefined ? splitHosts(options.uploadHosts) : stored.uploadHosts.length ? stored.uploadHosts : undefined,
           clientId: options.clientId ?? stored.clientId ?? undefined,
           dataSourceName: options.dataSourceName ?? stored.dataSourceName ?? undefined,
           apiKey: config.UPSTREAM_API_KEY,

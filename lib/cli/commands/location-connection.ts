@@ -29,10 +29,21 @@ export function register(program: Command) {
       await runWithDatabase(async () => {
         const locationId = parseLocationId(id);
         const input = ConnectLocationInput.safeParse({ email: options.email, password: await readSecretFromStdin("password") });
-        if (!input.success) throw new DomainError("INVALID", input.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+        if (!input.success)
+          throw new DomainError("INVALID", input.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
         const location = await connectLocation(getDatabase(), cliActor, locationId, input.data);
-        const summary = { id: location.id, name: location.name, connected: location.connected, upstreamAccountEmail: location.upstreamAccountEmail, connectedAt: location.connectedAt };
-        console.log(options.json ? jsonForTerminal(summary) : `Connected ${forTerminal(location.name)} (${location.id}) as ${forTerminal(location.upstreamAccountEmail)}`);
+        const summary = {
+          id: location.id,
+          name: location.name,
+          connected: location.connected,
+          upstreamAccountEmail: location.upstreamAccountEmail,
+          connectedAt: location.connectedAt,
+        };
+        console.log(
+          options.json
+            ? jsonForTerminal(summary)
+            : `Connected ${forTerminal(location.name)} (${location.id}) as ${forTerminal(location.upstreamAccountEmail)}`,
+        );
       });
     });
 
@@ -44,7 +55,11 @@ export function register(program: Command) {
     .action(async (id: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
         const location = await disconnectLocation(getDatabase(), cliActor, parseLocationId(id));
-        console.log(options.json ? jsonForTerminal({ id: location.id, name: location.name, connected: location.connected }) : `Disconnected ${forTerminal(location.name)} (${location.id})`);
+        console.log(
+          options.json
+            ? jsonForTerminal({ id: location.id, name: location.name, connected: location.connected })
+            : `Disconnected ${forTerminal(location.name)} (${location.id})`,
+        );
       });
     });
 }

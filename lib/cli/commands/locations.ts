@@ -61,7 +61,11 @@ function parseAddOptions(options: AddOptions): LocationInput {
     const field = issue.path.join(".");
     if (!fields.has(field)) fields.set(field, issue.message);
   }
-  throw new DomainError("INVALID", "the location was not added:", [...fields].map(([field, reason]) => ({ field, reason })));
+  throw new DomainError(
+    "INVALID",
+    "the location was not added:",
+    [...fields].map(([field, reason]) => ({ field, reason })),
+  );
 }
 
 async function listAllLocations(q: string | undefined): Promise<LocationListItem[]> {
@@ -78,10 +82,21 @@ async function listAllLocations(q: string | undefined): Promise<LocationListItem
 function formatTable(items: LocationListItem[]): string {
   const rows = [
     ["ID", "NAME", "ENVIRONMENT", "UPSTREAM ID", "STATUS", "SYNC"],
-    ...items.map((item) => [item.id, item.name, item.environment, item.upstreamLocationId ?? "—", item.connectionStatus, `${item.syncTime} ${item.timeZone}`].map(forTerminal)),
+    ...items.map((item) =>
+      [item.id, item.name, item.environment, item.upstreamLocationId ?? "—", item.connectionStatus, `${item.syncTime} ${item.timeZone}`].map(
+        forTerminal,
+      ),
+    ),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 export function register(program: Command) {

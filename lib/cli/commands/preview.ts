@@ -34,10 +34,15 @@ export function register(program: Command) {
     .action(async (location: string, options: { resource?: string; json?: boolean; rebuild?: boolean }) => {
       await runWithDatabase(async () => {
         const parsed = LocationId.safeParse({ locationId: location });
-        if (!parsed.success) throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${forTerminal(location)}"`);
+        if (!parsed.success)
+          throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${forTerminal(location)}"`);
         const type = recordTypeOf(options.resource);
         const connection = getConnection();
-        const [run] = await connection.db.insert(previewRuns).values({ locationId: parsed.data.locationId, requestedByEmail: "cli", rebuild: options.rebuild ?? false }).onConflictDoNothing().returning();
+        const [run] = await connection.db
+          .insert(previewRuns)
+          .values({ locationId: parsed.data.locationId, requestedByEmail: "cli", rebuild: options.rebuild ?? false })
+          .onConflictDoNothing()
+          .returning();
         if (!run) throw new DomainError("CONFLICT", "A preview of this location is being computed right now; run this again when it has finished.");
         await computePreview(connection, run.id);
         const [done] = await connection.db.select().from(previewRuns).where(eq(previewRuns.id, run.id));
@@ -46,7 +51,9 @@ export function register(program: Command) {
         if (!options.json) {
           for (const [name, count] of Object.entries(counts)) {
             if (!count) continue;
-            await write(`${name.padEnd(20)} ${count.sourceRows} rows · ${count.valid} valid (${count.warnings} with warnings) · ${count.errors} errors · ${count.excludedByRule} excluded by rule\n`);
+            await write(
+              `${name.padEnd(20)} ${count.sourceRows} rows · ${count.valid} valid (${count.warnings} with warnings) · ${count.errors} errors · ${count.excludedByRule} excluded by rule\n`,
+            );
           }
           return;
         }
@@ -54,7 +61,9 @@ export function register(program: Command) {
         let first = true;
         const typeFilter = type ? connection.sql`and record_type = ${type}` : connection.sql``;
         for await (const rows of connection.sql<{ record_type: string; payload: unknown }[]>`
-          select record_type, payload from preview_records where location_id = ${run.locationId} and status in ('valid', 'warning') ${typeFilter} order by record_type, seq`.cursor(1000)) {
+          select record_type, payload from preview_records where location_id = ${run.locationId} and status in ('valid', 'warning') ${typeFilter} order by record_type, seq`.cursor(
+          1000,
+        )) {
           for (const row of rows) {
             await write(`${first ? "" : ","}${jsonForTerminal({ type: row.record_type, record: row.payload })}`);
             first = false;
@@ -65,7 +74,9 @@ export function register(program: Command) {
         for await (const rows of connection.sql<Record<string, string | null>[]>`
           select i.record_type as type, r.source_id, r.record_key as external_id, i.severity, i.field, i.code, i.reason, i.original
           from preview_issues i join preview_records r on r.location_id = i.location_id and r.record_type = i.record_type and r.seq = i.seq
-          where i.location_id = ${run.locationId} ${type ? connection.sql`and i.record_type = ${type}` : connection.sql``} order by i.record_type, i.seq`.cursor(1000)) {
+          where i.location_id = ${run.locationId} ${type ? connection.sql`and i.record_type = ${type}` : connection.sql``} order by i.record_type, i.seq`.cursor(
+          1000,
+        )) {
           for (const row of rows) {
             await write(`${first ? "" : ","}${jsonForTerminal(row)}`);
             first = false;

@@ -23,9 +23,13 @@ function locationIdOf(value: string): string {
 
 function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
   if (value === undefined) return undefined;
-  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
+  const names = value
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !(optionalStepNames as readonly string[]).includes(name));
-  if (unknown.length) throw new DomainError("INVALID", `--steps: ${unknown.map(forTerminal).join(", ")} unknown; choose from ${optionalStepNames.join(", ")}`);
+  if (unknown.length)
+    throw new DomainError("INVALID", `--steps: ${unknown.map(forTerminal).join(", ")} unknown; choose from ${optionalStepNames.join(", ")}`);
   return names as OptionalStepName[];
 }
 
@@ -33,7 +37,8 @@ function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
 const cliActor = systemActorAs("cli", "cli");
 
 // `text` is composed with forTerminal() around every value from the database or the upstream.
-const print = (value: unknown, json: boolean | undefined, text: string) => process.stdout.write(json ? `${jsonForTerminal(value, 2)}\n` : `${text}\n`);
+const print = (value: unknown, json: boolean | undefined, text: string) =>
+  process.stdout.write(json ? `${jsonForTerminal(value, 2)}\n` : `${text}\n`);
 
 export function register(program: Command) {
   program
@@ -55,10 +60,24 @@ export function register(program: Command) {
           full: options.full,
           optionalSteps: stepsOf(options.steps),
         });
-        if (!result.started && result.reason === "not_connected") throw new DomainError("CONFLICT", "This location is not connected: its owner connects it first.");
-        if (result.started) await recordSessionStarted(connection.db, cliActor, { sessionId: result.sessionId, locationId, trigger: "cli", full: options.full ?? false });
+        if (!result.started && result.reason === "not_connected")
+          throw new DomainError("CONFLICT", "This location is not connected: its owner connects it first.");
+        if (result.started)
+          await recordSessionStarted(connection.db, cliActor, {
+            sessionId: result.sessionId,
+            locationId,
+            trigger: "cli",
+            full: options.full ?? false,
+          });
         const sessionId = result.sessionId!;
-        if (!options.wait) return void print(result, options.json, result.started ? `session ${sessionId} queued` : `session ${sessionId} is already ${result.reason === "already_open" ? "open" : "scheduled"}`);
+        if (!options.wait)
+          return void print(
+            result,
+            options.json,
+            result.started
+              ? `session ${sessionId} queued`
+              : `session ${sessionId} is already ${result.reason === "already_open" ? "open" : "scheduled"}`,
+          );
         const status = await runOrWaitForSession(connection, sessionId);
         const detail = await getSessionDetail(connection.db, sessionId);
         print(detail, options.json, `session ${sessionId} ${status}${detail.session.error ? `: ${forTerminal(detail.session.error)}` : ""}`);
@@ -74,7 +93,10 @@ export function register(program: Command) {
     .action(async (location: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
         const sessions = await listSessions(getConnection().db, locationIdOf(location));
-        const lines = sessions.map((session) => `${session.id} ${session.status.padEnd(9)} ${session.trigger.padEnd(8)} ${session.createdAt.toISOString()}${session.error ? ` ${forTerminal(session.error)}` : ""}`);
+        const lines = sessions.map(
+          (session) =>
+            `${session.id} ${session.status.padEnd(9)} ${session.trigger.padEnd(8)} ${session.createdAt.toISOString()}${session.error ? ` ${forTerminal(session.error)}` : ""}`,
+        );
         print(sessions, options.json, lines.join("\n") || "no sessions");
       });
     });
@@ -89,7 +111,10 @@ export function register(program: Command) {
         const detail = await getSessionDetail(getConnection().db, id);
         const lines = [
           `session ${detail.session.id} ${detail.session.status}${detail.session.upstreamOpen ? " (upstream session open)" : ""}`,
-          ...detail.steps.map((step) => `  ${step.name.padEnd(18)} ${step.status.padEnd(9)} sent ${step.recordsSent}, invalid ${step.recordsInvalid}, excluded ${step.recordsExcluded}${step.error ? ` – ${forTerminal(step.error)}` : ""}`),
+          ...detail.steps.map(
+            (step) =>
+              `  ${step.name.padEnd(18)} ${step.status.padEnd(9)} sent ${step.recordsSent}, invalid ${step.recordsInvalid}, excluded ${step.recordsExcluded}${step.error ? ` – ${forTerminal(step.error)}` : ""}`,
+          ),
           `  ${detail.attempts.length} HTTP attempt(s)`,
         ];
         print(detail, options.json, lines.join("\n"));
@@ -104,7 +129,11 @@ export function register(program: Command) {
     .action(async (id: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
         const result = await resumeSession(getConnection().db, cliActor, id);
-        print(result, options.json, result.started ? `session ${result.sessionId} queued (resumes ${forTerminal(id)})` : `not started: ${result.reason}`);
+        print(
+          result,
+          options.json,
+          result.started ? `session ${result.sessionId} queued (resumes ${forTerminal(id)})` : `not started: ${result.reason}`,
+        );
         if (!result.started) process.exitCode = 1;
       });
     });

@@ -20,11 +20,16 @@ export function register(program: Command) {
     .action(async (options: { email: string; role: string; name: string; json?: boolean }) => {
       await runWithDatabase(async () => {
         const input = CreateUserInput.safeParse({ email: options.email, role: options.role, name: options.name });
-        if (!input.success) throw new DomainError("INVALID", input.error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`).join("; "));
+        if (!input.success)
+          throw new DomainError("INVALID", input.error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`).join("; "));
         const password = NewPassword.safeParse(await readSecretFromStdin("password"));
         if (!password.success) throw new DomainError("INVALID", `password: ${password.error.issues[0]?.message}`);
         const user = await createUser(getDatabase(), systemActorAs("cli"), { ...input.data, password: password.data });
-        console.log(options.json ? jsonForTerminal({ id: user.id, email: user.email, role: user.role }) : `Created ${user.role} ${forTerminal(user.email)} (${user.id})`);
+        console.log(
+          options.json
+            ? jsonForTerminal({ id: user.id, email: user.email, role: user.role })
+            : `Created ${user.role} ${forTerminal(user.email)} (${user.id})`,
+        );
       });
     });
 }

@@ -15,7 +15,10 @@ export async function createFleetLocation(db: Database, values: Partial<typeof l
 }
 
 export async function createOwnerOf(db: Database, locationId: string) {
-  const [owner] = await db.insert(users).values({ email: `owner-${randomUUID().slice(0, 8)}@example.test`, role: "owner" }).returning();
+  const [owner] = await db
+    .insert(users)
+    .values({ email: `owner-${randomUUID().slice(0, 8)}@example.test`, role: "owner" })
+    .returning();
   await db.insert(locationMembers).values({ locationId, userId: owner!.id });
   return { id: owner!.id, role: "owner" as const };
 }
@@ -25,7 +28,8 @@ export async function createFleetSession(
   db: Database,
   input: { locationId: string; status: SessionStatus; createdAt: Date; durationMs?: number; steps?: Partial<Record<SyncStepName, StepStatus>> },
 ) {
-  const finishedAt = input.status === "queued" || input.status === "running" ? null : new Date(input.createdAt.getTime() + (input.durationMs ?? 60_000));
+  const finishedAt =
+    input.status === "queued" || input.status === "running" ? null : new Date(input.createdAt.getTime() + (input.durationMs ?? 60_000));
   const [session] = await db
     .insert(syncSessions)
     .values({

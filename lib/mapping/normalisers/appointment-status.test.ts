@@ -24,7 +24,9 @@ describe("normaliseAppointmentStatus", () => {
   test("an unknown status is booked, with a warning", () => {
     expect(normaliseAppointmentStatus("tentative")).toEqual({
       value: "booked",
-      issues: [{ severity: "warning", field: "status", code: "unknown_status", reason: "is not a known status; treated as booked", original: "tentative" }],
+      issues: [
+        { severity: "warning", field: "status", code: "unknown_status", reason: "is not a known status; treated as booked", original: "tentative" },
+      ],
     });
   });
 });

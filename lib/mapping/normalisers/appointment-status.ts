@@ -17,9 +17,15 @@ export function normaliseAppointmentStatus(value: string | null | undefined): No
   // Most rows hold a key as it is ("completed"), which cleaning leaves as it is: looked up first.
   const written = statusBySpelling.get(value);
   if (written !== undefined) return normalised(written);
-  const spelling = value.trim().toLowerCase().replace(/[\s_-]+/gu, "");
+  const spelling = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/gu, "");
   if (spelling === "") return normalised<AppointmentStatus>("booked");
   const status = statusBySpelling.get(spelling);
   if (status !== undefined) return normalised(status);
-  return normalised<AppointmentStatus>("booked", warningIssue("status", "unknown_status", "is not a known status; treated as booked", shownOriginal(value)));
+  return normalised<AppointmentStatus>(
+    "booked",
+    warningIssue("status", "unknown_status", "is not a known status; treated as booked", shownOriginal(value)),
+  );
 }

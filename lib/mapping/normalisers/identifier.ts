@@ -29,5 +29,8 @@ export function requireReference(value: string | null | undefined, field: string
 export function optionalReference(value: string | null | undefined, field: string): Normalised<string> {
   const identifier = normaliseIdentifier(value);
   if (identifier !== undefined) return normalised(identifier);
-  return normalised<string>(undefined, warningIssue(field, "missing_reference", "is missing: sent without it", typeof value === "string" ? value : null));
+  return normalised<string>(
+    undefined,
+    warningIssue(field, "missing_reference", "is missing: sent without it", typeof value === "string" ? value : null),
+  );
 }

@@ -12,13 +12,16 @@ describe("normaliseInteger", () => {
     expect(normaliseInteger(" ", "year")).toEqual({ value: undefined, issues: [] });
   });
 
-  test.each([[1.5, "1.5"], [Number.NaN, "NaN"], [Number.POSITIVE_INFINITY, "Infinity"], [2 ** 60, String(2 ** 60)], ["12a", "12a"]])(
-    "drops %s with a warning",
-    (value, original) => {
-      expect(normaliseInteger(value, "year")).toEqual({
-        value: undefined,
-        issues: [{ severity: "warning", field: "year", code: "invalid_integer", reason: "is not a whole number", original }],
-      });
-    },
-  );
+  test.each([
+    [1.5, "1.5"],
+    [Number.NaN, "NaN"],
+    [Number.POSITIVE_INFINITY, "Infinity"],
+    [2 ** 60, String(2 ** 60)],
+    ["12a", "12a"],
+  ])("drops %s with a warning", (value, original) => {
+    expect(normaliseInteger(value, "year")).toEqual({
+      value: undefined,
+      issues: [{ severity: "warning", field: "year", code: "invalid_integer", reason: "is not a whole number", original }],
+    });
+  });
 });

@@ -40,14 +40,23 @@ function luxonNormaliseLocalDateTime(
     .getPossibleOffsets()
     .sort((first, second) => first.toMillis() - second.toMillis());
   if (placed === undefined || !placed.isValid) {
-    return normalised<PlacedDateTime>(undefined, errorIssue(field, "invalid_date_time", "cannot be placed in the location's time zone", shownOriginal(value)));
+    return normalised<PlacedDateTime>(
+      undefined,
+      errorIssue(field, "invalid_date_time", "cannot be placed in the location's time zone", shownOriginal(value)),
+    );
   }
   const instant = placed.toMillis();
-  const result = { dateTime: luxonFormatUpstreamDateTime(instant, location.timeZone, location.dateTimeStyle), instant, localDate: luxonFormatLocalDate(instant, location.timeZone) };
+  const result = {
+    dateTime: luxonFormatUpstreamDateTime(instant, location.timeZone, location.dateTimeStyle),
+    instant,
+    localDate: luxonFormatLocalDate(instant, location.timeZone),
+  };
   const issues = [];
   if (placed.toFormat("yyyy-MM-dd'T'HH:mm:ss") !== wallTime) {
     const sentAs = placed.toFormat(result.localDate === date ? "HH:mm" : "yyyy-MM-dd HH:mm");
-    issues.push(warningIssue(field, "nonexistent_local_time", `does not exist in ${location.timeZone} (clock change); sent as ${sentAs}`, shownOriginal(value)));
+    issues.push(
+      warningIssue(field, "nonexistent_local_time", `does not exist in ${location.timeZone} (clock change); sent as ${sentAs}`, shownOriginal(value)),
+    );
   } else if (placed.getPossibleOffsets().length > 1) {
     const reason = `occurs twice in ${location.timeZone} (clock change); sent as the earlier one, UTC${placed.toFormat("ZZ")}`;
     issues.push(warningIssue(field, "ambiguous_local_time", reason, shownOriginal(value)));
@@ -65,18 +74,23 @@ const wallTimeText = (wallMillis: number, separator: string, form: "seconds" | "
   const text = `${iso.slice(0, 10)}${separator}${iso.slice(11, 19)}`;
   return form === "minutes" ? text.slice(0, 16) : form === "fraction" ? `${text}.${iso.slice(20, 23)}` : text;
 };
-const textForm = fc.tuple(fc.constantFrom(" ", "T"), fc.constantFrom("seconds", "seconds", "minutes", "fraction") as fc.Arbitrary<"seconds" | "minutes" | "fraction">);
+const textForm = fc.tuple(
+  fc.constantFrom(" ", "T"),
+  fc.constantFrom("seconds", "seconds", "minutes", "fraction") as fc.Arbitrary<"seconds" | "minutes" | "fraction">,
+);
 
 // Wall times around a clock change: from `hours` before the change on the old offset to `hours` after it on the new
 // one. Within hours, skipped and repeated times come up often; within days, the edges of the plain path (a day away).
 const wallTimeAroundChange = (hours: number) =>
-  fc.tuple(arbitraryZone, fc.nat(), fc.integer({ min: -hours * 3_600, max: hours * 3_600 }), textForm).map(([zone, pick, seconds, [separator, form]]) => {
-    const transitions = zoneTransitions(zone);
-    const change = transitions.length === 0 ? Date.UTC(2026, 2, 29) : transitions[pick % transitions.length]!;
-    const offsetBefore = IANAZone.create(zone).offset(change - 1);
-    const wallMillis = Math.floor((change + offsetBefore * 60_000) / 1000) * 1000 + seconds * 1000;
-    return [zone, wallTimeText(wallMillis, separator, form)] as const;
-  });
+  fc
+    .tuple(arbitraryZone, fc.nat(), fc.integer({ min: -hours * 3_600, max: hours * 3_600 }), textForm)
+    .map(([zone, pick, seconds, [separator, form]]) => {
+      const transitions = zoneTransitions(zone);
+      const change = transitions.length === 0 ? Date.UTC(2026, 2, 29) : transitions[pick % transitions.length]!;
+      const offsetBefore = IANAZone.create(zone).offset(change - 1);
+      const wallMillis = Math.floor((change + offsetBefore * 60_000) / 1000) * 1000 + seconds * 1000;
+      return [zone, wallTimeText(wallMillis, separator, form)] as const;
+    });
 const wallTimeNearChange = wallTimeAroundChange(4);
 const wallTimeDaysFromChange = wallTimeAroundChange(60);
 
@@ -95,7 +109,10 @@ const messyWallTime = fc.oneof(
       fc.integer({ min: 0, max: 61 }),
       fc.integer({ min: 0, max: 61 }),
     )
-    .map(([year, month, day, hour, minute, second]) => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)} ${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}`),
+    .map(
+      ([year, month, day, hour, minute, second]) =>
+        `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)} ${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}`,
+    ),
   fc
     .tuple(wallTimeAnyDay, fc.nat(), fc.constantFrom("", "0", "9", "-", ":", " ", "T", ".", "Z", "+02", "٣", "\t", "\n", "x"), fc.boolean())
     .map(([[, text], at, character, replace]) => {

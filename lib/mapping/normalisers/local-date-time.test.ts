@@ -51,8 +51,14 @@ describe("normaliseLocalDateTime", () => {
     });
 
     test("the minutes either side of the gap exist and carry no issue", () => {
-      expect(normaliseLocalDateTime("2026-03-29 01:59:59", "start_at", berlin)).toMatchObject({ value: { dateTime: "2026-03-29T01:59:59Z+01:00" }, issues: [] });
-      expect(normaliseLocalDateTime("2026-03-29 03:00:00", "start_at", berlin)).toMatchObject({ value: { dateTime: "2026-03-29T03:00:00Z+02:00" }, issues: [] });
+      expect(normaliseLocalDateTime("2026-03-29 01:59:59", "start_at", berlin)).toMatchObject({
+        value: { dateTime: "2026-03-29T01:59:59Z+01:00" },
+        issues: [],
+      });
+      expect(normaliseLocalDateTime("2026-03-29 03:00:00", "start_at", berlin)).toMatchObject({
+        value: { dateTime: "2026-03-29T03:00:00Z+02:00" },
+        issues: [],
+      });
     });
 
     test("names the date when a whole day was skipped", () => {
@@ -85,7 +91,10 @@ describe("normaliseLocalDateTime", () => {
     });
 
     test("the hour after the overlap is unambiguous", () => {
-      expect(normaliseLocalDateTime("2026-10-25 03:00:00", "start_at", berlin)).toMatchObject({ value: { dateTime: "2026-10-25T03:00:00Z+01:00" }, issues: [] });
+      expect(normaliseLocalDateTime("2026-10-25 03:00:00", "start_at", berlin)).toMatchObject({
+        value: { dateTime: "2026-10-25T03:00:00Z+01:00" },
+        issues: [],
+      });
     });
   });
 
@@ -102,7 +111,15 @@ describe("normaliseLocalDateTime", () => {
     (value) => {
       expect(normaliseLocalDateTime(value, "start_at", berlin)).toEqual({
         value: undefined,
-        issues: [{ severity: "error", field: "start_at", code: "invalid_date_time", reason: "is not a local date-time YYYY-MM-DD HH:MM:SS", original: value }],
+        issues: [
+          {
+            severity: "error",
+            field: "start_at",
+            code: "invalid_date_time",
+            reason: "is not a local date-time YYYY-MM-DD HH:MM:SS",
+            original: value,
+          },
+        ],
       });
     },
   );

@@ -57,7 +57,8 @@ function wallTimeMillis(text: string): number | undefined {
 export function normaliseLocalDateTime(value: string | null | undefined, field: string, location: Location): Normalised<PlacedDateTime> {
   if (!isTimeZone(location.timeZone)) throw new RangeError(`unknown IANA time zone: ${location.timeZone}`);
   const text = typeof value === "string" ? value.trim() : "";
-  if (typeof value !== "string" || text === "") return normalised<PlacedDateTime>(undefined, errorIssue(field, "missing_date_time", "is missing", shownOriginal(value)));
+  if (typeof value !== "string" || text === "")
+    return normalised<PlacedDateTime>(undefined, errorIssue(field, "missing_date_time", "is missing", shownOriginal(value)));
   const wallMillis = wallTimeMillis(text);
   if (wallMillis === undefined) {
     return normalised<PlacedDateTime>(
@@ -185,17 +186,33 @@ function placeWithLuxon(value: string, text: string, field: string, location: Lo
     .getPossibleOffsets()
     .sort((first, second) => first.toMillis() - second.toMillis());
   if (placed === undefined || !placed.isValid) {
-    return normalised<PlacedDateTime>(undefined, errorIssue(field, "invalid_date_time", "cannot be placed in the location's time zone", shownOriginal(value)));
+    return normalised<PlacedDateTime>(
+      undefined,
+      errorIssue(field, "invalid_date_time", "cannot be placed in the location's time zone", shownOriginal(value)),
+    );
   }
   const instant = placed.toMillis();
-  const result = { dateTime: formatUpstreamDateTime(instant, location.timeZone, location.dateTimeStyle), instant, localDate: formatLocalDate(instant, location.timeZone) };
+  const result = {
+    dateTime: formatUpstreamDateTime(instant, location.timeZone, location.dateTimeStyle),
+    instant,
+    localDate: formatLocalDate(instant, location.timeZone),
+  };
   const issues = [];
   if (placed.toFormat("yyyy-MM-dd'T'HH:mm:ss") !== wallTime) {
     // A whole skipped day (Pacific/Apia, 2011-12-30) moves the date too.
     const sentAs = placed.toFormat(result.localDate === date ? "HH:mm" : "yyyy-MM-dd HH:mm");
-    issues.push(warningIssue(field, "nonexistent_local_time", `does not exist in ${location.timeZone} (clock change); sent as ${sentAs}`, shownOriginal(value)));
+    issues.push(
+      warningIssue(field, "nonexistent_local_time", `does not exist in ${location.timeZone} (clock change); sent as ${sentAs}`, shownOriginal(value)),
+    );
   } else if (placed.getPossibleOffsets().length > 1) {
-    issues.push(warningIssue(field, "ambiguous_local_time", `occurs twice in ${location.timeZone} (clock change); sent as the earlier one, UTC${placed.toFormat("ZZ")}`, shownOriginal(value)));
+    issues.push(
+      warningIssue(
+        field,
+        "ambiguous_local_time",
+        `occurs twice in ${location.timeZone} (clock change); sent as the earlier one, UTC${placed.toFormat("ZZ")}`,
+        shownOriginal(value),
+      ),
+    );
   }
   return normalised(result, ...issues);
 }

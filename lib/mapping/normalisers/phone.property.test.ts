@@ -27,7 +27,11 @@ const country = fc.oneof(fc.constantFrom(...countries), fc.constantFrom("de", "u
 
 // Example mobiles of every country with some digits changed: valid, invalid and other countries' numbers all come up.
 const exampleNumber = fc
-  .tuple(fc.constantFrom(...countries), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 9 })), { maxLength: 3 }), fc.constantFrom("national", "international", "idd"))
+  .tuple(
+    fc.constantFrom(...countries),
+    fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 9 })), { maxLength: 3 }),
+    fc.constantFrom("national", "international", "idd"),
+  )
   .map(([exampleCountry, changes, form]) => {
     const digits = (examples as Record<string, string>)[exampleCountry]?.split("") ?? ["1", "2", "3"];
     for (const [at, digit] of changes) digits[at % digits.length] = String(digit);
@@ -40,7 +44,13 @@ const typedNumber = fc
   .tuple(fc.constantFrom("", "+", "+1 ", "+49 ", "+44", "00", "0", "(0", "1 (", "+7 ", "+39 0", "+262"), fc.stringMatching(/^[0-9 ()./-]{0,18}$/))
   .map(([prefix, digits]) => prefix + digits);
 
-const phoneText = fc.oneof(exampleNumber, exampleNumber, typedNumber, arbitraryRowOf.customers.map((row) => row.phone), fc.string());
+const phoneText = fc.oneof(
+  exampleNumber,
+  exampleNumber,
+  typedNumber,
+  arbitraryRowOf.customers.map((row) => row.phone),
+  fc.string(),
+);
 
 describe("normalisePhone decides as the library's own isValid()", () => {
   test("for numbers of every country, typed in many ways", () => {

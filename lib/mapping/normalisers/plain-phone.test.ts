@@ -37,7 +37,9 @@ const typedNumber = fc
   });
 
 // Read in the number's own country mostly, else in any.
-const textAndCountry = fc.tuple(typedNumber, fc.constantFrom(...countries), fc.boolean()).map(([[own, text], other, inOwn]) => [text, inOwn ? own : other] as const);
+const textAndCountry = fc
+  .tuple(typedNumber, fc.constantFrom(...countries), fc.boolean())
+  .map(([[own, text], other, inOwn]) => [text, inOwn ? own : other] as const);
 
 function libraryNumber(text: string, country: CountryCode): string | undefined {
   const phone = parsePhoneNumberFromString(text, { defaultCountry: country });

@@ -27,7 +27,12 @@ function bigIntNormalisePrice(value: string | null | undefined): Normalised<numb
 }
 
 const amount = fc
-  .tuple(fc.constantFrom("", "+", "-"), fc.stringMatching(/^[0-9]{1,22}$/), fc.option(fc.stringMatching(/^[0-9]{0,6}$/), { nil: undefined }), fc.constantFrom("", " "))
+  .tuple(
+    fc.constantFrom("", "+", "-"),
+    fc.stringMatching(/^[0-9]{1,22}$/),
+    fc.option(fc.stringMatching(/^[0-9]{0,6}$/), { nil: undefined }),
+    fc.constantFrom("", " "),
+  )
   .map(([sign, whole, fraction, space]) => `${space}${sign}${whole}${fraction === undefined ? "" : `.${fraction}`}${space}`);
 // Around the largest amount a Number holds exactly: 90071992547409.91 is 2^53 - 1 cents.
 const nearLimit = fc

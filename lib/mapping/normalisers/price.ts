@@ -43,7 +43,8 @@ export function normalisePrice(value: string | null | undefined): Normalised<num
   const roundUp = fraction.length > 2 && Number(fraction[2]) >= 5;
   const cents = centsOf(whole, centDigits, roundUp);
   if (sign === "-" && cents !== 0) return normalised<number>(undefined, warningIssue(field, "negative_price", "is negative", shownOriginal(value)));
-  if (cents > Number.MAX_SAFE_INTEGER) return normalised<number>(undefined, warningIssue(field, "invalid_price", "is too large", shownOriginal(value)));
+  if (cents > Number.MAX_SAFE_INTEGER)
+    return normalised<number>(undefined, warningIssue(field, "invalid_price", "is too large", shownOriginal(value)));
   const rounded = /[1-9]/.test(fraction.slice(2));
   if (!rounded) return normalised(cents);
   return normalised(cents, warningIssue(field, "rounded_price", "has more than two decimals; rounded to whole cents", shownOriginal(value)));

@@ -33,7 +33,9 @@ const clockChangeDate = fc.constantFrom("2026-03-29", "2026-10-25", "2026-03-08"
 const wallTime = nullable(
   fc.oneof(
     fc.tuple(fc.oneof(plausibleDate, messyDate), time).map(([date, clock]) => `${date} ${clock}`),
-    fc.tuple(clockChangeDate, fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 59 })).map(([date, hour, minute]) => `${date} ${pad(hour, 2)}:${pad(minute, 2)}:00`),
+    fc
+      .tuple(clockChangeDate, fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 59 }))
+      .map(([date, hour, minute]) => `${date} ${pad(hour, 2)}:${pad(minute, 2)}:00`),
     anyText,
   ),
 );
@@ -66,15 +68,28 @@ const email = nullable(
 const phone = nullable(
   fc.oneof(
     fc.constantFrom("0171 2345678", "+49 30 123456", "(212) 555-2368", "07911 123456", "+44 7911 123456", "0044 7911 123456", "+1 415 555 0100"),
-    fc.tuple(fc.constantFrom("", "+", "+49 ", "0", "00", "(0", "+1 "), fc.stringMatching(/^[0-9 ()./-]{0,18}$/)).map(([prefix, digits]) => prefix + digits),
+    fc
+      .tuple(fc.constantFrom("", "+", "+49 ", "0", "00", "(0", "+1 "), fc.stringMatching(/^[0-9 ()./-]{0,18}$/))
+      .map(([prefix, digits]) => prefix + digits),
     anyText,
   ),
 );
 
-const birthdate = nullable(fc.oneof(plausibleDate, messyDate, plausibleDate.map((date) => date.split("-").reverse().join(".")), anyText));
-const gender = nullable(fc.oneof(fc.constantFrom("F", "m", "Frau", "Herr", "divers", "non-binary", "Unknown", "n/a", "m/w", "MÄNNLICH", "İ"), anyText));
+const birthdate = nullable(
+  fc.oneof(
+    plausibleDate,
+    messyDate,
+    plausibleDate.map((date) => date.split("-").reverse().join(".")),
+    anyText,
+  ),
+);
+const gender = nullable(
+  fc.oneof(fc.constantFrom("F", "m", "Frau", "Herr", "divers", "non-binary", "Unknown", "n/a", "m/w", "MÄNNLICH", "İ"), anyText),
+);
 const price = nullable(fc.oneof(fc.stringMatching(/^ ?-?[0-9]{1,20}(\.[0-9]{0,5})? ?$/), fc.constantFrom("19,90", "1e3", "NaN"), anyText));
-const status = nullable(fc.oneof(fc.constantFrom("booked", "Completed", "Canceled", "cancelled", "NO_SHOW", "no show", "noshow", "tentative"), anyText));
+const status = nullable(
+  fc.oneof(fc.constantFrom("booked", "Completed", "Canceled", "cancelled", "NO_SHOW", "no show", "noshow", "tentative"), anyText),
+);
 const updatedAt = nullable(fc.date({ noInvalidDate: true }));
 
 export const arbitraryRowOf: { [R in SourceResource]: fc.Arbitrary<SourceRowOf[R]> } = {
@@ -129,16 +144,18 @@ export const arbitraryRowOf: { [R in SourceResource]: fc.Arbitrary<SourceRowOf[R
       status,
       updated_at: updatedAt,
     }),
-    fc.record({
-      id: plausibleId,
-      customer_id: plausibleId,
-      service_id: plausibleId,
-      staff_id: plausibleId,
-      span: wallTimeSpan,
-      price,
-      status,
-      updated_at: updatedAt,
-    }).map(({ span: [starts_at, ends_at], ...row }) => ({ ...row, starts_at, ends_at })),
+    fc
+      .record({
+        id: plausibleId,
+        customer_id: plausibleId,
+        service_id: plausibleId,
+        staff_id: plausibleId,
+        span: wallTimeSpan,
+        price,
+        status,
+        updated_at: updatedAt,
+      })
+      .map(({ span: [starts_at, ends_at], ...row }) => ({ ...row, starts_at, ends_at })),
   ),
   availability: fc.oneof(
     fc.record({ staff_id: messyReference, service_id: messyReference, starts_at: wallTime }),
@@ -146,7 +163,16 @@ export const arbitraryRowOf: { [R in SourceResource]: fc.Arbitrary<SourceRowOf[R
   ),
 };
 
-const sampleZones = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu", "Pacific/Chatham", "America/St_Johns", "Pacific/Apia", "UTC"];
+const sampleZones = [
+  "Europe/Berlin",
+  "America/New_York",
+  "Australia/Lord_Howe",
+  "Asia/Kathmandu",
+  "Pacific/Chatham",
+  "America/St_Johns",
+  "Pacific/Apia",
+  "UTC",
+];
 
 /** A location anywhere (zones with half-hour offsets and odd clock changes included); the style is set per check. */
 export const arbitraryContext: fc.Arbitrary<Omit<MappingContext, "dateTimeStyle">> = fc.record({

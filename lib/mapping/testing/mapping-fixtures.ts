@@ -1,16 +1,13 @@
-import type {
-  AppointmentRow,
-  AvailabilityRow,
-  CustomerRow,
-  ServiceCategoryRow,
-  ServiceRow,
-  StaffRow,
-  VehicleRow,
-} from "@/lib/source/source-rows";
+import type { AppointmentRow, AvailabilityRow, CustomerRow, ServiceCategoryRow, ServiceRow, StaffRow, VehicleRow } from "@/lib/source/source-rows";
 import type { MappingContext } from "../mapping-types";
 
 /** A Berlin location on 2026-06-15. */
-export const berlinContext: MappingContext = { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec", now: new Date("2026-06-15T10:00:00Z") };
+export const berlinContext: MappingContext = {
+  timeZone: "Europe/Berlin",
+  country: "DE",
+  dateTimeStyle: "spec",
+  now: new Date("2026-06-15T10:00:00Z"),
+};
 
 export function staffRow(overrides: Partial<StaffRow> = {}): StaffRow {
   return { id: "staff-1", first_name: "Ada", last_name: "Lovelace", display_name: null, ...overrides };

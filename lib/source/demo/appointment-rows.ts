@@ -31,7 +31,13 @@ export function averageVisits(years: number): number {
   return 5 * (years + 0.5);
 }
 
-function appointment(context: AppointmentContext, customerNo: string | null, service: CatalogueService, start: number, status?: string): AppointmentInsert {
+function appointment(
+  context: AppointmentContext,
+  customerNo: string | null,
+  service: CatalogueService,
+  start: number,
+  status?: string,
+): AppointmentInsert {
   const { sourceKey, catalogue, random, today } = context;
   const end = start + service.durationMinutes * minuteMs;
   const past = start < today;

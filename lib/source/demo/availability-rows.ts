@@ -16,9 +16,20 @@ export const availabilityDays = 7;
 export const openingDays = 4;
 
 /** Each service-long slot of one provider's opening hours on one day, about four in ten free. */
-function* daySlots(sourceKey: string, profile: DemoProfile, service: CatalogueService, staffId: number, day: number, random: Random): Generator<SlotInsert> {
+function* daySlots(
+  sourceKey: string,
+  profile: DemoProfile,
+  service: CatalogueService,
+  staffId: number,
+  day: number,
+  random: Random,
+): Generator<SlotInsert> {
   const close = day + profile.closeHour * hourMs;
-  for (let start = day + profile.openHour * hourMs; start + service.durationMinutes * minuteMs <= close; start += service.durationMinutes * minuteMs) {
+  for (
+    let start = day + profile.openHour * hourMs;
+    start + service.durationMinutes * minuteMs <= close;
+    start += service.durationMinutes * minuteMs
+  ) {
     if (random.chance(0.4)) yield { sourceKey, staffId, serviceId: service.id, startsAt: formatWallTime(start) };
   }
 }

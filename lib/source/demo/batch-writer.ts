@@ -14,7 +14,11 @@ export interface BatchWriter<Row> {
  * travels as one JSON parameter (json_populate_recordset): several times faster than a multi-row
  * VALUES insert, whose thousands of parameters cost more to build than to store.
  */
-export function createBatchWriter<Table extends PgTable>(db: DatabaseOrTransaction, table: Table, batchSize = 2000): BatchWriter<Table["$inferInsert"]> {
+export function createBatchWriter<Table extends PgTable>(
+  db: DatabaseOrTransaction,
+  table: Table,
+  batchSize = 2000,
+): BatchWriter<Table["$inferInsert"]> {
   const columns = getTableColumns(table);
   let queue: Table["$inferInsert"][] = [];
   const flush = async () => {
@@ -28,12 +32,16 @@ export function createBatchWriter<Table extends PgTable>(db: DatabaseOrTransacti
       if (!column) throw new Error(`${property} is not a column`);
       return column.name;
     });
-    const records = rows.map((row) => Object.fromEntries(properties.map((property, index) => [names[index], (row as Record<string, unknown>)[property] ?? null])));
+    const records = rows.map((row) =>
+      Object.fromEntries(properties.map((property, index) => [names[index], (row as Record<string, unknown>)[property] ?? null])),
+    );
     const columnList = sql.join(
       names.map((name) => sql.identifier(name)),
       sql`, `,
     );
-    await db.execute(sql`insert into ${table} (${columnList}) select ${columnList} from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json)`);
+    await db.execute(
+      sql`insert into ${table} (${columnList}) select ${columnList} from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json)`,
+    );
   };
   return {
     async push(row) {

@@ -31,7 +31,9 @@ function address(context: CustomerContext): Pick<CustomerInsert, "street" | "add
   const city = random.pick(profile.cities);
   return {
     street: profile.country === "DE" ? `${street} ${random.int(1, 150)}${random.chance(0.1) ? "a" : ""}` : `${random.int(1, 9999)} ${street}`,
-    addressExtra: random.chance(0.1) ? random.pick(profile.country === "DE" ? ["c/o Becker", "2. OG", "Hinterhaus"] : ["Apt 4B", "Suite 200", "Unit 12"]) : null,
+    addressExtra: random.chance(0.1)
+      ? random.pick(profile.country === "DE" ? ["c/o Becker", "2. OG", "Hinterhaus"] : ["Apt 4B", "Suite 200", "Unit 12"])
+      : null,
     city: city.name,
     postalCode: random.chance(0.03) ? null : random.pick(city.postalCodes),
   };

@@ -17,7 +17,10 @@ export async function ensureDemoSource(db: DatabaseOrTransaction): Promise<boole
   return db.transaction(async (tx) => {
     // Two processes starting at once: the second waits, then finds the data.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('demo_source.ensure'))`);
-    const existing = await tx.select({ sourceKey: demoSourceLocations.sourceKey }).from(demoSourceLocations).where(inArray(demoSourceLocations.sourceKey, sourceKeys));
+    const existing = await tx
+      .select({ sourceKey: demoSourceLocations.sourceKey })
+      .from(demoSourceLocations)
+      .where(inArray(demoSourceLocations.sourceKey, sourceKeys));
     if (existing.length === sourceKeys.length) return false;
     await generateDemoSource(tx, { locations: sourceKeys.length, sourceKeys, ...embeddedDemoSourceSize });
     return true;

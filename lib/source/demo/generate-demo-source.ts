@@ -65,7 +65,8 @@ function assertCount(name: string, value: number, minimum: number) {
 
 export function demoSourceKeys(options: Pick<DemoSourceOptions, "locations" | "seed" | "sourceKeys">): string[] {
   if (!options.sourceKeys) return Array.from({ length: options.locations }, (_, index) => `demo-${options.seed}-${index + 1}`);
-  if (options.sourceKeys.length !== options.locations) throw new Error(`${options.sourceKeys.length} source keys given for ${options.locations} locations`);
+  if (options.sourceKeys.length !== options.locations)
+    throw new Error(`${options.sourceKeys.length} source keys given for ${options.locations} locations`);
   return [...options.sourceKeys];
 }
 
@@ -86,7 +87,8 @@ export async function generateDemoSource(db: DatabaseOrTransaction, options: Dem
   await db.transaction(async (tx) => {
     for (const table of demoSourceTables) await tx.delete(table).where(inArray(table.sourceKey, sourceKeys));
     const { seed, contacts, years, appointments, services } = options;
-    for (const [index, sourceKey] of sourceKeys.entries()) await generateLocation(tx, { sourceKey, index, seed, contacts, years, appointments, services, today });
+    for (const [index, sourceKey] of sourceKeys.entries())
+      await generateLocation(tx, { sourceKey, index, seed, contacts, years, appointments, services, today });
   });
   return sourceKeys;
 }
@@ -108,7 +110,9 @@ async function generateLocation(db: DatabaseOrTransaction, options: LocationPlan
   const { sourceKey, index, seed, today, contacts, years, appointments: appointmentTotal, services: serviceTotal } = options;
   const profile = demoProfiles[index % demoProfiles.length]!;
   const randomFor = (purpose: string) => createRandom(deriveSeed(seed, index, purpose));
-  await db.insert(demoSourceLocations).values({ sourceKey, name: `Demo ${profile.label} ${index + 1}`, timeZone: profile.timeZone, country: profile.country, kind: profile.kind });
+  await db
+    .insert(demoSourceLocations)
+    .values({ sourceKey, name: `Demo ${profile.label} ${index + 1}`, timeZone: profile.timeZone, country: profile.country, kind: profile.kind });
   // New options draw from streams of their own ("extra-services", "visit-rounding", "openings"): without them, the rows stay as they were.
   const extraServices = { count: Math.max(0, (serviceTotal ?? 0) - profile.services.length), random: randomFor("extra-services") };
   const catalogue = await generateCatalogue(db, sourceKey, profile, randomFor("catalogue"), today, extraServices);
@@ -134,8 +138,10 @@ async function generateLocation(db: DatabaseOrTransaction, options: LocationPlan
   for (let number = 1; number <= contacts; number++) {
     const rows = customerRows(customerContext, number);
     for (const row of rows) await customers.push(row);
-    if (profile.automotive) for (const vehicle of vehicleRows(customerContext, rows[0]!.customerNo)) await vehicles.push({ ...vehicle, id: ++vehicleId });
-    for (const visit of customerAppointments(appointmentContext, rows[0]!.customerNo, years)) await appointments.push({ ...visit, id: ++appointmentId });
+    if (profile.automotive)
+      for (const vehicle of vehicleRows(customerContext, rows[0]!.customerNo)) await vehicles.push({ ...vehicle, id: ++vehicleId });
+    for (const visit of customerAppointments(appointmentContext, rows[0]!.customerNo, years))
+      await appointments.push({ ...visit, id: ++appointmentId });
   }
   const showcaseCustomers = Array.from({ length: Math.min(contacts, 50) }, (_, offset) => customerNumber(profile, offset + 1));
   for (const visit of showcaseAppointments(appointmentContext, showcaseCustomers)) await appointments.push({ ...visit, id: ++appointmentId });
@@ -143,6 +149,14 @@ async function generateLocation(db: DatabaseOrTransaction, options: LocationPlan
 
   const slots = createBatchWriter(db, demoSourceAvailabilitySlots);
   let slotId = 0;
-  for (const slot of availabilitySlots(sourceKey, profile, catalogue, randomFor("availability"), today, serviceTotal === undefined ? undefined : randomFor("openings"))) await slots.push({ ...slot, id: ++slotId });
+  for (const slot of availabilitySlots(
+    sourceKey,
+    profile,
+    catalogue,
+    randomFor("availability"),
+    today,
+    serviceTotal === undefined ? undefined : randomFor("openings"),
+  ))
+    await slots.push({ ...slot, id: ++slotId });
   await slots.flush();
 }

@@ -24,7 +24,12 @@ const germanMobilePrefixes = [
 function germanPhone(random: Random): string {
   if (random.chance(0.3)) {
     const number = digits(random, 8);
-    return random.pick([`030 ${number}`, `030-${number.slice(0, 3)} ${number.slice(3, 6)} ${number.slice(6)}`, `(030) ${number}`, `+49 30 ${number}`]);
+    return random.pick([
+      `030 ${number}`,
+      `030-${number.slice(0, 3)} ${number.slice(3, 6)} ${number.slice(6)}`,
+      `(030) ${number}`,
+      `+49 30 ${number}`,
+    ]);
   }
   const { prefix, length } = random.pick(germanMobilePrefixes);
   const number = digits(random, length);
@@ -44,7 +49,14 @@ function americanPhone(random: Random): string {
   // 555-01xx: the range reserved for fiction, still a valid number to libphonenumber.
   const area = random.pick(["212", "646", "718", "917", "201", "914"]);
   const line = `01${digits(random, 2)}`;
-  return random.pick([`(${area}) 555-${line}`, `${area}-555-${line}`, `${area}.555.${line}`, `${area}555${line}`, `+1 ${area} 555 ${line}`, `1 (${area}) 555-${line}`]);
+  return random.pick([
+    `(${area}) 555-${line}`,
+    `${area}-555-${line}`,
+    `${area}.555.${line}`,
+    `${area}555${line}`,
+    `+1 ${area} 555 ${line}`,
+    `1 (${area}) 555-${line}`,
+  ]);
 }
 
 const phoneOddities = ["n/a", null, "12345", "", "-", "0", "call after 5pm", "+49"];

@@ -12,7 +12,9 @@ export function createArraySourceReader(rows: SourceRows): SourceReader & { rows
   const inWindow = (startsAt: string | null, start?: string | null, end?: string | null) =>
     startsAt === null || ((!start || startsAt >= start) && (!end || startsAt < end));
   const windowed = (resource: SourceResource, params: SourceReadParams) =>
-    ((rows[resource] ?? []) as SourceRowOf[SourceResource][]).filter((row) => !("starts_at" in row) || inWindow(row.starts_at, params.windowStart, params.windowEnd));
+    ((rows[resource] ?? []) as SourceRowOf[SourceResource][]).filter(
+      (row) => !("starts_at" in row) || inWindow(row.starts_at, params.windowStart, params.windowEnd),
+    );
   return {
     rows,
     async *read(resource, params, options) {
@@ -33,7 +35,8 @@ export function createArraySourceReader(rows: SourceRows): SourceReader & { rows
     },
     async *readIds(resource, params, options) {
       const counts = new Map<string, number>();
-      for (const row of windowed(resource, params)) if ("id" in row && row.id !== null) counts.set(String(row.id), (counts.get(String(row.id)) ?? 0) + 1);
+      for (const row of windowed(resource, params))
+        if ("id" in row && row.id !== null) counts.set(String(row.id), (counts.get(String(row.id)) ?? 0) + 1);
       const ids = [...counts].map(([id, rows]) => ({ id, rows }));
       ids.sort((first, second) => Buffer.compare(Buffer.from(first.id), Buffer.from(second.id)));
       const size = options?.batchSize ?? 2000;

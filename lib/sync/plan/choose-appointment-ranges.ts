@@ -38,5 +38,11 @@ export function chooseAppointmentRanges(history: AppointmentHistory): { mode: Ap
     return { mode: "history", ranges: monthlyRanges(start, history.horizonEnd) };
   }
   if (history.anySyncedWithoutDate) return { mode: "fallback", ranges: [{ startDate: history.today, endDate: history.horizonEnd }] };
-  return { mode: "touched", ranges: coalesceNearbyDates(history.touchedDates.filter((date) => date <= history.horizonEnd), touchedDatesRule) };
+  return {
+    mode: "touched",
+    ranges: coalesceNearbyDates(
+      history.touchedDates.filter((date) => date <= history.horizonEnd),
+      touchedDatesRule,
+    ),
+  };
 }

@@ -9,14 +9,19 @@ const dateAt = (offset: number) => origin.plus({ days: offset }).toISODate()!;
 const offsetOf = (date: string) => DateTime.fromISO(date, { zone: "UTC" }).diff(origin, "days").days;
 
 // Clustered and scattered dates over three years (duplicates and any order included).
-const touchedDates = fc.oneof(
-  fc.array(fc.integer({ min: 0, max: 1100 }), { maxLength: 200 }),
-  fc.array(fc.tuple(fc.integer({ min: 0, max: 1100 }), fc.integer({ min: 0, max: 6 })), { maxLength: 40 }).map((clusters) => clusters.flatMap(([start, length]) => Array.from({ length: length + 1 }, (_, day) => start + day))),
-).map((offsets) => offsets.map(dateAt));
+const touchedDates = fc
+  .oneof(
+    fc.array(fc.integer({ min: 0, max: 1100 }), { maxLength: 200 }),
+    fc
+      .array(fc.tuple(fc.integer({ min: 0, max: 1100 }), fc.integer({ min: 0, max: 6 })), { maxLength: 40 })
+      .map((clusters) => clusters.flatMap(([start, length]) => Array.from({ length: length + 1 }, (_, day) => start + day))),
+  )
+  .map((offsets) => offsets.map(dateAt));
 const rule = fc.record({ maxGapDays: fc.integer({ min: 0, max: 10 }), maxRanges: fc.integer({ min: 1, max: 8 }) });
 
 /** Untouched days between consecutive ranges. */
-const gapsOf = (ranges: readonly DateRange[]) => ranges.slice(1).map((range, index) => offsetOf(range.startDate) - offsetOf(ranges[index]!.endDate) - 1);
+const gapsOf = (ranges: readonly DateRange[]) =>
+  ranges.slice(1).map((range, index) => offsetOf(range.startDate) - offsetOf(ranges[index]!.endDate) - 1);
 
 describe("coalesceNearbyDates", () => {
   it("covers every date with sorted, disjoint ranges that start and end on given dates, at most maxRanges of them", () => {
@@ -64,7 +69,15 @@ describe("chooseAppointmentRanges, later syncs", () => {
     fc.assert(
       fc.property(touchedDates, fc.integer({ min: 0, max: 1100 }), (dates, horizonOffset) => {
         const horizonEnd = dateAt(horizonOffset);
-        const plan = chooseAppointmentRanges({ full: false, anySynced: true, anySyncedWithoutDate: false, earliestDate: dateAt(0), touchedDates: dates, today: dateAt(0), horizonEnd });
+        const plan = chooseAppointmentRanges({
+          full: false,
+          anySynced: true,
+          anySyncedWithoutDate: false,
+          earliestDate: dateAt(0),
+          touchedDates: dates,
+          today: dateAt(0),
+          horizonEnd,
+        });
         expect(plan.mode).toBe("touched");
         expect(plan.ranges.length).toBeLessThanOrEqual(6);
         for (const range of plan.ranges) expect(range.endDate <= horizonEnd).toBe(true);

@@ -10,7 +10,13 @@ export async function planChunks(
   sql: postgres.Sql,
   input: { locationId: string; recordType: PreviewRecordType; onlyChanged: boolean; chunkSize: number },
 ): Promise<string[]> {
-  const condition = selectionCondition(sql, input.locationId, { kind: "chunk", recordType: input.recordType, onlyChanged: input.onlyChanged, firstSeq: 0, lastSeq: 2 ** 31 - 1 });
+  const condition = selectionCondition(sql, input.locationId, {
+    kind: "chunk",
+    recordType: input.recordType,
+    onlyChanged: input.onlyChanged,
+    firstSeq: 0,
+    lastSeq: 2 ** 31 - 1,
+  });
   const chunks = await sql<{ first_seq: number; last_seq: number }[]>`
     select min(seq)::int as first_seq, max(seq)::int as last_seq
     from (select r.seq, (row_number() over (order by r.seq) - 1) / ${input.chunkSize} as chunk from preview_records r where ${condition}) numbered

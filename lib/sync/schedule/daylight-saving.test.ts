@@ -21,7 +21,13 @@ const minute = 60_000;
 async function tickThroughLocalDay(timeZone: string, date: string) {
   const [location] = await testDb.db
     .insert(locations)
-    .values({ name: `Salon ${timeZone} ${date}`, timeZone, syncTime: "10:00", upstreamLocationId: randomUUID(), locationTokenEncrypted: "sealed-token" })
+    .values({
+      name: `Salon ${timeZone} ${date}`,
+      timeZone,
+      syncTime: "10:00",
+      upstreamLocationId: randomUUID(),
+      locationTokenEncrypted: "sealed-token",
+    })
     .returning();
   const start = DateTime.fromISO(date, { zone: timeZone }).startOf("day");
   const end = start.plus({ days: 1 });
@@ -34,7 +40,10 @@ async function tickThroughLocalDay(timeZone: string, date: string) {
     for (const request of tick.requested) if (request.result.started) startedAt.push(new Date(now).toISOString());
   }
   const [sessions] = await testDb.db.select({ count: count() }).from(syncSessions).where(eq(syncSessions.locationId, location!.id));
-  const [session] = await testDb.db.select({ scheduledFor: syncSessions.scheduledFor }).from(syncSessions).where(eq(syncSessions.locationId, location!.id));
+  const [session] = await testDb.db
+    .select({ scheduledFor: syncSessions.scheduledFor })
+    .from(syncSessions)
+    .where(eq(syncSessions.locationId, location!.id));
   await testDb.db.update(locations).set({ locationTokenEncrypted: null }).where(eq(locations.id, location!.id));
   return { startedAt, sessions: sessions!.count, scheduledFor: session?.scheduledFor, minutesInDay: (end.toMillis() - start.toMillis()) / minute };
 }
@@ -43,7 +52,13 @@ async function tickThroughLocalDay(timeZone: string, date: string) {
 async function computedSyncInstant(timeZone: string, date: string) {
   const [location] = await testDb.db
     .insert(locations)
-    .values({ name: `Probe ${timeZone} ${date}`, timeZone, syncTime: "10:00", upstreamLocationId: randomUUID(), locationTokenEncrypted: "sealed-token" })
+    .values({
+      name: `Probe ${timeZone} ${date}`,
+      timeZone,
+      syncTime: "10:00",
+      upstreamLocationId: randomUUID(),
+      locationTokenEncrypted: "sealed-token",
+    })
     .returning();
   const noon = DateTime.fromISO(`${date}T12:00`, { zone: timeZone }).toJSDate();
   const due = (await findDueLocations(testDb.db, noon)).find((candidate) => candidate.locationId === location!.id);
@@ -53,20 +68,52 @@ async function computedSyncInstant(timeZone: string, date: string) {
 
 describe("the schedule on daylight-saving change days", () => {
   it.each([
-    { timeZone: "Europe/Berlin", date: "2026-03-29", hours: 23, at: "2026-03-29T08:00:00.000Z", dayBefore: "2026-03-28", before: "2026-03-28T09:00:00.000Z" },
-    { timeZone: "Europe/Berlin", date: "2026-10-25", hours: 25, at: "2026-10-25T09:00:00.000Z", dayBefore: "2026-10-24", before: "2026-10-24T08:00:00.000Z" },
-    { timeZone: "America/New_York", date: "2026-03-08", hours: 23, at: "2026-03-08T14:00:00.000Z", dayBefore: "2026-03-07", before: "2026-03-07T15:00:00.000Z" },
-    { timeZone: "America/New_York", date: "2026-11-01", hours: 25, at: "2026-11-01T15:00:00.000Z", dayBefore: "2026-10-31", before: "2026-10-31T14:00:00.000Z" },
-  ])("$timeZone $date ($hours h): a 10:00 sync starts exactly once, at 10:00 local", async ({ timeZone, date, hours, at, dayBefore, before }) => {
-    const day = await tickThroughLocalDay(timeZone, date);
-    expect(day.minutesInDay).toBe(hours * 60);
-    expect(day.startedAt).toEqual([at]);
-    expect(day.sessions).toBe(1);
-    expect(day.scheduledFor).toBe(date);
+    {
+      timeZone: "Europe/Berlin",
+      date: "2026-03-29",
+      hours: 23,
+      at: "2026-03-29T08:00:00.000Z",
+      dayBefore: "2026-03-28",
+      before: "2026-03-28T09:00:00.000Z",
+    },
+    {
+      timeZone: "Europe/Berlin",
+      date: "2026-10-25",
+      hours: 25,
+      at: "2026-10-25T09:00:00.000Z",
+      dayBefore: "2026-10-24",
+      before: "2026-10-24T08:00:00.000Z",
+    },
+    {
+      timeZone: "America/New_York",
+      date: "2026-03-08",
+      hours: 23,
+      at: "2026-03-08T14:00:00.000Z",
+      dayBefore: "2026-03-07",
+      before: "2026-03-07T15:00:00.000Z",
+    },
+    {
+      timeZone: "America/New_York",
+      date: "2026-11-01",
+      hours: 25,
+      at: "2026-11-01T15:00:00.000Z",
+      dayBefore: "2026-10-31",
+      before: "2026-10-31T14:00:00.000Z",
+    },
+  ])(
+    "$timeZone $date ($hours h): a 10:00 sync starts exactly once, at 10:00 local",
+    async ({ timeZone, date, hours, at, dayBefore, before }) => {
+      const day = await tickThroughLocalDay(timeZone, date);
+      expect(day.minutesInDay).toBe(hours * 60);
+      expect(day.startedAt).toEqual([at]);
+      expect(day.sessions).toBe(1);
+      expect(day.scheduledFor).toBe(date);
 
-    // Same wall time; the instant moves by the offset change: 23 or 25 hours after the day before's.
-    expect(await computedSyncInstant(timeZone, dayBefore)).toBe(before);
-    expect(await computedSyncInstant(timeZone, date)).toBe(at);
-    expect(Date.parse(at) - Date.parse(before)).toBe(hours * 60 * minute);
-  }, 60_000);
+      // Same wall time; the instant moves by the offset change: 23 or 25 hours after the day before's.
+      expect(await computedSyncInstant(timeZone, dayBefore)).toBe(before);
+      expect(await computedSyncInstant(timeZone, date)).toBe(at);
+      expect(Date.parse(at) - Date.parse(before)).toBe(hours * 60 * minute);
+    },
+    60_000,
+  );
 });

@@ -24,7 +24,9 @@ async function createLocation(values: { timeZone: string; syncTime: string; conn
 /** What findDueLocations answers at `now`, limited to the test's own locations. */
 async function dueAt(now: string, ...ids: string[]) {
   const due = await findDueLocations(testDb.db, new Date(now));
-  return due.filter((location) => ids.includes(location.locationId)).map(({ locationId, localToday, dueAt }) => ({ locationId, localToday, dueAt: dueAt.toISOString() }));
+  return due
+    .filter((location) => ids.includes(location.locationId))
+    .map(({ locationId, localToday, dueAt }) => ({ locationId, localToday, dueAt: dueAt.toISOString() }));
 }
 
 describe("findDueLocations", () => {
@@ -67,12 +69,23 @@ describe("findDueLocations", () => {
 
   it("is not due again once today's session is scheduled, and is due the next day", async () => {
     const location = await createLocation({ timeZone: "America/Sao_Paulo", syncTime: "11:15" });
-    expect(await dueAt("2026-06-15T14:20:00Z", location.id)).toEqual([{ locationId: location.id, localToday: "2026-06-15", dueAt: "2026-06-15T14:15:00.000Z" }]);
+    expect(await dueAt("2026-06-15T14:20:00Z", location.id)).toEqual([
+      { locationId: location.id, localToday: "2026-06-15", dueAt: "2026-06-15T14:15:00.000Z" },
+    ]);
 
-    await testDb.db.insert(syncSessions).values({ locationId: location.id, environment: location.environment, trigger: "schedule", optionalSteps: [], status: "succeeded", scheduledFor: "2026-06-15" });
+    await testDb.db.insert(syncSessions).values({
+      locationId: location.id,
+      environment: location.environment,
+      trigger: "schedule",
+      optionalSteps: [],
+      status: "succeeded",
+      scheduledFor: "2026-06-15",
+    });
     expect(await dueAt("2026-06-15T14:21:00Z", location.id)).toEqual([]);
     expect(await dueAt("2026-06-15T21:59:00Z", location.id)).toEqual([]); // 18:59 local
-    expect(await dueAt("2026-06-16T14:15:00Z", location.id)).toEqual([{ locationId: location.id, localToday: "2026-06-16", dueAt: "2026-06-16T14:15:00.000Z" }]);
+    expect(await dueAt("2026-06-16T14:15:00Z", location.id)).toEqual([
+      { locationId: location.id, localToday: "2026-06-16", dueAt: "2026-06-16T14:15:00.000Z" },
+    ]);
   });
 
   it("skips a location whose zone Postgres does not know, without failing the others", async () => {

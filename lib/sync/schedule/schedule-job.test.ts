@@ -11,7 +11,9 @@ import { scheduleSyncsJob } from "./schedule-job";
 
 const testDb = await useTestDatabase();
 // Two worker processes on one database; each has the scheduler's cron and takes its jobs.
-const workers = await Promise.all([1, 2].map(() => startJobEngine({ databaseUrl: testDb.url, work: true, jobs: [scheduleSyncsJob as unknown as AnyJob], log: () => {} })));
+const workers = await Promise.all(
+  [1, 2].map(() => startJobEngine({ databaseUrl: testDb.url, work: true, jobs: [scheduleSyncsJob as unknown as AnyJob], log: () => {} })),
+);
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.stop()));
   await stopJobSender();
@@ -34,7 +36,9 @@ async function waitForJob(worker: JobEngine, id: string) {
 
 describe("sync.schedule", () => {
   it("is scheduled every minute (UTC) on a singleton queue", async () => {
-    const [schedule] = await testDb.db.execute<{ cron: string; timezone: string }>(sql`select cron, timezone from pgboss.schedule where name = ${scheduleSyncsJob.name}`);
+    const [schedule] = await testDb.db.execute<{ cron: string; timezone: string }>(
+      sql`select cron, timezone from pgboss.schedule where name = ${scheduleSyncsJob.name}`,
+    );
     expect(schedule).toEqual({ cron: "* * * * *", timezone: "UTC" });
     const [queue] = await testDb.db.execute<{ policy: string }>(sql`select policy from pgboss.queue where name = ${scheduleSyncsJob.name}`);
     expect(queue?.policy).toBe("singleton");
@@ -46,7 +50,13 @@ describe("sync.schedule", () => {
       .insert(locations)
       .values(
         timeZones.flatMap((timeZone) =>
-          Array.from({ length: 10 }, (_, index) => ({ name: `Salon ${timeZone} ${index}`, timeZone, syncTime: "09:00", upstreamLocationId: randomUUID(), locationTokenEncrypted: "sealed-token" })),
+          Array.from({ length: 10 }, (_, index) => ({
+            name: `Salon ${timeZone} ${index}`,
+            timeZone,
+            syncTime: "09:00",
+            upstreamLocationId: randomUUID(),
+            locationTokenEncrypted: "sealed-token",
+          })),
         ),
       )
       .returning();
@@ -65,8 +75,17 @@ describe("sync.schedule", () => {
     const sessions = await testDb.db
       .select({ locationId: syncSessions.locationId, scheduledFor: syncSessions.scheduledFor, trigger: syncSessions.trigger })
       .from(syncSessions)
-      .where(inArray(syncSessions.locationId, created.map((location) => location.id)));
-    const expected = dueNow.map((location) => ({ locationId: location.id, scheduledFor: DateTime.now().setZone(location.timeZone).toISODate(), trigger: "schedule" }));
+      .where(
+        inArray(
+          syncSessions.locationId,
+          created.map((location) => location.id),
+        ),
+      );
+    const expected = dueNow.map((location) => ({
+      locationId: location.id,
+      scheduledFor: DateTime.now().setZone(location.timeZone).toISODate(),
+      trigger: "schedule",
+    }));
     expect(sessions).toHaveLength(dueNow.length);
     expect(sessions).toEqual(expect.arrayContaining(expected));
   });

@@ -18,7 +18,10 @@ export const scheduleSyncsJob = defineJob({
     const { failed } = await startDueSyncs(getDatabase(), new Date());
     if (failed.length > 0) {
       const ids = failed.map((failure) => failure.locationId).join(", ");
-      throw new AggregateError(failed.map((failure) => failure.error), `sync.schedule: could not request the session of ${ids}`);
+      throw new AggregateError(
+        failed.map((failure) => failure.error),
+        `sync.schedule: could not request the session of ${ids}`,
+      );
     }
   },
 });

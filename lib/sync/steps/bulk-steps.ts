@@ -27,7 +27,12 @@ function requireKey(key: string | null): string {
 /** Create-or-update: first sync or full resync sends every valid record, later syncs the new and changed ones. */
 async function planChangedChunks(context: StepContext, recordType: "contact_details" | "vehicles"): Promise<string[]> {
   const everything = context.full || !(await hasSyncedRecords(context.sql, context.location.id, recordType));
-  return planChunks(context.sql, { locationId: context.location.id, recordType, onlyChanged: !everything, chunkSize: context.config.contactChunkSize });
+  return planChunks(context.sql, {
+    locationId: context.location.id,
+    recordType,
+    onlyChanged: !everything,
+    chunkSize: context.config.contactChunkSize,
+  });
 }
 
 export const contactDetailsStep: SyncStep = {
@@ -41,7 +46,11 @@ export const contactDetailsStep: SyncStep = {
     if (key === UNSUBSCRIBE_ITEM_KEY) {
       const records = streamUnsubscribeRecords(context.sql, context.location.id);
       const outcome = await context.client.importContactDetails({ ...context.call, records });
-      return { records: outcome.records, bytes: outcome.bytes, onAccepted: (tx) => phaseClock.time("record", () => recordUnsubscribed(tx, context.location.id)) };
+      return {
+        records: outcome.records,
+        bytes: outcome.bytes,
+        onAccepted: (tx) => phaseClock.time("record", () => recordUnsubscribed(tx, context.location.id)),
+      };
     }
     const selection = chunkSelection("contact_details", requireKey(key));
     const records = streamSelectedRecords<ContactDetailRecord>(context.sql, context.location.id, selection);

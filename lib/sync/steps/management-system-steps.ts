@@ -5,7 +5,11 @@ export const openStep: SyncStep = {
   name: "open",
   async send(context) {
     await context.client.updateManagementSystem({ ...context.call, managementSystem: context.managementSystem, syncInProgress: true });
-    return { records: 0, bytes: 0, onAccepted: (tx) => tx`update sync_sessions set upstream_open = true where id = ${context.fence.sessionId}`.then(() => undefined) };
+    return {
+      records: 0,
+      bytes: 0,
+      onAccepted: (tx) => tx`update sync_sessions set upstream_open = true where id = ${context.fence.sessionId}`.then(() => undefined),
+    };
   },
 };
 
@@ -14,6 +18,10 @@ export const closeStep: SyncStep = {
   name: "close",
   async send(context) {
     await context.client.updateManagementSystem({ ...context.call, managementSystem: context.managementSystem, syncInProgress: false });
-    return { records: 0, bytes: 0, onAccepted: (tx) => tx`update sync_sessions set upstream_open = false where id = ${context.fence.sessionId}`.then(() => undefined) };
+    return {
+      records: 0,
+      bytes: 0,
+      onAccepted: (tx) => tx`update sync_sessions set upstream_open = false where id = ${context.fence.sessionId}`.then(() => undefined),
+    };
   },
 };

@@ -116,7 +116,14 @@ export function createSessionRecords(input: {
     let seq = 0;
     const params = { sourceKey: location.sourceKey, ...windowOf(planned, window) };
     for await (const batch of reader.read(planned.resource, params, { batchSize: input.batchSize })) {
-      const { records } = mapBatch(owner, planned, batch, context, () => seq++, (record) => check(record, tracker));
+      const { records } = mapBatch(
+        owner,
+        planned,
+        batch,
+        context,
+        () => seq++,
+        (record) => check(record, tracker),
+      );
       for (const record of records) {
         if (record.status === "error") counts.invalid += 1;
         else if (record.status === "excluded") counts.excluded += 1;
@@ -139,7 +146,11 @@ export function createSessionRecords(input: {
     },
     async earliestAppointment() {
       const planned = readOf("appointments");
-      const earliest = await reader.earliestStart("appointments", { sourceKey: location.sourceKey, windowStart: planned.windowStart, windowEnd: planned.windowEnd });
+      const earliest = await reader.earliestStart("appointments", {
+        sourceKey: location.sourceKey,
+        windowStart: planned.windowStart,
+        windowEnd: planned.windowEnd,
+      });
       return earliest?.slice(0, 10) ?? null;
     },
     skipped(type) {

@@ -59,7 +59,11 @@ function catalogueStep(name: SyncStepName & PreviewRecordType, post: (context: S
       const payloads = records.map((record) => record.payload!);
       await post(context, payloads);
       const bytes = Buffer.byteLength(phaseClock.time("encode", () => JSON.stringify({ data: payloads })));
-      return accepted(context, { records: records.length, bytes }, { type: name, replaced: { kind: "all", recordType: name }, records: records.map(sentRecordOf) });
+      return accepted(
+        context,
+        { records: records.length, bytes },
+        { type: name, replaced: { kind: "all", recordType: name }, records: records.map(sentRecordOf) },
+      );
     },
   };
 }
@@ -75,7 +79,12 @@ interface PartDealer {
   close(): Promise<void>;
 }
 
-function dealParts(context: StepContext, type: "contact_details" | "vehicles", pendingKeys: readonly string[], leaveOutAccepted: boolean): PartDealer {
+function dealParts(
+  context: StepContext,
+  type: "contact_details" | "vehicles",
+  pendingKeys: readonly string[],
+  leaveOutAccepted: boolean,
+): PartDealer {
   const size = context.config.contactChunkSize;
   const records = (async function* () {
     for await (const batch of streamOf(context).read(type, type)) {
@@ -84,7 +93,12 @@ function dealParts(context: StepContext, type: "contact_details" | "vehicles", p
         yield* sendable;
         continue;
       }
-      const hashes = await acceptedHashes(context.sql, context.location.id, type, sendable.map((record) => record.record_key!));
+      const hashes = await acceptedHashes(
+        context.sql,
+        context.location.id,
+        type,
+        sendable.map((record) => record.record_key!),
+      );
       for (const record of sendable) if (hashes.get(record.record_key!) !== record.content_hash) yield record;
     }
   })();
@@ -134,7 +148,8 @@ function partsStep(name: "contact_details" | "vehicles", post: (context: StepCon
       return Array.from({ length: Math.max(1, Math.ceil(rows / context.config.contactChunkSize)) }, (_, index) => `part ${index + 1}`);
     },
     async prepare(context, pendingKeys) {
-      const [anyAccepted] = await context.sql`select 1 from synced_records where location_id = ${context.location.id} and record_type = ${name} limit 1`;
+      const [anyAccepted] =
+        await context.sql`select 1 from synced_records where location_id = ${context.location.id} and record_type = ${name} limit 1`;
       const byStep = dealers.get(context) ?? new Map<string, PartDealer>();
       dealers.set(context, byStep);
       await byStep.get(name)?.close();
@@ -224,7 +239,10 @@ const openingsStep: SyncStep = {
     const byService = await openingsOf(context);
     const held = await heldServices(context.sql, context.location.id);
     const withOpenings = new Set([...byService.keys(), ...(await servicesWithSyncedOpenings(context.sql, context.location.id))]);
-    return [...withOpenings].filter((service) => service !== "" && held.has(service)).sort().map(serviceKey);
+    return [...withOpenings]
+      .filter((service) => service !== "" && held.has(service))
+      .sort()
+      .map(serviceKey);
   },
   concurrency: (config) => config.openingsConcurrency,
   async send(context, key) {
@@ -245,9 +263,13 @@ const openingsStep: SyncStep = {
 export const streamedStepsByName: Record<SyncStepName, SyncStep> = {
   open: openStep,
   calendars: catalogueStep("calendars", (context, records) => context.client.syncCalendars({ ...context.call, records: records as never })),
-  service_categories: catalogueStep("service_categories", (context, records) => context.client.syncServiceCategories({ ...context.call, records: records as never })),
+  service_categories: catalogueStep("service_categories", (context, records) =>
+    context.client.syncServiceCategories({ ...context.call, records: records as never }),
+  ),
   services: catalogueStep("services", (context, records) => context.client.syncServices({ ...context.call, records: records as never })),
-  contact_details: partsStep("contact_details", (context, records) => context.client.importContactDetails({ ...context.call, records: records as never })),
+  contact_details: partsStep("contact_details", (context, records) =>
+    context.client.importContactDetails({ ...context.call, records: records as never }),
+  ),
   vehicles: partsStep("vehicles", (context, records) => context.client.importVehicles({ ...context.call, records: records as never })),
   appointments: appointmentsStep,
   openings: openingsStep,

@@ -17,7 +17,11 @@ type Session = typeof syncSessions.$inferSelect;
  * A first sync (the upstream holds nothing of the location) is sent straight from the source: nothing is stored
  * before it is sent. So is every resume of one. Decided once, before anything is sent: a takeover keeps the decision.
  */
-export async function decideStreamed(connection: DatabaseConnection, fence: SessionFence, input: { session: Session; resumedStreamed: boolean }): Promise<boolean> {
+export async function decideStreamed(
+  connection: DatabaseConnection,
+  fence: SessionFence,
+  input: { session: Session; resumedStreamed: boolean },
+): Promise<boolean> {
   const { session } = input;
   if (session.streamed) return true;
   // A session that already computed its preview (a takeover of one) goes on from it.
@@ -41,7 +45,10 @@ export function streamedSource(
   startedAt: Date | null,
 ): StreamedSource {
   if (!location.sourceKey) {
-    throw new DomainError("CONFLICT", "This location has no source key: support sets it (Edit location) to say which location of the management system it reads.");
+    throw new DomainError(
+      "CONFLICT",
+      "This location has no source key: support sets it (Edit location) to say which location of the management system it reads.",
+    );
   }
   const reader = options.reader ?? sourceReaderFromEnvironment();
   const now = options.now ?? startedAt ?? new Date();

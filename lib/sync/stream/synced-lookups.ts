@@ -4,7 +4,12 @@ import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 // What a streamed session asks of synced_records (what the upstream last accepted), by key: never a scan of the location.
 
 /** The accepted content hash of each of these keys that the upstream holds. */
-export async function acceptedHashes(sql: postgres.Sql, locationId: string, type: PreviewRecordType, keys: readonly string[]): Promise<Map<string, string>> {
+export async function acceptedHashes(
+  sql: postgres.Sql,
+  locationId: string,
+  type: PreviewRecordType,
+  keys: readonly string[],
+): Promise<Map<string, string>> {
   if (!keys.length) return new Map();
   const rows = await sql<{ key: string; hash: string }[]>`
     select record_key as key, content_hash as hash from synced_records
@@ -14,7 +19,9 @@ export async function acceptedHashes(sql: postgres.Sql, locationId: string, type
 
 /** The services the upstream holds: an openings request for any other would be refused. */
 export async function heldServices(sql: postgres.Sql, locationId: string): Promise<Set<string>> {
-  const rows = await sql<{ key: string }[]>`select record_key as key from synced_records where location_id = ${locationId} and record_type = 'services'`;
+  const rows = await sql<
+    { key: string }[]
+  >`select record_key as key from synced_records where location_id = ${locationId} and record_type = 'services'`;
   return new Set(rows.map((row) => row.key));
 }
 

@@ -9,10 +9,20 @@ type Stored = Record<string, Record<string, unknown>>;
 export type Upstream = Record<"calendars" | "service_categories" | "services" | "contact_details" | "appointments" | "openings", Stored>;
 
 /** The records one source resource maps to, keyed by external_id (the first row of a key wins), usable ones only. */
-function mapped<R extends SourceResource>(context: MappingContext, rows: SourceRows, resource: R, keyOf: (record: Record<string, unknown>, row: { record: unknown; serviceExternalId?: string | null }) => string) {
+function mapped<R extends SourceResource>(
+  context: MappingContext,
+  rows: SourceRows,
+  resource: R,
+  keyOf: (record: Record<string, unknown>, row: { record: unknown; serviceExternalId?: string | null }) => string,
+) {
   const records = new Map<string, Record<string, unknown>>();
   for (const row of rows[resource] ?? []) {
-    const result = mapRow(resource, row as never, context) as { record: Record<string, unknown> | null; issues: { severity: string }[]; excludedByRule: string | null; serviceExternalId?: string | null };
+    const result = mapRow(resource, row as never, context) as {
+      record: Record<string, unknown> | null;
+      issues: { severity: string }[];
+      excludedByRule: string | null;
+      serviceExternalId?: string | null;
+    };
     if (!result.record || result.excludedByRule || result.issues.some((issue) => issue.severity === "error")) continue;
     const key = keyOf(result.record, result);
     if (!records.has(key)) records.set(key, result.record);
@@ -33,8 +43,10 @@ export function expectedUpstream(before: Upstream, source: SourceRows, context: 
   const services = new Map<string, Record<string, unknown>>();
   for (const [key, record] of mapped(context, source, "services", byExternalId)) {
     const service = { ...record };
-    if (typeof service.service_category_external_id === "string" && !categories.has(service.service_category_external_id)) delete service.service_category_external_id;
-    if (Array.isArray(service.calendar_external_ids)) service.calendar_external_ids = (service.calendar_external_ids as string[]).filter((id) => calendars.has(id));
+    if (typeof service.service_category_external_id === "string" && !categories.has(service.service_category_external_id))
+      delete service.service_category_external_id;
+    if (Array.isArray(service.calendar_external_ids))
+      service.calendar_external_ids = (service.calendar_external_ids as string[]).filter((id) => calendars.has(id));
     services.set(key, service);
   }
   const contacts = mapped(context, source, "customers", byExternalId);
@@ -47,12 +59,18 @@ export function expectedUpstream(before: Upstream, source: SourceRows, context: 
     appointments.set(key, appointment);
   }
   const openings = new Map<string, Record<string, unknown>>();
-  for (const [key, record] of mapped(context, source, "availability", (record, row) => `${row.serviceExternalId}|${record.calendar_external_id}|${record.start_at}`)) {
+  for (const [key, record] of mapped(
+    context,
+    source,
+    "availability",
+    (record, row) => `${row.serviceExternalId}|${record.calendar_external_id}|${record.start_at}`,
+  )) {
     const [service] = key.split("|");
     if (services.has(service!) && calendars.has(record.calendar_external_id as string)) openings.set(key, record);
   }
   const contactDetails: Stored = {};
-  for (const [key, held] of Object.entries(before.contact_details)) contactDetails[key] = { ...held, email_subscribed: false, text_message_subscribed: false };
+  for (const [key, held] of Object.entries(before.contact_details))
+    contactDetails[key] = { ...held, email_subscribed: false, text_message_subscribed: false };
   for (const [key, record] of contacts) contactDetails[key] = { ...before.contact_details[key], ...record };
   return {
     calendars: Object.fromEntries(calendars),
@@ -66,9 +84,17 @@ export function expectedUpstream(before: Upstream, source: SourceRows, context: 
 
 export async function upstreamOf(db: Database, upstreamLocationId: string): Promise<Upstream> {
   const types = ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"] as const;
-  const entries = await Promise.all(types.map(async (type) => [type, Object.fromEntries(await sandboxStored(db, upstreamLocationId, type))] as const));
+  const entries = await Promise.all(
+    types.map(async (type) => [type, Object.fromEntries(await sandboxStored(db, upstreamLocationId, type))] as const),
+  );
   return Object.fromEntries(entries) as Upstream;
 }
 
-
-export const emptyUpstream = (): Upstream => ({ calendars: {}, service_categories: {}, services: {}, contact_details: {}, appointments: {}, openings: {} });
+export const emptyUpstream = (): Upstream => ({
+  calendars: {},
+  service_categories: {},
+  services: {},
+  contact_details: {},
+  appointments: {},
+  openings: {},
+});

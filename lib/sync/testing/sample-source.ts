@@ -7,7 +7,8 @@ export const sampleNow = new Date("2026-03-10T10:00:00Z");
 
 const customer = (id: string, overrides: Partial<CustomerRow> = {}) => sourceCustomer(id, { last_name: `Alt ${id}`, ...overrides });
 
-const appointment = (id: string, customerId: string, day: string, overrides: Partial<AppointmentRow> = {}) => sourceAppointment(id, day, { customer_id: customerId, ...overrides });
+const appointment = (id: string, customerId: string, day: string, overrides: Partial<AppointmentRow> = {}) =>
+  sourceAppointment(id, day, { customer_id: customerId, ...overrides });
 
 /** A small salon: two staff, two services, four customers, five appointments around `sampleNow`, two openings. */
 export function sampleSourceRows(): SourceRows {
@@ -35,4 +36,3 @@ export function sampleSourceRows(): SourceRows {
     ],
   };
 }
-

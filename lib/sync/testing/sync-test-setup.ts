@@ -89,10 +89,21 @@ export interface TestSyncOptions {
 }
 
 /** Runs a requested session in this process against `source` (rows, copied, or a reader), checks how it ended and returns its row. */
-export async function runTestSync(connection: DatabaseConnection, sessionId: string, source: SourceRows | SourceReader, options: TestSyncOptions = {}) {
-  const reader = "read" in source && typeof source.read === "function" ? (source as SourceReader) : createArraySourceReader(structuredClone(source as SourceRows));
+export async function runTestSync(
+  connection: DatabaseConnection,
+  sessionId: string,
+  source: SourceRows | SourceReader,
+  options: TestSyncOptions = {},
+) {
+  const reader =
+    "read" in source && typeof source.read === "function" ? (source as SourceReader) : createArraySourceReader(structuredClone(source as SourceRows));
   const now = options.now ?? sampleNow;
-  const result = await runSession(connection, sessionId, { reader, now, client: { ...noWaits, ...options.client }, config: { stepBackoffMs: 0, ...options.config } });
+  const result = await runSession(connection, sessionId, {
+    reader,
+    now,
+    client: { ...noWaits, ...options.client },
+    config: { stepBackoffMs: 0, ...options.config },
+  });
   const [session] = await connection.db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   await computeQueuedPreview(connection, session!.locationId, reader, now);
   const expected = options.expect ?? "succeeded";
@@ -104,13 +115,26 @@ export async function runTestSync(connection: DatabaseConnection, sessionId: str
  * Computes the location's queued preview run here, as the preview job would (a streamed session queues one when the
  * location has none): tests compare what the upstream holds with what the preview says a sync sends.
  */
-export async function computeQueuedPreview(connection: DatabaseConnection, locationId: string, reader: SourceReader, now: Date = new Date()): Promise<void> {
-  const queued = await connection.db.select().from(previewRuns).where(and(eq(previewRuns.locationId, locationId), eq(previewRuns.status, "queued")));
+export async function computeQueuedPreview(
+  connection: DatabaseConnection,
+  locationId: string,
+  reader: SourceReader,
+  now: Date = new Date(),
+): Promise<void> {
+  const queued = await connection.db
+    .select()
+    .from(previewRuns)
+    .where(and(eq(previewRuns.locationId, locationId), eq(previewRuns.status, "queued")));
   for (const run of queued) await computePreview(connection, run.id, { reader, now });
 }
 
 /** "Sync now" for a location, run in this process (runTestSync). */
-export async function runManualTestSync(connection: DatabaseConnection, locationId: string, source: SourceRows | SourceReader, options: TestSyncOptions = {}) {
+export async function runManualTestSync(
+  connection: DatabaseConnection,
+  locationId: string,
+  source: SourceRows | SourceReader,
+  options: TestSyncOptions = {},
+) {
   const requested = await requestSyncSession(connection.db, { locationId, trigger: "manual", requestedByEmail: null });
   return runTestSync(connection, requested.sessionId!, source, options);
 }

@@ -125,7 +125,11 @@ export const arbitraryInstant = fc.integer({ min: startMillis, max: endMillis })
 
 /** A zone and an instant within hours (or a day) of one of its clock changes (or anywhere, for a zone without any). */
 export const arbitraryZoneAndInstantNearChange = fc
-  .tuple(arbitraryZone, fc.nat(), fc.oneof(fc.integer({ min: -3 * 3_600_000, max: 3 * 3_600_000 }), fc.integer({ min: -86_400_000, max: 86_400_000 })))
+  .tuple(
+    arbitraryZone,
+    fc.nat(),
+    fc.oneof(fc.integer({ min: -3 * 3_600_000, max: 3 * 3_600_000 }), fc.integer({ min: -86_400_000, max: 86_400_000 })),
+  )
   .map(([zone, pick, delta]) => {
     const transitions = zoneTransitions(zone);
     const base = transitions.length === 0 ? startMillis + (pick % (endMillis - startMillis)) : transitions[pick % transitions.length]!;

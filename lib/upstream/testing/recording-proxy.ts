@@ -28,12 +28,21 @@ export async function startRecordingProxy(targetOrigin: string): Promise<Recordi
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const requestBody = Buffer.concat(chunks).toString("utf8");
     const headers = Object.fromEntries(
-      Object.entries(request.headers).filter(([name, value]) => typeof value === "string" && !["host", "connection", "content-length"].includes(name)),
+      Object.entries(request.headers).filter(
+        ([name, value]) => typeof value === "string" && !["host", "connection", "content-length"].includes(name),
+      ),
     ) as Record<string, string>;
     try {
       const upstream = await fetch(`${targetOrigin}${request.url}`, { method: request.method, headers, body: requestBody || undefined });
       const responseBody = await upstream.text();
-      exchanges.push({ method: request.method ?? "", path: request.url ?? "", requestHeaders: request.headers, requestBody, status: upstream.status, responseBody });
+      exchanges.push({
+        method: request.method ?? "",
+        path: request.url ?? "",
+        requestHeaders: request.headers,
+        requestBody,
+        status: upstream.status,
+        responseBody,
+      });
       response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" });
       response.end(responseBody);
     } catch {

@@ -10,7 +10,10 @@ export default async function NewLocationPage() {
   await requirePageUser({ action: "location.create" });
   return (
     <>
-      <PageHeader title="New location" description="A business location to keep in sync. Its owner connects it to their upstream account afterwards." />
+      <PageHeader
+        title="New location"
+        description="A business location to keep in sync. Its owner connects it to their upstream account afterwards."
+      />
       <LocationForm timeZones={timeZoneOptions()} countries={countryOptions()} />
     </>
   );

@@ -28,7 +28,10 @@ export default async function SessionPage({ params }: { params: Promise<{ sessio
       <PageHeader title={`Sync session · ${view.session.locationName}`} description={`Session ${view.session.id}`} />
       <SessionLive
         key={`${view.session.id}-${view.session.status}-${view.session.upstreamOpen}`}
-        initial={view} renderedAt={new Date().getTime()} permissions={permissionsOf(user)} />
+        initial={view}
+        renderedAt={new Date().getTime()}
+        permissions={permissionsOf(user)}
+      />
     </>
   );
 }

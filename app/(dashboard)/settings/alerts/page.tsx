@@ -12,7 +12,10 @@ export default async function AlertSettingsPage() {
   const channels = await getAlertChannelsView(getDatabase());
   return (
     <>
-      <PageHeader title="Alerts" description="Where to tell people when a location's sync fails for good, and when it recovers: once per change, never per retried request." />
+      <PageHeader
+        title="Alerts"
+        description="Where to tell people when a location's sync fails for good, and when it recovers: once per change, never per retried request."
+      />
       <AlertChannelsForm channels={channels} />
     </>
   );

@@ -24,7 +24,10 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
 
   return (
     <>
-      <PageHeader title="Audit log" description="Sign-ins, user and role changes, credential changes, connections, and who started, cancelled or resumed syncs." />
+      <PageHeader
+        title="Audit log"
+        description="Sign-ins, user and role changes, credential changes, connections, and who started, cancelled or resumed syncs."
+      />
       <Card className="mb-4">
         <CardContent>
           <form method="get" className="grid gap-3 sm:grid-cols-5 sm:items-end">
@@ -55,7 +58,11 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           </form>
         </CardContent>
       </Card>
-      {!parsed.success ? <Alert tone="error" className="mb-4">Some filters were not valid and were ignored.</Alert> : null}
+      {!parsed.success ? (
+        <Alert tone="error" className="mb-4">
+          Some filters were not valid and were ignored.
+        </Alert>
+      ) : null}
       <Card>
         <CardContent>
           {events.length === 0 ? (

@@ -82,7 +82,10 @@ export default async function SandboxInspectorPage({ searchParams }: { searchPar
                   <div key={type} className="rounded-md border border-slate-200 p-2">
                     <dt className="text-slate-600">{type.replaceAll("_", " ")}</dt>
                     <dd className="text-lg font-semibold">
-                      <Link className="underline-offset-2 hover:underline" href={`/settings/sandbox?location=${encodeURIComponent(inspection.location.id)}&type=${type}`}>
+                      <Link
+                        className="underline-offset-2 hover:underline"
+                        href={`/settings/sandbox?location=${encodeURIComponent(inspection.location.id)}&type=${type}`}
+                      >
                         {inspection.counts[type]}
                       </Link>
                     </dd>

@@ -13,7 +13,10 @@ export default async function UsersPage() {
   const users = await listUsers(getDatabase());
   return (
     <>
-      <PageHeader title="Users" description="People who can sign in to the dashboard. New users get a one-time invite link to set their own password." />
+      <PageHeader
+        title="Users"
+        description="People who can sign in to the dashboard. New users get a one-time invite link to set their own password."
+      />
       <div className="flex flex-col gap-6">
         <CreateUserForm />
         <UsersTable

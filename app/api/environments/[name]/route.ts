@@ -12,6 +12,9 @@ export const GET = routeHandler({ action: "environments.manage", params: Environ
   environment: await getEnvironmentView(getDatabase(), params.name),
 }));
 
-export const PUT = routeHandler({ action: "environments.manage", params: EnvironmentParams, body: EnvironmentUpdateInput }, async ({ actor, params, body }) => ({
-  environment: await updateEnvironment(getDatabase(), actor, params.name, body),
-}));
+export const PUT = routeHandler(
+  { action: "environments.manage", params: EnvironmentParams, body: EnvironmentUpdateInput },
+  async ({ actor, params, body }) => ({
+    environment: await updateEnvironment(getDatabase(), actor, params.name, body),
+  }),
+);

@@ -4,7 +4,10 @@ import { publicRouteHandler } from "@/lib/http/route-handler";
 import { acceptInvite } from "@/lib/users/accept-invite";
 import { AcceptInviteInput, InviteToken } from "@/lib/users/user-inputs";
 
-export const POST = publicRouteHandler({ action: "public", params: InviteToken, body: AcceptInviteInput }, async ({ params, body, clientAddress }) => {
-  const accepted = await acceptInvite(getDatabase(), { token: params.token, password: body.password, clientAddress });
-  return { email: accepted.email, locationId: accepted.locationId, passwordSet: accepted.passwordSet };
-});
+export const POST = publicRouteHandler(
+  { action: "public", params: InviteToken, body: AcceptInviteInput },
+  async ({ params, body, clientAddress }) => {
+    const accepted = await acceptInvite(getDatabase(), { token: params.token, password: body.password, clientAddress });
+    return { email: accepted.email, locationId: accepted.locationId, passwordSet: accepted.passwordSet };
+  },
+);

@@ -41,7 +41,13 @@ const countLabels = [
   ["removed", "Removed"],
 ] as const;
 
-export default async function PreviewPage({ params, searchParams }: { params: Promise<{ locationId: string }>; searchParams: Promise<SearchParams> }) {
+export default async function PreviewPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ locationId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
   const user = await requirePageUser({ action: "preview.view" });
   const location = await loadPageLocation(user, (await params).locationId, "preview.view");
   const parsedQuery = PreviewQuery.safeParse(queryInputOf(await searchParams));
@@ -101,7 +107,8 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
           <>
             {shown ? (
               <p className="text-sm text-slate-600">
-                Computed {formatDateTime(shown.finishedAt ?? shown.createdAt, location.timeZone)} ({location.timeZone}) · cached until the source changes ·{" "}
+                Computed {formatDateTime(shown.finishedAt ?? shown.createdAt, location.timeZone)} ({location.timeZone}) · cached until the source
+                changes ·{" "}
                 <a className="text-blue-700 hover:underline" href={`/api/locations/${location.id}/preview/issues`}>
                   Download all issues (CSV)
                 </a>
@@ -119,12 +126,15 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
                   aria-current={candidate === type ? "page" : undefined}
                   className="rounded-t-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 aria-[current=page]:border-b-2 aria-[current=page]:border-slate-900 aria-[current=page]:font-semibold"
                 >
-                  {recordTypeLabels[candidate]} {counts ? <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span> : null}
+                  {recordTypeLabels[candidate]}{" "}
+                  {counts ? <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span> : null}
                   {counts?.[candidate]!.errors ? <span className="ml-1 text-red-700">· {counts[candidate]!.errors} errors</span> : null}
                 </Link>
               ))}
             </nav>
-            {countsPending ? <PreviewCountsPending locationId={location.id} countedAt={shown?.countedAt?.toISOString() ?? null} message={countsPending} /> : null}
+            {countsPending ? (
+              <PreviewCountsPending locationId={location.id} countedAt={shown?.countedAt?.toISOString() ?? null} message={countsPending} />
+            ) : null}
             {counts ? (
               <dl aria-label="Counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
                 {countLabels.map(([key, label]) => (
@@ -143,7 +153,10 @@ export default async function PreviewPage({ params, searchParams }: { params: Pr
                 <p>
                   The next sync sends these customers once with e-mail and text messages turned off (the service cannot delete a contact):{" "}
                   {toUnsubscribe.join(", ")}
-                  {counts && counts.contact_details!.removed > toUnsubscribe.length ? ` and ${(counts.contact_details!.removed - toUnsubscribe.length).toLocaleString("en")} more` : ""}.
+                  {counts && counts.contact_details!.removed > toUnsubscribe.length
+                    ? ` and ${(counts.contact_details!.removed - toUnsubscribe.length).toLocaleString("en")} more`
+                    : ""}
+                  .
                 </p>
               </Alert>
             ) : null}

@@ -16,7 +16,13 @@ export const metadata: Metadata = { title: "Session history" };
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
-export default async function SessionHistoryPage({ params, searchParams }: { params: Promise<{ locationId: string }>; searchParams: Promise<SearchParams> }) {
+export default async function SessionHistoryPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ locationId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
   const user = await requirePageUser({ action: "session.view" });
   const location = await loadPageLocation(user, (await params).locationId, "session.view");
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));

@@ -4,7 +4,10 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { inviteLocationOwner } from "@/lib/locations/invite-location-owner";
 import { LocationId, OwnerInvitationInput } from "@/lib/locations/location-inputs";
 
-export const POST = routeHandler({ action: "location.owners.invite", params: LocationId, body: OwnerInvitationInput }, async ({ actor, params, body }) => {
-  const invitation = await inviteLocationOwner(getDatabase(), actor, params.locationId, body);
-  return Response.json({ invitation }, { status: 201, headers: { "cache-control": "no-store" } });
-});
+export const POST = routeHandler(
+  { action: "location.owners.invite", params: LocationId, body: OwnerInvitationInput },
+  async ({ actor, params, body }) => {
+    const invitation = await inviteLocationOwner(getDatabase(), actor, params.locationId, body);
+    return Response.json({ invitation }, { status: 201, headers: { "cache-control": "no-store" } });
+  },
+);

@@ -6,7 +6,9 @@ import { requestPreviewInputOf } from "@/lib/preview/preview-inputs";
 import { readPreviewRuns } from "@/lib/preview/read-preview";
 import { refreshPreview } from "@/lib/preview/request-preview";
 
-export const GET = routeHandler({ action: "preview.view", params: LocationId }, async ({ user, params }) => readPreviewRuns(getDatabase(), user, params.locationId));
+export const GET = routeHandler({ action: "preview.view", params: LocationId }, async ({ user, params }) =>
+  readPreviewRuns(getDatabase(), user, params.locationId),
+);
 
 // The body is optional (an empty one refreshes), so it is read here rather than by routeHandler's `body`, which requires JSON.
 // A rebuild is "preview.rebuild", which refreshPreview checks.

@@ -4,7 +4,10 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { confirmRemovals } from "@/lib/sync/confirm-removals";
 import { ConfirmRemovalsInput, SessionId } from "@/lib/sync/session-inputs";
 
-export const POST = routeHandler({ action: "sync.confirm-removals", params: SessionId, body: ConfirmRemovalsInput }, async ({ actor, params, body }) => {
-  const result = await confirmRemovals(getDatabase(), actor, params.sessionId, body);
-  return Response.json(result, { status: 202, headers: { "cache-control": "no-store" } });
-});
+export const POST = routeHandler(
+  { action: "sync.confirm-removals", params: SessionId, body: ConfirmRemovalsInput },
+  async ({ actor, params, body }) => {
+    const result = await confirmRemovals(getDatabase(), actor, params.sessionId, body);
+    return Response.json(result, { status: 202, headers: { "cache-control": "no-store" } });
+  },
+);

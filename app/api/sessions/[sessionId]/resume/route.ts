@@ -8,7 +8,12 @@ import { SessionId } from "@/lib/sync/session-inputs";
 export const POST = routeHandler({ action: "sync.resume", params: SessionId }, async ({ actor, params }) => {
   const result = await resumeSession(getDatabase(), actor, params.sessionId);
   if (!result.started) {
-    throw new DomainError("CONFLICT", result.sessionId ? `Session ${result.sessionId} is already open for this location.` : "Connect the location first: a sync uses its access token.");
+    throw new DomainError(
+      "CONFLICT",
+      result.sessionId
+        ? `Session ${result.sessionId} is already open for this location.`
+        : "Connect the location first: a sync uses its access token.",
+    );
   }
   return Response.json({ sessionId: result.sessionId }, { status: 202, headers: { "cache-control": "no-store" } });
 });

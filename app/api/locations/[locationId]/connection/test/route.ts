@@ -4,4 +4,6 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { LocationId } from "@/lib/locations/location-inputs";
 import { testConnection } from "@/lib/locations/test-connection";
 
-export const POST = routeHandler({ action: "location.connect", params: LocationId }, async ({ actor, params }) => testConnection(getDatabase(), actor, params.locationId));
+export const POST = routeHandler({ action: "location.connect", params: LocationId }, async ({ actor, params }) =>
+  testConnection(getDatabase(), actor, params.locationId),
+);
