@@ -28,8 +28,6 @@ export interface SkippedCounts {
  * repeats, and one batch.
  */
 export interface SessionRecords {
-  /** What a first sync reads (windows in the location's local time). */
-  readonly plan: readonly PlannedRead[];
   /** The checked rows of one type (valid, warning, error, excluded), batch by batch in source order. */
   read(type: PreviewRecordType, scope: string, window?: DateWindow): AsyncGenerator<PreviewRecordRow[]>;
   /** Reads a type through the checks without sending it, so that records read later can name it. */
@@ -133,7 +131,6 @@ export function createSessionRecords(input: {
   }
 
   return {
-    plan,
     read,
     async prime(type) {
       if (!plan.some((candidate) => candidate.recordType === type)) return;
