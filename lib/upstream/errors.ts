@@ -106,6 +106,17 @@ export class UpstreamUploadError extends UpstreamError {
 }
 
 /**
+ * The records an upload streams could not be read (the caller's source failed, not the network): the upload was
+ * aborted, and another address would read the same source, so the client does not retry it.
+ */
+export class UploadSourceError extends UpstreamUploadError {
+  constructor(message: string, init: UpstreamErrorInit = {}) {
+    super(message, init);
+    this.name = "UploadSourceError";
+  }
+}
+
+/**
  * An upload address we will not send records to: outside the environment's upload hosts, not https, or one that
  * answered with a redirect. Asking again yields another address of the same kind, so it is never retried.
  */

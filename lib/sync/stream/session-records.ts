@@ -8,6 +8,7 @@ import { withoutWhiteSpace, type SourceReader } from "@/lib/source/source-reader
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import { nextDate } from "../plan/date-ranges";
+import { guardedRead, sourceFailure } from "./source-failure";
 
 /** Local dates, both included: the appointments of these days. */
 export interface DateWindow {
@@ -134,20 +135,20 @@ export function createSessionRecords(input: {
     read,
     async prime(type) {
       if (!plan.some((candidate) => candidate.recordType === type)) return;
-      for await (const _batch of read(type, `prime ${type}`)) void _batch;
+      for await (const _batch of guardedRead(read(type, `prime ${type}`), type.replace("_", " "))) void _batch;
     },
     async count(type) {
       const planned = plan.find((candidate) => candidate.recordType === type);
       if (!planned) return 0;
-      return reader.count(planned.resource, { sourceKey: location.sourceKey, windowStart: planned.windowStart, windowEnd: planned.windowEnd });
+      const params = { sourceKey: location.sourceKey, windowStart: planned.windowStart, windowEnd: planned.windowEnd };
+      return reader.count(planned.resource, params).catch((error: unknown) => Promise.reject(sourceFailure(error, type.replace("_", " "))));
     },
     async earliestAppointment() {
       const planned = readOf("appointments");
-      const earliest = await reader.earliestStart("appointments", {
-        sourceKey: location.sourceKey,
-        windowStart: planned.windowStart,
-        windowEnd: planned.windowEnd,
-      });
+      const params = { sourceKey: location.sourceKey, windowStart: planned.windowStart, windowEnd: planned.windowEnd };
+      const earliest = await reader
+        .earliestStart("appointments", params)
+        .catch((error: unknown) => Promise.reject(sourceFailure(error, "appointments")));
       return earliest?.slice(0, 10) ?? null;
     },
     skipped(type) {

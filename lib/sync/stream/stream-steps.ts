@@ -10,7 +10,10 @@ import { recordSentRecords, type SentRecord } from "../record-accepted";
 import type { SyncStepName } from "../step-names";
 import { closeStep, openStep } from "../steps/management-system-steps";
 import type { SentItem, StepContext, SyncStep } from "../steps/sync-step";
+import { guardedRead } from "./source-failure";
 import { acceptedHashes, heldServices, servicesWithSyncedOpenings } from "./synced-lookups";
+
+const labelOf = (type: PreviewRecordType) => type.replace("_", " ");
 
 // A streamed session's steps: each reads its records from the source as it sends them (lib/sync/stream/session-records.ts),
 // checked by the same code as the preview, and records what the upstream accepted from what it sent.
@@ -45,7 +48,8 @@ function accepted(
 /** Every sendable record of a small type, read whole. */
 async function readSendable(context: StepContext, type: PreviewRecordType, scope: string): Promise<PreviewRecordRow[]> {
   const sendable: PreviewRecordRow[] = [];
-  for await (const batch of streamOf(context).read(type, scope)) for (const record of batch) if (isSendable(record)) sendable.push(record);
+  for await (const batch of guardedRead(streamOf(context).read(type, scope), labelOf(type)))
+    for (const record of batch) if (isSendable(record)) sendable.push(record);
   return sendable;
 }
 
@@ -87,7 +91,7 @@ function dealParts(
 ): PartDealer {
   const size = context.config.contactChunkSize;
   const records = (async function* () {
-    for await (const batch of streamOf(context).read(type, type)) {
+    for await (const batch of guardedRead(streamOf(context).read(type, type), labelOf(type))) {
       const sendable = batch.filter(isSendable);
       if (!leaveOutAccepted) {
         yield* sendable;
@@ -195,7 +199,7 @@ const appointmentsStep: SyncStep = {
     // A function: an upload retried with a fresh address reads the month again.
     const records = async function* () {
       sent = [];
-      for await (const batch of streamOf(context).read("appointments", key!, window)) {
+      for await (const batch of guardedRead(streamOf(context).read("appointments", key!, window), "appointments")) {
         for (const record of batch) {
           if (!isSendable(record)) continue;
           sent.push(sentRecordOf(record));

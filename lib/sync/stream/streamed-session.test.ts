@@ -1,0 +1,99 @@
+import { and, asc, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { previewRecords, syncSessions, syncSteps } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActor } from "@/lib/audit/record-audit-event";
+import type { SourceReader } from "@/lib/source/source-reader";
+import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
+import { sourceAppointment } from "@/lib/source/testing/source-row-factories";
+import { requestSyncSession } from "../request-session";
+import { runSession } from "../run-session";
+import { resumeSession } from "../session-actions";
+import { expectedUpstream, upstreamOf, emptyUpstream } from "../testing/expected-upstream";
+import { sampleNow, sampleSourceRows } from "../testing/sample-source";
+import { computeQueuedPreview, createConnectedLocation, noWaits, sandboxRequests, useSyncSandbox } from "../testing/sync-test-setup";
+
+const testDb = await useTestDatabase();
+const { db } = testDb;
+const setup = await useSyncSandbox(db);
+const context = { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec" as const, now: sampleNow };
+
+/** A reader whose appointment reads fail (a source that broke mid-session) until `healed` is set. */
+function breakingReader(rows: SourceRows) {
+  const reader = createArraySourceReader(rows);
+  const state = { healed: false };
+  const broken: SourceReader = {
+    ...reader,
+    read(resource, params, options) {
+      if (resource === "appointments" && !state.healed) throw new Error("connection to the management system was lost");
+      return reader.read(resource, params, options);
+    },
+  };
+  return { reader: broken, state };
+}
+
+async function run(sessionId: string, reader: SourceReader) {
+  return runSession(testDb, sessionId, { reader, now: sampleNow, client: noWaits, config: { stepBackoffMs: 0, stepAttempts: 1 } });
+}
+
+describe("a streamed first sync", () => {
+  it("stores no preview while it sends, fails at the step whose source read broke, and a resume sends only what is left", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    const { reader, state } = breakingReader(rows);
+    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await run(requested.sessionId!, reader)).toBe("failed");
+
+    const [failed] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
+    expect(failed).toMatchObject({ status: "failed", streamed: true, currentStep: "appointments", upstreamOpen: true });
+    // Said as a failed source read (the message of an unknown error is logged, not shown), not retried as an upload.
+    expect(failed!.error).toBe("Reading the appointments from the source failed (Error, logged) after 1 attempt");
+    const appointmentsStep = (await db.select().from(syncSteps).where(eq(syncSteps.sessionId, requested.sessionId!))).find(
+      (step) => step.name === "appointments",
+    );
+    expect(appointmentsStep).toMatchObject({ status: "failed", attempts: 1 });
+    expect(await db.select().from(previewRecords).where(eq(previewRecords.locationId, location.id))).toEqual([]);
+    const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
+
+    state.healed = true;
+    const resumed = await resumeSession(db, systemActor, requested.sessionId!);
+    expect(await run(resumed.sessionId!, reader)).toBe("succeeded");
+    const [after] = await db.select().from(syncSessions).where(eq(syncSessions.id, resumed.sessionId!));
+    expect(after).toMatchObject({ status: "succeeded", streamed: true, previewRunId: null });
+    const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, resumed.sessionId!)).orderBy(asc(syncSteps.position));
+    expect(steps.filter((step) => step.status === "succeeded").map((step) => step.name)).toEqual(["appointments", "openings", "close"]);
+    // Calendars, categories, services and contacts were not sent again: only the months, the openings and the close.
+    const sent = (await sandboxRequests(db, location.upstreamLocationId)).slice(before);
+    expect(sent.filter((line) => /calendars|categories|services|contact_details/.test(line))).toEqual([]);
+    expect(sent.at(-1)).toBe("PUT update_management_system 200");
+
+    // What the upstream holds is what the policies say of the source (references checked against the contacts read again).
+    expect(await upstreamOf(db, location.upstreamLocationId)).toEqual(expectedUpstream(emptyUpstream(), rows, context));
+  });
+
+  it("sends a key that the source repeats in two months once, from the month sent first, and counts the other as invalid", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    // " a1" trims to the key of a1 (February): the copy in March repeats it.
+    rows.appointments!.push(sourceAppointment(" a1", "2026-03-05", { customer_id: "cu2", status: "completed" }));
+    const reader = createArraySourceReader(rows);
+    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await run(requested.sessionId!, reader)).toBe("succeeded");
+
+    const held = await upstreamOf(db, location.upstreamLocationId);
+    expect(held.appointments["a1"]).toMatchObject({ start_at: expect.stringMatching(/^2026-02-05/) });
+    const [appointments] = await db
+      .select()
+      .from(syncSteps)
+      .where(and(eq(syncSteps.sessionId, requested.sessionId!), eq(syncSteps.name, "appointments")));
+    expect(appointments!.recordsInvalid).toBe(1);
+
+    // The preview the location gets afterwards says the same of the copy.
+    await computeQueuedPreview(testDb, location.id, reader, sampleNow);
+    const copies = await db
+      .select({ status: previewRecords.status, sourceId: previewRecords.sourceId })
+      .from(previewRecords)
+      .where(and(eq(previewRecords.locationId, location.id), eq(previewRecords.recordKey, "a1")));
+    expect(copies.map((copy) => copy.status).sort()).toEqual(["error", "valid"]);
+  });
+});
