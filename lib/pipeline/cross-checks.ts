@@ -91,13 +91,11 @@ export function rememberFirstSources(mayRepeat: KeyLookup): DuplicateTracker {
  * The checks of one run over records streamed in protocol order (calendars, categories, services, contacts,
  * vehicles, appointments, openings): a second record with a key its type already had is an error naming the first
  * (spec 2.1.2); a record naming a missing target is an error or loses that reference (lib/pipeline/reference-rules.ts).
- * `exists` answers whether a target will be there; the caller records each usable key it should know. `mayRepeat`
- * says which keys can repeat at all (lib/source `repeatedIds`): only those are remembered, so memory stays flat; a
- * reader that reads some records more than once passes its own `duplicates`.
+ * `exists` answers whether a target will be there; the caller records each usable key it should know. The duplicate
+ * tracker remembers first sources (rememberFirstSources: only of the keys that can repeat, lib/source `repeatedIds`,
+ * so memory stays flat); a reader that reads some records more than once passes a tracker per read to check().
  */
-export function createRecordChecks(exists: KeyLookup, options: { mayRepeat?: KeyLookup; duplicates?: DuplicateTracker } = {}) {
-  const defaultDuplicates = options.duplicates ?? rememberFirstSources(options.mayRepeat ?? (() => true));
-
+export function createRecordChecks(exists: KeyLookup, defaultDuplicates: DuplicateTracker = rememberFirstSources(() => true)) {
   function checkDuplicate(record: CheckedRecord, issues: CrossCheckIssue[], duplicates: DuplicateTracker): void {
     if (!isUsable(record) || record.record_key === null) return;
     const first = duplicates.firstSourceOf(record.record_type, record.record_key, record.source_id);

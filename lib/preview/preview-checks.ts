@@ -1,3 +1,4 @@
+import { rememberFirstSources } from "@/lib/pipeline/cross-checks";
 import { createRowChecks, type CheckRow } from "@/lib/pipeline/row-checks";
 import { trackedResources, withoutWhiteSpace, type TrackedResource } from "@/lib/source/source-reader";
 import type { RunInput } from "./map-source-rows";
@@ -21,7 +22,7 @@ export const isTrackedResource = (resource: string): resource is TrackedResource
 export function createPreviewChecks(input: RunInput): PreviewChecks {
   const repeated = new Map<PreviewRecordType, Set<string>>();
   return {
-    check: createRowChecks({ mayRepeat: (type, key) => repeated.get(type)?.has(withoutWhiteSpace(key)) ?? true }),
+    check: createRowChecks(rememberFirstSources((type, key) => repeated.get(type)?.has(withoutWhiteSpace(key)) ?? true)),
     // Asked just before each large type is read, not all up front: the first types can be shown sooner.
     async beforeRead(read) {
       if (!isTrackedResource(read.resource) || repeated.has(read.recordType)) return;

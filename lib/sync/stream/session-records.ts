@@ -77,7 +77,7 @@ export function createSessionRecords(input: {
   const repeated = new Map<PreviewRecordType, Promise<Set<string>>>();
   const repeatedNow = new Map<PreviewRecordType, Set<string>>();
   const claims = scopedClaims((type, key) => repeatedNow.get(type)?.has(withoutWhiteSpace(key)) ?? true);
-  const check = createRowChecks({ mayRepeat: () => true });
+  const check = createRowChecks();
   const skipped = new Map<PreviewRecordType, Map<string, SkippedCounts>>();
 
   const readOf = (type: PreviewRecordType) => {

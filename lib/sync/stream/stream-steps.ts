@@ -222,7 +222,9 @@ function openingsOf(context: StepContext): Promise<Map<string, PreviewRecordRow[
       const byService = new Map<string, PreviewRecordRow[]>();
       for (const record of records) {
         if (!record.ref_service) continue;
-        byService.set(record.ref_service, [...(byService.get(record.ref_service) ?? []), record]);
+        const ofService = byService.get(record.ref_service);
+        if (ofService) ofService.push(record);
+        else byService.set(record.ref_service, [record]);
       }
       return byService;
     });
