@@ -18,7 +18,8 @@ const setup = await useSyncSandbox(db);
 afterEach(() => clearFaults(db));
 
 /** The sample salon with `count` services; service n has n openings, so an upload's record count names its service. */
-function rowsWithServices(count: number): SourceRows {
+/** `minute`: the minute every opening starts at; a later sync with another sends every service again (unchanged ones are not). */
+function rowsWithServices(count: number, minute = "00"): SourceRows {
   const rows = sampleSourceRows();
   rows.services = Array.from({ length: count }, (_, index) => ({
     id: `sv${index + 1}`,
@@ -34,7 +35,7 @@ function rowsWithServices(count: number): SourceRows {
     Array.from({ length: index + 1 }, (_, hour) => ({
       staff_id: "s1",
       service_id: service.id,
-      starts_at: `2026-03-11 ${String(8 + hour).padStart(2, "0")}:00:00`,
+      starts_at: `2026-03-11 ${String(8 + hour).padStart(2, "0")}:${minute}:00`,
     })),
   );
   return rows;
@@ -121,7 +122,7 @@ describe("openings imports", () => {
     // One at a time: each POST arrived after the one before was answered, and was held 300 ms.
     for (let index = 1; index < 6; index++) expect(sequentialPosts[index]! - sequentialPosts[index - 1]!).toBeGreaterThanOrEqual(held);
 
-    const concurrent = await runManualTestSync(testDb, location.id, rows, { config: { openingsConcurrency: 3 } });
+    const concurrent = await runManualTestSync(testDb, location.id, rowsWithServices(6, "30"), { config: { openingsConcurrency: 3 } });
     const three = await openingsStepOf(concurrent.id);
     expect(three.items.map((item) => [item.key, item.status, item.recordsSent])).toEqual(
       rows.services!.map((service, index) => [`service ${service.id}`, "succeeded", index + 1]),
@@ -152,7 +153,7 @@ describe("openings imports", () => {
     // while the other three imports are in flight.
     await injectFault(db, { target: "upload", mode: { kind: "status", status: 503 }, count: 1 });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "delay", ms: 200 }, count: 1000 });
-    const session = await runManualTestSync(testDb, location.id, rows);
+    const session = await runManualTestSync(testDb, location.id, rowsWithServices(4, "30"));
     const { step, items, attempts } = await openingsStepOf(session.id);
     expect(maxOverlap(itemSpans(attempts))).toBe(4);
     expect(attempts.every((attempt) => attempt.itemId !== null)).toBe(true);

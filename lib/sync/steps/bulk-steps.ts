@@ -94,7 +94,7 @@ export const appointmentsStep: SyncStep = {
 export const openingsStep: SyncStep = {
   name: "openings",
   recordType: "openings",
-  planItems: (context) => planOpenings(context.sql, { locationId: context.location.id }),
+  planItems: (context) => planOpenings(context.sql, { locationId: context.location.id, full: context.full }),
   // One import per service, each replacing only that service's openings: they need no order.
   concurrency: (config) => config.openingsConcurrency,
   async send(context, key) {

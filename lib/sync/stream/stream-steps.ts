@@ -11,7 +11,8 @@ import type { SyncStepName } from "../step-names";
 import { closeStep, openStep } from "../steps/management-system-steps";
 import type { SentItem, StepContext, SyncStep } from "../steps/sync-step";
 import { guardedRead } from "./source-failure";
-import { acceptedHashes, heldServices, servicesWithSyncedOpenings } from "./synced-lookups";
+import { acceptedHashes, acceptedOpenings, heldServices } from "./synced-lookups";
+import { openingsItems } from "../plan/openings-to-send";
 
 const labelOf = (type: PreviewRecordType) => type.replace("_", " ");
 
@@ -234,21 +235,19 @@ function openingsOf(context: StepContext): Promise<Map<string, PreviewRecordRow[
   return pending;
 }
 
-/**
- * One import per service the upstream holds (what it accepted of the services step) with valid openings, or with
- * openings accepted before (sent empty, so stale ones disappear).
- */
+/** One import per service whose openings differ from what the upstream holds (lib/sync/plan/openings-to-send.ts). */
 const openingsStep: SyncStep = {
   name: "openings",
   recordType: "openings",
   async planItems(context) {
     const byService = await openingsOf(context);
-    const held = await heldServices(context.sql, context.location.id);
-    const withOpenings = new Set([...byService.keys(), ...(await servicesWithSyncedOpenings(context.sql, context.location.id))]);
-    return [...withOpenings]
-      .filter((service) => service !== "" && held.has(service))
-      .sort()
-      .map(serviceKey);
+    const current = [...byService.values()].flat().map((record) => ({ service: record.ref_service!, key: record.record_key!, hash: record.content_hash! }));
+    return openingsItems({
+      current,
+      accepted: await acceptedOpenings(context.sql, context.location.id),
+      heldServices: await heldServices(context.sql, context.location.id),
+      full: context.full,
+    });
   },
   concurrency: (config) => config.openingsConcurrency,
   async send(context, key) {

@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import { serviceOfOpeningKey, type OpeningSummary } from "../plan/openings-to-send";
 
 // What a streamed session asks of synced_records (what the upstream last accepted), by key: never a scan of the location.
 
@@ -25,9 +26,9 @@ export async function heldServices(sql: postgres.Sql, locationId: string): Promi
   return new Set(rows.map((row) => row.key));
 }
 
-/** Services with openings the upstream accepted before: an import without any makes them disappear. */
-export async function servicesWithSyncedOpenings(sql: postgres.Sql, locationId: string): Promise<string[]> {
-  const rows = await sql<{ service: string }[]>`
-    select distinct split_part(record_key, '|', 1) as service from synced_records where location_id = ${locationId} and record_type = 'openings'`;
-  return rows.map((row) => row.service);
+/** The openings the upstream accepted, each with its service (a few thousand: the next 72 hours). */
+export async function acceptedOpenings(sql: postgres.Sql, locationId: string): Promise<OpeningSummary[]> {
+  const rows = await sql<{ key: string; hash: string }[]>`
+    select record_key as key, content_hash as hash from synced_records where location_id = ${locationId} and record_type = 'openings'`;
+  return rows.map((row) => ({ service: serviceOfOpeningKey(row.key), key: row.key, hash: row.hash }));
 }
