@@ -5,7 +5,8 @@ import * as schema from "./schema";
 
 export type Database = PostgresJsDatabase<typeof schema>;
 /** A database handle or an open transaction: query functions accept either. */
-export type DatabaseOrTransaction = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type DatabaseTransaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type DatabaseOrTransaction = Database | DatabaseTransaction;
 
 export interface DatabaseConnection {
   db: Database;
@@ -20,6 +21,11 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
     connection: { application_name: "location-sync" },
   });
   return { db: drizzle(sql, { schema }), sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+/** The connection shape of a handle (for code that still needs its postgres.js client: cursors, COPY). Closing it closes nothing. */
+export function connectionOf(db: Database): DatabaseConnection {
+  return { db, sql: (db as unknown as { session: { client: postgres.Sql } }).session.client, close: async () => {} };
 }
 
 const globalForDb = globalThis as unknown as { locationSyncDb?: DatabaseConnection };

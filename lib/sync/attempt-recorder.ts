@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AttemptReport } from "@/lib/upstream/http";
 import type { SessionFence } from "./session-fence";
@@ -22,12 +23,12 @@ export function createAttemptRecorder(fence: SessionFence) {
     const at = attribution.getStore() ?? { stepId: null, itemId: null };
     chain = chain.then(() =>
       fence
-        .write(
-          (tx) => tx`
+        .write((tx) =>
+          tx.execute(sql`
             insert into sync_attempts (session_id, step_id, item_id, operation, attempt, method, path, status, duration_ms, retry_delay_ms, error, records, bytes, started_at)
             values (${fence.sessionId}, ${at.stepId}, ${at.itemId}, ${report.operation}, ${report.attempt}, ${report.method}, ${report.path},
                     ${report.status ?? null}, ${Math.round(report.durationMs)}, ${report.retryDelayMs ?? null}, ${report.error ?? null},
-                    ${report.records ?? null}, ${report.bytes ?? null}, ${report.startedAt.toISOString()})`,
+                    ${report.records ?? null}, ${report.bytes ?? null}, ${report.startedAt.toISOString()})`),
         )
         .then(
           () => undefined,

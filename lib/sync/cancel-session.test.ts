@@ -20,7 +20,7 @@ describe("cancel", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "contact_details", mode: { kind: "delay", ms: 1500 }, count: 1 });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    const running = runSession(testDb, requested.sessionId!, {
+    const running = runSession(testDb.db, requested.sessionId!, {
       reader: createArraySourceReader(sampleSourceRows()),
       now: sampleNow,
       client: noWaits,
@@ -53,7 +53,7 @@ describe("cancel", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await cancelSession(db, systemActor, requested.sessionId!)).toEqual({ status: "cancelled" });
-    expect(await runSession(testDb, requested.sessionId!, { client: noWaits })).toBe("finished");
+    expect(await runSession(testDb.db, requested.sessionId!, { client: noWaits })).toBe("finished");
     const again = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(again.started).toBe(true);
   });

@@ -117,6 +117,10 @@ describe("customers' data upstream", () => {
 
     // The service is discontinued: its visits stay (without it), its slots still in the source are not promoted.
     rows.services = rows.services!.filter((service) => service.id !== "sv2");
+    // sv1's slots move by half an hour: its openings differ from what the upstream holds, so it is sent again.
+    rows.availability = rows.availability!.map((slot) =>
+      slot.service_id === "sv1" ? { ...slot, starts_at: String(slot.starts_at).replace(/:00:00$/, ":30:00") } : slot,
+    );
     await sync(location.id, rows);
     const requests = (await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore);
     expect(requests.filter((request) => request.startsWith("POST batch_sync_openings"))).toEqual(["POST batch_sync_openings 200"]);

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { FencedTransaction } from "./session-fence";
 import { selectionCondition, type RecordSelection } from "./plan/record-selection";
@@ -6,21 +7,21 @@ import { selectionCondition, type RecordSelection } from "./plan/record-selectio
 async function forgetReplaced(tx: FencedTransaction, locationId: string, selection: RecordSelection): Promise<void> {
   const type = selection.recordType;
   if (selection.kind === "all") {
-    await tx`delete from synced_records where location_id = ${locationId} and record_type = ${type}`;
+    await tx.execute(sql`delete from synced_records where location_id = ${locationId} and record_type = ${type}`);
   } else if (selection.kind === "dates") {
-    await tx`delete from synced_records where location_id = ${locationId} and record_type = ${type}
-             and appointment_date between ${selection.startDate} and ${selection.endDate}`;
+    await tx.execute(sql`delete from synced_records where location_id = ${locationId} and record_type = ${type}
+             and appointment_date between ${selection.startDate} and ${selection.endDate}`);
   } else if (selection.kind === "service") {
-    await tx`delete from synced_records where location_id = ${locationId} and record_type = ${type}
-             and split_part(record_key, '|', 1) = ${selection.serviceExternalId}`;
+    await tx.execute(sql`delete from synced_records where location_id = ${locationId} and record_type = ${type}
+             and split_part(record_key, '|', 1) = ${selection.serviceExternalId}`);
   }
 }
 
 /** A service removed upstream takes its openings with it. */
 async function forgetOpeningsOfRemovedServices(tx: FencedTransaction, locationId: string): Promise<void> {
-  await tx`delete from synced_records o where o.location_id = ${locationId} and o.record_type = 'openings'
+  await tx.execute(sql`delete from synced_records o where o.location_id = ${locationId} and o.record_type = 'openings'
            and not exists (select 1 from synced_records s where s.location_id = ${locationId} and s.record_type = 'services'
-                           and s.record_key = split_part(o.record_key, '|', 1))`;
+                           and s.record_key = split_part(o.record_key, '|', 1))`);
 }
 
 /**
@@ -30,13 +31,13 @@ async function forgetOpeningsOfRemovedServices(tx: FencedTransaction, locationId
 export async function recordAccepted(tx: FencedTransaction, input: { locationId: string; selection: RecordSelection }): Promise<void> {
   const { locationId, selection } = input;
   await forgetReplaced(tx, locationId, selection);
-  await tx`
+  await tx.execute(sql`
     insert into synced_records (location_id, record_type, record_key, content_hash, appointment_date, synced_at)
     select distinct on (r.record_key) ${locationId}, r.record_type, r.record_key, r.content_hash, r.local_date, now()
-    from preview_records r where ${selectionCondition(tx, locationId, selection)} and r.record_key is not null and r.content_hash is not null
+    from preview_records r where ${selectionCondition(locationId, selection)} and r.record_key is not null and r.content_hash is not null
     order by r.record_key, r.seq
     on conflict (location_id, record_type, record_key) do update
-      set content_hash = excluded.content_hash, appointment_date = excluded.appointment_date, synced_at = excluded.synced_at`;
+      set content_hash = excluded.content_hash, appointment_date = excluded.appointment_date, synced_at = excluded.synced_at`);
   if (selection.recordType === "services") await forgetOpeningsOfRemovedServices(tx, locationId);
 }
 
@@ -56,12 +57,12 @@ export async function recordSentRecords(
   const { locationId, type, replaced, records } = input;
   if (replaced) await forgetReplaced(tx, locationId, replaced);
   if (records.length) {
-    await tx`
+    await tx.execute(sql`
       insert into synced_records (location_id, record_type, record_key, content_hash, appointment_date, synced_at)
       select ${locationId}, ${type}, sent.key, sent.hash, sent.date::date, now()
-      from unnest(${records.map((record) => record.key)}::text[], ${records.map((record) => record.hash)}::text[], ${records.map((record) => record.date)}::text[]) as sent(key, hash, date)
+      from unnest(${sql.param(records.map((record) => record.key))}::text[], ${sql.param(records.map((record) => record.hash))}::text[], ${sql.param(records.map((record) => record.date))}::text[]) as sent(key, hash, date)
       on conflict (location_id, record_type, record_key) do update
-        set content_hash = excluded.content_hash, appointment_date = excluded.appointment_date, synced_at = excluded.synced_at`;
+        set content_hash = excluded.content_hash, appointment_date = excluded.appointment_date, synced_at = excluded.synced_at`);
   }
   if (type === "services") await forgetOpeningsOfRemovedServices(tx, locationId);
 }

@@ -1,3 +1,5 @@
+import { queryRows } from "@/db/raw-sql";
+import { sql } from "drizzle-orm";
 import type { ConfirmedRemovals, RemovalCheck, RemovalStop } from "@/db/schema";
 import { UNSUBSCRIBED_HASH } from "@/lib/preview/live-diff";
 import { parseRangeKey } from "./plan/date-ranges";
@@ -50,30 +52,37 @@ async function measured(
 }
 
 async function checkContacts(context: StepContext): Promise<RemovalCheck | null> {
-  const { sql } = context;
+  const { db } = context;
   const locationId = context.location.id;
-  const [gone] = await sql<{ count: number }[]>`select count(*)::int as count from synced_records s where ${goneContactCondition(sql, locationId)}`;
+  const [gone] = await queryRows<{ count: number }>(
+    db,
+    sql`select count(*)::int as count from synced_records s where ${goneContactCondition(locationId)}`,
+  );
   return measured(
     context.config,
     "contact_details",
     gone!.count,
     async () =>
       (
-        await sql<{ count: number }[]>`select count(*)::int as count from synced_records
-        where location_id = ${locationId} and record_type = 'contact_details' and content_hash <> ${UNSUBSCRIBED_HASH}`
+        await queryRows<{ count: number }>(
+          db,
+          sql`select count(*)::int as count from synced_records
+        where location_id = ${locationId} and record_type = 'contact_details' and content_hash <> ${UNSUBSCRIBED_HASH}`,
+        )
       )[0]!.count,
     async () =>
       (
-        await sql<
-          { key: string }[]
-        >`select s.record_key as key from synced_records s where ${goneContactCondition(sql, locationId)} order by s.record_key limit ${EXAMPLES}`
+        await queryRows<{ key: string }>(
+          db,
+          sql`select s.record_key as key from synced_records s where ${goneContactCondition(locationId)} order by s.record_key limit ${EXAMPLES}`,
+        )
       ).map((row) => row.key),
   );
 }
 
 /** Accepted appointments in the ranges this session replaces that no usable record will send again. */
 async function checkAppointments(context: StepContext, rangeKeys: string[]): Promise<RemovalCheck | null> {
-  const { sql } = context;
+  const { db } = context;
   const locationId = context.location.id;
   const ranges = rangeKeys.map(parseRangeKey);
   const removed = () => sql`
@@ -83,18 +92,22 @@ async function checkAppointments(context: StepContext, rangeKeys: string[]): Pro
     where s.location_id = ${locationId} and s.record_type = 'appointments'
       and not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = 'appointments'
                       and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;
-  const [count] = await sql<{ count: number }[]>`select count(*)::int as count ${removed()}`;
+  const [count] = await queryRows<{ count: number }>(db, sql`select count(*)::int as count ${removed()}`);
   return measured(
     context.config,
     "appointments",
     count!.count,
     async () =>
       (
-        await sql<
-          { count: number }[]
-        >`select count(*)::int as count from synced_records where location_id = ${locationId} and record_type = 'appointments'`
+        await queryRows<{ count: number }>(
+          db,
+          sql`select count(*)::int as count from synced_records where location_id = ${locationId} and record_type = 'appointments'`,
+        )
       )[0]!.count,
-    async () => (await sql<{ key: string }[]>`select s.record_key as key ${removed()} order by s.record_key limit ${EXAMPLES}`).map((row) => row.key),
+    async () =>
+      (await queryRows<{ key: string }>(db, sql`select s.record_key as key ${removed()} order by s.record_key limit ${EXAMPLES}`)).map(
+        (row) => row.key,
+      ),
   );
 }
 

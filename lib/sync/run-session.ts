@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
-import type { DatabaseConnection } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
@@ -36,21 +37,15 @@ export type RunSessionResult = "succeeded" | "failed" | "cancelled" | "lost" | "
 /** Takes the open upstream session over from an earlier failed or cancelled session of the location: no re-opening. */
 async function inheritUpstreamSession(fence: SessionFence, locationId: string): Promise<boolean> {
   return fence.write(async (tx) => {
-    const inherited = await tx`update sync_sessions set upstream_open = false
-      where location_id = ${locationId} and id <> ${fence.sessionId} and upstream_open returning id`;
-    if (inherited.length) await tx`update sync_sessions set upstream_open = true where id = ${fence.sessionId}`;
-    const [mine] = await tx<{ upstream_open: boolean }[]>`select upstream_open from sync_sessions where id = ${fence.sessionId}`;
+    const inherited = await tx.execute(sql`update sync_sessions set upstream_open = false
+      where location_id = ${locationId} and id <> ${fence.sessionId} and upstream_open returning id`);
+    if (inherited.length) await tx.execute(sql`update sync_sessions set upstream_open = true where id = ${fence.sessionId}`);
+    const [mine] = await queryRows<{ upstream_open: boolean }>(tx, sql`select upstream_open from sync_sessions where id = ${fence.sessionId}`);
     return Boolean(mine?.upstream_open);
   });
 }
 
-async function runClaimed(
-  connection: DatabaseConnection,
-  fence: SessionFence,
-  config: SyncConfig,
-  options: RunSessionOptions,
-): Promise<RunSessionResult> {
-  const { db, sql } = connection;
+async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig, options: RunSessionOptions): Promise<RunSessionResult> {
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, fence.sessionId));
   const [location] = session ? await db.select().from(locations).where(eq(locations.id, session.locationId)) : [];
   if (!session || !location) return "finished";
@@ -65,12 +60,12 @@ async function runClaimed(
     const credentials = await getEnvironmentCredentials(db, session.environment);
     // Before anything is sent: a token goes only to the origin that issued it.
     const call = { accessToken: openLocationToken(location, credentials), locationId: location.upstreamLocationId };
-    const streamed = await decideStreamed(connection, fence, { session, resumedStreamed: resumed?.streamed ?? false });
+    const streamed = await decideStreamed(db, fence, { session, resumedStreamed: resumed?.streamed ?? false });
     const source = streamed ? streamedSource(location, options, session.startedAt) : null;
     closeReader = source?.close;
     const preview = source
       ? { runId: null, readAt: source.now }
-      : await ensureSessionPreview(connection, fence, {
+      : await ensureSessionPreview(db, fence, {
           locationId: location.id,
           requestedByEmail: session.requestedByEmail,
           ownRunId: session.previewRunId,
@@ -78,7 +73,7 @@ async function runClaimed(
           now: options.now,
         });
     const upstreamOpen = await inheritUpstreamSession(fence, location.id);
-    const steps = await ensureStepRows(sql, fence, {
+    const steps = await ensureStepRows(db, fence, {
       optionalSteps: session.optionalSteps,
       automotive: location.automotive,
       resumed: resumed ? { sessionId: resumed.id, failedStep: resumed.currentStep } : null,
@@ -87,7 +82,7 @@ async function runClaimed(
     // The preview already checked every record against the same upstream schemas (lib/mapping); a second check per record cost ~10 µs each.
     client = createEnvironmentClient(credentials, { validateRecords: false, ...options.client, signal: fence.signal, onAttempt: recorder.record });
     context = {
-      sql,
+      db,
       fence,
       client,
       call,
@@ -106,9 +101,10 @@ async function runClaimed(
     for (const step of steps) {
       if (step.status === "succeeded" || step.status === "skipped") continue;
       if (step.name === "open" && upstreamOpen) {
-        await fence.write(
-          (tx) =>
-            tx`update sync_steps set status = 'skipped', error = 'The upstream session was still open.', finished_at = now() where id = ${step.id}`,
+        await fence.write((tx) =>
+          tx.execute(
+            sql`update sync_steps set status = 'skipped', error = 'The upstream session was still open.', finished_at = now() where id = ${step.id}`,
+          ),
         );
         continue;
       }
@@ -147,13 +143,13 @@ async function runClaimed(
  * the preview it sends from, then runs the steps in protocol order, persisting each step,
  * item and HTTP attempt. Returns how it ended for this worker ("lost": another took over).
  */
-export async function runSession(connection: DatabaseConnection, sessionId: string, options: RunSessionOptions = {}): Promise<RunSessionResult> {
+export async function runSession(db: Database, sessionId: string, options: RunSessionOptions = {}): Promise<RunSessionResult> {
   const config = { ...syncConfigFromEnvironment(), ...options.config };
-  const fence = await claimSession(connection.sql, sessionId, { owner: options.owner, leaseSeconds: config.leaseSeconds });
+  const fence = await claimSession(db, sessionId, { owner: options.owner, leaseSeconds: config.leaseSeconds });
   if (!fence) return "finished";
   fence.startRenewal();
   try {
-    return await runClaimed(connection, fence, config, options).catch((error: unknown) => {
+    return await runClaimed(db, fence, config, options).catch((error: unknown) => {
       if (error instanceof LeaseLostError) return "lost" as const;
       throw error;
     });

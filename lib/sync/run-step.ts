@@ -1,3 +1,5 @@
+import { queryRows } from "@/db/raw-sql";
+import { sql } from "drizzle-orm";
 import { computeBackoffDelay } from "@/lib/upstream/retry";
 import type { AttemptRecorder } from "./attempt-recorder";
 import { describeSyncError, isRetryableStepError } from "./describe-sync-error";
@@ -35,23 +37,25 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 async function updateStepTotals(tx: FencedTransaction, stepId: string): Promise<void> {
   // Items recorded at the same time: the row lock orders them, and the sums, read after it (READ COMMITTED: a fresh
   // snapshot per statement), see every item committed before; the last to commit writes the totals of all.
-  await tx`select 1 from sync_steps where id = ${stepId} for update`;
-  await tx`update sync_steps set
+  await tx.execute(sql`select 1 from sync_steps where id = ${stepId} for update`);
+  await tx.execute(sql`update sync_steps set
       records_sent = (select coalesce(sum(records_sent), 0) from sync_step_items where step_id = ${stepId}),
       bytes = (select coalesce(sum(bytes), 0) from sync_step_items where step_id = ${stepId})
-    where id = ${stepId}`;
+    where id = ${stepId}`);
 }
 
 /** The step's items, planned once and stored (the removal guard plans them before the session sends anything). */
 export async function plannedItemsOf(context: StepContext, step: StepRow, definition: SyncStep): Promise<ItemRow[]> {
-  const load = () => context.sql<ItemRow[]>`select id, key, status from sync_step_items where step_id = ${step.id} order by position`;
+  const load = () => queryRows<ItemRow>(context.db, sql`select id, key, status from sync_step_items where step_id = ${step.id} order by position`);
   const existing = await load();
   if (existing.length || !definition.planItems) return existing;
   // Planned once and stored: a takeover or a resume sends the same items, skipping those already accepted.
   const keys = await definition.planItems(context);
   await context.fence.write(async (tx) => {
     for (const [position, key] of keys.entries()) {
-      await tx`insert into sync_step_items (step_id, key, position) values (${step.id}, ${key}, ${position}) on conflict (step_id, key) do nothing`;
+      await tx.execute(
+        sql`insert into sync_step_items (step_id, key, position) values (${step.id}, ${key}, ${position}) on conflict (step_id, key) do nothing`,
+      );
     }
   });
   return load();
@@ -73,9 +77,10 @@ async function sendItem(
   const { fence } = context;
   try {
     await fence.checkpoint();
-    await fence.write(
-      (tx) =>
-        tx`update sync_step_items set status = 'running', attempts = attempts + 1, error = null, started_at = now(), finished_at = null where id = ${item.id}`,
+    await fence.write((tx) =>
+      tx.execute(
+        sql`update sync_step_items set status = 'running', attempts = attempts + 1, error = null, started_at = now(), finished_at = null where id = ${item.id}`,
+      ),
     );
   } catch (error) {
     await previous;
@@ -90,15 +95,17 @@ async function sendItem(
     await previous;
     if (isStopping(error)) throw error;
     await recorder.flush().catch(() => {});
-    await fence.write(
-      (tx) => tx`update sync_step_items set status = 'failed', error = ${describeSyncError(error)}, finished_at = now() where id = ${item.id}`,
+    await fence.write((tx) =>
+      tx.execute(sql`update sync_step_items set status = 'failed', error = ${describeSyncError(error)}, finished_at = now() where id = ${item.id}`),
     );
     throw error;
   }
   const recording = previous.then(() =>
     fence.write(async (tx) => {
       await sent.onAccepted?.(tx);
-      await tx`update sync_step_items set status = 'succeeded', records_sent = ${sent.records}, bytes = ${sent.bytes}, finished_at = now() where id = ${item.id}`;
+      await tx.execute(
+        sql`update sync_step_items set status = 'succeeded', records_sent = ${sent.records}, bytes = ${sent.bytes}, finished_at = now() where id = ${item.id}`,
+      );
       await updateStepTotals(tx, step.id);
     }),
   );
@@ -157,21 +164,26 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
     await recorder.flush();
     await fence.write(async (tx) => {
       await sent.onAccepted?.(tx);
-      await tx`update sync_steps set status = 'succeeded', records_sent = ${sent.records}, bytes = ${sent.bytes}, error = null, finished_at = now() where id = ${step.id}`;
+      await tx.execute(
+        sql`update sync_steps set status = 'succeeded', records_sent = ${sent.records}, bytes = ${sent.bytes}, error = null, finished_at = now() where id = ${step.id}`,
+      );
     });
     return;
   }
   const wanted = definition.concurrency?.(context.config) ?? 1;
   await sendItems(context, recorder, step, definition, Number.isInteger(wanted) && wanted > 1 ? wanted : 1);
-  await fence.write((tx) => tx`update sync_steps set status = 'succeeded', error = null, finished_at = now() where id = ${step.id}`);
+  await fence.write((tx) => tx.execute(sql`update sync_steps set status = 'succeeded', error = null, finished_at = now() where id = ${step.id}`));
 }
 
 async function countSkippedRecords(context: StepContext, definition: SyncStep): Promise<{ invalid: number; excluded: number }> {
   // A streamed step counts what it leaves out as it reads (written when it succeeds).
   if (!definition.recordType || context.stream) return { invalid: 0, excluded: 0 };
-  const [row] = await context.sql<{ invalid: number; excluded: number }[]>`
+  const [row] = await queryRows<{ invalid: number; excluded: number }>(
+    context.db,
+    sql`
     select count(*) filter (where status = 'error')::int as invalid, count(*) filter (where status = 'excluded')::int as excluded
-    from preview_records where location_id = ${context.location.id} and record_type = ${definition.recordType} and status in ('error', 'excluded')`;
+    from preview_records where location_id = ${context.location.id} and record_type = ${definition.recordType} and status in ('error', 'excluded')`,
+  );
   return row ?? { invalid: 0, excluded: 0 };
 }
 
@@ -185,16 +197,16 @@ export async function runStep(context: StepContext, recorder: AttemptRecorder, s
   for (let attempt = 1; ; attempt++) {
     await fence.checkpoint();
     await fence.write(async (tx) => {
-      await tx`update sync_steps set status = 'running', attempts = attempts + 1, error = null, started_at = coalesce(started_at, now()),
-                 records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded} where id = ${step.id}`;
-      await tx`update sync_sessions set current_step = ${step.name} where id = ${fence.sessionId}`;
+      await tx.execute(sql`update sync_steps set status = 'running', attempts = attempts + 1, error = null, started_at = coalesce(started_at, now()),
+                 records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded} where id = ${step.id}`);
+      await tx.execute(sql`update sync_sessions set current_step = ${step.name} where id = ${fence.sessionId}`);
     });
     try {
       await runOnce(context, recorder, step, definition);
       if (context.stream && definition.recordType) {
         const skipped = context.stream.skipped(definition.recordType);
-        await fence.write(
-          (tx) => tx`update sync_steps set records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded} where id = ${step.id}`,
+        await fence.write((tx) =>
+          tx.execute(sql`update sync_steps set records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded} where id = ${step.id}`),
         );
       }
       return;
@@ -202,9 +214,10 @@ export async function runStep(context: StepContext, recorder: AttemptRecorder, s
       if (isStopping(error)) throw error;
       const reason = describeSyncError(error);
       const final = attempt >= config.stepAttempts || !isRetryableStepError(error);
-      await fence.write(
-        (tx) =>
-          tx`update sync_steps set status = ${final ? "failed" : "running"}, error = ${reason}, finished_at = ${final ? new Date().toISOString() : null} where id = ${step.id}`,
+      await fence.write((tx) =>
+        tx.execute(
+          sql`update sync_steps set status = ${final ? "failed" : "running"}, error = ${reason}, finished_at = ${final ? new Date().toISOString() : null} where id = ${step.id}`,
+        ),
       );
       if (final) throw new StepFailedError(step.name, reason);
       await sleep(

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
+import type { Database, DatabaseTransaction } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 
 /** This worker's claim on the session was taken over: it must not send or write anything more. */
 export class LeaseLostError extends Error {
@@ -25,7 +27,7 @@ export class SessionCancelledError extends Error {
   }
 }
 
-export type FencedTransaction = postgres.TransactionSql;
+export type FencedTransaction = DatabaseTransaction;
 
 /**
  * A worker's claim on one session: the fencing token it got when claiming. Every
@@ -38,7 +40,7 @@ export class SessionFence {
   private lost = false;
 
   constructor(
-    private readonly sql: postgres.Sql,
+    private readonly db: Database,
     readonly sessionId: string,
     readonly token: number,
     readonly owner: string,
@@ -66,8 +68,8 @@ export class SessionFence {
    */
   async write<T>(work: (tx: FencedTransaction) => Promise<T>): Promise<T> {
     if (this.lost) throw new LeaseLostError();
-    const result = await this.sql.begin(async (tx) => {
-      const [row] = await tx`select 1 from sync_sessions where id = ${this.sessionId} and fencing_token = ${this.token} for share`;
+    const result = await this.db.transaction(async (tx) => {
+      const [row] = await queryRows(tx, sql`select 1 from sync_sessions where id = ${this.sessionId} and fencing_token = ${this.token} for share`);
       if (!row) return { lost: true as const };
       return { lost: false as const, value: await work(tx) };
     });
@@ -78,17 +80,21 @@ export class SessionFence {
   /** Between requests: stop when the lease is gone or someone asked to cancel. */
   async checkpoint(): Promise<void> {
     if (this.lost) throw new LeaseLostError();
-    const [row] = await this.sql<{ fencing_token: string; cancel_requested_at: string | null }[]>`
-      select fencing_token, cancel_requested_at from sync_sessions where id = ${this.sessionId}`;
+    const [row] = await queryRows<{ fencing_token: string; cancel_requested_at: string | null }>(
+      this.db,
+      sql`select fencing_token, cancel_requested_at from sync_sessions where id = ${this.sessionId}`,
+    );
     if (!row || Number(row.fencing_token) !== this.token) this.markLost();
     if (row.cancel_requested_at) throw new SessionCancelledError();
   }
 
   async renew(): Promise<void> {
     if (this.lost) return;
-    const rows = await this.sql`
-      update sync_sessions set lease_expires_at = now() + ${this.leaseSeconds} * interval '1 second'
-      where id = ${this.sessionId} and fencing_token = ${this.token} returning id`;
+    const rows = await queryRows(
+      this.db,
+      sql`update sync_sessions set lease_expires_at = now() + ${this.leaseSeconds} * interval '1 second'
+          where id = ${this.sessionId} and fencing_token = ${this.token} returning id`,
+    );
     if (rows.length === 0) {
       try {
         this.markLost();
@@ -117,22 +123,20 @@ export function workerIdentity(): string {
  * hung): the fencing token goes up, so the previous holder's writes are refused.
  * Null when the session is finished; LeaseHeldError while another worker holds it.
  */
-export async function claimSession(
-  sql: postgres.Sql,
-  sessionId: string,
-  options: { owner?: string; leaseSeconds: number },
-): Promise<SessionFence | null> {
+export async function claimSession(db: Database, sessionId: string, options: { owner?: string; leaseSeconds: number }): Promise<SessionFence | null> {
   const owner = options.owner ?? workerIdentity();
-  const [claimed] = await sql<{ fencing_token: string }[]>`
-    update sync_sessions
+  const [claimed] = await queryRows<{ fencing_token: string }>(
+    db,
+    sql`update sync_sessions
     set fencing_token = fencing_token + 1, lease_owner = ${owner},
         lease_expires_at = now() + ${options.leaseSeconds} * interval '1 second',
         status = 'running', started_at = coalesce(started_at, now())
     where id = ${sessionId}
       and (status = 'queued' or (status = 'running' and (lease_expires_at is null or lease_expires_at < now())))
-    returning fencing_token`;
-  if (claimed) return new SessionFence(sql, sessionId, Number(claimed.fencing_token), owner, options.leaseSeconds);
-  const [current] = await sql<{ status: string }[]>`select status from sync_sessions where id = ${sessionId}`;
+    returning fencing_token`,
+  );
+  if (claimed) return new SessionFence(db, sessionId, Number(claimed.fencing_token), owner, options.leaseSeconds);
+  const [current] = await queryRows<{ status: string }>(db, sql`select status from sync_sessions where id = ${sessionId}`);
   if (current && (current.status === "queued" || current.status === "running")) throw new LeaseHeldError(sessionId);
   return null;
 }

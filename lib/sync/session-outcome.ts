@@ -1,3 +1,5 @@
+import { queryRows } from "@/db/raw-sql";
+import { sql } from "drizzle-orm";
 import { enqueueAlertDelivery } from "@/lib/alerts/deliver-alert-job";
 import { recordAlertTransition } from "@/lib/alerts/record-alert-transition";
 import { requestPreviewRecount } from "@/lib/preview/recount-preview-job";
@@ -14,12 +16,14 @@ export function failureAttentionReason(step: string | null, reason: string, upst
 
 export async function finishSucceeded(fence: SessionFence, locationId: string): Promise<void> {
   const alertId = await fence.write(async (tx) => {
-    await tx`update sync_sessions set status = 'succeeded', error = null, current_step = null, finished_at = now(), lease_expires_at = null where id = ${fence.sessionId}`;
+    await tx.execute(
+      sql`update sync_sessions set status = 'succeeded', error = null, current_step = null, finished_at = now(), lease_expires_at = null where id = ${fence.sessionId}`,
+    );
     // A full session sent everything: the next need not be full, unless the location was edited after this one was requested.
-    await tx`update locations l set full_sync_reason = null from sync_sessions s
-             where l.id = ${locationId} and l.full_sync_reason is not null and s.id = ${fence.sessionId} and s.full and s.created_at >= l.updated_at`;
-    await tx`update locations set attention_reason = null, attention_since = null, updated_at = now()
-             where id = ${locationId} and attention_reason like ${ATTENTION_PREFIX + "%"}`;
+    await tx.execute(sql`update locations l set full_sync_reason = null from sync_sessions s
+             where l.id = ${locationId} and l.full_sync_reason is not null and s.id = ${fence.sessionId} and s.full and s.created_at >= l.updated_at`);
+    await tx.execute(sql`update locations set attention_reason = null, attention_since = null, updated_at = now()
+             where id = ${locationId} and attention_reason like ${ATTENTION_PREFIX + "%"}`);
     return recordAlertTransition(tx, { locationId, sessionId: fence.sessionId, outcome: "succeeded" });
   });
   await enqueueAlertDelivery(alertId);
@@ -32,15 +36,20 @@ export async function finishStopped(
   input: { locationId: string; status: "failed" | "cancelled"; step: string | null; reason: string; removalStop?: RemovalStop },
 ): Promise<void> {
   const alertId = await fence.write(async (tx) => {
-    const [session] = await tx<{ upstream_open: boolean }[]>`
+    const [session] = await queryRows<{ upstream_open: boolean }>(
+      tx,
+      sql`
       update sync_sessions set status = ${input.status}, error = ${input.reason}, finished_at = now(), lease_expires_at = null,
         removal_stop = ${input.removalStop ? JSON.stringify(input.removalStop) : null}::jsonb
-      where id = ${fence.sessionId} returning upstream_open`;
+      where id = ${fence.sessionId} returning upstream_open`,
+    );
     // A step (or item) interrupted by the stop would otherwise read "running" in the history forever.
     const interrupted = input.status === "cancelled" ? "cancelled" : "failed";
-    await tx`update sync_step_items set status = ${interrupted}, finished_at = now()
-      where status = 'running' and step_id in (select id from sync_steps where session_id = ${fence.sessionId})`;
-    await tx`update sync_steps set status = ${interrupted}, finished_at = now() where session_id = ${fence.sessionId} and status = 'running'`;
+    await tx.execute(sql`update sync_step_items set status = ${interrupted}, finished_at = now()
+      where status = 'running' and step_id in (select id from sync_steps where session_id = ${fence.sessionId})`);
+    await tx.execute(
+      sql`update sync_steps set status = ${interrupted}, finished_at = now() where session_id = ${fence.sessionId} and status = 'running'`,
+    );
     const attention = input.removalStop
       ? `${ATTENTION_PREFIX}stopped before sending anything: ${input.reason.replace(/^Stopped before sending anything: /, "")}.`
       : input.status === "failed"
@@ -49,7 +58,9 @@ export async function finishStopped(
           ? `${ATTENTION_PREFIX}was cancelled at ${input.step ?? "its start"}. Resume it or close the upstream session.`
           : null;
     if (attention) {
-      await tx`update locations set attention_reason = ${attention}, attention_since = coalesce(attention_since, now()), updated_at = now() where id = ${input.locationId}`;
+      await tx.execute(
+        sql`update locations set attention_reason = ${attention}, attention_since = coalesce(attention_since, now()), updated_at = now() where id = ${input.locationId}`,
+      );
     }
     return input.status === "failed"
       ? recordAlertTransition(tx, { locationId: input.locationId, sessionId: fence.sessionId, outcome: "failed", reason: attention })

@@ -1,5 +1,5 @@
-import { and, eq, inArray } from "drizzle-orm";
-import type { DatabaseConnection } from "@/db/client";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { connectionOf, type Database } from "@/db/client";
 import { previewRuns } from "@/db/schema";
 import { computePreview } from "@/lib/preview/compute-preview";
 import type { SourceReader } from "@/lib/source/source-reader";
@@ -13,9 +13,9 @@ export interface SessionPreview {
   readAt: Date;
 }
 
-async function succeededRun(connection: DatabaseConnection, runId: string | null): Promise<SessionPreview | null> {
+async function succeededRun(db: Database, runId: string | null): Promise<SessionPreview | null> {
   if (!runId) return null;
-  const [run] = await connection.db.select().from(previewRuns).where(eq(previewRuns.id, runId));
+  const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, runId));
   return run?.status === "succeeded" ? { runId: run.id, readAt: run.startedAt ?? run.createdAt } : null;
 }
 
@@ -25,23 +25,22 @@ async function succeededRun(connection: DatabaseConnection, runId: string | null
  * records while the session is running: lib/preview/compute-preview.ts refuses to).
  */
 export async function ensureSessionPreview(
-  connection: DatabaseConnection,
+  db: Database,
   fence: SessionFence,
   input: { locationId: string; requestedByEmail: string | null; ownRunId: string | null; reader?: SourceReader; now?: Date },
 ): Promise<SessionPreview> {
-  const preview = (await succeededRun(connection, input.ownRunId)) ?? (await computeFreshPreview(connection, fence, input));
+  const preview = (await succeededRun(db, input.ownRunId)) ?? (await computeFreshPreview(db, fence, input));
   if (preview.runId !== input.ownRunId) {
-    await fence.write((tx) => tx`update sync_sessions set preview_run_id = ${preview.runId} where id = ${fence.sessionId}`);
+    await fence.write((tx) => tx.execute(sql`update sync_sessions set preview_run_id = ${preview.runId} where id = ${fence.sessionId}`));
   }
   return preview;
 }
 
 async function computeFreshPreview(
-  connection: DatabaseConnection,
+  db: Database,
   fence: SessionFence,
   input: { locationId: string; requestedByEmail: string | null; reader?: SourceReader; now?: Date },
 ): Promise<SessionPreview> {
-  const { db } = connection;
   const deadline = Date.now() + WAIT_FOR_ACTIVE_RUN_MS;
   // One preview run per location at a time: a run someone else started is waited for, then ours starts.
   for (;;) {
@@ -52,7 +51,7 @@ async function computeFreshPreview(
       .onConflictDoNothing()
       .returning();
     if (created) {
-      await computePreview(connection, created.id, { reader: input.reader, now: input.now, sessionId: fence.sessionId });
+      await computePreview(connectionOf(db), created.id, { reader: input.reader, now: input.now, sessionId: fence.sessionId });
       const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created.id));
       if (done?.status !== "succeeded") throw new Error(`The preview of the source failed: ${done?.error ?? "unknown error"}`);
       return { runId: done.id, readAt: done.startedAt ?? done.createdAt };

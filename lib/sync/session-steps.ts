@@ -1,4 +1,6 @@
-import type postgres from "postgres";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
+import { sql } from "drizzle-orm";
 import { syncStepNames, type SyncStepName } from "./step-names";
 import type { SessionFence } from "./session-fence";
 
@@ -32,18 +34,18 @@ function initialStatus(name: SyncStepName, position: number, shape: SessionShape
  * ones send the location's records as they are now; what changed inside an item that already
  * succeeded stays new or changed for the next session.
  */
-export async function ensureStepRows(sql: postgres.Sql, fence: SessionFence, shape: SessionShape): Promise<StepRow[]> {
+export async function ensureStepRows(db: DatabaseOrTransaction, fence: SessionFence, shape: SessionShape): Promise<StepRow[]> {
   const sessionId = fence.sessionId;
   await fence.write(async (tx) => {
-    const [existing] = await tx`select 1 from sync_steps where session_id = ${sessionId} limit 1`;
+    const [existing] = await tx.execute(sql`select 1 from sync_steps where session_id = ${sessionId} limit 1`);
     if (existing) return;
     for (const [position, name] of syncStepNames.entries()) {
       const status = initialStatus(name, position, shape);
-      await tx`insert into sync_steps (session_id, name, position, status) values (${sessionId}, ${name}, ${position}, ${status})`;
+      await tx.execute(sql`insert into sync_steps (session_id, name, position, status) values (${sessionId}, ${name}, ${position}, ${status})`);
     }
     const resumed = shape.resumed;
     if (resumed?.failedStep) {
-      await tx`
+      await tx.execute(sql`
         insert into sync_step_items (step_id, key, position, status, records_sent, bytes, attempts)
         select mine.id, item.key, item.position,
                case when item.status = 'succeeded' then 'succeeded'::sync_step_status else 'pending'::sync_step_status end,
@@ -51,8 +53,8 @@ export async function ensureStepRows(sql: postgres.Sql, fence: SessionFence, sha
                case when item.status = 'succeeded' then item.bytes else 0 end, 0
         from sync_step_items item
         join sync_steps theirs on theirs.id = item.step_id and theirs.session_id = ${resumed.sessionId} and theirs.name = ${resumed.failedStep}
-        join sync_steps mine on mine.session_id = ${sessionId} and mine.name = ${resumed.failedStep}`;
+        join sync_steps mine on mine.session_id = ${sessionId} and mine.name = ${resumed.failedStep}`);
     }
   });
-  return sql<StepRow[]>`select id, name, position, status, attempts from sync_steps where session_id = ${sessionId} order by position`;
+  return queryRows<StepRow>(db, sql`select id, name, position, status, attempts from sync_steps where session_id = ${sessionId} order by position`);
 }

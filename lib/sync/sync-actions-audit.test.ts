@@ -70,7 +70,7 @@ describe("sync actions are audited with who did them", () => {
       client: { ...noWaits, maxAttempts: 1 },
       config: { stepBackoffMs: 0, stepAttempts: 1 },
     };
-    expect(await runSession(testDb, started.sessionId, options)).toBe("failed");
+    expect(await runSession(testDb.db, started.sessionId, options)).toBe("failed");
     await clearFaults(db);
 
     await injectFault(db, { target: "update_management_system", mode: { kind: "status", status: 503 }, count: 1000 });

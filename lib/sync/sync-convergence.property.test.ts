@@ -151,7 +151,7 @@ describe("random source changes, each followed by a sync", () => {
           if (next) apply(rows, next);
           const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
           const reader = createArraySourceReader(structuredClone(rows));
-          const result = await runSession(testDb, requested.sessionId!, { reader, now: sampleNow, client: noWaits, config: { stepBackoffMs: 0 } });
+          const result = await runSession(testDb.db, requested.sessionId!, { reader, now: sampleNow, client: noWaits, config: { stepBackoffMs: 0 } });
           // The preview job's part: a streamed first sync leaves the location's first preview queued.
           await computeQueuedPreview(testDb, location.id, reader, sampleNow);
           const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { locations, previewRuns, sandboxLocations, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
@@ -54,7 +54,7 @@ describe("faults", () => {
     await injectFault(db, { target: "contact_details", mode: { kind: "rate-limit", retryAfterSeconds: 7 }, count: 1 });
     await injectFault(db, { target: "upload", mode: { kind: "reset" }, count: 1 });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await runSession(testDb, requested.sessionId!, options())).toBe("succeeded");
+    expect(await runSession(testDb.db, requested.sessionId!, options())).toBe("succeeded");
 
     const { attempts } = await sessionOf(requested.sessionId!);
     const failed = attempts.filter((attempt) => attempt.retryDelayMs !== null);
@@ -79,7 +79,7 @@ describe("faults", () => {
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const result = await runSession(
-      testDb,
+      testDb.db,
       requested.sessionId!,
       options({ client: { ...noWaits, maxAttempts: 2 }, config: { stepBackoffMs: 0, stepAttempts: 2 } }),
     );
@@ -102,7 +102,7 @@ describe("faults", () => {
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const resumed = await resumeSession(db, systemActor, requested.sessionId!);
     expect(resumed.started).toBe(true);
-    expect(await runSession(testDb, resumed.sessionId!, options())).toBe("succeeded");
+    expect(await runSession(testDb.db, resumed.sessionId!, options())).toBe("succeeded");
     const after = await sessionOf(resumed.sessionId!);
     expect(after.session).toMatchObject({
       trigger: "resume",
@@ -145,7 +145,7 @@ describe("faults", () => {
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(
       await runSession(
-        testDb,
+        testDb.db,
         requested.sessionId!,
         options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }),
       ),
@@ -162,7 +162,7 @@ describe("faults", () => {
 
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const resumed = await resumeSession(db, systemActor, requested.sessionId!);
-    expect(await runSession(testDb, resumed.sessionId!, options())).toBe("succeeded");
+    expect(await runSession(testDb.db, resumed.sessionId!, options())).toBe("succeeded");
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual([
       "POST batch_sync_openings 200",
       "PUT upload 200",
@@ -183,7 +183,7 @@ describe("faults", () => {
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(
       await runSession(
-        testDb,
+        testDb.db,
         requested.sessionId!,
         options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }),
       ),
@@ -205,22 +205,22 @@ describe("lease and fencing", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const { claimSession, LeaseLostError } = await import("./session-fence");
-    const stale = (await claimSession(testDb.sql, requested.sessionId!, { owner: "worker-a", leaseSeconds: 60 }))!;
-    await expect(runSession(testDb, requested.sessionId!, options({ owner: "worker-b" }))).rejects.toThrow(/held by another worker/);
+    const stale = (await claimSession(testDb.db, requested.sessionId!, { owner: "worker-a", leaseSeconds: 60 }))!;
+    await expect(runSession(testDb.db, requested.sessionId!, options({ owner: "worker-b" }))).rejects.toThrow(/held by another worker/);
 
     // Worker A hangs past its lease: worker B takes the session over and completes it.
     await db
       .update(syncSessions)
       .set({ leaseExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(syncSessions.id, requested.sessionId!));
-    expect(await runSession(testDb, requested.sessionId!, options({ owner: "worker-b" }))).toBe("succeeded");
+    expect(await runSession(testDb.db, requested.sessionId!, options({ owner: "worker-b" }))).toBe("succeeded");
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect(session).toMatchObject({ status: "succeeded", leaseOwner: "worker-b", fencingToken: stale.token + 1 });
 
     // Worker A wakes up: nothing it writes lands, and its upstream client is cancelled.
-    await expect(stale.write((tx) => tx`update sync_sessions set status = 'failed' where id = ${requested.sessionId!}`)).rejects.toBeInstanceOf(
-      LeaseLostError,
-    );
+    await expect(
+      stale.write((tx) => tx.execute(sql`update sync_sessions set status = 'failed' where id = ${requested.sessionId!}`)),
+    ).rejects.toBeInstanceOf(LeaseLostError);
     expect(stale.signal.aborted).toBe(true);
     await expect(stale.checkpoint()).rejects.toBeInstanceOf(LeaseLostError);
     const [unchanged] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));

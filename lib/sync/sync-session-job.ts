@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getConnection } from "@/db/client";
+import { getDatabase } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
 import { runSession } from "./run-session";
 
@@ -9,6 +9,6 @@ export const syncSessionJob = defineJob({
   // A killed worker's job comes back after expiry (or a retry) and takes the session over once its lease has expired.
   queue: { retryLimit: 5, retryBackoff: true, expireInSeconds: 4 * 60 * 60 },
   handle: async ({ sessionId }) => {
-    await runSession(getConnection(), sessionId);
+    await runSession(getDatabase(), sessionId);
   },
 });

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { DatabaseConnection } from "@/db/client";
+import type { Database } from "@/db/client";
 import { syncSessions } from "@/db/schema";
 import { runSession, type RunSessionOptions } from "./run-session";
 import { LeaseHeldError } from "./session-fence";
@@ -10,18 +10,14 @@ const finished = new Set(["succeeded", "failed", "cancelled"]);
  * Runs the session in this process, or, when a worker already holds it, waits for it
  * to finish (taking it over should that worker's lease expire). Returns the final status.
  */
-export async function runOrWaitForSession(
-  connection: DatabaseConnection,
-  sessionId: string,
-  options: RunSessionOptions & { pollMs?: number } = {},
-): Promise<string> {
+export async function runOrWaitForSession(db: Database, sessionId: string, options: RunSessionOptions & { pollMs?: number } = {}): Promise<string> {
   for (;;) {
     try {
-      await runSession(connection, sessionId, options);
+      await runSession(db, sessionId, options);
     } catch (error) {
       if (!(error instanceof LeaseHeldError)) throw error;
     }
-    const [session] = await connection.db.select({ status: syncSessions.status }).from(syncSessions).where(eq(syncSessions.id, sessionId));
+    const [session] = await db.select({ status: syncSessions.status }).from(syncSessions).where(eq(syncSessions.id, sessionId));
     if (!session) throw new Error(`session ${sessionId} vanished`);
     if (finished.has(session.status)) return session.status;
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1000));

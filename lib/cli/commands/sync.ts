@@ -78,7 +78,7 @@ export function register(program: Command) {
               ? `session ${sessionId} queued`
               : `session ${sessionId} is already ${result.reason === "already_open" ? "open" : "scheduled"}`,
           );
-        const status = await runOrWaitForSession(connection, sessionId);
+        const status = await runOrWaitForSession(connection.db, sessionId);
         const detail = await getSessionDetail(connection.db, sessionId);
         print(detail, options.json, `session ${sessionId} ${status}${detail.session.error ? `: ${forTerminal(detail.session.error)}` : ""}`);
         if (status !== "succeeded") process.exitCode = 1;

@@ -1,4 +1,6 @@
-import type postgres from "postgres";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { cursorRows, queryRows } from "@/db/raw-sql";
+import { sql } from "drizzle-orm";
 import { goneContact, UNSUBSCRIBED_HASH } from "@/lib/preview/live-diff";
 import type { ContactDetailRecord } from "@/lib/upstream/records";
 import type { FencedTransaction } from "../session-fence";
@@ -10,17 +12,18 @@ import type { FencedTransaction } from "../session-fence";
 /** The item of the contacts step that unsubscribes them. */
 export const UNSUBSCRIBE_ITEM_KEY = "unsubscribe gone";
 
-type Sql = postgres.Sql | postgres.TransactionSql;
-
 /** Condition on `synced_records s`: a contact of the location to unsubscribe. */
-export function goneContactCondition(sql: Sql, locationId: string) {
-  return sql`s.location_id = ${locationId} and ${sql.unsafe(goneContact)}`;
+export function goneContactCondition(locationId: string) {
+  return sql`s.location_id = ${locationId} and ${sql.raw(goneContact)}`;
 }
 
-export async function hasGoneContacts(sql: Sql, locationId: string): Promise<boolean> {
+export async function hasGoneContacts(db: DatabaseOrTransaction, locationId: string): Promise<boolean> {
   // A count, not "limit 1": with none gone (the usual case) a hash anti-join reads both sides once, where a limit
   // makes the planner probe the index for each of the location's contacts.
-  const [row] = await sql<{ count: number }[]>`select count(*)::int as count from synced_records s where ${goneContactCondition(sql, locationId)}`;
+  const [row] = await queryRows<{ count: number }>(
+    db,
+    sql`select count(*)::int as count from synced_records s where ${goneContactCondition(locationId)}`,
+  );
   return row!.count > 0;
 }
 
@@ -30,15 +33,18 @@ export function unsubscribeRecord(externalId: string): ContactDetailRecord {
 }
 
 /** The unsubscribe records, read with a cursor (a function, so an upload retry can read them again). */
-export function streamUnsubscribeRecords(sql: postgres.Sql, locationId: string): () => AsyncIterable<ContactDetailRecord> {
+export function streamUnsubscribeRecords(db: DatabaseOrTransaction, locationId: string): () => AsyncIterable<ContactDetailRecord> {
   return async function* () {
-    const cursor = sql<{ record_key: string }[]>`
-      select s.record_key from synced_records s where ${goneContactCondition(sql, locationId)} order by s.record_key`.cursor(1000);
+    const cursor = cursorRows<{ record_key: string }>(
+      db,
+      sql`select s.record_key from synced_records s where ${goneContactCondition(locationId)} order by s.record_key`,
+      1000,
+    );
     for await (const rows of cursor) for (const row of rows) yield unsubscribeRecord(row.record_key);
   };
 }
 
 /** Once the upstream accepted the upload: the same set (the preview cannot change during a session) is recorded as unsubscribed. */
 export async function recordUnsubscribed(tx: FencedTransaction, locationId: string): Promise<void> {
-  await tx`update synced_records s set content_hash = ${UNSUBSCRIBED_HASH}, synced_at = now() where ${goneContactCondition(tx, locationId)}`;
+  await tx.execute(sql`update synced_records s set content_hash = ${UNSUBSCRIBED_HASH}, synced_at = now() where ${goneContactCondition(locationId)}`);
 }

@@ -1,4 +1,6 @@
-import type postgres from "postgres";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
+import { sql } from "drizzle-orm";
 import { chooseAppointmentRanges, type AppointmentPlanMode } from "./choose-appointment-ranges";
 import { rangeKey } from "./date-ranges";
 
@@ -6,32 +8,41 @@ const sendable = "('valid', 'warning')";
 
 /** The appointment imports of a session, as date-range keys, from the location's preview records and what was last accepted. */
 export async function planAppointments(
-  sql: postgres.Sql,
+  db: DatabaseOrTransaction,
   input: { locationId: string; full: boolean; today: string; horizonEnd: string },
 ): Promise<{ mode: AppointmentPlanMode; keys: string[] }> {
   const { locationId } = input;
   // Existence and the earliest date are index look-ups (synced_records_date_idx, preview_records_date_idx), not counts.
-  const [synced] = await sql<{ any_synced: boolean; any_without_date: boolean; earliest: string | null }[]>`
+  const [synced] = await queryRows<{ any_synced: boolean; any_without_date: boolean; earliest: string | null }>(
+    db,
+    sql`
     select exists (select 1 from synced_records where location_id = ${locationId} and record_type = 'appointments') as any_synced,
            exists (select 1 from synced_records where location_id = ${locationId} and record_type = 'appointments' and appointment_date is null) as any_without_date,
-           (select min(appointment_date)::text from synced_records where location_id = ${locationId} and record_type = 'appointments') as earliest`;
-  const [valid] = await sql<{ earliest: string | null }[]>`
+           (select min(appointment_date)::text from synced_records where location_id = ${locationId} and record_type = 'appointments') as earliest`,
+  );
+  const [valid] = await queryRows<{ earliest: string | null }>(
+    db,
+    sql`
     select min(local_date)::text as earliest from preview_records
-    where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.unsafe(sendable)}`;
+    where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.raw(sendable)}`,
+  );
   // Touched, in one pass over both sides: the date of every sendable record whose content the upstream has not
   // accepted (new, changed, moved), the date a changed one was sent for, and the date of every accepted
   // appointment that is no longer sendable (canceled, no-show, deleted).
-  const touched = await sql<{ date: string }[]>`
+  const touched = await queryRows<{ date: string }>(
+    db,
+    sql`
     select distinct dates.day::text as date from (
       select r.local_date as new_date, s.appointment_date as sent_date
       from (select record_key, content_hash, local_date from preview_records
-            where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.unsafe(sendable)} and content_hash is not null) r
+            where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.raw(sendable)} and content_hash is not null) r
       full join (select record_key, content_hash, appointment_date from synced_records
                  where location_id = ${locationId} and record_type = 'appointments') s on s.record_key = r.record_key
       where s.content_hash is distinct from r.content_hash
     ) differing cross join lateral (values (differing.new_date), (differing.sent_date)) as dates(day)
     where dates.day is not null
-    order by 1`;
+    order by 1`,
+  );
   const earliest = [valid?.earliest, input.full ? synced?.earliest : null].filter((date): date is string => Boolean(date)).sort()[0] ?? null;
   const plan = chooseAppointmentRanges({
     full: input.full,

@@ -1,4 +1,6 @@
-import type postgres from "postgres";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
+import { sql } from "drizzle-orm";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { chunkKey, selectionCondition } from "./record-selection";
 
@@ -7,25 +9,28 @@ import { chunkKey, selectionCondition } from "./record-selection";
  * order, each its own import. `onlyChanged`: new and changed records only (later syncs).
  */
 export async function planChunks(
-  sql: postgres.Sql,
+  db: DatabaseOrTransaction,
   input: { locationId: string; recordType: PreviewRecordType; onlyChanged: boolean; chunkSize: number },
 ): Promise<string[]> {
-  const condition = selectionCondition(sql, input.locationId, {
+  const condition = selectionCondition(input.locationId, {
     kind: "chunk",
     recordType: input.recordType,
     onlyChanged: input.onlyChanged,
     firstSeq: 0,
     lastSeq: 2 ** 31 - 1,
   });
-  const chunks = await sql<{ first_seq: number; last_seq: number }[]>`
+  const chunks = await queryRows<{ first_seq: number; last_seq: number }>(
+    db,
+    sql`
     select min(seq)::int as first_seq, max(seq)::int as last_seq
     from (select r.seq, (row_number() over (order by r.seq) - 1) / ${input.chunkSize} as chunk from preview_records r where ${condition}) numbered
-    group by chunk order by chunk`;
+    group by chunk order by chunk`,
+  );
   return chunks.map((chunk) => chunkKey(input.onlyChanged, chunk.first_seq, chunk.last_seq));
 }
 
 /** First sync (nothing of this type was ever accepted) or a full resync: send every valid record. */
-export async function hasSyncedRecords(sql: postgres.Sql, locationId: string, recordType: PreviewRecordType): Promise<boolean> {
-  const [row] = await sql`select 1 from synced_records where location_id = ${locationId} and record_type = ${recordType} limit 1`;
+export async function hasSyncedRecords(db: DatabaseOrTransaction, locationId: string, recordType: PreviewRecordType): Promise<boolean> {
+  const [row] = await queryRows(db, sql`select 1 from synced_records where location_id = ${locationId} and record_type = ${recordType} limit 1`);
   return Boolean(row);
 }

@@ -1,4 +1,4 @@
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
 import { newOrChanged } from "@/lib/preview/live-diff";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { parseRangeKey } from "./date-ranges";
@@ -14,14 +14,14 @@ export type RecordSelection =
   | { kind: "dates"; recordType: "appointments"; startDate: string; endDate: string }
   | { kind: "service"; recordType: "openings"; serviceExternalId: string };
 
-export function selectionCondition(sql: postgres.Sql | postgres.TransactionSql, locationId: string, selection: RecordSelection) {
+export function selectionCondition(locationId: string, selection: RecordSelection) {
   const base = sql`r.location_id = ${locationId} and r.record_type = ${selection.recordType} and r.status in ('valid', 'warning')`;
   switch (selection.kind) {
     case "all":
       return base;
     case "chunk":
       return selection.onlyChanged
-        ? sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq} and ${sql.unsafe(newOrChanged)}`
+        ? sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq} and ${sql.raw(newOrChanged)}`
         : sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq}`;
     case "dates":
       return sql`${base} and r.local_date between ${selection.startDate} and ${selection.endDate}`;

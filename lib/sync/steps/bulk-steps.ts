@@ -26,8 +26,8 @@ function requireKey(key: string | null): string {
 
 /** Create-or-update: first sync or full resync sends every valid record, later syncs the new and changed ones. */
 async function planChangedChunks(context: StepContext, recordType: "contact_details" | "vehicles"): Promise<string[]> {
-  const everything = context.full || !(await hasSyncedRecords(context.sql, context.location.id, recordType));
-  return planChunks(context.sql, {
+  const everything = context.full || !(await hasSyncedRecords(context.db, context.location.id, recordType));
+  return planChunks(context.db, {
     locationId: context.location.id,
     recordType,
     onlyChanged: !everything,
@@ -40,11 +40,11 @@ export const contactDetailsStep: SyncStep = {
   recordType: "contact_details",
   async planItems(context) {
     const chunks = await planChangedChunks(context, "contact_details");
-    return (await hasGoneContacts(context.sql, context.location.id)) ? [...chunks, UNSUBSCRIBE_ITEM_KEY] : chunks;
+    return (await hasGoneContacts(context.db, context.location.id)) ? [...chunks, UNSUBSCRIBE_ITEM_KEY] : chunks;
   },
   async send(context, key) {
     if (key === UNSUBSCRIBE_ITEM_KEY) {
-      const records = streamUnsubscribeRecords(context.sql, context.location.id);
+      const records = streamUnsubscribeRecords(context.db, context.location.id);
       const outcome = await context.client.importContactDetails({ ...context.call, records });
       return {
         records: outcome.records,
@@ -53,7 +53,7 @@ export const contactDetailsStep: SyncStep = {
       };
     }
     const selection = chunkSelection("contact_details", requireKey(key));
-    const records = streamSelectedRecords<ContactDetailRecord>(context.sql, context.location.id, selection);
+    const records = streamSelectedRecords<ContactDetailRecord>(context.db, context.location.id, selection);
     return sent(context, selection, await context.client.importContactDetails({ ...context.call, records }));
   },
 };
@@ -64,7 +64,7 @@ export const vehiclesStep: SyncStep = {
   planItems: (context) => planChangedChunks(context, "vehicles"),
   async send(context, key) {
     const selection = chunkSelection("vehicles", requireKey(key));
-    const records = streamSelectedRecords<VehicleRecord>(context.sql, context.location.id, selection);
+    const records = streamSelectedRecords<VehicleRecord>(context.db, context.location.id, selection);
     return sent(context, selection, await context.client.importVehicles({ ...context.call, records }));
   },
 };
@@ -74,7 +74,7 @@ export const appointmentsStep: SyncStep = {
   recordType: "appointments",
   async planItems(context) {
     const { timeZone } = context.location;
-    const plan = await planAppointments(context.sql, {
+    const plan = await planAppointments(context.db, {
       locationId: context.location.id,
       full: context.full,
       today: localToday(context.now, timeZone),
@@ -85,7 +85,7 @@ export const appointmentsStep: SyncStep = {
   async send(context, key) {
     const selection = dateRangeSelection(requireKey(key));
     if (selection.kind !== "dates") throw new Error("appointments are sent by date range");
-    const records = streamSelectedRecords<AppointmentRecord>(context.sql, context.location.id, selection);
+    const records = streamSelectedRecords<AppointmentRecord>(context.db, context.location.id, selection);
     const outcome = await context.client.importAppointments({ ...context.call, startDate: selection.startDate, endDate: selection.endDate, records });
     return sent(context, selection, outcome);
   },
@@ -94,12 +94,12 @@ export const appointmentsStep: SyncStep = {
 export const openingsStep: SyncStep = {
   name: "openings",
   recordType: "openings",
-  planItems: (context) => planOpenings(context.sql, { locationId: context.location.id, full: context.full }),
+  planItems: (context) => planOpenings(context.db, { locationId: context.location.id, full: context.full }),
   // One import per service, each replacing only that service's openings: they need no order.
   concurrency: (config) => config.openingsConcurrency,
   async send(context, key) {
     const selection = serviceSelection(requireKey(key));
-    const records = streamSelectedRecords<OpeningRecord>(context.sql, context.location.id, selection);
+    const records = streamSelectedRecords<OpeningRecord>(context.db, context.location.id, selection);
     const range = openingsDateRange(context.now, context.location.timeZone);
     const outcome = await context.client.importOpenings({ ...context.call, ...range, serviceExternalId: selection.serviceExternalId, records });
     return sent(context, selection, outcome);

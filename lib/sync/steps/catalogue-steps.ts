@@ -9,7 +9,7 @@ import type { StepContext, SentItem, SyncStep } from "./sync-step";
 /** Full replacement: the whole valid set in one request; what is left out is removed upstream. */
 async function sendAll<T>(context: StepContext, recordType: PreviewRecordType, post: (records: T[]) => Promise<unknown>): Promise<SentItem> {
   const selection: RecordSelection = { kind: "all", recordType };
-  const records = await readSelectedRecords<T>(context.sql, context.location.id, selection);
+  const records = await readSelectedRecords<T>(context.db, context.location.id, selection);
   await post(records);
   return {
     records: records.length,

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { SyncStep } from "./sync-step";
 
 /** Step 1: sync in progress true (the service expects new data). */
@@ -8,7 +9,7 @@ export const openStep: SyncStep = {
     return {
       records: 0,
       bytes: 0,
-      onAccepted: (tx) => tx`update sync_sessions set upstream_open = true where id = ${context.fence.sessionId}`.then(() => undefined),
+      onAccepted: (tx) => tx.execute(sql`update sync_sessions set upstream_open = true where id = ${context.fence.sessionId}`).then(() => undefined),
     };
   },
 };
@@ -21,7 +22,7 @@ export const closeStep: SyncStep = {
     return {
       records: 0,
       bytes: 0,
-      onAccepted: (tx) => tx`update sync_sessions set upstream_open = false where id = ${context.fence.sessionId}`.then(() => undefined),
+      onAccepted: (tx) => tx.execute(sql`update sync_sessions set upstream_open = false where id = ${context.fence.sessionId}`).then(() => undefined),
     };
   },
 };

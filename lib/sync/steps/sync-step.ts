@@ -1,4 +1,4 @@
-import type postgres from "postgres";
+import type { Database } from "@/db/client";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { LocationCall, UpstreamClient } from "@/lib/upstream/client";
 import type { SessionFence, FencedTransaction } from "../session-fence";
@@ -7,7 +7,7 @@ import type { SyncStepName } from "../step-names";
 import type { SessionRecords } from "../stream/session-records";
 
 export interface StepContext {
-  sql: postgres.Sql;
+  db: Database;
   fence: SessionFence;
   client: UpstreamClient;
   call: LocationCall;

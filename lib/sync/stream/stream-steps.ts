@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { PreviewRecordRow } from "@/lib/preview/preview-row";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
@@ -5,7 +6,7 @@ import type { UploadOutcome } from "@/lib/upstream/client";
 import { chooseAppointmentRanges } from "../plan/choose-appointment-ranges";
 import { rangeKey } from "../plan/date-ranges";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
-import { dateRangeSelection, serviceKey, serviceSelection, type RecordSelection } from "../plan/record-selection";
+import { dateRangeSelection, serviceSelection, type RecordSelection } from "../plan/record-selection";
 import { recordSentRecords, type SentRecord } from "../record-accepted";
 import type { SyncStepName } from "../step-names";
 import { closeStep, openStep } from "../steps/management-system-steps";
@@ -99,7 +100,7 @@ function dealParts(
         continue;
       }
       const hashes = await acceptedHashes(
-        context.sql,
+        context.db,
         context.location.id,
         type,
         sendable.map((record) => record.record_key!),
@@ -153,8 +154,9 @@ function partsStep(name: "contact_details" | "vehicles", post: (context: StepCon
       return Array.from({ length: Math.max(1, Math.ceil(rows / context.config.contactChunkSize)) }, (_, index) => `part ${index + 1}`);
     },
     async prepare(context, pendingKeys) {
-      const [anyAccepted] =
-        await context.sql`select 1 from synced_records where location_id = ${context.location.id} and record_type = ${name} limit 1`;
+      const [anyAccepted] = await context.db.execute(
+        sql`select 1 from synced_records where location_id = ${context.location.id} and record_type = ${name} limit 1`,
+      );
       const byStep = dealers.get(context) ?? new Map<string, PartDealer>();
       dealers.set(context, byStep);
       await byStep.get(name)?.close();
@@ -241,11 +243,13 @@ const openingsStep: SyncStep = {
   recordType: "openings",
   async planItems(context) {
     const byService = await openingsOf(context);
-    const current = [...byService.values()].flat().map((record) => ({ service: record.ref_service!, key: record.record_key!, hash: record.content_hash! }));
+    const current = [...byService.values()]
+      .flat()
+      .map((record) => ({ service: record.ref_service!, key: record.record_key!, hash: record.content_hash! }));
     return openingsItems({
       current,
-      accepted: await acceptedOpenings(context.sql, context.location.id),
-      heldServices: await heldServices(context.sql, context.location.id),
+      accepted: await acceptedOpenings(context.db, context.location.id),
+      heldServices: await heldServices(context.db, context.location.id),
       full: context.full,
     });
   },

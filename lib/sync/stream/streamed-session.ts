@@ -1,5 +1,5 @@
-import { and, eq, inArray } from "drizzle-orm";
-import type { Database, DatabaseConnection } from "@/db/client";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
 import { previewRuns, type syncSessions } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
@@ -17,18 +17,14 @@ type Session = typeof syncSessions.$inferSelect;
  * A first sync (the upstream holds nothing of the location) is sent straight from the source: nothing is stored
  * before it is sent. So is every resume of one. Decided once, before anything is sent: a takeover keeps the decision.
  */
-export async function decideStreamed(
-  connection: DatabaseConnection,
-  fence: SessionFence,
-  input: { session: Session; resumedStreamed: boolean },
-): Promise<boolean> {
+export async function decideStreamed(db: Database, fence: SessionFence, input: { session: Session; resumedStreamed: boolean }): Promise<boolean> {
   const { session } = input;
   if (session.streamed) return true;
   // A session that already computed its preview (a takeover of one) goes on from it.
   if (session.previewRunId) return false;
-  const [held] = await connection.sql`select 1 from synced_records where location_id = ${session.locationId} limit 1`;
+  const [held] = await db.execute(sql`select 1 from synced_records where location_id = ${session.locationId} limit 1`);
   const streamed = input.resumedStreamed || !held;
-  if (streamed) await fence.write((tx) => tx`update sync_sessions set streamed = true where id = ${fence.sessionId}`);
+  if (streamed) await fence.write((tx) => tx.execute(sql`update sync_sessions set streamed = true where id = ${fence.sessionId}`));
   return streamed;
 }
 

@@ -1,4 +1,6 @@
-import type postgres from "postgres";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
+import { sql } from "drizzle-orm";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { serviceOfOpeningKey, type OpeningSummary } from "../plan/openings-to-send";
 
@@ -6,29 +8,36 @@ import { serviceOfOpeningKey, type OpeningSummary } from "../plan/openings-to-se
 
 /** The accepted content hash of each of these keys that the upstream holds. */
 export async function acceptedHashes(
-  sql: postgres.Sql,
+  db: DatabaseOrTransaction,
   locationId: string,
   type: PreviewRecordType,
   keys: readonly string[],
 ): Promise<Map<string, string>> {
   if (!keys.length) return new Map();
-  const rows = await sql<{ key: string; hash: string }[]>`
+  const rows = await queryRows<{ key: string; hash: string }>(
+    db,
+    sql`
     select record_key as key, content_hash as hash from synced_records
-    where location_id = ${locationId} and record_type = ${type} and record_key = any(${keys as string[]}::text[])`;
+    where location_id = ${locationId} and record_type = ${type} and record_key = any(${sql.param(keys)}::text[])`,
+  );
   return new Map(rows.map((row) => [row.key, row.hash]));
 }
 
 /** The services the upstream holds: an openings request for any other would be refused. */
-export async function heldServices(sql: postgres.Sql, locationId: string): Promise<Set<string>> {
-  const rows = await sql<
-    { key: string }[]
-  >`select record_key as key from synced_records where location_id = ${locationId} and record_type = 'services'`;
+export async function heldServices(db: DatabaseOrTransaction, locationId: string): Promise<Set<string>> {
+  const rows = await queryRows<{ key: string }>(
+    db,
+    sql`select record_key as key from synced_records where location_id = ${locationId} and record_type = 'services'`,
+  );
   return new Set(rows.map((row) => row.key));
 }
 
 /** The openings the upstream accepted, each with its service (a few thousand: the next 72 hours). */
-export async function acceptedOpenings(sql: postgres.Sql, locationId: string): Promise<OpeningSummary[]> {
-  const rows = await sql<{ key: string; hash: string }[]>`
-    select record_key as key, content_hash as hash from synced_records where location_id = ${locationId} and record_type = 'openings'`;
+export async function acceptedOpenings(db: DatabaseOrTransaction, locationId: string): Promise<OpeningSummary[]> {
+  const rows = await queryRows<{ key: string; hash: string }>(
+    db,
+    sql`
+    select record_key as key, content_hash as hash from synced_records where location_id = ${locationId} and record_type = 'openings'`,
+  );
   return rows.map((row) => ({ service: serviceOfOpeningKey(row.key), key: row.key, hash: row.hash }));
 }

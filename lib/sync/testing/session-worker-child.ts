@@ -5,7 +5,7 @@ import { runSession } from "../run-session";
 const [sessionId] = process.argv.slice(2);
 if (!sessionId || !process.env.DATABASE_URL) throw new Error("usage: DATABASE_URL=… session-worker-child.ts <session id>");
 const connection = connectDatabase(process.env.DATABASE_URL);
-const result = await runSession(connection, sessionId, {
+const result = await runSession(connection.db, sessionId, {
   owner: "doomed-worker",
   client: { retryRuntime: { random: () => 0, sleep: async () => {} } },
 });

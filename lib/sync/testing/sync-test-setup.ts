@@ -98,7 +98,7 @@ export async function runTestSync(
   const reader =
     "read" in source && typeof source.read === "function" ? (source as SourceReader) : createArraySourceReader(structuredClone(source as SourceRows));
   const now = options.now ?? sampleNow;
-  const result = await runSession(connection, sessionId, {
+  const result = await runSession(connection.db, sessionId, {
     reader,
     now,
     client: { ...noWaits, ...options.client },
