@@ -25,3 +25,10 @@ export function cursorRows<Row>(db: DatabaseOrTransaction, query: SQL, batchSize
     .unsafe(text, params as postgres.ParameterOrJSON<never>[])
     .cursor(batchSize) as AsyncIterable<Row[]>;
 }
+
+/** A handle as pg-boss's database: a job sent through it is inserted in the handle's transaction (sent if, and only if, it commits). */
+export function asJobQueueDatabase(db: DatabaseOrTransaction): { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } {
+  return {
+    executeSql: async (text, values = []) => ({ rows: [...(await clientOf(db).unsafe(text, values as postgres.ParameterOrJSON<never>[]))] }),
+  };
+}

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { getDatabase } from "@/db/client";
+import { getDatabase, type DatabaseTransaction } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
-import { sendJob } from "@/lib/jobs/job-sender";
+import { sendJobWithin } from "@/lib/jobs/job-sender";
 import { deliverAlert } from "./deliver-alert";
-import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 /** alerts.deliver: one recorded status change, to the webhook and email; retried with backoff. */
 export const deliverAlertJob = defineJob({
@@ -14,15 +13,9 @@ export const deliverAlertJob = defineJob({
 });
 
 /**
- * After the outcome's transaction committed. The session's outcome must stand even when the
- * queue cannot be reached, so this logs instead of throwing; the event stays in alert_events
- * with delivered_at null.
+ * In the transaction that records the outcome and its event: delivered if, and only if, it commits. The session's
+ * outcome stands even when the queue refuses the job (logged; the event stays in alert_events with delivered_at null).
  */
-export async function enqueueAlertDelivery(eventId: string | null): Promise<void> {
-  if (!eventId) return;
-  try {
-    await sendJob(deliverAlertJob, { eventId });
-  } catch (error) {
-    console.error(`[alerts] could not queue alert ${eventId}: ${describeErrorForLog(error)}`);
-  }
+export async function enqueueAlertDelivery(tx: DatabaseTransaction, eventId: string | null): Promise<void> {
+  if (eventId) await sendJobWithin(tx, deliverAlertJob, { eventId }, { what: `alert ${eventId}` });
 }

@@ -1,5 +1,7 @@
 import { PgBoss } from "pg-boss";
 import type { z } from "zod";
+import type { DatabaseOrTransaction, DatabaseTransaction } from "@/db/client";
+import { asJobQueueDatabase } from "@/db/raw-sql";
 import { getConfig } from "@/lib/config/config";
 import type { JobDefinition } from "./define-job";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
@@ -22,15 +24,41 @@ function jobSender(): Promise<PgBoss> {
   return globalForJobs.locationSyncJobSender;
 }
 
-/** `singletonKey`: with a queue policy other than "standard", the policy's limit applies per key. */
+/**
+ * `singletonKey`: with a queue policy other than "standard", the policy's limit applies per key. `in`: the transaction
+ * that creates what the job works on; the job is queued if, and only if, it commits.
+ */
 export async function sendJob<S extends z.ZodType>(
   job: Pick<JobDefinition<S>, "name" | "payload" | "queue">,
   payload: z.infer<S>,
-  options: { singletonKey?: string } = {},
+  options: { singletonKey?: string; in?: DatabaseOrTransaction } = {},
 ): Promise<void> {
   const boss = await jobSender();
   await boss.createQueue(job.name, { ...job.queue });
-  await boss.send(job.name, job.payload.parse(payload) as object, options);
+  const { in: transaction, ...sendOptions } = options;
+  await boss.send(
+    job.name,
+    job.payload.parse(payload) as object,
+    transaction ? { ...sendOptions, db: asJobQueueDatabase(transaction) } : sendOptions,
+  );
+}
+
+/**
+ * Queues a job inside `tx`, under a savepoint: a queue that refuses it is logged (as `what`) and `tx` goes on without
+ * it, for jobs whose work must not undo what `tx` records.
+ */
+export async function sendJobWithin<S extends z.ZodType>(
+  tx: DatabaseTransaction,
+  job: Pick<JobDefinition<S>, "name" | "payload" | "queue">,
+  payload: z.infer<S>,
+  options: { singletonKey?: string; what: string },
+): Promise<void> {
+  const { what, ...sendOptions } = options;
+  try {
+    await tx.transaction((savepoint) => sendJob(job, payload, { ...sendOptions, in: savepoint }));
+  } catch (error) {
+    console.error(`[jobs] could not queue ${what}: ${describeErrorForLog(error)}`);
+  }
 }
 
 export async function stopJobSender(): Promise<void> {

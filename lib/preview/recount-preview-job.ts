@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { getConnection } from "@/db/client";
+import { getConnection, type DatabaseTransaction } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
-import { sendJob } from "@/lib/jobs/job-sender";
+import { sendJob, sendJobWithin } from "@/lib/jobs/job-sender";
 import { recountPreview } from "./recount-preview";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 
@@ -20,4 +20,9 @@ export async function requestPreviewRecount(locationId: string): Promise<void> {
   } catch (error) {
     console.error(`[preview] could not queue a recount of ${locationId}: ${describeErrorForLog(error)}`);
   }
+}
+
+/** In the transaction that ends a sync session: what it got accepted changes the preview's new and changed counts. */
+export async function requestPreviewRecountWithin(tx: DatabaseTransaction, locationId: string): Promise<void> {
+  await sendJobWithin(tx, recountPreviewJob, { locationId }, { singletonKey: locationId, what: `a recount of ${locationId}` });
 }

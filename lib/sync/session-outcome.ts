@@ -2,7 +2,7 @@ import { queryRows } from "@/db/raw-sql";
 import { sql } from "drizzle-orm";
 import { enqueueAlertDelivery } from "@/lib/alerts/deliver-alert-job";
 import { recordAlertTransition } from "@/lib/alerts/record-alert-transition";
-import { requestPreviewRecount } from "@/lib/preview/recount-preview-job";
+import { requestPreviewRecountWithin } from "@/lib/preview/recount-preview-job";
 import type { RemovalStop } from "@/db/schema";
 import type { SessionFence } from "./session-fence";
 
@@ -15,7 +15,7 @@ export function failureAttentionReason(step: string | null, reason: string, upst
 }
 
 export async function finishSucceeded(fence: SessionFence, locationId: string): Promise<void> {
-  const alertId = await fence.write(async (tx) => {
+  await fence.write(async (tx) => {
     await tx.execute(
       sql`update sync_sessions set status = 'succeeded', error = null, current_step = null, finished_at = now(), lease_expires_at = null where id = ${fence.sessionId}`,
     );
@@ -24,10 +24,9 @@ export async function finishSucceeded(fence: SessionFence, locationId: string): 
              where l.id = ${locationId} and l.full_sync_reason is not null and s.id = ${fence.sessionId} and s.full and s.created_at >= l.updated_at`);
     await tx.execute(sql`update locations set attention_reason = null, attention_since = null, updated_at = now()
              where id = ${locationId} and attention_reason like ${ATTENTION_PREFIX + "%"}`);
-    return recordAlertTransition(tx, { locationId, sessionId: fence.sessionId, outcome: "succeeded" });
+    await enqueueAlertDelivery(tx, await recordAlertTransition(tx, { locationId, sessionId: fence.sessionId, outcome: "succeeded" }));
+    await requestPreviewRecountWithin(tx, locationId);
   });
-  await enqueueAlertDelivery(alertId);
-  await requestPreviewRecount(locationId);
 }
 
 /** Failed or cancelled: the upstream session is left open on purpose (closing it would release campaigns on half-synced data). */
@@ -35,7 +34,7 @@ export async function finishStopped(
   fence: SessionFence,
   input: { locationId: string; status: "failed" | "cancelled"; step: string | null; reason: string; removalStop?: RemovalStop },
 ): Promise<void> {
-  const alertId = await fence.write(async (tx) => {
+  await fence.write(async (tx) => {
     const [session] = await queryRows<{ upstream_open: boolean }>(
       tx,
       sql`
@@ -62,11 +61,13 @@ export async function finishStopped(
         sql`update locations set attention_reason = ${attention}, attention_since = coalesce(attention_since, now()), updated_at = now() where id = ${input.locationId}`,
       );
     }
-    return input.status === "failed"
-      ? recordAlertTransition(tx, { locationId: input.locationId, sessionId: fence.sessionId, outcome: "failed", reason: attention })
-      : null;
+    if (input.status === "failed") {
+      await enqueueAlertDelivery(
+        tx,
+        await recordAlertTransition(tx, { locationId: input.locationId, sessionId: fence.sessionId, outcome: "failed", reason: attention }),
+      );
+    }
+    // What the session got accepted before it stopped changed the preview's new and changed counts too.
+    await requestPreviewRecountWithin(tx, input.locationId);
   });
-  await enqueueAlertDelivery(alertId);
-  // What the session got accepted before it stopped changed the preview's new and changed counts too.
-  await requestPreviewRecount(input.locationId);
 }
