@@ -27,4 +27,29 @@ describe("cachedZone", () => {
       DateTime.fromISO("2026-03-29T02:30:00", { zone: "Europe/Berlin" }).toISO(),
     );
   });
+
+  it("is exact around every offset change since 2000, where spans are filled two hours at a time", () => {
+    const zones = ["Europe/Berlin", "Africa/Casablanca", "Australia/Lord_Howe", "America/Havana", "Asia/Gaza", "Antarctica/Troll", "Pacific/Apia"];
+    const day = 24 * 60 * 60 * 1000;
+    for (const name of zones) {
+      const reference = IANAZone.create(name);
+      const zone = cachedZone(name);
+      let checked = 0;
+      for (let ts = Date.UTC(2000, 0, 1); ts < Date.UTC(2030, 0, 1); ts += day) {
+        if (reference.offset(ts) === reference.offset(ts + day)) continue;
+        // The change lies in this day: find its minute, then ask around it as the mapping would.
+        let [low, high] = [ts, ts + day];
+        while (high - low > 60_000) {
+          const middle = low + Math.floor((high - low) / 2);
+          if (reference.offset(middle) === reference.offset(ts)) low = middle;
+          else high = middle;
+        }
+        for (const delta of [-7_200_000, -3_600_000, -900_000, -60_000, -1, 0, 1, 60_000, 900_000, 3_600_000, 7_200_000]) {
+          expect(zone.offset(high + delta), `${name} ${new Date(high + delta).toISOString()}`).toBe(reference.offset(high + delta));
+        }
+        checked += 1;
+      }
+      expect(checked, name).toBeGreaterThan(0);
+    }
+  });
 });

@@ -1,6 +1,11 @@
 import { IANAZone, Zone, type ZoneOffsetFormat, type ZoneOffsetOptions } from "luxon";
 
 const SPAN_MS = 15 * 60 * 1000;
+// Spans are filled a block of 8 (two hours) at a time: when a block's first and last instants have the same offset,
+// so has every span in it (no zone changes its offset and back within two hours), which takes 2 Intl calls instead of 16.
+// Before 1970, where the zone data holds local mean times and odd historic changes, spans are filled one by one.
+const BLOCK_SPANS = 8;
+const BLOCKS_FROM_SPAN = 0;
 // Spans are cached in pages of 4096 (about six weeks), each a typed array found by page number: a few pages hold a
 // year and a half of appointments, where a map of spans was a hash lookup (and a cache miss) per offset.
 const PAGE_SPANS = 4096;
@@ -60,10 +65,25 @@ class CachedIanaZone extends Zone {
     const index = span - pageNumber * PAGE_SPANS;
     let offset = page[index]!;
     if (Number.isNaN(offset)) {
-      offset = this.#spanOffset(span);
-      page[index] = offset;
+      this.#fill(page, pageNumber, span);
+      offset = page[index]!;
     }
     return offset === MIXED ? this.#inner.offset(ts) : offset;
+  }
+
+  // Fills the span's block of the page (or the span alone before 1970).
+  #fill(page: Float64Array, pageNumber: number, span: number): void {
+    const first = pageNumber * PAGE_SPANS;
+    if (span < BLOCKS_FROM_SPAN) {
+      page[span - first] = this.#spanOffset(span);
+      return;
+    }
+    const blockStart = span - (span % BLOCK_SPANS);
+    const start = this.#inner.offset(blockStart * SPAN_MS);
+    const end = this.#inner.offset((blockStart + BLOCK_SPANS) * SPAN_MS - 1);
+    for (let inBlock = blockStart; inBlock < blockStart + BLOCK_SPANS; inBlock++) {
+      page[inBlock - first] = start === end ? start : this.#spanOffset(inBlock);
+    }
   }
 
   // The offset of a span when it is the same at both ends, else MIXED.
