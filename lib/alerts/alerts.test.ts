@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { alertChannels, alertEvents, auditLog } from "@/db/schema";
@@ -85,14 +86,14 @@ describe("alerts on status changes", () => {
 
     // Retried attempts that end in success: the location was never failing, nothing to say.
     await injectFault(db, { target: "batch_sync_calendars", mode: { kind: "status", status: 503 }, count: 1 });
-    const first = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const first = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb, first.sessionId!, options())).toBe("succeeded");
     // The preview job's part: a streamed first sync leaves the location's first preview queued.
     await computeQueuedPreview(testDb, location.id, options().reader!, options().now);
 
     // A permanent fault: the session's final failure.
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
-    const failing = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const failing = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb, failing.sessionId!, options(failFast))).toBe("failed");
     await waitFor(() => webhook.bodies.length === 1 && smtp.messages.length === 1, "the failure alert");
     expect(textsOf()[0]).toMatch(/^Sync failed: Alert Salon \(staging\)\. The last sync failed at openings: .*502.*\/sessions\//);
@@ -100,11 +101,11 @@ describe("alerts on status changes", () => {
     expect(smtp.messages[0]!.data).toContain("Subject: Sync failed: Alert Salon (staging)");
 
     // Failing again (resume still failing): still the same status, no second alert.
-    const stillFailing = await resumeSession(db, systemActor, failing.sessionId!);
+    const stillFailing = await resumeSession({ db, actor: systemActor }, { sessionId: failing.sessionId! });
     expect(await runSession(testDb, stillFailing.sessionId!, options(failFast))).toBe("failed");
 
     await clearFaults(db);
-    const recovered = await resumeSession(db, systemActor, stillFailing.sessionId!);
+    const recovered = await resumeSession({ db, actor: systemActor }, { sessionId: stillFailing.sessionId! });
     expect(await runSession(testDb, recovered.sessionId!, options())).toBe("succeeded");
     await waitFor(() => webhook.bodies.length === 2 && smtp.messages.length === 2, "the recovery alert");
     expect(textsOf()[1]).toMatch(/^Sync recovered: Alert Salon \(staging\)\. The latest sync session succeeded\./);
@@ -126,7 +127,7 @@ describe("alerts on status changes", () => {
     webhook.respondWith.status = 500;
     const before = { hooks: webhook.bodies.length, mails: smtp.messages.length };
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
-    const failing = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const failing = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb, failing.sessionId!, options(failFast))).toBe("failed");
     await waitFor(
       async () => (await db.select().from(alertEvents).where(eq(alertEvents.locationId, location.id)))[0]?.lastError != null,

@@ -74,7 +74,7 @@ async function detailSession(db: Database, locationId: string): Promise<string> 
 }
 
 /** Support staff: every location, every attempt (as the dashboard's support sees them). */
-const benchViewer = { id: "00000000-0000-4000-8000-000000000000", role: "support" as const };
+const benchViewer = { id: "00000000-0000-4000-8000-000000000000", role: "support" as const, email: null };
 
 async function cursorOfPage(db: Database, locationId: string, page: number): Promise<string> {
   let after: string | undefined;
@@ -113,7 +113,10 @@ async function main() {
       ["history: newest page (50)", () => listSessionHistory(db, viewer, locationId, SessionHistoryQuery.parse({}))],
       ["history: failed only", () => listSessionHistory(db, viewer, locationId, SessionHistoryQuery.parse({ status: "failed" }))],
       [`history: page ${DEEP_PAGE} (by cursor)`, () => listSessionHistory(db, viewer, locationId, SessionHistoryQuery.parse({ after: deepCursor }))],
-      [`session page (${DETAIL_ITEMS} imports, ${DETAIL_ITEMS * ATTEMPTS_PER_ITEM} attempts)`, () => getSessionView(db, viewer, sessionId)],
+      [
+        `session page (${DETAIL_ITEMS} imports, ${DETAIL_ITEMS * ATTEMPTS_PER_ITEM} attempts)`,
+        () => getSessionView({ db, actor: viewer }, { sessionId }),
+      ],
     ];
     const overBudget = await runTimedScenarios(scenarios, {
       runs: RUNS,

@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 // `npm run bench [-- --contacts 200000 --years 5 --appointments 1000000 --services 50]`: a generated location against
 // the standalone sandbox in count-only mode on loopback. Measured, each in a child process running the compiled worker
 // bundle (a worker's peak RSS): the full first sync; the raw pipeline (lib/bench/raw-pipeline.ts: the source read,
@@ -160,7 +161,7 @@ interface SyncMeasurement extends ChildReport {
 }
 
 async function measureSync(connection: DatabaseConnection, sandbox: BenchSandbox, locationId: string, full: boolean): Promise<SyncMeasurement> {
-  const requested = await requestSyncSession(connection.db, { locationId, trigger: "cli", requestedByEmail: null, full });
+  const requested = await requestSyncSession(systemContext(connection.db), { locationId, trigger: "cli", requestedByEmail: null, full });
   if (!requested.started) throw new Error(`no session started: ${requested.reason}`);
   const before = await sandbox.stats();
   const report = await runChild(["--sync", requested.sessionId]);
@@ -201,7 +202,7 @@ async function measureFullPreview(connection: DatabaseConnection, locationId: st
   const report = await runChild(["--preview"], async () => {
     const started = performance.now();
     requestedAt = Date.now();
-    const run = await requestPreview(connection.db, locationId, null);
+    const run = await requestPreview(systemContext(connection.db), { locationId, requestedByEmail: null });
     polling = (async () => {
       while (!childDone) {
         if (await firstPreviewPageShown(connection.db, locationId)) {

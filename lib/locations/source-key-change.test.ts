@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { locations, previewRuns, syncSessions } from "@/db/schema";
@@ -17,7 +18,7 @@ const actor = systemActorAs("support@example.test", "test");
 const reader = createArraySourceReader(sampleSourceRows());
 
 async function requestSession(locationId: string) {
-  const requested = await requestSyncSession(db, { locationId, trigger: "manual", requestedByEmail: null });
+  const requested = await requestSyncSession(systemContext(db), { locationId, trigger: "manual", requestedByEmail: null });
   expect(requested.started).toBe(true);
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
   return session!;

@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, locations, sandboxRequestLog, syncSessions } from "@/db/schema";
@@ -71,7 +72,7 @@ describe("location tokens after a base-URL change", () => {
     const check = await testConnection(db, support, location.id);
     expect(check).toMatchObject({ ok: false, message: ADDRESS_CHANGED_REASON, location: { attentionReason: ADDRESS_CHANGED_REASON } });
 
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb, requested.sessionId!, options)).toBe("failed");
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect(session!.error).toBe(ADDRESS_CHANGED_REASON);
@@ -79,7 +80,7 @@ describe("location tokens after a base-URL change", () => {
 
     // A session that had left the upstream open: closing it would need the token too.
     await db.update(syncSessions).set({ upstreamOpen: true }).where(eq(syncSessions.id, requested.sessionId!));
-    await expect(closeUpstreamSession(db, support, requested.sessionId!, noWaits)).rejects.toMatchObject({
+    await expect(closeUpstreamSession({ db, actor: support, upstreamClient: noWaits }, { sessionId: requested.sessionId! })).rejects.toMatchObject({
       code: "CONFLICT",
       message: ADDRESS_CHANGED_REASON,
     });
@@ -108,7 +109,7 @@ describe("location tokens after a base-URL change", () => {
     expect(await getLocationRow(db, location.id)).toMatchObject({ locationTokenOrigin: new URL(second.url).origin, attentionReason: null });
 
     expect(await testConnection(db, support, location.id)).toMatchObject({ ok: true });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb, requested.sessionId!, options)).toBe("succeeded");
     const withToken = second.exchanges.filter((exchange) => exchange.requestHeaders.authorization?.startsWith("Bearer "));
     expect(withToken.map((exchange) => `${exchange.method} ${exchange.path}`)).toContain("GET /v1/users/me");

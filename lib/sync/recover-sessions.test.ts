@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { locations, syncSessions } from "@/db/schema";
@@ -20,7 +21,7 @@ async function queuedSession() {
     .update(locations)
     .set({ locationTokenEncrypted: sealLocationToken(row!.id, "token") })
     .where(eq(locations.id, row!.id));
-  const result = await requestSyncSession(db, { locationId: row!.id, trigger: "manual", requestedByEmail: null });
+  const result = await requestSyncSession(systemContext(db), { locationId: row!.id, trigger: "manual", requestedByEmail: null });
   return result.sessionId!;
 }
 

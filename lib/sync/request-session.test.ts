@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { locations, syncSessions } from "@/db/schema";
@@ -27,7 +28,7 @@ describe("requestSyncSession", () => {
     const location = await connectedLocation();
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
-        requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: "support@example.test" }),
+        requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: "support@example.test" }),
       ),
     );
     const started = results.filter((result) => result.started);
@@ -41,12 +42,22 @@ describe("requestSyncSession", () => {
 
   it("starts one scheduled run per local date", async () => {
     const location = await connectedLocation();
-    const first = await requestSyncSession(db, { locationId: location.id, trigger: "schedule", requestedByEmail: null, scheduledFor: "2026-05-01" });
+    const first = await requestSyncSession(systemContext(db), {
+      locationId: location.id,
+      trigger: "schedule",
+      requestedByEmail: null,
+      scheduledFor: "2026-05-01",
+    });
     expect(first.started).toBe(true);
     await db.update(syncSessions).set({ status: "succeeded" }).where(eq(syncSessions.id, first.sessionId!));
-    const again = await requestSyncSession(db, { locationId: location.id, trigger: "schedule", requestedByEmail: null, scheduledFor: "2026-05-01" });
+    const again = await requestSyncSession(systemContext(db), {
+      locationId: location.id,
+      trigger: "schedule",
+      requestedByEmail: null,
+      scheduledFor: "2026-05-01",
+    });
     expect(again).toEqual({ started: false, reason: "already_scheduled", sessionId: first.sessionId });
-    const nextDay = await requestSyncSession(db, {
+    const nextDay = await requestSyncSession(systemContext(db), {
       locationId: location.id,
       trigger: "schedule",
       requestedByEmail: null,
@@ -57,7 +68,7 @@ describe("requestSyncSession", () => {
 
   it("keeps the chosen optional steps in protocol order", async () => {
     const location = await connectedLocation();
-    const result = await requestSyncSession(db, {
+    const result = await requestSyncSession(systemContext(db), {
       locationId: location.id,
       trigger: "cli",
       requestedByEmail: null,
@@ -70,7 +81,7 @@ describe("requestSyncSession", () => {
 
   it("does not start a session for a location that is not connected", async () => {
     const [row] = await db.insert(locations).values({ name: "Unlinked" }).returning();
-    expect(await requestSyncSession(db, { locationId: row!.id, trigger: "manual", requestedByEmail: null })).toEqual({
+    expect(await requestSyncSession(systemContext(db), { locationId: row!.id, trigger: "manual", requestedByEmail: null })).toEqual({
       started: false,
       reason: "not_connected",
       sessionId: null,

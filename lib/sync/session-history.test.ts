@@ -134,7 +134,10 @@ describe("getSessionView", () => {
 
   it("puts every attempt under its item or step for staff", async () => {
     const { location, session } = await sessionWithAttempts();
-    const view = await getSessionView(db, { id: "00000000-0000-4000-8000-000000000000", role: "engineer" }, session.id);
+    const view = await getSessionView(
+      { db, actor: { id: "00000000-0000-4000-8000-000000000000", role: "engineer", email: null } },
+      { sessionId: session.id },
+    );
     expect(view.session).toMatchObject({ id: session.id, locationName: location.name, locationTimeZone: "Europe/Berlin" });
     expect(view.includesAttempts).toBe(true);
     const [step] = view.steps;
@@ -154,11 +157,11 @@ describe("getSessionView", () => {
       .values({ email: `stranger-${Math.random()}@example.test`, role: "owner" })
       .returning();
     await db.insert(locationMembers).values({ locationId: location.id, userId: owner!.id });
-    const own = await getSessionView(db, owner!, session.id);
+    const own = await getSessionView({ db, actor: owner! }, { sessionId: session.id });
     expect(own.includesAttempts).toBe(false);
     expect(own.steps[0]!.items[0]!.httpAttempts).toEqual([]);
     expect(own.steps[0]!.httpAttempts).toEqual([]);
-    await expect(getSessionView(db, stranger!, session.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(getSessionView({ db, actor: stranger! }, { sessionId: session.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });
 
@@ -167,10 +170,8 @@ describe("startManualSession", () => {
     const location = await createLocation(true);
     const evening = new Date("2026-06-01T19:30:00Z"); // 21:30 in Berlin
     const started = await startManualSession(
-      db,
-      systemActorAs("support@example.test"),
+      { db, actor: systemActorAs("support@example.test"), now: evening },
       { locationId: location.id, full: true, optionalSteps: ["services"] },
-      evening,
     );
     expect(started.outsideWindow).toBe(true);
     expect(started.session).toMatchObject({
@@ -182,11 +183,13 @@ describe("startManualSession", () => {
     });
     const [row] = await db.select().from(syncSessions).where(eq(syncSessions.id, started.sessionId));
     expect(row).toMatchObject({ trigger: "manual", full: true, optionalSteps: ["services"], requestedByEmail: "support@example.test" });
-    await expect(startManualSession(db, systemActorAs("x@example.test"), { locationId: location.id, full: false })).rejects.toThrow(
+    await expect(startManualSession({ db, actor: systemActorAs("x@example.test") }, { locationId: location.id, full: false })).rejects.toThrow(
       started.sessionId,
     );
     const unconnected = await createLocation(false);
-    await expect(startManualSession(db, systemActorAs("x@example.test"), { locationId: unconnected.id, full: false })).rejects.toMatchObject({
+    await expect(
+      startManualSession({ db, actor: systemActorAs("x@example.test") }, { locationId: unconnected.id, full: false }),
+    ).rejects.toMatchObject({
       code: "CONFLICT",
     });
   });

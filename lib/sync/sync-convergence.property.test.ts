@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import fc from "fast-check";
 import { eq } from "drizzle-orm";
 import { DateTime } from "luxon";
@@ -149,7 +150,7 @@ describe("random source changes, each followed by a sync", () => {
         let expected: Upstream = emptyUpstream();
         for (const next of [null, ...changes]) {
           if (next) apply(rows, next);
-          const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+          const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
           const reader = createArraySourceReader(structuredClone(rows));
           const result = await runSession(testDb, requested.sessionId!, { reader, now: sampleNow, client: noWaits, config: { stepBackoffMs: 0 } });
           // The preview job's part: a streamed first sync leaves the location's first preview queued.

@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { syncSessions } from "@/db/schema";
@@ -27,7 +28,11 @@ describe("sync.session job", () => {
   it("runs a requested session in a pg-boss worker", async () => {
     const [sourceKey] = await generateDemoSource(testDb.db, { locations: 1, contacts: 10, years: 1, seed: 9, sourceKeys: ["job"] });
     const location = await createConnectedLocation(testDb.db, setup, { sourceKey });
-    const requested = await requestSyncSession(testDb.db, { locationId: location.id, trigger: "manual", requestedByEmail: "support@example.test" });
+    const requested = await requestSyncSession(systemContext(testDb.db), {
+      locationId: location.id,
+      trigger: "manual",
+      requestedByEmail: "support@example.test",
+    });
     let status = "queued";
     for (let attempt = 0; attempt < 600 && (status === "queued" || status === "running"); attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

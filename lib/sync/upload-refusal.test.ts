@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
@@ -75,7 +76,7 @@ describe("refused upload addresses", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await pointStaging(setup.sandbox.apiBaseUrl, ["uploads.example.test"]);
     try {
-      const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+      const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
       expect(await runSession(testDb, requested.sessionId!, options)).toBe("failed");
 
       const step = await contactStep(requested.sessionId!);
@@ -98,7 +99,7 @@ describe("refused upload addresses", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     upstream.seen.length = 0;
 
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb, requested.sessionId!, options)).toBe("failed");
 
     const step = await contactStep(requested.sessionId!);

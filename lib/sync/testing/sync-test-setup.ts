@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { afterAll, expect } from "vitest";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { and, eq } from "drizzle-orm";
@@ -135,6 +136,6 @@ export async function runManualTestSync(
   source: SourceRows | SourceReader,
   options: TestSyncOptions = {},
 ) {
-  const requested = await requestSyncSession(connection.db, { locationId, trigger: "manual", requestedByEmail: null });
+  const requested = await requestSyncSession(systemContext(connection.db), { locationId, trigger: "manual", requestedByEmail: null });
   return runTestSync(connection, requested.sessionId!, source, options);
 }

@@ -33,7 +33,8 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
   const nextSync = nextScheduledSync(location.syncTime, location.timeZone);
   const renderedAt = new Date().getTime();
   const [latest = null] = (await listSessionHistory(getDatabase(), user, location.id, SessionHistoryQuery.parse({ limit: 1 }))).items;
-  const openSession = latest && isSessionInFlight(latest.status) ? await getSessionView(getDatabase(), user, latest.id) : null;
+  const openSession =
+    latest && isSessionInFlight(latest.status) ? await getSessionView({ db: getDatabase(), actor: user }, { sessionId: latest.id }) : null;
   return (
     <>
       <PageHeader

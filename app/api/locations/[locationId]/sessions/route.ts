@@ -11,6 +11,6 @@ export const GET = routeHandler({ action: "session.view", params: LocationId, qu
 );
 
 export const POST = routeHandler({ action: "sync.start", params: LocationId, body: StartSessionInput }, async ({ actor, params, body }) => {
-  const started = await startManualSession(getDatabase(), actor, { ...body, locationId: params.locationId });
+  const started = await startManualSession({ db: getDatabase(), actor }, { ...body, locationId: params.locationId });
   return Response.json(started, { status: 202, headers: { "cache-control": "no-store" } });
 });
