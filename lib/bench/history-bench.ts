@@ -74,7 +74,7 @@ async function detailSession(db: Database, locationId: string): Promise<string> 
 }
 
 /** Support staff: every location, every attempt (as the dashboard's support sees them). */
-const benchViewer = { id: "00000000-0000-4000-8000-000000000000", role: "support" as const, email: null };
+const benchViewer = { id: "00000000-0000-4000-8000-000000000000", role: "support" as const };
 
 async function cursorOfPage(db: Database, locationId: string, page: number): Promise<string> {
   let after: string | undefined;

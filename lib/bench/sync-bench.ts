@@ -260,7 +260,7 @@ async function createBenchLocation(connection: DatabaseConnection, sandbox: Benc
       sourceKey,
     })
     .returning();
-  await connectLocation(db, systemActor, location!.id, { email: owner.email, password: owner.password });
+  await connectLocation({ db, actor: systemActor }, { locationId: location!.id, email: owner.email, password: owner.password });
   return location!.id;
 }
 

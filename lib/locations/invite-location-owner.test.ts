@@ -33,7 +33,7 @@ async function isMember(locationId: string, email: string) {
 describe("owner invitation", () => {
   it("creates an owner whose one-time link sets a password and makes them a member of the location", async () => {
     const location = await addLocation();
-    const invitation = await inviteLocationOwner(db, actor, location.id, { email: "New.Owner@Example.test", name: "New Owner" });
+    const invitation = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "New.Owner@Example.test", name: "New Owner" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     expect(invitation.email).toBe("new.owner@example.test");
     expect(await isMember(location.id, invitation.email)).toBe(false);
@@ -47,7 +47,7 @@ describe("owner invitation", () => {
 
   it("a link works once", async () => {
     const location = await addLocation();
-    const invitation = await inviteLocationOwner(db, actor, location.id, { email: "once@example.test", name: "" });
+    const invitation = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "once@example.test", name: "" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     const token = tokenOf(invitation.path);
     await acceptInvite(db, { token, password: "a-long-enough-password", clientAddress: "203.0.113.10" });
@@ -56,7 +56,7 @@ describe("owner invitation", () => {
 
   it("a link expires", async () => {
     const location = await addLocation();
-    const invitation = await inviteLocationOwner(db, actor, location.id, { email: "late@example.test", name: "" });
+    const invitation = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "late@example.test", name: "" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     const afterExpiry = new Date(Date.now() + (INVITE_TTL_HOURS * 3600 + 60) * 1000);
     expect(await findUsableInvite(db, tokenOf(invitation.path), afterExpiry)).toBeNull();
@@ -68,8 +68,8 @@ describe("owner invitation", () => {
 
   it("inviting again replaces the earlier link", async () => {
     const location = await addLocation();
-    const first = await inviteLocationOwner(db, actor, location.id, { email: "twice@example.test", name: "" });
-    const second = await inviteLocationOwner(db, actor, location.id, { email: "twice@example.test", name: "" });
+    const first = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "twice@example.test", name: "" });
+    const second = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "twice@example.test", name: "" });
     if (first.kind !== "invite" || second.kind !== "invite") throw new Error("expected links");
     expect(await findUsableInvite(db, tokenOf(first.path))).toBeNull();
     expect(await findUsableInvite(db, tokenOf(second.path))).not.toBeNull();
@@ -78,7 +78,7 @@ describe("owner invitation", () => {
   it("an owner who has a password becomes a member at once, without a link", async () => {
     const location = await addLocation();
     await db.insert(users).values({ email: "existing@example.test", role: "owner", passwordHash: await hashPassword("an-existing-password") });
-    expect(await inviteLocationOwner(db, actor, location.id, { email: "existing@example.test", name: "" })).toEqual({
+    expect(await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "existing@example.test", name: "" })).toEqual({
       kind: "member_added",
       email: "existing@example.test",
     });
@@ -88,7 +88,7 @@ describe("owner invitation", () => {
   it("30 simultaneous invitations of one email: no failure but a conflict, one account, exactly one working link", async () => {
     const location = await addLocation();
     const results = await Promise.allSettled(
-      Array.from({ length: 30 }, () => inviteLocationOwner(db, actor, location.id, { email: "rush@example.test", name: "" })),
+      Array.from({ length: 30 }, () => inviteLocationOwner({ db, actor }, { locationId: location.id, email: "rush@example.test", name: "" })),
     );
     for (const result of results) {
       if (result.status === "rejected") expect(result.reason).toMatchObject({ code: "CONFLICT" });
@@ -105,11 +105,11 @@ describe("owner invitation", () => {
   it("an invitation racing the acceptance of the owner's link never leaves a working link beside the password just set", async () => {
     const first = await addLocation();
     const second = await addLocation();
-    const invitation = await inviteLocationOwner(db, actor, first.id, { email: "racing@example.test", name: "" });
+    const invitation = await inviteLocationOwner({ db, actor }, { locationId: first.id, email: "racing@example.test", name: "" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     const [accepted, again] = await Promise.allSettled([
       acceptInvite(db, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x" }),
-      inviteLocationOwner(db, actor, second.id, { email: "racing@example.test", name: "" }),
+      inviteLocationOwner({ db, actor }, { locationId: second.id, email: "racing@example.test", name: "" }),
     ]);
     expect(again.status).toBe("fulfilled");
     const [owner] = await db.select().from(users).where(eq(users.email, "racing@example.test"));
@@ -129,7 +129,9 @@ describe("owner invitation", () => {
   it("refuses a staff email, naming the field", async () => {
     const location = await addLocation();
     await db.insert(users).values({ email: "staff@example.test", role: "support" });
-    const error = await inviteLocationOwner(db, actor, location.id, { email: "staff@example.test", name: "" }).catch((thrown: unknown) => thrown);
+    const error = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "staff@example.test", name: "" }).catch(
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).fields).toEqual([{ field: "email", reason: "belongs to a staff account" }]);
   });

@@ -46,7 +46,7 @@ describe("a change of source key", () => {
     expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "streamed" });
     expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "incremental" });
 
-    await updateLocation(db, actor, location.id, { sourceKey: "salon-b" });
+    await updateLocation({ db, actor }, { locationId: location.id, sourceKey: "salon-b" });
     expect(await fullSyncReasonOf(location.id)).toBe(SOURCE_KEY_CHANGED);
     const rebuilding = await requestSession(location.id);
     expect(rebuilding.full).toBe(true);
@@ -59,9 +59,9 @@ describe("a change of source key", () => {
   it("keeps the reason when the source key changed again after the full session was requested", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "salon-c" });
     await runToSuccess((await requestSession(location.id)).id);
-    await updateLocation(db, actor, location.id, { sourceKey: "salon-d" });
+    await updateLocation({ db, actor }, { locationId: location.id, sourceKey: "salon-d" });
     const session = await requestSession(location.id);
-    await updateLocation(db, actor, location.id, { sourceKey: "salon-e" });
+    await updateLocation({ db, actor }, { locationId: location.id, sourceKey: "salon-e" });
     expect(await runToSuccess(session.id)).toMatchObject({ full: true });
     expect(await fullSyncReasonOf(location.id)).toBe(SOURCE_KEY_CHANGED);
     expect((await requestSession(location.id)).full).toBe(true);

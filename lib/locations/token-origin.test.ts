@@ -69,7 +69,7 @@ describe("location tokens after a base-URL change", () => {
     expect(audit!.details).toMatchObject({ locationsNeedingReconnect: 1 });
     const sandboxBefore = await sandboxLogCount(location.upstreamLocationId);
 
-    const check = await testConnection(db, support, location.id);
+    const check = await testConnection({ db, actor: support }, { locationId: location.id });
     expect(check).toMatchObject({ ok: false, message: ADDRESS_CHANGED_REASON, location: { attentionReason: ADDRESS_CHANGED_REASON } });
 
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
@@ -91,7 +91,7 @@ describe("location tokens after a base-URL change", () => {
     // The old address again: the token is usable where it came from.
     await pointStagingAt(setup.sandbox.apiBaseUrl);
     expect((await getLocationRow(db, location.id)).attentionReason).toBeNull();
-    expect(await testConnection(db, support, location.id)).toMatchObject({ ok: true });
+    expect(await testConnection({ db, actor: support }, { locationId: location.id })).toMatchObject({ ok: true });
     await db.update(syncSessions).set({ upstreamOpen: false }).where(eq(syncSessions.id, requested.sessionId!));
   });
 
@@ -108,7 +108,7 @@ describe("location tokens after a base-URL change", () => {
     expect(moved!.details).toEqual({ from: new URL(setup.sandbox.apiBaseUrl).origin, to: new URL(second.url).origin, locations: connected });
     expect(await getLocationRow(db, location.id)).toMatchObject({ locationTokenOrigin: new URL(second.url).origin, attentionReason: null });
 
-    expect(await testConnection(db, support, location.id)).toMatchObject({ ok: true });
+    expect(await testConnection({ db, actor: support }, { locationId: location.id })).toMatchObject({ ok: true });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb, requested.sessionId!, options)).toBe("succeeded");
     const withToken = second.exchanges.filter((exchange) => exchange.requestHeaders.authorization?.startsWith("Bearer "));

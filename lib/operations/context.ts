@@ -1,22 +1,23 @@
 import type { DatabaseOrTransaction } from "@/db/client";
-import { systemActorAs, type OperationActor } from "@/lib/auth/permissions";
+import { systemActorAs, type Actor, type OperationActor } from "@/lib/auth/permissions";
 import type { UpstreamClientOptions } from "@/lib/upstream/client";
 
 /**
  * What every operation takes first: `verb(ctx, input)`. The database (or an open transaction, so that an operation
  * joins its caller's), who acts (the permission check and the audit log read it), and the time the operation
- * counts as "now" (tests fix it; default the clock).
+ * counts as "now" (tests fix it; default the clock). Operations that only read take `OperationContext<Actor>`: any
+ * actor will do; those that write need an OperationActor, whom the audit log names.
  */
-export interface OperationContext {
+export interface OperationContext<A extends Actor = OperationActor> {
   readonly db: DatabaseOrTransaction;
-  readonly actor: OperationActor;
+  readonly actor: A;
   readonly now?: Date;
   /** Options for the upstream client of an operation that calls the service (tests: an attempt listener, fewer retries). */
   readonly upstreamClient?: Partial<UpstreamClientOptions>;
 }
 
 /** The operation's "now": the context's, or the clock's. */
-export function nowOf(ctx: OperationContext): Date {
+export function nowOf(ctx: { readonly now?: Date }): Date {
   return ctx.now ?? new Date();
 }
 
@@ -29,6 +30,6 @@ export function systemContext(db: DatabaseOrTransaction, email = "system", clien
  * Whether `value` is a context rather than a bare database handle. Only for the few operations that still accept
  * the old `(db, …)` form from the sync engine's callers while that code is being rewritten.
  */
-export function isOperationContext(value: object): value is OperationContext {
+export function isOperationContext(value: object): value is OperationContext<Actor> {
   return "actor" in value && "db" in value;
 }

@@ -28,7 +28,7 @@ function selectVisibleSession(db: DatabaseOrTransaction, viewer: Actor, sessionI
  * steps in protocol order, their items, and every HTTP attempt, under its step or item and all in order. Owners never
  * see the attempts.
  */
-export async function getSessionView(ctx: OperationContext, { sessionId }: { sessionId: string }): Promise<SessionView> {
+export async function getSessionView(ctx: OperationContext<Actor>, { sessionId }: { sessionId: string }): Promise<SessionView> {
   const { db, actor: viewer } = ctx;
   const [session] = await selectVisibleSession(db, viewer, sessionId);
   if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");

@@ -64,7 +64,10 @@ export async function createConnectedLocation(db: Database, setup: SyncSandbox, 
     .values({ name: `Salon ${Math.random()}`, environment: "staging", upstreamLocationId, timeZone: "Europe/Berlin", country: "DE", ...values })
     .returning();
   const actor = systemActorAs("support@example.test", `198.51.100.${++address % 250}`);
-  await connectLocation(db, actor, row!.id, { email: setup.fixture.owner.email, password: setup.fixture.owner.password }, { client: noWaits });
+  await connectLocation(
+    { db, actor: actor, upstreamClient: noWaits },
+    { locationId: row!.id, email: setup.fixture.owner.email, password: setup.fixture.owner.password },
+  );
   return { ...row!, upstreamLocationId };
 }
 
