@@ -237,14 +237,20 @@ async function changeOnePercent(connection: DatabaseConnection, sourceKey: strin
 
 async function createBenchLocation(connection: DatabaseConnection, sandbox: BenchSandbox, sourceKey: string): Promise<string> {
   const { db, sql } = connection;
-  await updateEnvironment(db, systemActor, "staging", {
-    baseUrl: sandbox.apiBaseUrl,
-    uploadHosts: [new URL(sandbox.uploadOrigin).host],
-    clientId: sandboxDemo.clientId,
-    clientSecret: sandboxDemo.clientSecret,
-    apiKey: sandboxDemo.apiKey,
-    dataSourceName: sandboxDemo.dataSourceName,
-  });
+  await updateEnvironment(
+    { db, actor: systemActor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl: sandbox.apiBaseUrl,
+        uploadHosts: [new URL(sandbox.uploadOrigin).host],
+        clientId: sandboxDemo.clientId,
+        clientSecret: sandboxDemo.clientSecret,
+        apiKey: sandboxDemo.apiKey,
+        dataSourceName: sandboxDemo.dataSourceName,
+      },
+    },
+  );
   const [source] = await sql<
     { time_zone: string; country: string }[]
   >`select time_zone, country from demo_source.locations where source_key = ${sourceKey}`;

@@ -31,15 +31,21 @@ const noWaits = { retryRuntime: { random: () => 0, sleep: async () => {} } };
 const actorFor = () => systemActorAs("support@example.test", `198.51.100.${++address}`);
 
 async function pointStagingAt(baseUrl: string, overrides: { clientSecret?: string } = {}) {
-  await updateEnvironment(db, systemActor, "staging", {
-    baseUrl,
-    uploadHosts: [new URL(sandbox.uploadOrigin).host],
-    clientId: fixture.clientId,
-    dataSourceName: fixture.dataSourceName,
-    apiKey: fixture.apiKey,
-    clientSecret: fixture.clientSecret,
-    ...overrides,
-  });
+  await updateEnvironment(
+    { db, actor: systemActor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl,
+        uploadHosts: [new URL(sandbox.uploadOrigin).host],
+        clientId: fixture.clientId,
+        dataSourceName: fixture.dataSourceName,
+        apiKey: fixture.apiKey,
+        clientSecret: fixture.clientSecret,
+        ...overrides,
+      },
+    },
+  );
 }
 
 async function addLocation(values: Partial<typeof locations.$inferInsert> = {}) {

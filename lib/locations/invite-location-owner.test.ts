@@ -38,7 +38,10 @@ describe("owner invitation", () => {
     expect(invitation.email).toBe("new.owner@example.test");
     expect(await isMember(location.id, invitation.email)).toBe(false);
 
-    const accepted = await acceptInvite(db, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "203.0.113.10" });
+    const accepted = await acceptInvite(
+      { db },
+      { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "203.0.113.10" },
+    );
     expect(accepted.locationId).toBe(location.id);
     expect(await isMember(location.id, invitation.email)).toBe(true);
     const [owner] = await db.select().from(users).where(eq(users.email, invitation.email));
@@ -50,8 +53,10 @@ describe("owner invitation", () => {
     const invitation = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "once@example.test", name: "" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     const token = tokenOf(invitation.path);
-    await acceptInvite(db, { token, password: "a-long-enough-password", clientAddress: "203.0.113.10" });
-    await expect(acceptInvite(db, { token, password: "another-long-password", clientAddress: "203.0.113.10" })).rejects.toThrow(/not valid any more/);
+    await acceptInvite({ db }, { token, password: "a-long-enough-password", clientAddress: "203.0.113.10" });
+    await expect(acceptInvite({ db }, { token, password: "another-long-password", clientAddress: "203.0.113.10" })).rejects.toThrow(
+      /not valid any more/,
+    );
   });
 
   it("a link expires", async () => {
@@ -59,9 +64,9 @@ describe("owner invitation", () => {
     const invitation = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "late@example.test", name: "" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     const afterExpiry = new Date(Date.now() + (INVITE_TTL_HOURS * 3600 + 60) * 1000);
-    expect(await findUsableInvite(db, tokenOf(invitation.path), afterExpiry)).toBeNull();
+    expect(await findUsableInvite({ db, now: afterExpiry }, { token: tokenOf(invitation.path) })).toBeNull();
     await expect(
-      acceptInvite(db, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x", now: afterExpiry }),
+      acceptInvite({ db, now: afterExpiry }, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x" }),
     ).rejects.toThrow(/not valid any more/);
     expect(await isMember(location.id, invitation.email)).toBe(false);
   });
@@ -71,8 +76,8 @@ describe("owner invitation", () => {
     const first = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "twice@example.test", name: "" });
     const second = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "twice@example.test", name: "" });
     if (first.kind !== "invite" || second.kind !== "invite") throw new Error("expected links");
-    expect(await findUsableInvite(db, tokenOf(first.path))).toBeNull();
-    expect(await findUsableInvite(db, tokenOf(second.path))).not.toBeNull();
+    expect(await findUsableInvite({ db }, { token: tokenOf(first.path) })).toBeNull();
+    expect(await findUsableInvite({ db }, { token: tokenOf(second.path) })).not.toBeNull();
   });
 
   it("an owner who has a password becomes a member at once, without a link", async () => {
@@ -95,7 +100,7 @@ describe("owner invitation", () => {
     }
     const links = results.flatMap((result) => (result.status === "fulfilled" && result.value.kind === "invite" ? [result.value.path] : []));
     expect(links.length).toBeGreaterThan(0);
-    const usable = (await Promise.all(links.map((path) => findUsableInvite(db, tokenOf(path))))).filter(Boolean);
+    const usable = (await Promise.all(links.map((path) => findUsableInvite({ db }, { token: tokenOf(path) })))).filter(Boolean);
     expect(usable).toHaveLength(1);
     const owners = await db.select().from(users).where(eq(users.email, "rush@example.test"));
     expect(owners).toHaveLength(1);
@@ -108,7 +113,7 @@ describe("owner invitation", () => {
     const invitation = await inviteLocationOwner({ db, actor }, { locationId: first.id, email: "racing@example.test", name: "" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     const [accepted, again] = await Promise.allSettled([
-      acceptInvite(db, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x" }),
+      acceptInvite({ db }, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x" }),
       inviteLocationOwner({ db, actor }, { locationId: second.id, email: "racing@example.test", name: "" }),
     ]);
     expect(again.status).toBe("fulfilled");

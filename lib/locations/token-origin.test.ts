@@ -39,15 +39,21 @@ const options: RunSessionOptions = {
 };
 
 function pointStagingAt(baseUrl: string, extra: { tokensMoveToNewAddress?: boolean } = {}) {
-  return updateEnvironment(db, admin, "staging", {
-    baseUrl,
-    uploadHosts: [new URL(setup.sandbox.uploadOrigin).host],
-    clientId: setup.fixture.clientId,
-    dataSourceName: setup.fixture.dataSourceName,
-    apiKey: setup.fixture.apiKey,
-    clientSecret: setup.fixture.clientSecret,
-    ...extra,
-  });
+  return updateEnvironment(
+    { db, actor: admin },
+    {
+      name: "staging",
+      settings: {
+        baseUrl,
+        uploadHosts: [new URL(setup.sandbox.uploadOrigin).host],
+        clientId: setup.fixture.clientId,
+        dataSourceName: setup.fixture.dataSourceName,
+        apiKey: setup.fixture.apiKey,
+        clientSecret: setup.fixture.clientSecret,
+        ...extra,
+      },
+    },
+  );
 }
 
 async function sandboxLogCount(upstreamLocationId: string) {
@@ -58,7 +64,7 @@ describe("location tokens after a base-URL change", () => {
   it("without the admin's confirmation, a sync, Test connection and Close upstream session send the new address nothing", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     expect((await getLocationRow(db, location.id)).locationTokenOrigin).toBe(new URL(setup.sandbox.apiBaseUrl).origin);
-    expect((await getEnvironmentView(db, "staging")).connectedLocations).toBe(1);
+    expect((await getEnvironmentView(systemContext(db), { name: "staging" })).connectedLocations).toBe(1);
 
     await pointStagingAt(second.url);
     expect(await getLocationRow(db, location.id)).toMatchObject({ attentionReason: ADDRESS_CHANGED_REASON });
@@ -97,7 +103,7 @@ describe("location tokens after a base-URL change", () => {
 
   it("with the admin's confirmation that the service moved, the tokens go to the new address (audited with the count)", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
-    const connected = (await getEnvironmentView(db, "staging")).connectedLocations;
+    const connected = (await getEnvironmentView(systemContext(db), { name: "staging" })).connectedLocations;
     expect(connected).toBe(2);
     second.exchanges.length = 0;
 

@@ -16,6 +16,9 @@ export interface OperationContext<A extends Actor = OperationActor> {
   readonly upstreamClient?: Partial<UpstreamClientOptions>;
 }
 
+/** For the few operations anyone may call without signing in (an invite link's): the database and the time. */
+export type PublicOperationContext = Pick<OperationContext, "db" | "now">;
+
 /** The operation's "now": the context's, or the clock's. */
 export function nowOf(ctx: { readonly now?: Date }): Date {
   return ctx.now ?? new Date();

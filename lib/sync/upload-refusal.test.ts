@@ -27,14 +27,20 @@ const options: RunSessionOptions = {
 };
 
 async function pointStaging(baseUrl: string, uploadHosts: string[]) {
-  await updateEnvironment(db, systemActor, "staging", {
-    baseUrl,
-    uploadHosts,
-    clientId: setup.fixture.clientId,
-    dataSourceName: setup.fixture.dataSourceName,
-    apiKey: setup.fixture.apiKey,
-    clientSecret: setup.fixture.clientSecret,
-  });
+  await updateEnvironment(
+    { db, actor: systemActor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl,
+        uploadHosts,
+        clientId: setup.fixture.clientId,
+        dataSourceName: setup.fixture.dataSourceName,
+        apiKey: setup.fixture.apiKey,
+        clientSecret: setup.fixture.clientSecret,
+      },
+    },
+  );
 }
 
 async function contactStep(sessionId: string) {

@@ -43,14 +43,20 @@ export async function useSyncSandbox(db: Database): Promise<SyncSandbox> {
 export async function startSyncSandbox(db: Database): Promise<SyncSandbox> {
   const sandbox = await startSandboxServer({ db, faultsEnabled: true });
   const fixture = await createSandboxFixture(db);
-  await updateEnvironment(db, systemActor, "staging", {
-    baseUrl: sandbox.apiBaseUrl,
-    uploadHosts: [new URL(sandbox.uploadOrigin).host],
-    clientId: fixture.clientId,
-    dataSourceName: fixture.dataSourceName,
-    apiKey: fixture.apiKey,
-    clientSecret: fixture.clientSecret,
-  });
+  await updateEnvironment(
+    { db, actor: systemActor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl: sandbox.apiBaseUrl,
+        uploadHosts: [new URL(sandbox.uploadOrigin).host],
+        clientId: fixture.clientId,
+        dataSourceName: fixture.dataSourceName,
+        apiKey: fixture.apiKey,
+        clientSecret: fixture.clientSecret,
+      },
+    },
+  );
   return { sandbox, fixture, close: () => sandbox.close() };
 }
 
