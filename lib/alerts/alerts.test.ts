@@ -63,10 +63,13 @@ const allDelivered = async () => (await db.select().from(alertEvents)).every((ev
 
 describe("alert channels", () => {
   it("seals the webhook URL, shows only its last 4 characters and audits without it", async () => {
-    const view = await saveAlertChannels(db, admin, {
-      webhookUrl: webhook.url,
-      recipients: ["Ops@Example.test", "ops@example.test", "oncall@example.test"],
-    });
+    const view = await saveAlertChannels(
+      { db, actor: admin },
+      {
+        webhookUrl: webhook.url,
+        recipients: ["Ops@Example.test", "ops@example.test", "oncall@example.test"],
+      },
+    );
     expect(view.webhook).toMatchObject({ configured: true, endsWith: webhook.url.slice(-4), updatedByEmail: "admin@example.test" });
     expect(view.email).toMatchObject({ recipients: ["ops@example.test", "oncall@example.test"], smtpConfigured: true });
     const [row] = await db.select().from(alertChannels).where(eq(alertChannels.kind, "webhook"));
@@ -75,8 +78,8 @@ describe("alert channels", () => {
     expect(JSON.stringify(audit)).not.toContain("secret-token");
 
     // Omitting the URL keeps it; the recipients are replaced.
-    await saveAlertChannels(db, admin, { recipients: ["ops@example.test", "oncall@example.test"] });
-    expect((await getAlertChannelsView(db)).webhook.configured).toBe(true);
+    await saveAlertChannels({ db, actor: admin }, { recipients: ["ops@example.test", "oncall@example.test"] });
+    expect((await getAlertChannelsView({ db, actor: admin })).webhook.configured).toBe(true);
   });
 });
 

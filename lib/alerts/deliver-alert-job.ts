@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getDatabase } from "@/db/client";
+import { systemContext } from "@/lib/operations/context";
 import { defineJob } from "@/lib/jobs/define-job";
 import { sendJob } from "@/lib/jobs/job-sender";
 import { deliverAlert } from "./deliver-alert";
@@ -10,7 +11,7 @@ export const deliverAlertJob = defineJob({
   name: "alerts.deliver",
   payload: z.object({ eventId: z.uuid() }),
   queue: { retryLimit: 10, retryBackoff: true, expireInSeconds: 120 },
-  handle: async ({ eventId }) => deliverAlert(getDatabase(), eventId),
+  handle: async ({ eventId }) => deliverAlert(systemContext(getDatabase()), { eventId }),
 });
 
 /**
