@@ -47,11 +47,11 @@ describe("listSessionHistory", () => {
     const location = await createLocation();
     await seedSessions(location.id, 23);
     const seen: string[] = [];
-    let page = await listSessionHistory(db, systemActor, location.id, query({ limit: 5 }));
+    let page = await listSessionHistory({ db, actor: systemActor }, { ...query({ limit: 5 }), locationId: location.id });
     const pages = [page];
     seen.push(...page.items.map((item) => item.id));
     while (page.olderCursor) {
-      page = await listSessionHistory(db, systemActor, location.id, query({ limit: 5, after: page.olderCursor }));
+      page = await listSessionHistory({ db, actor: systemActor }, { ...query({ limit: 5, after: page.olderCursor }), locationId: location.id });
       pages.push(page);
       seen.push(...page.items.map((item) => item.id));
     }
@@ -61,7 +61,10 @@ describe("listSessionHistory", () => {
     expect([...createdAts].sort().reverse()).toEqual(createdAts);
     expect(pages[0]!.newerCursor).toBeNull();
 
-    const back = await listSessionHistory(db, systemActor, location.id, query({ limit: 5, before: pages.at(-1)!.newerCursor! }));
+    const back = await listSessionHistory(
+      { db, actor: systemActor },
+      { ...query({ limit: 5, before: pages.at(-1)!.newerCursor! }), locationId: location.id },
+    );
     expect(back.items.map((item) => item.id)).toEqual(pages.at(-2)!.items.map((item) => item.id));
     expect(back.olderCursor).not.toBeNull();
   });
@@ -69,16 +72,16 @@ describe("listSessionHistory", () => {
   it("filters by status and trigger and lists each session's steps in order", async () => {
     const location = await createLocation();
     await seedSessions(location.id, 12);
-    const failed = await listSessionHistory(db, systemActor, location.id, query({ status: "failed", trigger: "" }));
+    const failed = await listSessionHistory({ db, actor: systemActor }, { ...query({ status: "failed", trigger: "" }), locationId: location.id });
     expect(failed.items.map((item) => item.status)).toEqual(["failed", "failed", "failed"]);
-    const scheduled = await listSessionHistory(db, systemActor, location.id, query({ trigger: "schedule" }));
+    const scheduled = await listSessionHistory({ db, actor: systemActor }, { ...query({ trigger: "schedule" }), locationId: location.id });
     expect(scheduled.items).toHaveLength(4);
     const [newest] = scheduled.items;
     await db.insert(syncSteps).values([
       { sessionId: newest!.id, name: "close", position: 8, status: "pending" },
       { sessionId: newest!.id, name: "open", position: 0, status: "succeeded" },
     ]);
-    const again = await listSessionHistory(db, systemActor, location.id, query({ trigger: "schedule", limit: 1 }));
+    const again = await listSessionHistory({ db, actor: systemActor }, { ...query({ trigger: "schedule", limit: 1 }), locationId: location.id });
     expect(again.items[0]!.steps).toEqual([
       { name: "open", status: "succeeded" },
       { name: "close", status: "pending" },
@@ -87,7 +90,9 @@ describe("listSessionHistory", () => {
 
   it("refuses a forged cursor", async () => {
     const location = await createLocation();
-    await expect(listSessionHistory(db, systemActor, location.id, query({ after: "bm90LWEtY3Vyc29y" }))).rejects.toThrow(DomainError);
+    await expect(
+      listSessionHistory({ db, actor: systemActor }, { ...query({ after: "bm90LWEtY3Vyc29y" }), locationId: location.id }),
+    ).rejects.toThrow(DomainError);
   });
 });
 

@@ -6,11 +6,11 @@ import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
 import { confirmRemovals } from "@/lib/sync/confirm-removals";
 import { systemContext, type OperationContext } from "@/lib/operations/context";
 import { getSessionView } from "@/lib/sync/read-session-view";
-import { listSessions } from "@/lib/sync/read-sessions";
+import { listSessionHistory } from "@/lib/sync/read-session-history";
 import { sessionRequestMessage } from "@/lib/sync/request-session";
 import { cancelSession, resumeSession } from "@/lib/sync/session-actions";
 import { startManualSession } from "@/lib/sync/start-manual-session";
-import { ConfirmRemovalsInput, SessionId } from "@/lib/sync/session-inputs";
+import { ConfirmRemovalsInput, SessionHistoryQuery, SessionId } from "@/lib/sync/session-inputs";
 import { optionalStepNames, type OptionalStepName } from "@/lib/sync/step-names";
 import { runOrWaitForSession } from "@/lib/sync/wait-for-session";
 import { runWithDatabase } from "../run-with-database";
@@ -81,7 +81,8 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(async (location: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
-        const sessions = await listSessions(cliContext(), { locationId: locationIdOf(location) });
+        // The newest page of the location's history, as GET /api/locations/[id]/sessions answers it.
+        const { items: sessions } = await listSessionHistory(cliContext(), { ...SessionHistoryQuery.parse({}), locationId: locationIdOf(location) });
         const lines = sessions.map(
           (session) =>
             `${session.id} ${session.status.padEnd(9)} ${session.trigger.padEnd(8)} ${session.createdAt}${session.error ? ` ${forTerminal(session.error)}` : ""}`,

@@ -32,7 +32,9 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
   const owners = showsOwners ? await listLocationOwners({ db: getDatabase(), actor: user }, { locationId: location.id }) : [];
   const nextSync = nextScheduledSync(location.syncTime, location.timeZone);
   const renderedAt = new Date().getTime();
-  const [latest = null] = (await listSessionHistory(getDatabase(), user, location.id, SessionHistoryQuery.parse({ limit: 1 }))).items;
+  const [latest = null] = (
+    await listSessionHistory({ db: getDatabase(), actor: user }, { ...SessionHistoryQuery.parse({ limit: 1 }), locationId: location.id })
+  ).items;
   const openSession =
     latest && isSessionInFlight(latest.status) ? await getSessionView({ db: getDatabase(), actor: user }, { sessionId: latest.id }) : null;
   return (
