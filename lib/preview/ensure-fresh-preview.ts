@@ -1,6 +1,6 @@
-import type { Database } from "@/db/client";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { can, type OperationActor } from "@/lib/auth/permissions";
+import type { OperationContext } from "@/lib/operations/context";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { readPreviewRuns } from "./read-preview";
 import { requestPreview } from "./request-preview";
@@ -11,12 +11,11 @@ import { requestPreview } from "./request-preview";
  * when they may refresh previews themselves ("preview.refresh"), and nobody otherwise; the system starts it either way.
  */
 export async function ensureFreshPreview(
-  db: Database,
-  reader: SourceReader,
-  viewer: OperationActor,
-  location: { id: string; sourceKey: string | null },
+  ctx: OperationContext<OperationActor>,
+  { location, reader }: { location: { id: string; sourceKey: string | null }; reader: SourceReader },
 ) {
-  const runs = await readPreviewRuns(db, viewer, location.id);
+  const { db, actor: viewer } = ctx;
+  const runs = await readPreviewRuns(ctx, { locationId: location.id });
   const requestedByEmail = can(viewer, "preview.refresh") ? viewer.email : null;
   const request = () => requestPreview({ db, actor: systemActor }, { locationId: location.id, requestedByEmail });
   if (runs.active || !location.sourceKey) return { ...runs, stale: false };

@@ -58,14 +58,14 @@ describe("requestPreview", () => {
       .insert(locations)
       .values({ name: "Cached Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey })
       .returning();
-    const first = await ensureFreshPreview(testDb.db, reader, engineer, location!);
+    const first = await ensureFreshPreview({ db: testDb.db, actor: engineer }, { location: location!, reader });
     expect(first.active!.requestedByEmail).toBeNull();
     await waitUntilFinished(first.active!.id);
-    const cached = await ensureFreshPreview(testDb.db, reader, engineer, location!);
+    const cached = await ensureFreshPreview({ db: testDb.db, actor: engineer }, { location: location!, reader });
     expect(cached).toMatchObject({ active: null, stale: false, shown: { id: first.active!.id } });
 
     await testDb.sql`update demo_source.customers set first_name = 'Changed', updated_at = now() where source_key = ${sourceKey!} and id = (select min(id) from demo_source.customers where source_key = ${sourceKey!})`;
-    const stale = await ensureFreshPreview(testDb.db, reader, engineer, location!);
+    const stale = await ensureFreshPreview({ db: testDb.db, actor: engineer }, { location: location!, reader });
     expect(stale.stale).toBe(true);
     expect(stale.active).not.toBeNull();
     await waitUntilFinished(stale.active!.id);

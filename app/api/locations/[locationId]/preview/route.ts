@@ -7,7 +7,7 @@ import { readPreviewRuns } from "@/lib/preview/read-preview";
 import { requestPreview } from "@/lib/preview/request-preview";
 
 export const GET = routeHandler({ action: "preview.view", params: LocationId }, async ({ user, params }) =>
-  readPreviewRuns(getDatabase(), user, params.locationId),
+  readPreviewRuns({ db: getDatabase(), actor: user }, params),
 );
 
 // The body is optional (an empty one refreshes), so it is read here rather than by routeHandler's `body`, which requires JSON.
