@@ -1,4 +1,3 @@
-import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { alertChannels, alertEvents, auditLog } from "@/db/schema";
@@ -7,6 +6,7 @@ import { systemActor } from "@/lib/audit/record-audit-event";
 import { systemActorAs } from "@/lib/auth/permissions";
 import type { AnyJob } from "@/lib/jobs/define-job";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
+import { systemContext } from "@/lib/operations/context";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "@/lib/sync/request-session";

@@ -1,4 +1,3 @@
-import { systemContext } from "@/lib/operations/context";
 // `npm run bench [-- --contacts 200000 --years 5 --appointments 1000000 --services 50]`: a generated location against
 // the standalone sandbox in count-only mode on loopback. Measured, each in a child process running the compiled worker
 // bundle (a worker's peak RSS): the full first sync; the raw pipeline (lib/bench/raw-pipeline.ts: the source read,
@@ -22,6 +21,7 @@ import { updateEnvironment } from "@/lib/environments/update-environment";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { connectLocation } from "@/lib/locations/connect-location";
 import { openLocationToken } from "@/lib/locations/location-token";
+import { systemContext } from "@/lib/operations/context";
 import { computePreviewJob } from "@/lib/preview/compute-preview-job";
 import { requestPreview } from "@/lib/preview/request-preview";
 import { phaseClock, phases, type PhaseTotals } from "@/lib/instrumentation/phase-clock";

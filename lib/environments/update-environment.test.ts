@@ -1,4 +1,3 @@
-import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditLog, environments, users } from "@/db/schema";
@@ -7,6 +6,7 @@ import type { Role } from "@/lib/auth/roles";
 import { generateSecretKey } from "@/lib/crypto/keyring";
 import { keyIdOf } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
+import { systemContext } from "@/lib/operations/context";
 import { getEnvironmentCredentials } from "./get-environment-credentials";
 import { getEnvironmentView, listEnvironmentViews } from "./get-environment-view";
 import { updateEnvironment } from "./update-environment";

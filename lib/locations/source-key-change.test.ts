@@ -1,9 +1,9 @@
-import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { locations, previewRuns, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActorAs } from "@/lib/auth/permissions";
+import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "@/lib/sync/request-session";
 import { runSession } from "@/lib/sync/run-session";

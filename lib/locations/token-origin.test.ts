@@ -1,4 +1,3 @@
-import { systemContext } from "@/lib/operations/context";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, locations, sandboxRequestLog, syncSessions } from "@/db/schema";
@@ -6,6 +5,7 @@ import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActorAs } from "@/lib/auth/permissions";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
 import { updateEnvironment } from "@/lib/environments/update-environment";
+import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
 import { requestSyncSession } from "@/lib/sync/request-session";

@@ -1,10 +1,10 @@
-import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { locations, previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { startJobEngine } from "@/lib/jobs/job-engine";
 import { stopJobSender } from "@/lib/jobs/job-sender";
+import { systemContext } from "@/lib/operations/context";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import { DomainError } from "@/lib/errors/domain-error";

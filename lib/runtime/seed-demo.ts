@@ -1,4 +1,3 @@
-import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { locationMembers, locations, users } from "@/db/schema";
@@ -7,6 +6,7 @@ import { hashPassword } from "@/lib/auth/passwords";
 import type { Role } from "@/lib/auth/roles";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
 import { updateEnvironment } from "@/lib/environments/update-environment";
+import { systemContext } from "@/lib/operations/context";
 import { ensureSandboxDemo } from "@/lib/sandbox/provision";
 import { readResponseShapeSetting } from "@/lib/sandbox/response-shapes";
 

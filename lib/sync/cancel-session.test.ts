@@ -1,9 +1,9 @@
-import { systemContext } from "@/lib/operations/context";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { locations, syncSessions, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { systemContext } from "@/lib/operations/context";
 import { injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";

@@ -1,10 +1,10 @@
-import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { locations, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { sealLocationToken } from "@/lib/locations/location-token";
+import { systemContext } from "@/lib/operations/context";
 import { recoverAbandonedSessions } from "./recover-sessions";
 import { requestSyncSession } from "./request-session";
 

@@ -1,6 +1,6 @@
+import { eq } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
-import { eq } from "drizzle-orm";
 import { serializeDates } from "./serialize-dates";
 import type { SessionRow } from "./session-view";
 

@@ -1,10 +1,10 @@
-import { systemContext } from "@/lib/operations/context";
 import fc from "fast-check";
 import { eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";

@@ -1,9 +1,9 @@
-import { systemContext } from "@/lib/operations/context";
 import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { locations, previewRuns, sandboxLocations, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { systemContext } from "@/lib/operations/context";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";

@@ -1,10 +1,10 @@
-import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
 import { stopJobSender } from "@/lib/jobs/job-sender";
+import { systemContext } from "@/lib/operations/context";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { requestSyncSession } from "./request-session";
 import { syncSessionJob } from "./sync-session-job";

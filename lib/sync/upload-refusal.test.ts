@@ -1,4 +1,3 @@
-import { systemContext } from "@/lib/operations/context";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
@@ -7,6 +6,7 @@ import { syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { updateEnvironment } from "@/lib/environments/update-environment";
+import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
 import { runSession, type RunSessionOptions } from "./run-session";

@@ -1,5 +1,5 @@
-import { systemContext } from "@/lib/operations/context";
 import type { Database } from "@/db/client";
+import { systemContext } from "@/lib/operations/context";
 import { requestSyncSession, type RequestSessionResult } from "@/lib/sync/request-session";
 import { findDueLocations } from "./due-locations";
 

@@ -1,9 +1,9 @@
-import { systemContext } from "@/lib/operations/context";
 import { afterAll, expect } from "vitest";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { and, eq } from "drizzle-orm";
 import type { Database, DatabaseConnection } from "@/db/client";
 import { locations, previewRuns, sandboxRecords, sandboxRequestLog, syncSessions } from "@/db/schema";
+import { systemContext } from "@/lib/operations/context";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { systemActorAs } from "@/lib/auth/permissions";
