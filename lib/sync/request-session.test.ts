@@ -5,7 +5,9 @@ import { useTestDatabase } from "@/db/testing/test-database";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { sealLocationToken } from "@/lib/locations/location-token";
 import { systemContext } from "@/lib/operations/context";
-import { requestSyncSession } from "./request-session";
+import { requestSyncSession, sessionRequestMessage } from "./request-session";
+import { resumeSession } from "./session-actions";
+import { startManualSession } from "./start-manual-session";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -86,5 +88,18 @@ describe("requestSyncSession", () => {
       reason: "not_connected",
       sessionId: null,
     });
+  });
+
+  it("refuses in the same words wherever a session is asked for while one is open: Sync now, Resume", async () => {
+    const location = await connectedLocation();
+    const open = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual" });
+    const [failed] = await db
+      .insert(syncSessions)
+      .values({ locationId: location.id, environment: "staging", trigger: "manual", optionalSteps: [], status: "failed" })
+      .returning();
+    const expected = { code: "CONFLICT", message: sessionRequestMessage({ started: false, reason: "already_open", sessionId: open.sessionId }) };
+    expect(expected.message).toContain(open.sessionId!);
+    await expect(startManualSession(systemContext(db), { locationId: location.id, full: false })).rejects.toMatchObject(expected);
+    await expect(resumeSession(systemContext(db), { sessionId: failed!.id })).rejects.toMatchObject(expected);
   });
 });

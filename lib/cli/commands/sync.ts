@@ -119,7 +119,7 @@ export function register(program: Command) {
     .action(async (id: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
         const result = await resumeSession(cliContext(), { sessionId: sessionIdOf(id) });
-        print(result, options.json, `session ${result.sessionId} queued (resumes ${forTerminal(id)})`);
+        print({ sessionId: result.sessionId }, options.json, `session ${result.sessionId} queued (resumes ${forTerminal(id)})`);
       });
     });
 
