@@ -4,7 +4,8 @@ import { eq } from "drizzle-orm";
 import { locations, syncSessions } from "../db/schema";
 import { sandboxDemo } from "../lib/sandbox/provision";
 import { apiAs, pointEnvironmentAt } from "./support/api";
-import { connectToAppDatabase } from "./support/database";
+import { runCli } from "../lib/cli/testing/run-cli";
+import { appDatabaseUrl, connectToAppDatabase } from "./support/database";
 import { storageStateOf } from "./support/roles";
 import { baseUrl, expect, test } from "./support/test";
 
@@ -111,6 +112,10 @@ test("support starts a sync from the location page with the keyboard and watches
   expect(copied).toMatchObject({ session: { id: firstSessionId, status: "succeeded" }, includesAttempts: true });
   const contactStep = (copied.steps as { name: string; recordsSent: number; items: unknown[] }[]).find((step) => step.name === "contact_details");
   expect(contactStep?.recordsSent, "a first sync sends the demo location's valid contacts").toBeGreaterThan(0);
+  // One shape everywhere: the CLI prints the same JSON for the session as the API answered "Copy as JSON" with.
+  const printed = await runCli(appDatabaseUrl(), ["session", firstSessionId, "--json"]);
+  expect(printed.stderr).toBe("");
+  expect(JSON.parse(printed.stdout)).toEqual(copied);
   await page.goto(`/locations/${southId}`);
   await expect(page.getByRole("region", { name: "Latest session" }).getByText("Succeeded", { exact: true })).toBeVisible();
   await expectNoSeriousAxeViolations(page);

@@ -6,7 +6,7 @@ import { countLocationsNeedingAttention } from "@/lib/fleet/count-attention";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requirePageUser();
-  const attentionCount = await countLocationsNeedingAttention(getDatabase(), user);
+  const attentionCount = await countLocationsNeedingAttention({ db: getDatabase(), actor: user });
   return (
     <AppShell user={user} attentionCount={attentionCount}>
       {children}

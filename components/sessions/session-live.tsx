@@ -22,6 +22,7 @@ export function SessionLive({ initial, renderedAt, permissions }: { initial: Ses
   const { session } = view;
   const timeZone = session.locationTimeZone;
   const inFlight = isSessionInFlight(session.status);
+  const attemptsOutsideSteps = view.attempts.filter((attempt) => attempt.stepId === null).length;
   return (
     <div className="flex flex-col gap-4">
       <Card>
@@ -85,8 +86,8 @@ export function SessionLive({ initial, renderedAt, permissions }: { initial: Ses
       ) : (
         <p className="text-sm text-slate-600">{inFlight ? "Waiting for a worker to start the session…" : "This session has no steps."}</p>
       )}
-      {view.includesAttempts && view.otherAttempts.length ? (
-        <p className="text-sm text-slate-600">{view.otherAttempts.length} attempts outside any step (see Copy as JSON).</p>
+      {view.includesAttempts && attemptsOutsideSteps ? (
+        <p className="text-sm text-slate-600">{attemptsOutsideSteps} attempts outside any step (see Copy as JSON).</p>
       ) : null}
     </div>
   );

@@ -1,10 +1,11 @@
-import type { DatabaseOrTransaction, Database } from "@/db/client";
+import type { DatabaseOrTransaction } from "@/db/client";
 import { alertChannels } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { assertCan, type OperationActor } from "@/lib/auth/permissions";
+import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { alertWebhookUrlContext } from "@/lib/crypto/encrypted-columns";
 import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 import type { AlertChannelsInput, AlertChannelsView } from "./alert-channel-inputs";
 import { smtpConfigured } from "./send-alert-email";
 import { checkWebhookTarget, WebhookTargetError } from "./webhook-target";
@@ -23,7 +24,13 @@ export async function loadAlertTargets(db: DatabaseOrTransaction): Promise<{ web
   return { webhookUrl: sealed ? openSecret(sealed, alertWebhookUrlContext) : null, recipients: email?.recipients ?? [] };
 }
 
-export async function getAlertChannelsView(db: DatabaseOrTransaction): Promise<AlertChannelsView> {
+/** Where alerts go, as Settings → Alerts shows it (the webhook URL only by its last characters): admins only. */
+export async function getAlertChannelsView(ctx: OperationContext<Actor>): Promise<AlertChannelsView> {
+  assertCan(ctx.actor, "alerts.manage");
+  return readAlertChannelsView(ctx.db);
+}
+
+async function readAlertChannelsView(db: DatabaseOrTransaction): Promise<AlertChannelsView> {
   const { webhook, email } = await channelRows(db);
   const { webhookUrl } = await loadAlertTargets(db);
   return {
@@ -43,7 +50,8 @@ export async function getAlertChannelsView(db: DatabaseOrTransaction): Promise<A
 }
 
 /** Saves the channels (admin). The audit entry says what changed, never the URL. */
-export async function saveAlertChannels(db: Database, actor: OperationActor, input: AlertChannelsInput): Promise<AlertChannelsView> {
+export async function saveAlertChannels(ctx: OperationContext, input: AlertChannelsInput): Promise<AlertChannelsView> {
+  const { db, actor } = ctx;
   assertCan(actor, "alerts.manage");
   if (input.webhookUrl) {
     try {
@@ -54,7 +62,7 @@ export async function saveAlertChannels(db: Database, actor: OperationActor, inp
     }
   }
   await db.transaction(async (tx) => {
-    const now = new Date();
+    const now = nowOf(ctx);
     const changed: string[] = [];
     if (input.webhookUrl !== undefined) {
       const webhookUrlEncrypted = input.webhookUrl === null ? null : sealSecret(input.webhookUrl, alertWebhookUrlContext);
@@ -76,5 +84,5 @@ export async function saveAlertChannels(db: Database, actor: OperationActor, inp
       details: { changed, recipients },
     });
   });
-  return getAlertChannelsView(db);
+  return readAlertChannelsView(db);
 }

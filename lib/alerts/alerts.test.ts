@@ -6,6 +6,7 @@ import { systemActor } from "@/lib/audit/record-audit-event";
 import { systemActorAs } from "@/lib/auth/permissions";
 import type { AnyJob } from "@/lib/jobs/define-job";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
+import { systemContext } from "@/lib/operations/context";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "@/lib/sync/request-session";
@@ -62,10 +63,13 @@ const allDelivered = async () => (await db.select().from(alertEvents)).every((ev
 
 describe("alert channels", () => {
   it("seals the webhook URL, shows only its last 4 characters and audits without it", async () => {
-    const view = await saveAlertChannels(db, admin, {
-      webhookUrl: webhook.url,
-      recipients: ["Ops@Example.test", "ops@example.test", "oncall@example.test"],
-    });
+    const view = await saveAlertChannels(
+      { db, actor: admin },
+      {
+        webhookUrl: webhook.url,
+        recipients: ["Ops@Example.test", "ops@example.test", "oncall@example.test"],
+      },
+    );
     expect(view.webhook).toMatchObject({ configured: true, endsWith: webhook.url.slice(-4), updatedByEmail: "admin@example.test" });
     expect(view.email).toMatchObject({ recipients: ["ops@example.test", "oncall@example.test"], smtpConfigured: true });
     const [row] = await db.select().from(alertChannels).where(eq(alertChannels.kind, "webhook"));
@@ -74,8 +78,8 @@ describe("alert channels", () => {
     expect(JSON.stringify(audit)).not.toContain("secret-token");
 
     // Omitting the URL keeps it; the recipients are replaced.
-    await saveAlertChannels(db, admin, { recipients: ["ops@example.test", "oncall@example.test"] });
-    expect((await getAlertChannelsView(db)).webhook.configured).toBe(true);
+    await saveAlertChannels({ db, actor: admin }, { recipients: ["ops@example.test", "oncall@example.test"] });
+    expect((await getAlertChannelsView({ db, actor: admin })).webhook.configured).toBe(true);
   });
 });
 
@@ -85,14 +89,14 @@ describe("alerts on status changes", () => {
 
     // Retried attempts that end in success: the location was never failing, nothing to say.
     await injectFault(db, { target: "batch_sync_calendars", mode: { kind: "status", status: 503 }, count: 1 });
-    const first = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const first = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb.db, first.sessionId!, options())).toBe("succeeded");
     // The preview job's part: a streamed first sync leaves the location's first preview queued.
     await computeQueuedPreview(testDb, location.id, options().reader!, options().now);
 
     // A permanent fault: the session's final failure (a full resync, so that its openings are sent again).
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
-    const failing = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null, full: true });
+    const failing = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null, full: true });
     expect(await runSession(testDb.db, failing.sessionId!, options(failFast))).toBe("failed");
     await waitFor(() => webhook.bodies.length === 1 && smtp.messages.length === 1, "the failure alert");
     expect(textsOf()[0]).toMatch(/^Sync failed: Alert Salon \(staging\)\. The last sync failed at openings: .*502.*\/sessions\//);
@@ -100,11 +104,11 @@ describe("alerts on status changes", () => {
     expect(smtp.messages[0]!.data).toContain("Subject: Sync failed: Alert Salon (staging)");
 
     // Failing again (resume still failing): still the same status, no second alert.
-    const stillFailing = await resumeSession(db, systemActor, failing.sessionId!);
+    const stillFailing = await resumeSession({ db, actor: systemActor }, { sessionId: failing.sessionId! });
     expect(await runSession(testDb.db, stillFailing.sessionId!, options(failFast))).toBe("failed");
 
     await clearFaults(db);
-    const recovered = await resumeSession(db, systemActor, stillFailing.sessionId!);
+    const recovered = await resumeSession({ db, actor: systemActor }, { sessionId: stillFailing.sessionId! });
     expect(await runSession(testDb.db, recovered.sessionId!, options())).toBe("succeeded");
     await waitFor(() => webhook.bodies.length === 2 && smtp.messages.length === 2, "the recovery alert");
     expect(textsOf()[1]).toMatch(/^Sync recovered: Alert Salon \(staging\)\. The latest sync session succeeded\./);
@@ -126,7 +130,7 @@ describe("alerts on status changes", () => {
     webhook.respondWith.status = 500;
     const before = { hooks: webhook.bodies.length, mails: smtp.messages.length };
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
-    const failing = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const failing = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb.db, failing.sessionId!, options(failFast))).toBe("failed");
     await waitFor(
       async () => (await db.select().from(alertEvents).where(eq(alertEvents.locationId, location.id)))[0]?.lastError != null,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getDatabase, type DatabaseTransaction } from "@/db/client";
+import { systemContext } from "@/lib/operations/context";
 import { defineJob } from "@/lib/jobs/define-job";
 import { sendJobWithin } from "@/lib/jobs/job-sender";
 import { deliverAlert } from "./deliver-alert";
@@ -9,7 +10,7 @@ export const deliverAlertJob = defineJob({
   name: "alerts.deliver",
   payload: z.object({ eventId: z.uuid() }),
   queue: { retryLimit: 10, retryBackoff: true, expireInSeconds: 120 },
-  handle: async ({ eventId }) => deliverAlert(getDatabase(), eventId),
+  handle: async ({ eventId }) => deliverAlert(systemContext(getDatabase()), { eventId }),
 });
 
 /**

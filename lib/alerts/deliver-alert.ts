@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
 import { alertEvents, locations } from "@/db/schema";
+import type { OperationContext } from "@/lib/operations/context";
 import { loadAlertTargets } from "./alert-channels";
 import { buildAlertMessage } from "./alert-message";
 import { sendAlertEmail, smtpConfigured } from "./send-alert-email";
@@ -11,7 +11,8 @@ import { sendAlertWebhook } from "./send-alert-webhook";
  * is skipped, so a retry after a partial failure does not repeat it; any failure throws
  * (pg-boss retries with backoff) after noting the error on the event.
  */
-export async function deliverAlert(db: Database, eventId: string): Promise<void> {
+export async function deliverAlert(ctx: OperationContext, { eventId }: { eventId: string }): Promise<void> {
+  const { db } = ctx;
   const [row] = await db
     .select({ event: alertEvents, locationName: locations.name, environment: locations.environment })
     .from(alertEvents)

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { alertChannels, alertEvents, locations } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActorAs } from "@/lib/auth/permissions";
+import { systemContext } from "@/lib/operations/context";
 import { alertWebhookUrlContext } from "@/lib/crypto/encrypted-columns";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -66,7 +67,7 @@ describe("Slack markup", () => {
   it("delivers the escaped text to the webhook", async () => {
     process.env.ALERT_WEBHOOK_ALLOW_PRIVATE = "true";
     await storeWebhook(receiver.url);
-    await deliverAlert(db, await failedAlert(`Salon ${markup}`, markup));
+    await deliverAlert(systemContext(db), { eventId: await failedAlert(`Salon ${markup}`, markup) });
     expect(receiver.bodies).toHaveLength(1);
     const delivered = JSON.stringify(receiver.bodies[0]);
     expect(delivered).toContain("&lt;!channel&gt;");
@@ -98,7 +99,7 @@ describe("webhook targets", () => {
   });
 
   it("refuses a loopback, private or link-local target when the channel is saved, and keeps the stored one", async () => {
-    const before = await getAlertChannelsView(db);
+    const before = await getAlertChannelsView({ db, actor: admin });
     for (const url of [
       "http://169.254.169.254/latest/meta-data/",
       `${receiver.url}`,
@@ -106,32 +107,32 @@ describe("webhook targets", () => {
       "http://localhost:9/hook",
       "https://10.0.0.8/hook",
     ]) {
-      const error = await saveAlertChannels(db, admin, { webhookUrl: url, recipients: [] }).catch((thrown: unknown) => thrown);
+      const error = await saveAlertChannels({ db, actor: admin }, { webhookUrl: url, recipients: [] }).catch((thrown: unknown) => thrown);
       expect(error, url).toBeInstanceOf(DomainError);
       expect(error).toMatchObject({
         code: "INVALID",
         fields: [{ field: "webhookUrl", reason: expect.stringMatching(/loopback, private or link-local/) }],
       });
     }
-    expect(await getAlertChannelsView(db)).toEqual(before);
+    expect(await getAlertChannelsView({ db, actor: admin })).toEqual(before);
   });
 
   it("checks the resolved address when it sends: a stored 127.0.0.1 target gets nothing without the setting", async () => {
     await storeWebhook(receiver.url);
     const eventId = await failedAlert("Plain Salon", "The last sync failed.");
-    await expect(deliverAlert(db, eventId)).rejects.toThrow(/loopback, private or link-local/);
+    await expect(deliverAlert(systemContext(db), { eventId })).rejects.toThrow(/loopback, private or link-local/);
     expect(receiver.bodies).toEqual([]);
 
     // A host name is resolved by the connection itself, and the address it resolved to is the one checked.
     await storeWebhook(receiver.url.replace("127.0.0.1", "localhost"));
-    await expect(deliverAlert(db, eventId)).rejects.toThrow(/localhost resolves to (127\.0\.0\.1|::1), a loopback/);
+    await expect(deliverAlert(systemContext(db), { eventId })).rejects.toThrow(/localhost resolves to (127\.0\.0\.1|::1), a loopback/);
     expect(receiver.bodies).toEqual([]);
     const [event] = await db.select().from(alertEvents).where(eq(alertEvents.id, eventId));
     expect(event!.deliveredAt).toBeNull();
     expect(event!.lastError).not.toContain("secret-token");
 
     process.env.ALERT_WEBHOOK_ALLOW_PRIVATE = "true";
-    await deliverAlert(db, eventId);
+    await deliverAlert(systemContext(db), { eventId });
     expect(receiver.bodies).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { auditLog } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemContext } from "@/lib/operations/context";
 import { AuditLogQuery, listAuditEvents } from "./list-audit-events";
 
 const testDb = await useTestDatabase();
@@ -14,7 +15,7 @@ await testDb.db.insert(auditLog).values([
   { action: "auth.sign_in", actorEmail: "ada@example.test", at: at("2026-11-05T09:00:00Z") },
 ]);
 
-const query = (input: Record<string, unknown>) => listAuditEvents(testDb.db, AuditLogQuery.parse(input));
+const query = (input: Record<string, unknown>) => listAuditEvents(systemContext(testDb.db), AuditLogQuery.parse(input));
 
 describe("listAuditEvents", () => {
   it("lists newest first and filters by action, actor and inclusive dates", async () => {

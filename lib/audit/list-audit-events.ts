@@ -1,8 +1,9 @@
 import { and, desc, eq, gte, ilike, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Database } from "@/db/client";
 import { auditLog } from "@/db/schema";
+import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { isRealUtcInstant } from "@/lib/http/page-cursor";
+import type { OperationContext } from "@/lib/operations/context";
 import { safeText } from "@/lib/validation/safe-text";
 
 // Years PostgreSQL's timestamptz and JavaScript's toISOString() agree on, with a day to spare for "to".
@@ -34,7 +35,10 @@ export const AuditLogQuery = z.object({
 });
 export type AuditLogQuery = z.infer<typeof AuditLogQuery>;
 
-export async function listAuditEvents(db: Database, query: AuditLogQuery) {
+/** One page of the audit log, newest first: admins only ("audit.view"). */
+export async function listAuditEvents(ctx: OperationContext<Actor>, query: AuditLogQuery) {
+  const { db } = ctx;
+  assertCan(ctx.actor, "audit.view");
   const conditions: SQL[] = [];
   if (query.action) conditions.push(eq(auditLog.action, query.action));
   if (query.actor) conditions.push(ilike(auditLog.actorEmail, `%${query.actor.replace(/[%_\\]/g, "\\$&")}%`));

@@ -70,14 +70,16 @@ describe("operations check the table themselves, whoever calls them", () => {
   it("refuses an owner another owner's location, and a role the action does not allow", async () => {
     const { location } = await ownedLocation();
     const stranger = { ...(await userOf("owner")), clientAddress: "203.0.113.1" };
-    await expect(startManualSession(db, stranger, { locationId: location.id, full: false })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(startManualSession({ db, actor: stranger }, { locationId: location.id, full: false })).rejects.toMatchObject({ code: "NOT_FOUND" });
     const engineer = { ...(await userOf("engineer")), clientAddress: "203.0.113.2" };
-    await expect(updateLocation(db, engineer, location.id, { name: "Renamed by an engineer" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(updateLocation({ db, actor: engineer }, { locationId: location.id, name: "Renamed by an engineer" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
   });
 
   it("lets the system actor (the CLI) act on any location", async () => {
     const { location } = await ownedLocation();
-    const renamed = await updateLocation(db, systemActorAs("cli", "cli"), location.id, { name: "Renamed at the console" });
+    const renamed = await updateLocation({ db, actor: systemActorAs("cli", "cli") }, { locationId: location.id, name: "Renamed at the console" });
     expect(renamed.name).toBe("Renamed at the console");
   });
 });

@@ -79,7 +79,7 @@ const benchViewer = { id: "00000000-0000-4000-8000-000000000000", role: "support
 async function cursorOfPage(db: Database, locationId: string, page: number): Promise<string> {
   let after: string | undefined;
   for (let current = 1; current < page; current += 1) {
-    const result = await listSessionHistory(db, benchViewer, locationId, SessionHistoryQuery.parse({ after }));
+    const result = await listSessionHistory({ db, actor: benchViewer }, { ...SessionHistoryQuery.parse({ after }), locationId });
     if (!result.olderCursor) throw new Error(`only ${current} pages`);
     after = result.olderCursor;
   }
@@ -110,10 +110,16 @@ async function main() {
     console.log(`followed ${DEEP_PAGE - 1} cursors to page ${DEEP_PAGE} in ${(performance.now() - deepStarted).toFixed(0)} ms`);
     const viewer = benchViewer;
     const scenarios: [string, () => Promise<unknown>][] = [
-      ["history: newest page (50)", () => listSessionHistory(db, viewer, locationId, SessionHistoryQuery.parse({}))],
-      ["history: failed only", () => listSessionHistory(db, viewer, locationId, SessionHistoryQuery.parse({ status: "failed" }))],
-      [`history: page ${DEEP_PAGE} (by cursor)`, () => listSessionHistory(db, viewer, locationId, SessionHistoryQuery.parse({ after: deepCursor }))],
-      [`session page (${DETAIL_ITEMS} imports, ${DETAIL_ITEMS * ATTEMPTS_PER_ITEM} attempts)`, () => getSessionView(db, viewer, sessionId)],
+      ["history: newest page (50)", () => listSessionHistory({ db, actor: viewer }, { ...SessionHistoryQuery.parse({}), locationId })],
+      ["history: failed only", () => listSessionHistory({ db, actor: viewer }, { ...SessionHistoryQuery.parse({ status: "failed" }), locationId })],
+      [
+        `history: page ${DEEP_PAGE} (by cursor)`,
+        () => listSessionHistory({ db, actor: viewer }, { ...SessionHistoryQuery.parse({ after: deepCursor }), locationId }),
+      ],
+      [
+        `session page (${DETAIL_ITEMS} imports, ${DETAIL_ITEMS * ATTEMPTS_PER_ITEM} attempts)`,
+        () => getSessionView({ db, actor: viewer }, { sessionId }),
+      ],
     ];
     const overBudget = await runTimedScenarios(scenarios, {
       runs: RUNS,

@@ -50,7 +50,7 @@ async function seed(db: Database): Promise<{ owner: LocationViewer }> {
 async function cursorOfPage(db: Database, viewer: LocationViewer, page: number): Promise<string> {
   let after: string | undefined;
   for (let current = 1; current < page; current += 1) {
-    const result = await listLocations(db, viewer, LocationListQuery.parse({ after }));
+    const result = await listLocations({ db, actor: viewer }, LocationListQuery.parse({ after }));
     if (!result.nextCursor) throw new Error(`only ${current} pages`);
     after = result.nextCursor;
   }
@@ -68,7 +68,8 @@ async function main() {
     await connection.sql`analyze`;
     const staff: LocationViewer = { id: "bench-staff", role: "support" };
     const deepCursor = await cursorOfPage(db, staff, DEEP_PAGE);
-    const list = (viewer: LocationViewer, query: Record<string, unknown>) => () => listLocations(db, viewer, LocationListQuery.parse(query));
+    const list = (viewer: LocationViewer, query: Record<string, unknown>) => () =>
+      listLocations({ db, actor: viewer }, LocationListQuery.parse(query));
     const scenarios: [string, () => Promise<unknown>][] = [
       ["first page (staff)", list(staff, {})],
       ['search "salon 12"', list(staff, { q: "salon 12" })],

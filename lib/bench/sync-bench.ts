@@ -21,6 +21,7 @@ import { updateEnvironment } from "@/lib/environments/update-environment";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { connectLocation } from "@/lib/locations/connect-location";
 import { openLocationToken } from "@/lib/locations/location-token";
+import { systemContext } from "@/lib/operations/context";
 import { computePreviewJob } from "@/lib/preview/compute-preview-job";
 import { requestPreview } from "@/lib/preview/request-preview";
 import { phaseClock, phases, type PhaseTotals } from "@/lib/instrumentation/phase-clock";
@@ -160,7 +161,7 @@ interface SyncMeasurement extends ChildReport {
 }
 
 async function measureSync(connection: DatabaseConnection, sandbox: BenchSandbox, locationId: string, full: boolean): Promise<SyncMeasurement> {
-  const requested = await requestSyncSession(connection.db, { locationId, trigger: "cli", requestedByEmail: null, full });
+  const requested = await requestSyncSession(systemContext(connection.db), { locationId, trigger: "cli", requestedByEmail: null, full });
   if (!requested.started) throw new Error(`no session started: ${requested.reason}`);
   const before = await sandbox.stats();
   const report = await runChild(["--sync", requested.sessionId]);
@@ -201,7 +202,7 @@ async function measureFullPreview(connection: DatabaseConnection, locationId: st
   const report = await runChild(["--preview"], async () => {
     const started = performance.now();
     requestedAt = Date.now();
-    const run = await requestPreview(connection.db, locationId, null);
+    const run = await requestPreview(systemContext(connection.db), { locationId, requestedByEmail: null });
     polling = (async () => {
       while (!childDone) {
         if (await firstPreviewPageShown(connection.db, locationId)) {
@@ -236,14 +237,20 @@ async function changeOnePercent(connection: DatabaseConnection, sourceKey: strin
 
 async function createBenchLocation(connection: DatabaseConnection, sandbox: BenchSandbox, sourceKey: string): Promise<string> {
   const { db, sql } = connection;
-  await updateEnvironment(db, systemActor, "staging", {
-    baseUrl: sandbox.apiBaseUrl,
-    uploadHosts: [new URL(sandbox.uploadOrigin).host],
-    clientId: sandboxDemo.clientId,
-    clientSecret: sandboxDemo.clientSecret,
-    apiKey: sandboxDemo.apiKey,
-    dataSourceName: sandboxDemo.dataSourceName,
-  });
+  await updateEnvironment(
+    { db, actor: systemActor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl: sandbox.apiBaseUrl,
+        uploadHosts: [new URL(sandbox.uploadOrigin).host],
+        clientId: sandboxDemo.clientId,
+        clientSecret: sandboxDemo.clientSecret,
+        apiKey: sandboxDemo.apiKey,
+        dataSourceName: sandboxDemo.dataSourceName,
+      },
+    },
+  );
   const [source] = await sql<
     { time_zone: string; country: string }[]
   >`select time_zone, country from demo_source.locations where source_key = ${sourceKey}`;
@@ -259,7 +266,7 @@ async function createBenchLocation(connection: DatabaseConnection, sandbox: Benc
       sourceKey,
     })
     .returning();
-  await connectLocation(db, systemActor, location!.id, { email: owner.email, password: owner.password });
+  await connectLocation({ db, actor: systemActor }, { locationId: location!.id, email: owner.email, password: owner.password });
   return location!.id;
 }
 

@@ -19,14 +19,20 @@ let locationId: string;
 beforeAll(async () => {
   sandbox = await startSandboxServer({ db: testDb.db });
   fixture = await createSandboxFixture(testDb.db);
-  await updateEnvironment(testDb.db, systemActor, "staging", {
-    baseUrl: sandbox.apiBaseUrl,
-    uploadHosts: [new URL(sandbox.uploadOrigin).host],
-    clientId: fixture.clientId,
-    dataSourceName: fixture.dataSourceName,
-    apiKey: fixture.apiKey,
-    clientSecret: fixture.clientSecret,
-  });
+  await updateEnvironment(
+    { db: testDb.db, actor: systemActor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl: sandbox.apiBaseUrl,
+        uploadHosts: [new URL(sandbox.uploadOrigin).host],
+        clientId: fixture.clientId,
+        dataSourceName: fixture.dataSourceName,
+        apiKey: fixture.apiKey,
+        clientSecret: fixture.clientSecret,
+      },
+    },
+  );
   const [row] = await testDb.db.insert(locations).values({ name: "CLI Salon", upstreamLocationId: fixture.locationId }).returning();
   locationId = row!.id;
 });

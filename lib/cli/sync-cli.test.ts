@@ -1,10 +1,12 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
+import { getSessionView } from "@/lib/sync/read-session-view";
+import { SessionView } from "@/lib/sync/session-view";
 import { createConnectedLocation, startSyncSandbox, type SyncSandbox } from "@/lib/sync/testing/sync-test-setup";
 import { runCli } from "./testing/run-cli";
 
@@ -55,6 +57,11 @@ describe("sync CLI", () => {
     const shown = await runCli(testDb.url, ["session", detail.session.id, "--json"]);
     const parsed = JSON.parse(shown.stdout) as { attempts: { operation: string }[] };
     expect(parsed.attempts.map((attempt) => attempt.operation)).toContain("importContactDetails");
+    // One shape: what GET /api/sessions/[id] answers a staff member (getSessionView, as JSON) is what the CLI printed.
+    const engineer = { id: randomUUID(), role: "engineer" as const, email: "engineer@example.test" };
+    const answered: unknown = JSON.parse(JSON.stringify(await getSessionView({ db: testDb.db, actor: engineer }, { sessionId: detail.session.id })));
+    expect(JSON.parse(shown.stdout)).toEqual(answered);
+    expect(SessionView.safeParse(answered).success).toBe(true);
 
     const closing = await runCli(testDb.url, ["session:close-upstream", detail.session.id]);
     expect(closing.code).toBe(1);

@@ -43,22 +43,34 @@ async function dumpAllTables(): Promise<string> {
 
 async function configureBoth(env: Record<string, string>) {
   Object.assign(process.env, env);
-  await updateEnvironment(testDb.db, actor, "staging", {
-    baseUrl: "https://staging.example.test",
-    uploadHosts: ["uploads.staging.example.test"],
-    clientId: "client-staging",
-    dataSourceName: "LocationSync",
-    apiKey: secrets.stagingKey,
-    clientSecret: secrets.stagingSecret,
-  });
-  await updateEnvironment(testDb.db, actor, "production", {
-    baseUrl: "https://api.example.test",
-    uploadHosts: ["uploads.example.test"],
-    clientId: "client-production",
-    dataSourceName: "LocationSync",
-    apiKey: secrets.productionKey,
-    clientSecret: secrets.productionSecret,
-  });
+  await updateEnvironment(
+    { db: testDb.db, actor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl: "https://staging.example.test",
+        uploadHosts: ["uploads.staging.example.test"],
+        clientId: "client-staging",
+        dataSourceName: "LocationSync",
+        apiKey: secrets.stagingKey,
+        clientSecret: secrets.stagingSecret,
+      },
+    },
+  );
+  await updateEnvironment(
+    { db: testDb.db, actor },
+    {
+      name: "production",
+      settings: {
+        baseUrl: "https://api.example.test",
+        uploadHosts: ["uploads.example.test"],
+        clientId: "client-production",
+        dataSourceName: "LocationSync",
+        apiKey: secrets.productionKey,
+        clientSecret: secrets.productionSecret,
+      },
+    },
+  );
 }
 
 describe("secret rotation", () => {

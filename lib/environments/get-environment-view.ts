@@ -1,15 +1,29 @@
 import { asc, count, eq, isNotNull } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { environments, locations, users } from "@/db/schema";
+import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
 import { openSecret, SecretBoxError, secretHint } from "@/lib/crypto/secret-box";
 import { originOf } from "@/lib/locations/location-token";
+import type { OperationContext } from "@/lib/operations/context";
 import { ensureEnvironments } from "./ensure-environments";
 import { EnvironmentView, type EnvironmentName, type SecretStatus } from "./environment-inputs";
 
 type EnvironmentRow = typeof environments.$inferSelect;
 
-export async function listEnvironmentViews(db: DatabaseOrTransaction): Promise<EnvironmentView[]> {
+/** Both environments as Settings → Environments shows them (secrets masked): admins only ("environments.manage"). */
+export async function listEnvironmentViews(ctx: OperationContext<Actor>): Promise<EnvironmentView[]> {
+  assertCan(ctx.actor, "environments.manage");
+  return readEnvironmentViews(ctx.db);
+}
+
+export async function getEnvironmentView(ctx: OperationContext<Actor>, { name }: { name: EnvironmentName }): Promise<EnvironmentView> {
+  const views = await listEnvironmentViews(ctx);
+  return views.find((view) => view.name === name)!;
+}
+
+/** Only reads: operations call it after their own permission check. */
+export async function readEnvironmentViews(db: DatabaseOrTransaction): Promise<EnvironmentView[]> {
   await ensureEnvironments(db);
   const rows = await db
     .select({ environment: environments, updatedByEmail: users.email })
@@ -30,11 +44,6 @@ export async function listEnvironmentViews(db: DatabaseOrTransaction): Promise<E
       connected.reduce((sum, token) => sum + token.count, 0),
     );
   });
-}
-
-export async function getEnvironmentView(db: DatabaseOrTransaction, name: EnvironmentName): Promise<EnvironmentView> {
-  const views = await listEnvironmentViews(db);
-  return views.find((view) => view.name === name)!;
 }
 
 export function isEnvironmentConfigured(row: EnvironmentRow): boolean {

@@ -6,6 +6,7 @@ import type { Role } from "@/lib/auth/roles";
 import { generateSecretKey } from "@/lib/crypto/keyring";
 import { keyIdOf } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
+import { systemContext } from "@/lib/operations/context";
 import { getEnvironmentCredentials } from "./get-environment-credentials";
 import { getEnvironmentView, listEnvironmentViews } from "./get-environment-view";
 import { updateEnvironment } from "./update-environment";
@@ -43,7 +44,7 @@ beforeAll(async () => {
 
 describe("environments", () => {
   it("always lists both environments, empty and not configured at first", async () => {
-    const views = await listEnvironmentViews(testDb.db);
+    const views = await listEnvironmentViews(systemContext(testDb.db));
     expect(views.map((view) => view.name)).toEqual(["staging", "production"]);
     expect(views[0]).toMatchObject({ configured: false, baseUrl: null, uploadHosts: [], apiKey: { set: false, hint: null } });
     await expect(getEnvironmentCredentials(testDb.db, "staging")).rejects.toMatchObject({
@@ -53,7 +54,7 @@ describe("environments", () => {
   });
 
   it("stores normalised settings and sealed secrets; the view shows only hints", async () => {
-    const view = await updateEnvironment(testDb.db, admin, "staging", validInput);
+    const view = await updateEnvironment({ db: testDb.db, actor: admin }, { name: "staging", settings: validInput });
     expect(view).toMatchObject({
       name: "staging",
       baseUrl: "https://staging.example.test/api",
@@ -64,7 +65,7 @@ describe("environments", () => {
       updatedBy: "admin@example.test",
     });
     expect(JSON.stringify(view)).not.toContain(apiKey);
-    expect(JSON.stringify(await listEnvironmentViews(testDb.db))).not.toContain(clientSecret);
+    expect(JSON.stringify(await listEnvironmentViews(systemContext(testDb.db)))).not.toContain(clientSecret);
 
     const [row] = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
     expect(row!.apiKeyEncrypted).toMatch(/^v1\./);
@@ -88,7 +89,10 @@ describe("environments", () => {
 
   it("keeps stored secrets when they are left out and the destination is unchanged", async () => {
     const { apiKey: _apiKey, clientSecret: _clientSecret, ...withoutSecrets } = validInput;
-    const view = await updateEnvironment(testDb.db, admin, "staging", { ...withoutSecrets, clientId: "client-456" });
+    const view = await updateEnvironment(
+      { db: testDb.db, actor: admin },
+      { name: "staging", settings: { ...withoutSecrets, clientId: "client-456" } },
+    );
     expect(view).toMatchObject({ clientId: "client-456", apiKey: { set: true, hint: "set · ends in 2a76" } });
     expect((await getEnvironmentCredentials(testDb.db, "staging")).apiKey).toBe(apiKey);
     const entries = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "environment.updated"));
@@ -99,12 +103,18 @@ describe("environments", () => {
     const before = await testDb.db.select().from(environments).where(eq(environments.name, "staging"));
     const auditBefore = await testDb.db.select().from(auditLog);
     const error = await rejection(
-      updateEnvironment(testDb.db, admin, "staging", {
-        baseUrl: "https://attacker.example.test",
-        uploadHosts: validInput.uploadHosts,
-        clientId: "client-456",
-        dataSourceName: "LocationSync",
-      }),
+      updateEnvironment(
+        { db: testDb.db, actor: admin },
+        {
+          name: "staging",
+          settings: {
+            baseUrl: "https://attacker.example.test",
+            uploadHosts: validInput.uploadHosts,
+            clientId: "client-456",
+            dataSourceName: "LocationSync",
+          },
+        },
+      ),
     );
     expect(error.code).toBe("INVALID");
     expect(error.fields.map((field) => field.field)).toEqual(["apiKey", "clientSecret"]);
@@ -115,20 +125,29 @@ describe("environments", () => {
 
   it("requires the secrets when only the upload hosts change, naming just the missing one", async () => {
     const error = await rejection(
-      updateEnvironment(testDb.db, admin, "staging", { ...validInput, uploadHosts: ["other.example.test"], clientSecret: undefined }),
+      updateEnvironment(
+        { db: testDb.db, actor: admin },
+        { name: "staging", settings: { ...validInput, uploadHosts: ["other.example.test"], clientSecret: undefined } },
+      ),
     );
     expect(error.fields).toEqual([{ field: "clientSecret", reason: expect.stringContaining("Re-enter") }]);
   });
 
   it("rejects malformed input field by field without echoing it", async () => {
     const error = await rejection(
-      updateEnvironment(testDb.db, admin, "production", {
-        baseUrl: "https://user:pw@api.example.test/?q=1",
-        uploadHosts: ["https://uploads.example.test/path"],
-        clientId: "",
-        dataSourceName: "LocationSync",
-        apiKey: "",
-      }),
+      updateEnvironment(
+        { db: testDb.db, actor: admin },
+        {
+          name: "production",
+          settings: {
+            baseUrl: "https://user:pw@api.example.test/?q=1",
+            uploadHosts: ["https://uploads.example.test/path"],
+            clientId: "",
+            dataSourceName: "LocationSync",
+            apiKey: "",
+          },
+        },
+      ),
     );
     expect(error.fields.map((field) => field.field).sort()).toEqual(["apiKey", "baseUrl", "clientId", "uploadHosts.0"]);
     expect(JSON.stringify(error.fields)).not.toContain("pw@");
@@ -137,10 +156,12 @@ describe("environments", () => {
       ["https://api.example.test/#frag", /fragment/],
       ["api.example.test", /full URL/],
     ] as const) {
-      const failure = await rejection(updateEnvironment(testDb.db, admin, "production", { ...validInput, baseUrl }));
+      const failure = await rejection(
+        updateEnvironment({ db: testDb.db, actor: admin }, { name: "production", settings: { ...validInput, baseUrl } }),
+      );
       expect(failure.fields).toEqual([{ field: "baseUrl", reason: expect.stringMatching(reason) }]);
     }
-    expect(await getEnvironmentView(testDb.db, "production")).toMatchObject({ configured: false, baseUrl: null });
+    expect(await getEnvironmentView(systemContext(testDb.db), { name: "production" })).toMatchObject({ configured: false, baseUrl: null });
   });
 
   it("in production mode, refuses a base URL that is not https, naming the field, and writes nothing", async () => {
@@ -148,11 +169,15 @@ describe("environments", () => {
     Object.assign(process.env, { NODE_ENV: "production" });
     delete process.env.LOCATION_SYNC_EMBEDDED;
     try {
-      const before = await getEnvironmentView(testDb.db, "production");
-      const error = await rejection(updateEnvironment(testDb.db, admin, "production", { ...validInput, baseUrl: "http://api.example.test" }));
+      const before = await getEnvironmentView(systemContext(testDb.db), { name: "production" });
+      const error = await rejection(
+        updateEnvironment({ db: testDb.db, actor: admin }, { name: "production", settings: { ...validInput, baseUrl: "http://api.example.test" } }),
+      );
       expect(error).toMatchObject({ code: "INVALID", fields: [{ field: "baseUrl", reason: expect.stringMatching(/https/) }] });
-      expect(await getEnvironmentView(testDb.db, "production")).toEqual(before);
-      await expect(updateEnvironment(testDb.db, admin, "production", { ...validInput, baseUrl: "https://api.example.test" })).resolves.toMatchObject({
+      expect(await getEnvironmentView(systemContext(testDb.db), { name: "production" })).toEqual(before);
+      await expect(
+        updateEnvironment({ db: testDb.db, actor: admin }, { name: "production", settings: { ...validInput, baseUrl: "https://api.example.test" } }),
+      ).resolves.toMatchObject({
         baseUrl: "https://api.example.test",
       });
     } finally {
@@ -166,7 +191,7 @@ describe("environments", () => {
   it("does nothing and records nothing when nothing changed", async () => {
     const auditBefore = await testDb.db.select().from(auditLog);
     const { apiKey: _apiKey, clientSecret: _clientSecret, ...same } = { ...validInput, clientId: "client-456" };
-    await updateEnvironment(testDb.db, admin, "staging", same);
+    await updateEnvironment({ db: testDb.db, actor: admin }, { name: "staging", settings: same });
     expect(await testDb.db.select().from(auditLog)).toHaveLength(auditBefore.length);
   });
 });
@@ -176,7 +201,7 @@ describe("environments after a lost key", () => {
     const original = process.env.APP_SECRET_KEY;
     process.env.APP_SECRET_KEY = generateSecretKey();
     try {
-      const view = await getEnvironmentView(testDb.db, "staging");
+      const view = await getEnvironmentView(systemContext(testDb.db), { name: "staging" });
       expect(view.apiKey).toEqual({ set: true, hint: expect.stringContaining("cannot be decrypted") });
       await expect(getEnvironmentCredentials(testDb.db, "staging")).rejects.toThrow(/sealed under key [0-9a-f]{8}, which is not in APP_SECRET_KEY/);
     } finally {

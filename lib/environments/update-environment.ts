@@ -1,13 +1,14 @@
 import { and, eq, isNotNull } from "drizzle-orm";
-import type { Database, DatabaseOrTransaction } from "@/db/client";
+import type { DatabaseOrTransaction } from "@/db/client";
 import { environments, locations } from "@/db/schema";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
-import { assertCan, type OperationActor } from "@/lib/auth/permissions";
+import { assertCan } from "@/lib/auth/permissions";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { fieldProblemsOf } from "@/lib/http/problem";
 import { DomainError, type FieldProblem } from "@/lib/errors/domain-error";
 import { markTokensAgainstOrigin, originOf } from "@/lib/locations/location-token";
+import type { OperationContext } from "@/lib/operations/context";
 import { isProductionMode } from "@/lib/runtime/mode";
 import { ensureEnvironments } from "./ensure-environments";
 import { EnvironmentUpdateInput, type EnvironmentName, type EnvironmentView, type ParsedEnvironmentUpdate } from "./environment-inputs";
@@ -21,9 +22,13 @@ export type EnvironmentField = "baseUrl" | "uploadHosts" | "clientId" | "dataSou
  * Validates, seals the secrets and writes one environment in one transaction,
  * with an audit entry naming the changed fields (never their values).
  */
-export async function updateEnvironment(db: Database, actor: OperationActor, name: EnvironmentName, input: unknown): Promise<EnvironmentView> {
+export async function updateEnvironment(
+  ctx: OperationContext,
+  { name, settings }: { name: EnvironmentName; settings: unknown },
+): Promise<EnvironmentView> {
+  const { db, actor } = ctx;
   assertCan(actor, "environments.manage");
-  const parsed = EnvironmentUpdateInput.safeParse(input);
+  const parsed = EnvironmentUpdateInput.safeParse(settings);
   if (!parsed.success) {
     const fields = fieldProblemsOf(parsed.error);
     throw new DomainError("INVALID", fields.map((field) => `${field.field}: ${field.reason}`).join("; "), fields);
@@ -89,7 +94,7 @@ export async function updateEnvironment(db: Database, actor: OperationActor, nam
       details: { changedFields: changed, ...(addressChange && { locationsNeedingReconnect: addressChange.needingReconnect }) },
     });
   });
-  return getEnvironmentView(db, name);
+  return getEnvironmentView(ctx, { name });
 }
 
 /**

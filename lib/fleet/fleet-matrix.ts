@@ -4,6 +4,7 @@ import { visibleLocationCondition } from "@/lib/auth/location-access";
 import type { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { escapeLike, type FleetMatrixQuery, type FleetViewer } from "./fleet-inputs";
 import { cellStateOf, freshForHours, matrixSteps, type MatrixCell, type MatrixStep } from "./step-freshness";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 
 export interface FleetMatrixRow {
   locationId: string;
@@ -44,12 +45,9 @@ function staleAfter(now: Date): SQL {
  * by a trigger) and how fresh it is. Worst first: needs attention, then most failed cells, then
  * most stale cells, then by name. One query; the page is numbered because the order is computed.
  */
-export async function loadFleetMatrix(
-  db: DatabaseOrTransaction,
-  viewer: FleetViewer,
-  query: FleetMatrixQuery,
-  now: Date = new Date(),
-): Promise<FleetMatrixPage> {
+export async function loadFleetMatrix(ctx: OperationContext<FleetViewer>, query: FleetMatrixQuery): Promise<FleetMatrixPage> {
+  const { db, actor: viewer } = ctx;
+  const now = nowOf(ctx);
   const filters: SQL[] = [visibleLocationCondition(viewer, "fleet.view", sql`l.id`)];
   if (query.environment) filters.push(sql`l.environment = ${query.environment}`);
   if (query.q) filters.push(sql`l.name ilike ${`%${escapeLike(query.q)}%`}`);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { DatabaseOrTransaction } from "@/db/client";
 import { visibleLocationCondition } from "@/lib/auth/location-access";
 import type { FleetViewer } from "./fleet-inputs";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 
 export const FLEET_CHART_DAYS = 30;
 
@@ -22,7 +22,9 @@ export interface FleetDay {
   p90DurationMs: number | null;
 }
 
-export async function countFleetSessionsToday(db: DatabaseOrTransaction, viewer: FleetViewer, now: Date = new Date()): Promise<FleetTodayCounts> {
+export async function countFleetSessionsToday(ctx: OperationContext<FleetViewer>): Promise<FleetTodayCounts> {
+  const { db, actor: viewer } = ctx;
+  const now = nowOf(ctx);
   const dayStart = sql`date_trunc('day', ${now.toISOString()}::timestamptz at time zone 'UTC') at time zone 'UTC'`;
   // A session ending today was created at most a couple of days ago (the lease keeps it moving): bounded by the created_at index.
   const [row] = await db.execute<{ succeeded: number; failed: number; running: number }>(sql`
@@ -36,7 +38,9 @@ export async function countFleetSessionsToday(db: DatabaseOrTransaction, viewer:
 }
 
 /** One row per UTC day of the last 30 (today included), days without sessions as zeros. */
-export async function listFleetDays(db: DatabaseOrTransaction, viewer: FleetViewer, now: Date = new Date()): Promise<FleetDay[]> {
+export async function listFleetDays(ctx: OperationContext<FleetViewer>): Promise<FleetDay[]> {
+  const { db, actor: viewer } = ctx;
+  const now = nowOf(ctx);
   const today = sql`(${now.toISOString()}::timestamptz at time zone 'UTC')::date`;
   const rows = await db.execute<{ day: string; sessions: number; failed: number; median_ms: number | null; p90_ms: number | null }>(sql`
     with days as (

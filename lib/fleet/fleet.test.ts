@@ -29,13 +29,13 @@ describe("fleet sessions", () => {
     const seen: string[] = [];
     let after: string | undefined;
     do {
-      const page = await listFleetSessions(db, staff, FleetSessionQuery.parse({ q: "Fleet ", limit: 1, after }));
+      const page = await listFleetSessions({ db, actor: staff }, FleetSessionQuery.parse({ q: "Fleet ", limit: 1, after }));
       seen.push(...page.items.map((item) => item.id));
       after = page.nextCursor ?? undefined;
     } while (after);
     expect(seen).toEqual([running.id, currentFailure.id, success.id, oldFailure.id]);
 
-    const firstPage = await listFleetSessions(db, staff, FleetSessionQuery.parse({ q: "Fleet ", status: "failed" }));
+    const firstPage = await listFleetSessions({ db, actor: staff }, FleetSessionQuery.parse({ q: "Fleet ", status: "failed" }));
     expect(firstPage.items.map((item) => [item.locationName, item.needsAttention])).toEqual([
       ["Fleet failing", true],
       ["Fleet healthy", false],
@@ -48,9 +48,9 @@ describe("fleet sessions", () => {
     const owner = await createOwnerOf(db, mine.id);
     await createFleetSession(db, { locationId: mine.id, status: "succeeded", createdAt: new Date() });
     await createFleetSession(db, { locationId: theirs.id, status: "succeeded", createdAt: new Date() });
-    const page = await listFleetSessions(db, owner, FleetSessionQuery.parse({}));
+    const page = await listFleetSessions({ db, actor: owner }, FleetSessionQuery.parse({}));
     expect(page.items.map((item) => item.locationName)).toEqual(["Owner mine"]);
-    await expect(listFleetSessions(db, owner, FleetSessionQuery.parse({ after: "bm9wZQ" }))).rejects.toMatchObject({ code: "INVALID" });
+    await expect(listFleetSessions({ db, actor: owner }, FleetSessionQuery.parse({ after: "bm9wZQ" }))).rejects.toMatchObject({ code: "INVALID" });
   });
 });
 
@@ -65,8 +65,8 @@ describe("fleet statistics", () => {
     await createFleetSession(db, { locationId: location.id, status: "succeeded", createdAt: new Date("2030-03-09T23:00:00Z"), durationMs: 20_000 });
     await createFleetSession(db, { locationId: location.id, status: "running", createdAt: new Date("2030-03-10T11:59:00Z") });
 
-    expect(await countFleetSessionsToday(db, owner, now)).toEqual({ succeeded: 1, failed: 1, running: 1 });
-    const days = await listFleetDays(db, owner, now);
+    expect(await countFleetSessionsToday({ db, actor: owner, now: now })).toEqual({ succeeded: 1, failed: 1, running: 1 });
+    const days = await listFleetDays({ db, actor: owner, now: now });
     expect(days).toHaveLength(30);
     expect(days[0]!.day).toBe("2030-02-09");
     expect(days.at(-2)).toEqual({ day: "2030-03-09", sessions: 1, failed: 0, medianDurationMs: 20_000, p90DurationMs: 20_000 });
@@ -101,7 +101,7 @@ describe("fleet matrix", () => {
       steps: { calendars: "skipped", openings: "failed" },
     });
 
-    const page = await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: prefix }), now);
+    const page = await loadFleetMatrix({ db, actor: staff, now: now }, FleetMatrixQuery.parse({ q: prefix }));
     expect(page.total).toBe(4);
     expect(page.rows.map((row) => row.name)).toEqual([attention.name, failed.name, stale.name, fresh.name]);
     const states = (name: string) => page.rows.find((row) => row.name === name)!.cells.map((cell) => `${cell.step}:${cell.state}`);
@@ -120,7 +120,7 @@ describe("fleet matrix", () => {
     expect(states(failed.name)).toContain("calendars:fresh");
     expect(states(attention.name)).toContain("openings:never");
 
-    const second = await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: prefix, limit: 3, page: 2 }), now);
+    const second = await loadFleetMatrix({ db, actor: staff, now: now }, FleetMatrixQuery.parse({ q: prefix, limit: 3, page: 2 }));
     expect(second.rows.map((row) => row.name)).toEqual([fresh.name]);
     expect(second.pageCount).toBe(2);
   });
@@ -145,7 +145,9 @@ describe("fleet matrix", () => {
       sql`update sync_steps set status = 'failed', finished_at = ${hoursBefore(now, 4).toISOString()}::timestamptz where session_id = ${older.id}`,
     );
     const cellOf = async () =>
-      (await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: location.name }), now)).rows[0]!.cells.find((cell) => cell.step === "openings")!;
+      (await loadFleetMatrix({ db, actor: staff, now: now }, FleetMatrixQuery.parse({ q: location.name }))).rows[0]!.cells.find(
+        (cell) => cell.step === "openings",
+      )!;
     expect((await cellOf()).state).toBe("fresh");
     await db.execute(sql`update sync_steps set status = 'running', finished_at = null where session_id = ${newer.id}`);
     await db.execute(sql`update sync_steps set status = 'failed', finished_at = ${now.toISOString()}::timestamptz where session_id = ${newer.id}`);
@@ -156,7 +158,7 @@ describe("fleet matrix", () => {
     const mine = await createFleetLocation(db, { attentionReason: "Token refused", attentionSince: new Date() });
     await createFleetLocation(db, { attentionReason: "Token refused", attentionSince: new Date() });
     const owner = await createOwnerOf(db, mine.id);
-    expect(await countLocationsNeedingAttention(db, owner)).toBe(1);
-    expect(await countLocationsNeedingAttention(db, staff)).toBeGreaterThanOrEqual(2);
+    expect(await countLocationsNeedingAttention({ db, actor: owner })).toBe(1);
+    expect(await countLocationsNeedingAttention({ db, actor: staff })).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,9 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { DatabaseOrTransaction } from "@/db/client";
 import { visibleLocationCondition } from "@/lib/auth/location-access";
 import type { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { decodeFleetSessionCursor, encodeFleetSessionCursor } from "./fleet-session-cursor";
 import { escapeLike, type FleetSessionQuery, type FleetViewer } from "./fleet-inputs";
+import type { OperationContext } from "@/lib/operations/context";
 
 export interface FleetSessionRow {
   id: string;
@@ -57,7 +57,8 @@ const notFailedNeedingAttention = sql`not coalesce(se.status = 'failed' and se.f
 const sections = [inFlight, sql`not ${inFlight} and ${failedNeedingAttention}`, sql`not ${inFlight} and ${notFailedNeedingAttention}`];
 
 /** Sessions across every location the viewer may see, filtered in SQL and keyset-paginated. */
-export async function listFleetSessions(db: DatabaseOrTransaction, viewer: FleetViewer, query: FleetSessionQuery): Promise<FleetSessionPage> {
+export async function listFleetSessions(ctx: OperationContext<FleetViewer>, query: FleetSessionQuery): Promise<FleetSessionPage> {
+  const { db, actor: viewer } = ctx;
   const filters: SQL[] = [visibleLocationCondition(viewer, "session.view", sql`se.location_id`)];
   if (query.status) filters.push(sql`se.status = ${query.status}`);
   if (query.trigger) filters.push(sql`se.trigger = ${query.trigger}`);

@@ -16,13 +16,13 @@ describe("schedule pause", () => {
     const location = await createFleetLocation(db, { timeZone: "Europe/Berlin", syncTime: "10:00" });
     expect(await dueIds("2026-06-15T08:30:00Z")).toContain(location.id);
 
-    const paused = await setSchedulePaused(db, actor, location.id, { paused: true, reason: "Owner is migrating data" });
+    const paused = await setSchedulePaused({ db, actor }, { locationId: location.id, paused: true, reason: "Owner is migrating data" });
     expect(paused).toMatchObject({ paused: true, pausedByEmail: "support@example.test", reason: "Owner is migrating data" });
     expect(await dueIds("2026-06-15T08:30:00Z")).not.toContain(location.id);
 
     // Pausing again changes nothing and records nothing.
-    await setSchedulePaused(db, actor, location.id, { paused: true, reason: "again" });
-    const resumed = await setSchedulePaused(db, actor, location.id, { paused: false });
+    await setSchedulePaused({ db, actor }, { locationId: location.id, paused: true, reason: "again" });
+    const resumed = await setSchedulePaused({ db, actor }, { locationId: location.id, paused: false });
     expect(resumed).toEqual({ paused: false, pausedAt: null, pausedByEmail: null, reason: null });
     expect(await dueIds("2026-06-15T08:30:00Z")).toContain(location.id);
 
@@ -39,7 +39,9 @@ describe("schedule pause", () => {
   });
 
   it("answers NOT_FOUND for an unknown location", async () => {
-    await expect(setSchedulePaused(db, actor, "00000000-0000-4000-8000-000000000000", { paused: true, reason: "x" })).rejects.toMatchObject({
+    await expect(
+      setSchedulePaused({ db, actor }, { locationId: "00000000-0000-4000-8000-000000000000", paused: true, reason: "x" }),
+    ).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
   });

@@ -1,12 +1,11 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Database } from "@/db/client";
 import { locations } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
-import type { OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { safeText } from "@/lib/validation/safe-text";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 
 export const SchedulePauseInput = z
   .object({
@@ -28,11 +27,11 @@ export interface SchedulePauseState {
  * Asking for the state it is already in changes nothing and records nothing.
  */
 export async function setSchedulePaused(
-  db: Database,
-  actor: OperationActor,
-  locationId: string,
-  input: SchedulePauseInput,
+  ctx: OperationContext,
+  { locationId, ...input }: SchedulePauseInput & { locationId: string },
 ): Promise<SchedulePauseState> {
+  const { db, actor } = ctx;
+  const now = nowOf(ctx);
   await assertCanAtLocation(db, actor, "schedule.pause", locationId);
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(locations).where(eq(locations.id, locationId)).for("update").limit(1);
@@ -43,8 +42,8 @@ export async function setSchedulePaused(
       .update(locations)
       .set(
         input.paused
-          ? { schedulePausedAt: new Date(), schedulePausedByEmail: actor.email, schedulePauseReason: input.reason ?? null, updatedAt: new Date() }
-          : { schedulePausedAt: null, schedulePausedByEmail: null, schedulePauseReason: null, updatedAt: new Date() },
+          ? { schedulePausedAt: now, schedulePausedByEmail: actor.email, schedulePauseReason: input.reason ?? null, updatedAt: now }
+          : { schedulePausedAt: null, schedulePausedByEmail: null, schedulePauseReason: null, updatedAt: now },
       )
       .where(eq(locations.id, locationId))
       .returning();

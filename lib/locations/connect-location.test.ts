@@ -31,15 +31,21 @@ const noWaits = { retryRuntime: { random: () => 0, sleep: async () => {} } };
 const actorFor = () => systemActorAs("support@example.test", `198.51.100.${++address}`);
 
 async function pointStagingAt(baseUrl: string, overrides: { clientSecret?: string } = {}) {
-  await updateEnvironment(db, systemActor, "staging", {
-    baseUrl,
-    uploadHosts: [new URL(sandbox.uploadOrigin).host],
-    clientId: fixture.clientId,
-    dataSourceName: fixture.dataSourceName,
-    apiKey: fixture.apiKey,
-    clientSecret: fixture.clientSecret,
-    ...overrides,
-  });
+  await updateEnvironment(
+    { db, actor: systemActor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl,
+        uploadHosts: [new URL(sandbox.uploadOrigin).host],
+        clientId: fixture.clientId,
+        dataSourceName: fixture.dataSourceName,
+        apiKey: fixture.apiKey,
+        clientSecret: fixture.clientSecret,
+        ...overrides,
+      },
+    },
+  );
 }
 
 async function addLocation(values: Partial<typeof locations.$inferInsert> = {}) {
@@ -82,7 +88,7 @@ describe("connect", () => {
     }
     const location = await addLocation();
     const actor = actorFor();
-    const view = await connectLocation(db, actor, location.id, { email: fixture.owner.email, password: fixture.owner.password });
+    const view = await connectLocation({ db, actor }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password });
 
     expect(view).toMatchObject({ connected: true, connectedByEmail: actor.email, upstreamAccountEmail: fixture.owner.email, lastCheckOk: true });
     expect(proxy.exchanges.map((exchange) => `${exchange.method} ${exchange.path} ${exchange.status}`)).toEqual([
@@ -122,7 +128,9 @@ describe("connect", () => {
 
   it("a wrong password gets its message and stores nothing", async () => {
     const location = await addLocation();
-    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: "not-the-password" }));
+    const error = await connectError(
+      connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: "not-the-password" }),
+    );
     expect(error.code).toBe("INVALID");
     expect(error.message).toBe("The email or password is wrong for the Marketing Automation Service account. Nothing was stored.");
     expect(error.fields).toEqual([{ field: "password", reason: "does not match this email at the Marketing Automation Service" }]);
@@ -133,7 +141,7 @@ describe("connect", () => {
   it("refuses an account that does not own the location, with its message", async () => {
     const location = await addLocation();
     const error = await connectError(
-      connectLocation(db, actorFor(), location.id, { email: fixture.stranger.email, password: fixture.stranger.password }),
+      connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.stranger.email, password: fixture.stranger.password }),
     );
     expect(error.message).toBe(
       `That account does not own location “${fixture.locationId}” at the Marketing Automation Service. Nothing was stored. Sign in with the account of the location's owner.`,
@@ -143,14 +151,18 @@ describe("connect", () => {
 
   it("names an upstream location id the service does not know", async () => {
     const location = await addLocation({ upstreamLocationId: "no-such-location" });
-    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }));
+    const error = await connectError(
+      connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password }),
+    );
     expect(error.code).toBe("CONFLICT");
     expect(error.message).toContain("has no location with ID “no-such-location”");
   });
 
   it("says the environment is not configured, and calls nothing", async () => {
     const location = await addLocation({ environment: "production" });
-    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }));
+    const error = await connectError(
+      connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password }),
+    );
     expect(error.code).toBe("NOT_CONFIGURED");
     expect(error.message).toContain("The production environment is not configured");
     expect(proxy.exchanges).toHaveLength(0);
@@ -159,7 +171,9 @@ describe("connect", () => {
   it("says the environment's own credentials were refused", async () => {
     await pointStagingAt(proxy.url, { clientSecret: "not-the-client-secret" });
     const location = await addLocation();
-    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }));
+    const error = await connectError(
+      connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password }),
+    );
     expect(error.code).toBe("NOT_CONFIGURED");
     expect(error.message).toContain("refused the staging environment's API key or client credentials");
   });
@@ -170,7 +184,10 @@ describe("connect", () => {
     await pointStagingAt(closed.url);
     const location = await addLocation();
     const error = await connectError(
-      connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }, { client: noWaits }),
+      connectLocation(
+        { db, actor: actorFor(), upstreamClient: noWaits },
+        { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password },
+      ),
     );
     expect(error.code).toBe("UPSTREAM_UNAVAILABLE");
     expect(error.message).toContain("could not be reached. Nothing was changed. Try again in a few minutes");
@@ -178,12 +195,12 @@ describe("connect", () => {
 
   it("reconnect replaces the token; disconnect deletes it; both are audited", async () => {
     const location = await addLocation();
-    await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
+    await connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password });
     const first = (await getLocationRow(db, location.id)).locationTokenEncrypted;
-    await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
+    await connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password });
     const second = await getLocationRow(db, location.id);
     expect(second.locationTokenEncrypted).not.toBe(first);
-    const disconnected = await disconnectLocation(db, actorFor(), location.id);
+    const disconnected = await disconnectLocation({ db, actor: actorFor() }, { locationId: location.id });
     expect(disconnected).toMatchObject({ connected: false, connectedAt: null, upstreamAccountEmail: null });
     expect((await getLocationRow(db, location.id)).locationTokenEncrypted).toBeNull();
     const actions = (await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, location.id)).orderBy(auditLog.id)).map(
@@ -197,11 +214,13 @@ describe("throttling", () => {
   it("refuses the attempt past the per-location limit without calling the upstream", async () => {
     const location = await addLocation();
     for (let attempt = 0; attempt < connectLimits.perLocation.limit; attempt++) {
-      await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: "wrong" }));
+      await connectError(connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: "wrong" }));
     }
     const calls = proxy.exchanges.length;
     expect(calls).toBe(connectLimits.perLocation.limit);
-    const error = await connectError(connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password }));
+    const error = await connectError(
+      connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password }),
+    );
     expect(error.code).toBe("RATE_LIMITED");
     expect(error.message).toMatch(
       /^Too many connection attempts\. Nothing was sent to the Marketing Automation Service\. Try again in \d+ minutes?\.$/,
@@ -214,11 +233,13 @@ describe("throttling", () => {
     const actor = actorFor();
     for (let attempt = 0; attempt < connectLimits.perAddress.limit; attempt++) {
       const location = await addLocation({ upstreamLocationId: `unknown-${attempt}` });
-      await connectError(connectLocation(db, actor, location.id, { email: fixture.owner.email, password: "wrong" }));
+      await connectError(connectLocation({ db, actor }, { locationId: location.id, email: fixture.owner.email, password: "wrong" }));
     }
     const calls = proxy.exchanges.length;
     const location = await addLocation();
-    const error = await connectError(connectLocation(db, actor, location.id, { email: fixture.owner.email, password: fixture.owner.password }));
+    const error = await connectError(
+      connectLocation({ db, actor }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password }),
+    );
     expect(error.code).toBe("RATE_LIMITED");
     expect(proxy.exchanges).toHaveLength(calls);
   });
@@ -228,7 +249,7 @@ describe("throttling", () => {
     const stormed = await addLocation({ upstreamLocationId: "unknown-stormed" });
     const before = proxy.exchanges.length;
     const attempts = Array.from({ length: 25 }, () =>
-      connectLocation(db, actor, stormed.id, { email: fixture.owner.email, password: "wrong" }, { client: noWaits }).then(
+      connectLocation({ db, actor, upstreamClient: noWaits }, { locationId: stormed.id, email: fixture.owner.email, password: "wrong" }).then(
         () => "connected",
         (error: DomainError) => error.code,
       ),
@@ -239,7 +260,9 @@ describe("throttling", () => {
     expect(proxy.exchanges.length - before).toBe(connectLimits.perLocation.limit);
     // The same address may still try another location: only the attempts that got through count against it.
     const other = await addLocation({ upstreamLocationId: "unknown-other" });
-    const next = await connectError(connectLocation(db, actor, other.id, { email: fixture.owner.email, password: "wrong" }, { client: noWaits }));
+    const next = await connectError(
+      connectLocation({ db, actor, upstreamClient: noWaits }, { locationId: other.id, email: fixture.owner.email, password: "wrong" }),
+    );
     expect(next.code).not.toBe("RATE_LIMITED");
   });
 });
@@ -247,31 +270,31 @@ describe("throttling", () => {
 describe("test connection", () => {
   it("confirms a working token and flags a refused one as needing attention", async () => {
     const location = await addLocation();
-    await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
-    const working = await testConnection(db, actorFor(), location.id);
+    await connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password });
+    const working = await testConnection({ db, actor: actorFor() }, { locationId: location.id });
     expect(working).toMatchObject({ ok: true, message: `Connected: the token acts as ${fixture.owner.email}.` });
 
     await db.update(sandboxAccessTokens).set({ revokedAt: new Date() }).where(eq(sandboxAccessTokens.locationId, fixture.locationId));
-    const refused = await testConnection(db, actorFor(), location.id);
+    const refused = await testConnection({ db, actor: actorFor() }, { locationId: location.id });
     expect(refused).toMatchObject({
       ok: false,
       message: TOKEN_REFUSED_REASON,
       location: { lastCheckOk: false, attentionReason: TOKEN_REFUSED_REASON },
     });
 
-    await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
+    await connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password });
     expect(await getLocationRow(db, location.id)).toMatchObject({ attentionReason: null, lastCheckOk: true });
   });
 
   it("refuses to test a location that is not connected", async () => {
     const location = await addLocation();
-    const error = await connectError(testConnection(db, actorFor(), location.id));
+    const error = await connectError(testConnection({ db, actor: actorFor() }, { locationId: location.id }));
     expect(error.code).toBe("CONFLICT");
   });
 
   it("the stored token works for the sandbox's own check", async () => {
     const location = await addLocation();
-    await connectLocation(db, actorFor(), location.id, { email: fixture.owner.email, password: fixture.owner.password });
+    await connectLocation({ db, actor: actorFor() }, { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password });
     const http = createSandboxHttp(sandbox.apiBaseUrl, fixture.apiKey);
     const me = await http.call("GET", "/users/me", { token: openLocationToken(await getLocationRow(db, location.id), { baseUrl: proxy.url }) });
     expect(me.json).toMatchObject({ email: fixture.owner.email, location_id: fixture.locationId });
@@ -282,15 +305,15 @@ describe("users/me answers in any shape (the spec shows no body)", () => {
   it.each(sandboxResponseShapes)("%s: connect and Test connection succeed, naming the account only when the body does", async (responseShape) => {
     await setSandboxResponseShape(db, { environmentId: fixture.environmentId, responseShape });
     const location = await addLocation();
-    const view = await connectLocation(db, actorFor(), location.id, {
-      email: ` ${fixture.owner.email.toUpperCase()} `,
-      password: fixture.owner.password,
-    });
+    const view = await connectLocation(
+      { db, actor: actorFor() },
+      { locationId: location.id, email: ` ${fixture.owner.email.toUpperCase()} `, password: fixture.owner.password },
+    );
     // Without a readable e-mail in the body, the account is the e-mail the owner typed.
     expect(view).toMatchObject({ connected: true, lastCheckOk: true, upstreamAccountEmail: fixture.owner.email });
     expect(proxy.exchanges.at(-1)).toMatchObject({ path: "/v1/users/me", status: responseShape === "no_content" ? 204 : 200 });
 
-    const check = await testConnection(db, actorFor(), location.id);
+    const check = await testConnection({ db, actor: actorFor() }, { locationId: location.id });
     const named = responseShape === "documented" || responseShape === "extra";
     expect(check).toMatchObject({
       ok: true,

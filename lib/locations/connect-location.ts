@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import type { DatabaseOrTransaction } from "@/db/client";
 import { locations } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import type { OperationActor } from "@/lib/auth/permissions";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -27,25 +28,15 @@ export const interactiveClientOptions: Partial<UpstreamClientOptions> = {
   maxRetryAfterMs: 5_000,
 };
 
-export interface ConnectOptions {
-  /** Tests: extra client options (e.g. an attempt listener). */
-  client?: Partial<UpstreamClientOptions>;
-  now?: Date;
-}
-
 /**
  * The owner token flow (spec 5.5), inside the request: email + password → User
  * Access Token → Location Access Token → checked with GET /users/me (any 2xx). Only the
  * Location Access Token is kept, sealed. The password and the user token live in
  * this function's frame only: never stored, logged, returned or queued.
  */
-export async function connectLocation(
-  db: Database,
-  actor: OperationActor,
-  locationId: string,
-  input: ConnectLocationInput,
-  options: ConnectOptions = {},
-): Promise<LocationView> {
+export async function connectLocation(ctx: OperationContext, input: ConnectLocationInput & { locationId: string }): Promise<LocationView> {
+  const { db, actor } = ctx;
+  const { locationId } = input;
   await assertCanAtLocation(db, actor, "location.connect", locationId);
   const location = await getLocationRow(db, locationId);
   const target = { type: "location", id: location.id, label: location.name };
@@ -55,7 +46,7 @@ export async function connectLocation(
   }
   const upstreamLocationId = location.upstreamLocationId;
   const credentials = await getEnvironmentCredentials(db, location.environment);
-  const client = createEnvironmentClient(credentials, { ...interactiveClientOptions, ...options.client });
+  const client = createEnvironmentClient(credentials, { ...interactiveClientOptions, ...ctx.upstreamClient });
   const where = { environment: location.environment, upstreamLocationId };
 
   let step: ConnectStep = "user_token";
@@ -76,7 +67,7 @@ export async function connectLocation(
     step = "verify";
     // Any 2xx confirms the token; the body (not shown by the spec) only supplies an e-mail to display, when it has one.
     const me = await client.getCurrentUser({ accessToken: locationToken });
-    const now = options.now ?? new Date();
+    const now = nowOf(ctx);
     const reconnect = Boolean(location.locationTokenEncrypted);
     const upstreamAccountEmail = me.email ?? input.email.trim().toLowerCase();
     return await db.transaction(async (tx) => {
@@ -120,7 +111,7 @@ export async function connectLocation(
  * a slot is reserved atomically before anything is sent, so parallel attempts cannot slip past a limit. A refused
  * attempt counts nothing.
  */
-async function throttle(db: Database, actor: OperationActor, locationId: string, target: { type: string; id: string; label: string }) {
+async function throttle(db: DatabaseOrTransaction, actor: OperationActor, locationId: string, target: { type: string; id: string; label: string }) {
   const reservation = await reserveRateLimitSlots(db, [
     { key: `connect:location:${locationId}`, rule: connectLimits.perLocation },
     { key: `connect:address:${actor.clientAddress ?? "unknown"}`, rule: connectLimits.perAddress },

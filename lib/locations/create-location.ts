@@ -1,13 +1,14 @@
-import type { Database } from "@/db/client";
 import { locations } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { assertCan, type OperationActor } from "@/lib/auth/permissions";
+import { assertCan } from "@/lib/auth/permissions";
+import type { OperationContext } from "@/lib/operations/context";
 import { toLocationView, type LocationView } from "./get-location";
 import type { LocationInput } from "./location-inputs";
 import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
 
 /** Adds a location (not yet connected: the owner connects it later). */
-export async function createLocation(db: Database, actor: OperationActor, input: LocationInput): Promise<LocationView> {
+export async function createLocation(ctx: OperationContext, input: LocationInput): Promise<LocationView> {
+  const { db, actor } = ctx;
   assertCan(actor, "location.create");
   try {
     return await db.transaction(async (tx) => {

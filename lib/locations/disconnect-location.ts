@@ -1,13 +1,14 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
 import { locations } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
-import type { OperationActor } from "@/lib/auth/permissions";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { getLocationRow, toLocationView, type LocationView } from "./get-location";
 
 /** Deletes the Location Access Token and who connected it. Disconnecting twice changes nothing the second time. */
-export async function disconnectLocation(db: Database, actor: OperationActor, locationId: string, now = new Date()): Promise<LocationView> {
+export async function disconnectLocation(ctx: OperationContext, { locationId }: { locationId: string }): Promise<LocationView> {
+  const { db, actor } = ctx;
+  const now = nowOf(ctx);
   await assertCanAtLocation(db, actor, "location.connect", locationId);
   return db.transaction(async (tx) => {
     const location = await getLocationRow(tx, locationId);

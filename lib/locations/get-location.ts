@@ -4,6 +4,7 @@ import { locations } from "@/db/schema";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import type { Actor, LocationAction } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
+import type { OperationContext } from "@/lib/operations/context";
 
 export type LocationRow = typeof locations.$inferSelect;
 
@@ -27,11 +28,9 @@ export async function getLocationRow(db: DatabaseOrTransaction, id: string): Pro
  * NOT_FOUND for an unknown location and for one the membership rule hides (the same answer).
  */
 export async function getLocationView(
-  db: DatabaseOrTransaction,
-  actor: Actor,
-  id: string,
-  action: LocationAction = "location.view",
+  ctx: OperationContext<Actor>,
+  { locationId, action = "location.view" }: { locationId: string; action?: LocationAction },
 ): Promise<LocationView> {
-  await assertCanAtLocation(db, actor, action, id);
-  return toLocationView(await getLocationRow(db, id));
+  await assertCanAtLocation(ctx.db, ctx.actor, action, locationId);
+  return toLocationView(await getLocationRow(ctx.db, locationId));
 }

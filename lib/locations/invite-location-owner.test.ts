@@ -33,12 +33,15 @@ async function isMember(locationId: string, email: string) {
 describe("owner invitation", () => {
   it("creates an owner whose one-time link sets a password and makes them a member of the location", async () => {
     const location = await addLocation();
-    const invitation = await inviteLocationOwner(db, actor, location.id, { email: "New.Owner@Example.test", name: "New Owner" });
+    const invitation = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "New.Owner@Example.test", name: "New Owner" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     expect(invitation.email).toBe("new.owner@example.test");
     expect(await isMember(location.id, invitation.email)).toBe(false);
 
-    const accepted = await acceptInvite(db, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "203.0.113.10" });
+    const accepted = await acceptInvite(
+      { db },
+      { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "203.0.113.10" },
+    );
     expect(accepted.locationId).toBe(location.id);
     expect(await isMember(location.id, invitation.email)).toBe(true);
     const [owner] = await db.select().from(users).where(eq(users.email, invitation.email));
@@ -47,38 +50,40 @@ describe("owner invitation", () => {
 
   it("a link works once", async () => {
     const location = await addLocation();
-    const invitation = await inviteLocationOwner(db, actor, location.id, { email: "once@example.test", name: "" });
+    const invitation = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "once@example.test", name: "" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     const token = tokenOf(invitation.path);
-    await acceptInvite(db, { token, password: "a-long-enough-password", clientAddress: "203.0.113.10" });
-    await expect(acceptInvite(db, { token, password: "another-long-password", clientAddress: "203.0.113.10" })).rejects.toThrow(/not valid any more/);
+    await acceptInvite({ db }, { token, password: "a-long-enough-password", clientAddress: "203.0.113.10" });
+    await expect(acceptInvite({ db }, { token, password: "another-long-password", clientAddress: "203.0.113.10" })).rejects.toThrow(
+      /not valid any more/,
+    );
   });
 
   it("a link expires", async () => {
     const location = await addLocation();
-    const invitation = await inviteLocationOwner(db, actor, location.id, { email: "late@example.test", name: "" });
+    const invitation = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "late@example.test", name: "" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     const afterExpiry = new Date(Date.now() + (INVITE_TTL_HOURS * 3600 + 60) * 1000);
-    expect(await findUsableInvite(db, tokenOf(invitation.path), afterExpiry)).toBeNull();
+    expect(await findUsableInvite({ db, now: afterExpiry }, { token: tokenOf(invitation.path) })).toBeNull();
     await expect(
-      acceptInvite(db, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x", now: afterExpiry }),
+      acceptInvite({ db, now: afterExpiry }, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x" }),
     ).rejects.toThrow(/not valid any more/);
     expect(await isMember(location.id, invitation.email)).toBe(false);
   });
 
   it("inviting again replaces the earlier link", async () => {
     const location = await addLocation();
-    const first = await inviteLocationOwner(db, actor, location.id, { email: "twice@example.test", name: "" });
-    const second = await inviteLocationOwner(db, actor, location.id, { email: "twice@example.test", name: "" });
+    const first = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "twice@example.test", name: "" });
+    const second = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "twice@example.test", name: "" });
     if (first.kind !== "invite" || second.kind !== "invite") throw new Error("expected links");
-    expect(await findUsableInvite(db, tokenOf(first.path))).toBeNull();
-    expect(await findUsableInvite(db, tokenOf(second.path))).not.toBeNull();
+    expect(await findUsableInvite({ db }, { token: tokenOf(first.path) })).toBeNull();
+    expect(await findUsableInvite({ db }, { token: tokenOf(second.path) })).not.toBeNull();
   });
 
   it("an owner who has a password becomes a member at once, without a link", async () => {
     const location = await addLocation();
     await db.insert(users).values({ email: "existing@example.test", role: "owner", passwordHash: await hashPassword("an-existing-password") });
-    expect(await inviteLocationOwner(db, actor, location.id, { email: "existing@example.test", name: "" })).toEqual({
+    expect(await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "existing@example.test", name: "" })).toEqual({
       kind: "member_added",
       email: "existing@example.test",
     });
@@ -88,14 +93,14 @@ describe("owner invitation", () => {
   it("30 simultaneous invitations of one email: no failure but a conflict, one account, exactly one working link", async () => {
     const location = await addLocation();
     const results = await Promise.allSettled(
-      Array.from({ length: 30 }, () => inviteLocationOwner(db, actor, location.id, { email: "rush@example.test", name: "" })),
+      Array.from({ length: 30 }, () => inviteLocationOwner({ db, actor }, { locationId: location.id, email: "rush@example.test", name: "" })),
     );
     for (const result of results) {
       if (result.status === "rejected") expect(result.reason).toMatchObject({ code: "CONFLICT" });
     }
     const links = results.flatMap((result) => (result.status === "fulfilled" && result.value.kind === "invite" ? [result.value.path] : []));
     expect(links.length).toBeGreaterThan(0);
-    const usable = (await Promise.all(links.map((path) => findUsableInvite(db, tokenOf(path))))).filter(Boolean);
+    const usable = (await Promise.all(links.map((path) => findUsableInvite({ db }, { token: tokenOf(path) })))).filter(Boolean);
     expect(usable).toHaveLength(1);
     const owners = await db.select().from(users).where(eq(users.email, "rush@example.test"));
     expect(owners).toHaveLength(1);
@@ -105,11 +110,11 @@ describe("owner invitation", () => {
   it("an invitation racing the acceptance of the owner's link never leaves a working link beside the password just set", async () => {
     const first = await addLocation();
     const second = await addLocation();
-    const invitation = await inviteLocationOwner(db, actor, first.id, { email: "racing@example.test", name: "" });
+    const invitation = await inviteLocationOwner({ db, actor }, { locationId: first.id, email: "racing@example.test", name: "" });
     if (invitation.kind !== "invite") throw new Error("expected a link");
     const [accepted, again] = await Promise.allSettled([
-      acceptInvite(db, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x" }),
-      inviteLocationOwner(db, actor, second.id, { email: "racing@example.test", name: "" }),
+      acceptInvite({ db }, { token: tokenOf(invitation.path), password: "a-long-enough-password", clientAddress: "x" }),
+      inviteLocationOwner({ db, actor }, { locationId: second.id, email: "racing@example.test", name: "" }),
     ]);
     expect(again.status).toBe("fulfilled");
     const [owner] = await db.select().from(users).where(eq(users.email, "racing@example.test"));
@@ -129,7 +134,9 @@ describe("owner invitation", () => {
   it("refuses a staff email, naming the field", async () => {
     const location = await addLocation();
     await db.insert(users).values({ email: "staff@example.test", role: "support" });
-    const error = await inviteLocationOwner(db, actor, location.id, { email: "staff@example.test", name: "" }).catch((thrown: unknown) => thrown);
+    const error = await inviteLocationOwner({ db, actor }, { locationId: location.id, email: "staff@example.test", name: "" }).catch(
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).fields).toEqual([{ field: "email", reason: "belongs to a staff account" }]);
   });

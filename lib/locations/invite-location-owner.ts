@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
 import { locationMembers, users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
-import { joinsLocationsAsMember, type OperationActor } from "@/lib/auth/permissions";
+import { joinsLocationsAsMember } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
+import type { OperationContext } from "@/lib/operations/context";
 import { invitePath, issueInvite } from "@/lib/users/invite-links";
 import { getLocationRow } from "./get-location";
 import type { OwnerInvitationInput } from "./location-inputs";
@@ -22,12 +22,9 @@ export type OwnerInvitation =
  * email queue on the owner's row; of those that would create the account, one does
  * and the others get a conflict.
  */
-export async function inviteLocationOwner(
-  db: Database,
-  actor: OperationActor,
-  locationId: string,
-  input: OwnerInvitationInput,
-): Promise<OwnerInvitation> {
+export async function inviteLocationOwner(ctx: OperationContext, input: OwnerInvitationInput & { locationId: string }): Promise<OwnerInvitation> {
+  const { db, actor } = ctx;
+  const { locationId } = input;
   await assertCanAtLocation(db, actor, "location.owners.invite", locationId);
   const email = input.email.trim().toLowerCase();
   return db.transaction(async (tx) => {

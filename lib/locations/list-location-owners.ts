@@ -1,6 +1,8 @@
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
-import type { DatabaseOrTransaction } from "@/db/client";
 import { locationMembers, userInvites, users } from "@/db/schema";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import type { Actor } from "@/lib/auth/permissions";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 
 export interface LocationOwner {
   email: string;
@@ -11,7 +13,10 @@ export interface LocationOwner {
 }
 
 /** The owners who are members of a location, and those invited for it whose link is still usable. */
-export async function listLocationOwners(db: DatabaseOrTransaction, locationId: string, now = new Date()): Promise<LocationOwner[]> {
+export async function listLocationOwners(ctx: OperationContext<Actor>, { locationId }: { locationId: string }): Promise<LocationOwner[]> {
+  const { db } = ctx;
+  const now = nowOf(ctx);
+  await assertCanAtLocation(db, ctx.actor, "location.owners.view", locationId);
   const members = await db
     .select({ email: users.email, name: users.name, active: users.active })
     .from(locationMembers)

@@ -4,6 +4,7 @@ import { locationMembers, locations, syncSessions } from "@/db/schema";
 import { locationScopeOf, type Actor } from "@/lib/auth/permissions";
 import type { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { DomainError } from "@/lib/errors/domain-error";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { decodeLocationCursor, encodeLocationCursor, type LocationCursor } from "./location-cursor";
 import type { ConnectionStatusFilter, LocationListQuery } from "./location-inputs";
 import { nextScheduledSync } from "./next-sync";
@@ -71,12 +72,9 @@ function connectionStatusOf(row: { connected: boolean; attentionReason: string |
  * One page of the locations the viewer may see, ordered by name, with keyset
  * cursors both ways (deep pages cost what the first does: locations_name_idx).
  */
-export async function listLocations(
-  db: DatabaseOrTransaction,
-  viewer: LocationViewer,
-  query: LocationListQuery,
-  now: Date = new Date(),
-): Promise<LocationListPage> {
+export async function listLocations(ctx: OperationContext<LocationViewer>, query: LocationListQuery): Promise<LocationListPage> {
+  const { db, actor: viewer } = ctx;
+  const now = nowOf(ctx);
   const scope = locationScopeOf(viewer, "location.view");
   if (query.after && query.before)
     throw new DomainError("INVALID", "Give either after or before, not both.", [{ field: "before", reason: "cannot be combined with after" }]);

@@ -14,7 +14,7 @@ export async function loadPageLocation(user: CurrentUser, locationId: string, ac
   const parsed = LocationId.safeParse({ locationId });
   if (!parsed.success) notFound();
   try {
-    return await getLocationView(getDatabase(), user, parsed.data.locationId, action);
+    return await getLocationView({ db: getDatabase(), actor: user }, { locationId: parsed.data.locationId, action });
   } catch (error) {
     if (error instanceof DomainError && error.code === "NOT_FOUND") notFound();
     if (error instanceof DomainError && error.code === "FORBIDDEN") forbidden();

@@ -55,7 +55,7 @@ const markConnected = (id: string) => db.update(locations).set({ locationTokenEn
 describe("createLocation", () => {
   it("stores the location, returns its token-free view and records location.created", async () => {
     const input = locationInput({ name: "Salon Created", automotive: true, syncTime: "09:30" });
-    const view = await createLocation(db, actor, input);
+    const view = await createLocation({ db, actor }, input);
     expect(view).toMatchObject({ ...input, connected: false });
     expect(view).not.toHaveProperty("locationTokenEncrypted");
     const [entry] = await auditEntriesOf(view.id);
@@ -69,13 +69,12 @@ describe("createLocation", () => {
   });
 
   it("refuses an upstream location ID already used in the same environment, naming the location that has it", async () => {
-    const first = await createLocation(db, actor, locationInput({ name: "Original Holder", upstreamLocationId: "shared-upstream-id" }));
-    const error = await caught(createLocation(db, actor, locationInput({ upstreamLocationId: "shared-upstream-id" })));
+    const first = await createLocation({ db, actor }, locationInput({ name: "Original Holder", upstreamLocationId: "shared-upstream-id" }));
+    const error = await caught(createLocation({ db, actor }, locationInput({ upstreamLocationId: "shared-upstream-id" })));
     expect(error.code).toBe("CONFLICT");
     expect(error.fields).toEqual([{ field: "upstreamLocationId", reason: "is already used by location Original Holder" }]);
     const sameIdInProduction = await createLocation(
-      db,
-      actor,
+      { db, actor },
       locationInput({ upstreamLocationId: "shared-upstream-id", environment: "production" }),
     );
     expect(sameIdInProduction.id).not.toBe(first.id);
@@ -83,7 +82,7 @@ describe("createLocation", () => {
 
   it("turns a concurrent duplicate, caught by the unique index, into the same conflict", async () => {
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 4 }, () => createLocation(db, actor, locationInput({ upstreamLocationId: "raced-id" }))),
+      Array.from({ length: 4 }, () => createLocation({ db, actor }, locationInput({ upstreamLocationId: "raced-id" }))),
     );
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
     for (const outcome of outcomes) {
@@ -94,8 +93,8 @@ describe("createLocation", () => {
 
 describe("updateLocation", () => {
   it("changes only the given fields and audits each change with from and to", async () => {
-    const created = await createLocation(db, actor, locationInput({ name: "Before Rename", automotive: true, syncTime: "11:00" }));
-    const updated = await updateLocation(db, actor, created.id, { name: "After Rename", syncTime: "12:15", country: "DE" });
+    const created = await createLocation({ db, actor }, locationInput({ name: "Before Rename", automotive: true, syncTime: "11:00" }));
+    const updated = await updateLocation({ db, actor }, { locationId: created.id, name: "After Rename", syncTime: "12:15", country: "DE" });
     expect(updated).toMatchObject({ name: "After Rename", syncTime: "12:15", automotive: true });
     expect(updated.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime());
     const entries = await auditEntriesOf(created.id);
@@ -106,41 +105,41 @@ describe("updateLocation", () => {
   });
 
   it("writes nothing when nothing changes", async () => {
-    const created = await createLocation(db, actor, locationInput({ name: "Unchanged" }));
-    const result = await updateLocation(db, actor, created.id, { name: "Unchanged", timeZone: created.timeZone });
+    const created = await createLocation({ db, actor }, locationInput({ name: "Unchanged" }));
+    const result = await updateLocation({ db, actor }, { locationId: created.id, name: "Unchanged", timeZone: created.timeZone });
     expect(result.updatedAt).toEqual(created.updatedAt);
     expect((await auditEntriesOf(created.id)).map((entry) => entry.action)).toEqual(["location.created"]);
   });
 
   it("refuses an upstream location ID another location holds", async () => {
-    await createLocation(db, actor, locationInput({ name: "Holder Two", upstreamLocationId: "held-id" }));
-    const other = await createLocation(db, actor, locationInput());
-    const error = await caught(updateLocation(db, actor, other.id, { upstreamLocationId: "held-id" }));
+    await createLocation({ db, actor }, locationInput({ name: "Holder Two", upstreamLocationId: "held-id" }));
+    const other = await createLocation({ db, actor }, locationInput());
+    const error = await caught(updateLocation({ db, actor }, { locationId: other.id, upstreamLocationId: "held-id" }));
     expect(error.code).toBe("CONFLICT");
     expect(error.fields).toEqual([{ field: "upstreamLocationId", reason: "is already used by location Holder Two" }]);
   });
 
   it("refuses to move a connected location to another environment or upstream location, but allows other edits", async () => {
-    const created = await createLocation(db, actor, locationInput());
+    const created = await createLocation({ db, actor }, locationInput());
     await markConnected(created.id);
     for (const change of [{ environment: "production" as const }, { upstreamLocationId: "somewhere-else" }]) {
-      const error = await caught(updateLocation(db, actor, created.id, change));
+      const error = await caught(updateLocation({ db, actor }, { ...change, locationId: created.id }));
       expect(error.code).toBe("CONFLICT");
       expect(error.message).toBe(DISCONNECT_FIRST);
       expect(error.fields.map((field) => field.field)).toEqual(Object.keys(change));
     }
-    const renamed = await updateLocation(db, actor, created.id, { name: "Connected And Renamed", environment: "staging" });
+    const renamed = await updateLocation({ db, actor }, { locationId: created.id, name: "Connected And Renamed", environment: "staging" });
     expect(renamed).toMatchObject({ name: "Connected And Renamed", connected: true });
     expect(renamed).not.toHaveProperty("locationTokenEncrypted");
   });
 
   it("makes the next sync session full when the source key changes, and audits the change", async () => {
-    const created = await createLocation(db, actor, locationInput({ sourceKey: "old-key" }));
+    const created = await createLocation({ db, actor }, locationInput({ sourceKey: "old-key" }));
     const fullSyncReasonOf = async () =>
       (await db.select({ reason: locations.fullSyncReason }).from(locations).where(eq(locations.id, created.id)))[0]!.reason;
-    await updateLocation(db, actor, created.id, { name: "Renamed, same source", sourceKey: "old-key" });
+    await updateLocation({ db, actor }, { locationId: created.id, name: "Renamed, same source", sourceKey: "old-key" });
     expect(await fullSyncReasonOf()).toBeNull();
-    await updateLocation(db, actor, created.id, { sourceKey: "new-key" });
+    await updateLocation({ db, actor }, { locationId: created.id, sourceKey: "new-key" });
     expect(await fullSyncReasonOf()).toBe("The source key changed");
     const entries = await auditEntriesOf(created.id);
     expect(entries.at(-1)).toMatchObject({ action: "location.updated", details: { changed: { sourceKey: { from: "old-key", to: "new-key" } } } });
@@ -148,19 +147,19 @@ describe("updateLocation", () => {
 
   it("gives a first source key no full-sync reason unless the location has synced before", async () => {
     const [fresh] = await db.insert(locations).values({ name: "No key yet" }).returning();
-    await updateLocation(db, actor, fresh!.id, { sourceKey: "first-key" });
+    await updateLocation({ db, actor }, { locationId: fresh!.id, sourceKey: "first-key" });
     const [freshRow] = await db.select().from(locations).where(eq(locations.id, fresh!.id));
     expect(freshRow).toMatchObject({ sourceKey: "first-key", fullSyncReason: null });
 
     const [synced] = await db.insert(locations).values({ name: "Synced without key" }).returning();
     await db.insert(syncedRecords).values({ locationId: synced!.id, recordType: "contact_details", recordKey: "c1", contentHash: "h" });
-    await updateLocation(db, actor, synced!.id, { sourceKey: "first-key" });
+    await updateLocation({ db, actor }, { locationId: synced!.id, sourceKey: "first-key" });
     const [syncedRow] = await db.select().from(locations).where(eq(locations.id, synced!.id));
     expect(syncedRow).toMatchObject({ sourceKey: "first-key", fullSyncReason: SOURCE_KEY_CHANGED });
   });
 
   it("answers NOT_FOUND for an unknown id", async () => {
-    const error = await caught(updateLocation(db, actor, "00000000-0000-4000-8000-000000000000", { name: "Nobody" }));
+    const error = await caught(updateLocation({ db, actor }, { locationId: "00000000-0000-4000-8000-000000000000", name: "Nobody" }));
     expect(error.code).toBe("NOT_FOUND");
   });
 });
@@ -170,9 +169,9 @@ describe("listLocations", async () => {
   const owner = await createUser("owner");
   const prefix = "Listed";
   // Names mix case so the order is by lower(name), not byte order.
-  const north = await createLocation(db, actor, locationInput({ name: `${prefix} north Atelier`, upstreamLocationId: "exact-upstream-77" }));
-  const south = await createLocation(db, actor, locationInput({ name: `${prefix} South atelier`, environment: "production" }));
-  const garage = await createLocation(db, actor, locationInput({ name: `${prefix} Garage` }));
+  const north = await createLocation({ db, actor }, locationInput({ name: `${prefix} north Atelier`, upstreamLocationId: "exact-upstream-77" }));
+  const south = await createLocation({ db, actor }, locationInput({ name: `${prefix} South atelier`, environment: "production" }));
+  const garage = await createLocation({ db, actor }, locationInput({ name: `${prefix} Garage` }));
   await markConnected(north.id);
   await markConnected(south.id);
   await db.update(locations).set({ attentionReason: "The upstream refused the token." }).where(eq(locations.id, south.id));
@@ -181,7 +180,7 @@ describe("listLocations", async () => {
     { locationId: garage.id, userId: owner.id },
   ]);
   const list = (viewer: LocationViewer, query: Record<string, unknown>) =>
-    listLocations(db, viewer, LocationListQuery.parse(query), new Date("2026-06-01T06:00:00Z"));
+    listLocations({ db, actor: viewer, now: new Date("2026-06-01T06:00:00Z") }, LocationListQuery.parse(query));
   const namesOf = async (viewer: LocationViewer, query: Record<string, unknown>) => (await list(viewer, query)).items.map((item) => item.name);
 
   it("shows owners only the locations they are members of", async () => {

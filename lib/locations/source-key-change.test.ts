@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { locations, previewRuns, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActorAs } from "@/lib/auth/permissions";
+import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "@/lib/sync/request-session";
 import { runSession } from "@/lib/sync/run-session";
@@ -17,7 +18,7 @@ const actor = systemActorAs("support@example.test", "test");
 const reader = createArraySourceReader(sampleSourceRows());
 
 async function requestSession(locationId: string) {
-  const requested = await requestSyncSession(db, { locationId, trigger: "manual", requestedByEmail: null });
+  const requested = await requestSyncSession(systemContext(db), { locationId, trigger: "manual", requestedByEmail: null });
   expect(requested.started).toBe(true);
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
   return session!;
@@ -45,7 +46,7 @@ describe("a change of source key", () => {
     expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "streamed" });
     expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "incremental" });
 
-    await updateLocation(db, actor, location.id, { sourceKey: "salon-b" });
+    await updateLocation({ db, actor }, { locationId: location.id, sourceKey: "salon-b" });
     expect(await fullSyncReasonOf(location.id)).toBe(SOURCE_KEY_CHANGED);
     const rebuilding = await requestSession(location.id);
     expect(rebuilding.full).toBe(true);
@@ -58,9 +59,9 @@ describe("a change of source key", () => {
   it("keeps the reason when the source key changed again after the full session was requested", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "salon-c" });
     await runToSuccess((await requestSession(location.id)).id);
-    await updateLocation(db, actor, location.id, { sourceKey: "salon-d" });
+    await updateLocation({ db, actor }, { locationId: location.id, sourceKey: "salon-d" });
     const session = await requestSession(location.id);
-    await updateLocation(db, actor, location.id, { sourceKey: "salon-e" });
+    await updateLocation({ db, actor }, { locationId: location.id, sourceKey: "salon-e" });
     expect(await runToSuccess(session.id)).toMatchObject({ full: true });
     expect(await fullSyncReasonOf(location.id)).toBe(SOURCE_KEY_CHANGED);
     expect((await requestSession(location.id)).full).toBe(true);

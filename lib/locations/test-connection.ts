@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import type { DatabaseOrTransaction } from "@/db/client";
 import { locations } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
@@ -7,7 +7,7 @@ import type { OperationActor } from "@/lib/auth/permissions";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
-import type { UpstreamClientOptions } from "@/lib/upstream/client";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { UpstreamAuthenticationError, UpstreamError, UpstreamUnavailableError } from "@/lib/upstream/errors";
 import { interactiveClientOptions } from "./connect-location";
 import { getLocationRow, toLocationView, type LocationRow, type LocationView } from "./get-location";
@@ -25,16 +25,12 @@ export interface ConnectionCheck {
  * Test connection: GET /users/me with the stored Location Access Token; any 2xx is a success. A refused
  * token marks the location "needs attention"; an unreachable service changes nothing.
  */
-export async function testConnection(
-  db: Database,
-  actor: OperationActor,
-  locationId: string,
-  options: { client?: Partial<UpstreamClientOptions>; now?: Date } = {},
-): Promise<ConnectionCheck> {
+export async function testConnection(ctx: OperationContext, { locationId }: { locationId: string }): Promise<ConnectionCheck> {
+  const { db, actor } = ctx;
   await assertCanAtLocation(db, actor, "location.connect", locationId);
   const location = await getLocationRow(db, locationId);
   const credentials = await getEnvironmentCredentials(db, location.environment);
-  const now = options.now ?? new Date();
+  const now = nowOf(ctx);
   let accessToken: string;
   try {
     accessToken = openLocationToken(location, credentials);
@@ -43,7 +39,7 @@ export async function testConnection(
     // The token was issued by another address: nothing is sent; the location needs reconnecting.
     return recordCheck(db, actor, location, { ok: false, message: error.message, now, reason: "address_changed" });
   }
-  const client = createEnvironmentClient(credentials, { ...interactiveClientOptions, ...options.client });
+  const client = createEnvironmentClient(credentials, { ...interactiveClientOptions, ...ctx.upstreamClient });
   let ok: boolean;
   let message: string;
   try {
@@ -69,7 +65,7 @@ export async function testConnection(
 }
 
 async function recordCheck(
-  db: Database,
+  db: DatabaseOrTransaction,
   actor: OperationActor,
   location: LocationRow,
   check: { ok: boolean; message: string; now: Date; reason?: string },

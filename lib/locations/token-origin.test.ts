@@ -5,6 +5,7 @@ import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActorAs } from "@/lib/auth/permissions";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
 import { updateEnvironment } from "@/lib/environments/update-environment";
+import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
 import { requestSyncSession } from "@/lib/sync/request-session";
@@ -38,15 +39,21 @@ const options: RunSessionOptions = {
 };
 
 function pointStagingAt(baseUrl: string, extra: { tokensMoveToNewAddress?: boolean } = {}) {
-  return updateEnvironment(db, admin, "staging", {
-    baseUrl,
-    uploadHosts: [new URL(setup.sandbox.uploadOrigin).host],
-    clientId: setup.fixture.clientId,
-    dataSourceName: setup.fixture.dataSourceName,
-    apiKey: setup.fixture.apiKey,
-    clientSecret: setup.fixture.clientSecret,
-    ...extra,
-  });
+  return updateEnvironment(
+    { db, actor: admin },
+    {
+      name: "staging",
+      settings: {
+        baseUrl,
+        uploadHosts: [new URL(setup.sandbox.uploadOrigin).host],
+        clientId: setup.fixture.clientId,
+        dataSourceName: setup.fixture.dataSourceName,
+        apiKey: setup.fixture.apiKey,
+        clientSecret: setup.fixture.clientSecret,
+        ...extra,
+      },
+    },
+  );
 }
 
 async function sandboxLogCount(upstreamLocationId: string) {
@@ -57,7 +64,7 @@ describe("location tokens after a base-URL change", () => {
   it("without the admin's confirmation, a sync, Test connection and Close upstream session send the new address nothing", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     expect((await getLocationRow(db, location.id)).locationTokenOrigin).toBe(new URL(setup.sandbox.apiBaseUrl).origin);
-    expect((await getEnvironmentView(db, "staging")).connectedLocations).toBe(1);
+    expect((await getEnvironmentView(systemContext(db), { name: "staging" })).connectedLocations).toBe(1);
 
     await pointStagingAt(second.url);
     expect(await getLocationRow(db, location.id)).toMatchObject({ attentionReason: ADDRESS_CHANGED_REASON });
@@ -68,10 +75,10 @@ describe("location tokens after a base-URL change", () => {
     expect(audit!.details).toMatchObject({ locationsNeedingReconnect: 1 });
     const sandboxBefore = await sandboxLogCount(location.upstreamLocationId);
 
-    const check = await testConnection(db, support, location.id);
+    const check = await testConnection({ db, actor: support }, { locationId: location.id });
     expect(check).toMatchObject({ ok: false, message: ADDRESS_CHANGED_REASON, location: { attentionReason: ADDRESS_CHANGED_REASON } });
 
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb.db, requested.sessionId!, options)).toBe("failed");
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect(session!.error).toBe(ADDRESS_CHANGED_REASON);
@@ -79,7 +86,7 @@ describe("location tokens after a base-URL change", () => {
 
     // A session that had left the upstream open: closing it would need the token too.
     await db.update(syncSessions).set({ upstreamOpen: true }).where(eq(syncSessions.id, requested.sessionId!));
-    await expect(closeUpstreamSession(db, support, requested.sessionId!, noWaits)).rejects.toMatchObject({
+    await expect(closeUpstreamSession({ db, actor: support, upstreamClient: noWaits }, { sessionId: requested.sessionId! })).rejects.toMatchObject({
       code: "CONFLICT",
       message: ADDRESS_CHANGED_REASON,
     });
@@ -90,13 +97,13 @@ describe("location tokens after a base-URL change", () => {
     // The old address again: the token is usable where it came from.
     await pointStagingAt(setup.sandbox.apiBaseUrl);
     expect((await getLocationRow(db, location.id)).attentionReason).toBeNull();
-    expect(await testConnection(db, support, location.id)).toMatchObject({ ok: true });
+    expect(await testConnection({ db, actor: support }, { locationId: location.id })).toMatchObject({ ok: true });
     await db.update(syncSessions).set({ upstreamOpen: false }).where(eq(syncSessions.id, requested.sessionId!));
   });
 
   it("with the admin's confirmation that the service moved, the tokens go to the new address (audited with the count)", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
-    const connected = (await getEnvironmentView(db, "staging")).connectedLocations;
+    const connected = (await getEnvironmentView(systemContext(db), { name: "staging" })).connectedLocations;
     expect(connected).toBe(2);
     second.exchanges.length = 0;
 
@@ -107,8 +114,8 @@ describe("location tokens after a base-URL change", () => {
     expect(moved!.details).toEqual({ from: new URL(setup.sandbox.apiBaseUrl).origin, to: new URL(second.url).origin, locations: connected });
     expect(await getLocationRow(db, location.id)).toMatchObject({ locationTokenOrigin: new URL(second.url).origin, attentionReason: null });
 
-    expect(await testConnection(db, support, location.id)).toMatchObject({ ok: true });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await testConnection({ db, actor: support }, { locationId: location.id })).toMatchObject({ ok: true });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb.db, requested.sessionId!, options)).toBe("succeeded");
     const withToken = second.exchanges.filter((exchange) => exchange.requestHeaders.authorization?.startsWith("Bearer "));
     expect(withToken.map((exchange) => `${exchange.method} ${exchange.path}`)).toContain("GET /v1/users/me");

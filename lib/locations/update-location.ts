@@ -3,7 +3,7 @@ import type { Database } from "@/db/client";
 import { locations, syncedRecords } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
-import type { OperationActor } from "@/lib/auth/permissions";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { DomainError } from "@/lib/errors/domain-error";
 import { toLocationView, type LocationRow, type LocationView } from "./get-location";
 import type { LocationUpdateInput } from "./location-inputs";
@@ -37,7 +37,11 @@ async function hasSynced(tx: Pick<Database, "select">, locationId: string): Prom
 }
 
 /** Edits a location's settings. A no-op edit writes nothing, not even an audit entry. */
-export async function updateLocation(db: Database, actor: OperationActor, id: string, input: LocationUpdateInput): Promise<LocationView> {
+export async function updateLocation(
+  ctx: OperationContext,
+  { locationId: id, ...input }: LocationUpdateInput & { locationId: string },
+): Promise<LocationView> {
+  const { db, actor } = ctx;
   await assertCanAtLocation(db, actor, "location.edit", id);
   try {
     return await db.transaction(async (tx) => {
@@ -67,7 +71,7 @@ export async function updateLocation(db: Database, actor: OperationActor, id: st
       const rebuildsSync = changes.sourceKey !== undefined && (row.sourceKey !== null || (await hasSynced(tx, id)));
       const [updated] = await tx
         .update(locations)
-        .set({ ...values, ...(rebuildsSync ? { fullSyncReason: SOURCE_KEY_CHANGED } : {}), updatedAt: new Date() })
+        .set({ ...values, ...(rebuildsSync ? { fullSyncReason: SOURCE_KEY_CHANGED } : {}), updatedAt: nowOf(ctx) })
         .where(eq(locations.id, id))
         .returning();
       if (!updated) throw new Error("update returned no row");

@@ -1,5 +1,6 @@
-import type { Database } from "@/db/client";
+import { systemActor } from "@/lib/audit/record-audit-event";
 import { can, type OperationActor } from "@/lib/auth/permissions";
+import type { OperationContext } from "@/lib/operations/context";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { readPreviewRuns } from "./read-preview";
 import { requestPreview } from "./request-preview";
@@ -7,22 +8,22 @@ import { requestPreview } from "./request-preview";
 /**
  * The preview is cached until the source changes: opening it (`viewer` may see it: "preview.view") starts a new
  * run when there is none yet or the source's fingerprint moved since the shown one. The run names the viewer
- * when they may refresh previews themselves ("preview.refresh"), and nobody otherwise.
+ * when they may refresh previews themselves ("preview.refresh"), and nobody otherwise; the system starts it either way.
  */
 export async function ensureFreshPreview(
-  db: Database,
-  reader: SourceReader,
-  viewer: OperationActor,
-  location: { id: string; sourceKey: string | null },
+  ctx: OperationContext<OperationActor>,
+  { location, reader }: { location: { id: string; sourceKey: string | null }; reader: SourceReader },
 ) {
-  const runs = await readPreviewRuns(db, viewer, location.id);
+  const { db, actor: viewer } = ctx;
+  const runs = await readPreviewRuns(ctx, { locationId: location.id });
   const requestedByEmail = can(viewer, "preview.refresh") ? viewer.email : null;
+  const request = () => requestPreview({ db, actor: systemActor }, { locationId: location.id, requestedByEmail });
   if (runs.active || !location.sourceKey) return { ...runs, stale: false };
   if (!runs.shown) {
     if (runs.lastFailed) return { ...runs, stale: false };
-    return { ...runs, active: await requestPreview(db, location.id, requestedByEmail), stale: false };
+    return { ...runs, active: await request(), stale: false };
   }
   const stale = runs.shown.sourceFingerprint !== (await reader.fingerprint(location.sourceKey));
   if (!stale) return { ...runs, stale };
-  return { ...runs, active: await requestPreview(db, location.id, requestedByEmail), stale };
+  return { ...runs, active: await request(), stale };
 }

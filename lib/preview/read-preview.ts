@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Database } from "@/db/client";
+import type { Database, DatabaseOrTransaction } from "@/db/client";
 import { previewIssues, previewRecords, previewRuns, syncedRecords } from "@/db/schema";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import type { Actor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
+import type { OperationContext } from "@/lib/operations/context";
 import { diffExpressionOf, goneContact } from "./live-diff";
 import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "./preview-inputs";
 import type { PreviewRecordType } from "./preview-plan";
@@ -13,7 +14,7 @@ export type PreviewRun = typeof previewRuns.$inferSelect;
 
 /** The run to show (newest succeeded) and the one in flight, if any. Only reads: callers check (readPreviewRuns). */
 export async function getPreviewRuns(
-  db: Database,
+  db: DatabaseOrTransaction,
   locationId: string,
 ): Promise<{ shown: PreviewRun | null; active: PreviewRun | null; lastFailed: PreviewRun | null }> {
   const runs = await db.select().from(previewRuns).where(eq(previewRuns.locationId, locationId)).orderBy(desc(previewRuns.createdAt)).limit(10);
@@ -24,14 +25,14 @@ export async function getPreviewRuns(
 }
 
 /** getPreviewRuns for `viewer`, who may see the location's preview ("preview.view"; lib/auth/permissions). */
-export async function readPreviewRuns(db: Database, viewer: Actor, locationId: string): ReturnType<typeof getPreviewRuns> {
-  await assertCanAtLocation(db, viewer, "preview.view", locationId);
-  return getPreviewRuns(db, locationId);
+export async function readPreviewRuns(ctx: OperationContext<Actor>, { locationId }: { locationId: string }): ReturnType<typeof getPreviewRuns> {
+  await assertCanAtLocation(ctx.db, ctx.actor, "preview.view", locationId);
+  return getPreviewRuns(ctx.db, locationId);
 }
 
 /** The preview a location shows to `viewer` ("preview.view"), or NOT_FOUND when none has been computed yet. */
-export async function getShownPreviewRun(db: Database, viewer: Actor, locationId: string): Promise<PreviewRun> {
-  const { shown } = await readPreviewRuns(db, viewer, locationId);
+export async function getShownPreviewRun(ctx: OperationContext<Actor>, input: { locationId: string }): Promise<PreviewRun> {
+  const { shown } = await readPreviewRuns(ctx, input);
   if (!shown) throw new DomainError("NOT_FOUND", "No preview has been computed for this location yet.");
   return shown;
 }

@@ -4,6 +4,7 @@ import { locations, previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { startJobEngine } from "@/lib/jobs/job-engine";
 import { stopJobSender } from "@/lib/jobs/job-sender";
+import { systemContext } from "@/lib/operations/context";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -41,7 +42,11 @@ describe("requestPreview", () => {
       .insert(locations)
       .values({ name: "Busy Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey })
       .returning();
-    const runs = await Promise.all(Array.from({ length: 10 }, () => requestPreview(testDb.db, location!.id, "support@example.test")));
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        requestPreview(systemContext(testDb.db), { locationId: location!.id, requestedByEmail: "support@example.test" }),
+      ),
+    );
     expect(new Set(runs.map((run) => run.id)).size).toBe(1);
     const finished = await waitUntilFinished(runs[0]!.id);
     expect(finished.status).toBe("succeeded");
@@ -53,14 +58,14 @@ describe("requestPreview", () => {
       .insert(locations)
       .values({ name: "Cached Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey })
       .returning();
-    const first = await ensureFreshPreview(testDb.db, reader, engineer, location!);
+    const first = await ensureFreshPreview({ db: testDb.db, actor: engineer }, { location: location!, reader });
     expect(first.active!.requestedByEmail).toBeNull();
     await waitUntilFinished(first.active!.id);
-    const cached = await ensureFreshPreview(testDb.db, reader, engineer, location!);
+    const cached = await ensureFreshPreview({ db: testDb.db, actor: engineer }, { location: location!, reader });
     expect(cached).toMatchObject({ active: null, stale: false, shown: { id: first.active!.id } });
 
     await testDb.sql`update demo_source.customers set first_name = 'Changed', updated_at = now() where source_key = ${sourceKey!} and id = (select min(id) from demo_source.customers where source_key = ${sourceKey!})`;
-    const stale = await ensureFreshPreview(testDb.db, reader, engineer, location!);
+    const stale = await ensureFreshPreview({ db: testDb.db, actor: engineer }, { location: location!, reader });
     expect(stale.stale).toBe(true);
     expect(stale.active).not.toBeNull();
     await waitUntilFinished(stale.active!.id);
@@ -71,12 +76,20 @@ describe("requestPreview", () => {
       .insert(locations)
       .values({ name: "Rebuilt Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey })
       .returning();
-    expect(await waitUntilFinished((await requestPreview(testDb.db, location!.id, null)).id)).toMatchObject({ status: "succeeded", mode: "full" });
-    expect(await waitUntilFinished((await requestPreview(testDb.db, location!.id, null)).id)).toMatchObject({
+    expect(
+      await waitUntilFinished((await requestPreview(systemContext(testDb.db), { locationId: location!.id, requestedByEmail: null })).id),
+    ).toMatchObject({ status: "succeeded", mode: "full" });
+    expect(
+      await waitUntilFinished((await requestPreview(systemContext(testDb.db), { locationId: location!.id, requestedByEmail: null })).id),
+    ).toMatchObject({
       status: "succeeded",
       mode: "incremental",
     });
-    const rebuild = await requestPreview(testDb.db, location!.id, "support@example.test", { rebuild: true });
+    const rebuild = await requestPreview(systemContext(testDb.db), {
+      locationId: location!.id,
+      rebuild: true,
+      requestedByEmail: "support@example.test",
+    });
     expect(rebuild.rebuild).toBe(true);
     expect(await waitUntilFinished(rebuild.id)).toMatchObject({ status: "succeeded", mode: "full", rebuild: true });
   });
@@ -88,13 +101,17 @@ describe("requestPreview", () => {
       .returning();
     // Inserted without a job: it stays queued.
     const [refresh] = await testDb.db.insert(previewRuns).values({ locationId: location!.id }).returning();
-    const refused = await requestPreview(testDb.db, location!.id, null, { rebuild: true }).catch((error: unknown) => error);
+    const refused = await requestPreview(systemContext(testDb.db), { locationId: location!.id, rebuild: true, requestedByEmail: null }).catch(
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ code: "CONFLICT" });
-    expect((await requestPreview(testDb.db, location!.id, null)).id).toBe(refresh!.id);
+    expect((await requestPreview(systemContext(testDb.db), { locationId: location!.id, requestedByEmail: null })).id).toBe(refresh!.id);
 
     await testDb.db.update(previewRuns).set({ rebuild: true }).where(eq(previewRuns.id, refresh!.id));
-    expect((await requestPreview(testDb.db, location!.id, null, { rebuild: true })).id).toBe(refresh!.id);
+    expect((await requestPreview(systemContext(testDb.db), { locationId: location!.id, rebuild: true, requestedByEmail: null })).id).toBe(
+      refresh!.id,
+    );
     await testDb.db.update(previewRuns).set({ status: "failed" }).where(eq(previewRuns.id, refresh!.id));
   });
 });

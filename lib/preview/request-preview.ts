@@ -1,30 +1,47 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import type { DatabaseOrTransaction } from "@/db/client";
 import { previewRuns } from "@/db/schema";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
-import type { OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { sendJob } from "@/lib/jobs/job-sender";
 import { getLocationRow } from "@/lib/locations/get-location";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { computePreviewJob } from "./compute-preview-job";
 
 /** A run in flight longer than this lost its worker for good (the job expires after an hour and is retried twice). */
 const ABANDONED_AFTER_MS = 4 * 60 * 60 * 1000;
 
-export interface RequestPreviewOptions {
+export interface RequestPreviewInput {
+  locationId: string;
   /** Map every source row again, whatever the last run mapped (support's "Rebuild preview"). */
   rebuild?: boolean;
-  now?: Date;
+  /** Who the run names as having asked; default the actor's email (opening the page passes null for a viewer who may not refresh). */
+  requestedByEmail?: string | null;
 }
 
 /**
- * Starts a preview run in the background, or returns the one in flight: one per
+ * "Refresh preview", or with `rebuild` "Rebuild preview" (the actor must be allowed "preview.refresh" /
+ * "preview.rebuild" at the location): starts a preview run in the background, or returns the one in flight: one per
  * location, whoever asks (the partial unique index decides between racing requests).
  * A rebuild is not folded into a run in flight that is no rebuild: that one is refused until it ends.
- * Checks no permission: refreshPreview (a person's Refresh / Rebuild) and ensureFreshPreview (opening the page) do.
  */
-export async function requestPreview(db: Database, locationId: string, requestedByEmail: string | null, options: RequestPreviewOptions = {}) {
-  const { rebuild = false, now = new Date() } = options;
+export async function requestPreview(ctx: OperationContext, input: RequestPreviewInput): Promise<PreviewRun> {
+  await assertCanAtLocation(ctx.db, ctx.actor, input.rebuild ? "preview.rebuild" : "preview.refresh", input.locationId);
+  return queuePreviewRun(
+    ctx.db,
+    { ...input, requestedByEmail: input.requestedByEmail === undefined ? ctx.actor.email : input.requestedByEmail },
+    nowOf(ctx),
+  );
+}
+
+type PreviewRun = typeof previewRuns.$inferSelect;
+
+async function queuePreviewRun(
+  db: DatabaseOrTransaction,
+  input: RequestPreviewInput & { requestedByEmail: string | null },
+  now: Date,
+): Promise<PreviewRun> {
+  const { locationId, requestedByEmail, rebuild = false } = input;
   await getLocationRow(db, locationId);
   await db
     .update(previewRuns)
@@ -55,10 +72,4 @@ export async function requestPreview(db: Database, locationId: string, requested
     if (active) return active;
   }
   throw new Error("could not start or find a preview run");
-}
-
-/** "Refresh preview", or with `rebuild` "Rebuild preview": `actor` must be allowed ("preview.refresh" / "preview.rebuild"). */
-export async function refreshPreview(db: Database, actor: OperationActor, locationId: string, options: { rebuild: boolean }) {
-  await assertCanAtLocation(db, actor, options.rebuild ? "preview.rebuild" : "preview.refresh", locationId);
-  return requestPreview(db, locationId, actor.email, { rebuild: options.rebuild });
 }

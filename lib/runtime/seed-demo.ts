@@ -6,6 +6,7 @@ import { hashPassword } from "@/lib/auth/passwords";
 import type { Role } from "@/lib/auth/roles";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
 import { updateEnvironment } from "@/lib/environments/update-environment";
+import { systemContext } from "@/lib/operations/context";
 import { ensureSandboxDemo } from "@/lib/sandbox/provision";
 import { readResponseShapeSetting } from "@/lib/sandbox/response-shapes";
 
@@ -82,17 +83,23 @@ const builtInSandboxUrl = /^http:\/\/127\.0\.0\.1:\d+\/sandbox\/api$/;
 export async function pointStagingAtSandbox(db: Database, port: number): Promise<void> {
   const demo = await ensureSandboxDemo(db, { responseShape: readResponseShapeSetting() });
   const baseUrl = `http://127.0.0.1:${port}/sandbox/api`;
-  const staging = await getEnvironmentView(db, "staging");
+  const staging = await getEnvironmentView(systemContext(db), { name: "staging" });
   const untouched = !staging.configured || (staging.baseUrl !== null && builtInSandboxUrl.test(staging.baseUrl));
   if (!untouched || staging.baseUrl === baseUrl) return;
-  await updateEnvironment(db, systemActor, "staging", {
-    baseUrl,
-    uploadHosts: [`127.0.0.1:${port}`],
-    clientId: demo.clientId,
-    dataSourceName: demo.dataSourceName,
-    apiKey: demo.apiKey,
-    clientSecret: demo.clientSecret,
-    // The same built-in sandbox on this start's port: the tokens it issued stay valid.
-    tokensMoveToNewAddress: true,
-  });
+  await updateEnvironment(
+    { db, actor: systemActor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl,
+        uploadHosts: [`127.0.0.1:${port}`],
+        clientId: demo.clientId,
+        dataSourceName: demo.dataSourceName,
+        apiKey: demo.apiKey,
+        clientSecret: demo.clientSecret,
+        // The same built-in sandbox on this start's port: the tokens it issued stay valid.
+        tokensMoveToNewAddress: true,
+      },
+    },
+  );
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { locations, syncSessions, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { systemContext } from "@/lib/operations/context";
 import { injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
@@ -19,7 +20,7 @@ describe("cancel", () => {
   it("stops a running session between requests and leaves the upstream session open", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "contact_details", mode: { kind: "delay", ms: 1500 }, count: 1 });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const running = runSession(testDb.db, requested.sessionId!, {
       reader: createArraySourceReader(sampleSourceRows()),
       now: sampleNow,
@@ -32,7 +33,7 @@ describe("cancel", () => {
       if (item) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(await cancelSession(db, systemActor, requested.sessionId!)).toEqual({ status: "running" });
+    expect(await cancelSession({ db, actor: systemActor }, { sessionId: requested.sessionId! })).toEqual({ status: "running" });
     expect(await running).toBe("cancelled");
 
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
@@ -51,10 +52,10 @@ describe("cancel", () => {
 
   it("cancels a queued session at once; no worker runs it", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await cancelSession(db, systemActor, requested.sessionId!)).toEqual({ status: "cancelled" });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await cancelSession({ db, actor: systemActor }, { sessionId: requested.sessionId! })).toEqual({ status: "cancelled" });
     expect(await runSession(testDb.db, requested.sessionId!, { client: noWaits })).toBe("finished");
-    const again = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const again = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(again.started).toBe(true);
   });
 });

@@ -1,14 +1,13 @@
 import { and, eq, inArray, like } from "drizzle-orm";
-import type { Database } from "@/db/client";
 import { locations, syncAttempts, syncSessions, syncSteps } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
-import { assertCan, type OperationActor } from "@/lib/auth/permissions";
+import { assertCan } from "@/lib/auth/permissions";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
 import { openLocationToken } from "@/lib/locations/location-token";
-import type { UpstreamClientOptions } from "@/lib/upstream/client";
+import type { OperationContext } from "@/lib/operations/context";
 import { UpstreamError } from "@/lib/upstream/errors";
 import type { AttemptReport } from "@/lib/upstream/http";
 import { describeSyncError } from "./describe-sync-error";
@@ -19,12 +18,8 @@ import { describeSyncError } from "./describe-sync-error";
  * Every exchange is recorded on the session's close step; who asked, and whether the upstream
  * closed it, is audited.
  */
-export async function closeUpstreamSession(
-  db: Database,
-  actor: OperationActor,
-  sessionId: string,
-  clientOptions: Partial<UpstreamClientOptions> = {},
-): Promise<void> {
+export async function closeUpstreamSession(ctx: OperationContext, { sessionId }: { sessionId: string }): Promise<void> {
+  const { db, actor } = ctx;
   assertCan(actor, "sync.close-upstream");
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");
@@ -42,7 +37,7 @@ export async function closeUpstreamSession(
   const credentials = await getEnvironmentCredentials(db, session.environment);
   // Refused before any request when the environment's base URL no longer names the token's origin.
   const accessToken = openLocationToken(location, credentials);
-  const client = createEnvironmentClient(credentials, { ...clientOptions, onAttempt: (report) => void reports.push(report) });
+  const client = createEnvironmentClient(credentials, { ...ctx.upstreamClient, onAttempt: (report) => void reports.push(report) });
   let failure: unknown;
   try {
     await client.updateManagementSystem({

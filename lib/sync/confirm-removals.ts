@@ -1,11 +1,11 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
 import { syncSessions, type ConfirmedRemovals } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
-import { assertCan, type OperationActor } from "@/lib/auth/permissions";
+import { assertCan } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
-import { requestSyncSession } from "./request-session";
+import type { OperationContext } from "@/lib/operations/context";
+import { assertSessionStarted, requestSyncSession } from "./request-session";
 import type { ConfirmRemovalsInput } from "./session-inputs";
 import type { OptionalStepName } from "./step-names";
 
@@ -13,12 +13,9 @@ import type { OptionalStepName } from "./step-names";
  * "Confirm and send": a person accepts the removals the safety valve stopped a session for. A new session runs with
  * those numbers as its limits (more removals than confirmed stop it again), and the confirmation is audited.
  */
-export async function confirmRemovals(
-  db: Database,
-  actor: OperationActor,
-  sessionId: string,
-  input: ConfirmRemovalsInput,
-): Promise<{ sessionId: string }> {
+export async function confirmRemovals(ctx: OperationContext, input: ConfirmRemovalsInput & { sessionId: string }): Promise<{ sessionId: string }> {
+  const { db, actor } = ctx;
+  const { sessionId } = input;
   assertCan(actor, "sync.confirm-removals");
   const [stopped] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   if (!stopped) throw new DomainError("NOT_FOUND", "Sync session not found.");
@@ -40,7 +37,7 @@ export async function confirmRemovals(
     byEmail: actor.email,
     reason: input.reason,
   };
-  const result = await requestSyncSession(db, {
+  const result = await requestSyncSession(ctx, {
     locationId: stopped.locationId,
     trigger: "manual",
     requestedByEmail: actor.email,
@@ -48,14 +45,7 @@ export async function confirmRemovals(
     optionalSteps: stopped.optionalSteps as OptionalStepName[],
     confirmedRemovals: confirmed,
   });
-  if (!result.started) {
-    throw new DomainError(
-      "CONFLICT",
-      result.reason === "not_connected"
-        ? "Connect the location first: a sync uses its access token."
-        : `Session ${result.sessionId} is already open for this location.`,
-    );
-  }
+  assertSessionStarted(result);
   await recordAuditEvent(db, {
     actor,
     action: "sync.removals_confirmed",

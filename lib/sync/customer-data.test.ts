@@ -164,10 +164,12 @@ describe("customers' data upstream", () => {
     expect(again.removalStop).not.toBeNull();
 
     const actor = systemActorAs("support@example.test", "198.51.100.7");
-    await expect(confirmRemovals(db, actor, stopped.id, { reason: "The salon closed its customer book" })).rejects.toThrow(/later session/);
+    await expect(confirmRemovals({ db, actor }, { sessionId: stopped.id, reason: "The salon closed its customer book" })).rejects.toThrow(
+      /later session/,
+    );
     // Two people confirming at once start one session; the other is told it is already open.
     const attempts = await Promise.allSettled(
-      Array.from({ length: 5 }, () => confirmRemovals(db, actor, again.id, { reason: "The salon closed its customer book" })),
+      Array.from({ length: 5 }, () => confirmRemovals({ db, actor }, { sessionId: again.id, reason: "The salon closed its customer book" })),
     );
     const started = attempts.filter((attempt) => attempt.status === "fulfilled");
     expect(started).toHaveLength(1);

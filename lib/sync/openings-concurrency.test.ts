@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sandboxRequestLog, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { systemContext } from "@/lib/operations/context";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
@@ -202,7 +203,7 @@ describe("openings imports", () => {
     expect(synced.map((row) => row.service)).toEqual(services.sort());
 
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
-    const resumed = await resumeSession(db, systemActor, failed.id);
+    const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: failed.id });
     await runTestSync(testDb, resumed.sessionId!, rows);
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual([
       "POST batch_sync_openings 200",
@@ -232,7 +233,7 @@ describe("openings imports", () => {
   it("stop between imports when the session is cancelled: those in flight finish and are recorded, no other starts", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "delay", ms: 1000 }, count: 2 });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const running = runSession(testDb.db, requested.sessionId!, {
       reader: createArraySourceReader(rowsWithServices(6)),
       now: sampleNow,
@@ -240,7 +241,7 @@ describe("openings imports", () => {
       config: { openingsConcurrency: 2 },
     });
     await untilRunning(requested.sessionId!, 2);
-    await cancelSession(db, systemActor, requested.sessionId!);
+    await cancelSession({ db, actor: systemActor }, { sessionId: requested.sessionId! });
     expect(await running).toBe("cancelled");
     const { items } = await openingsStepOf(requested.sessionId!);
     expect(items.map((item) => item.status)).toEqual(["succeeded", "succeeded", "pending", "pending", "pending", "pending"]);
@@ -252,7 +253,7 @@ describe("openings imports", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const rows = rowsWithServices(6);
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "delay", ms: 5000 }, count: 1000 });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const running = runSession(testDb.db, requested.sessionId!, {
       reader: createArraySourceReader(structuredClone(rows)),
       now: sampleNow,

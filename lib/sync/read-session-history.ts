@@ -4,6 +4,7 @@ import { assertCanAtLocation } from "@/lib/auth/location-access";
 import type { Actor } from "@/lib/auth/permissions";
 import { syncSessions, syncSteps } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
+import type { OperationContext } from "@/lib/operations/context";
 import { serializeDates } from "./serialize-dates";
 import { decodeSessionCursor, encodeSessionCursor } from "./session-cursor";
 import type { SessionHistoryQuery } from "./session-inputs";
@@ -45,11 +46,10 @@ const cursorKey = sql<string>`to_char(${syncSessions.createdAt} at time zone 'UT
  * what the first does (sync_sessions_location_idx on location_id, created_at desc, id). Owners: only their own locations' (another's is "Location not found.").
  */
 export async function listSessionHistory(
-  db: DatabaseOrTransaction,
-  viewer: Actor,
-  locationId: string,
-  query: SessionHistoryQuery,
+  ctx: OperationContext<Actor>,
+  { locationId, ...query }: SessionHistoryQuery & { locationId: string },
 ): Promise<SessionHistoryPage> {
+  const { db, actor: viewer } = ctx;
   await assertCanAtLocation(db, viewer, "session.view", locationId);
   if (query.after && query.before)
     throw new DomainError("INVALID", "Give either after or before, not both.", [{ field: "before", reason: "cannot be combined with after" }]);

@@ -1,52 +1,20 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
-import { locationMembers, locations, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
+import { locationMembers, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { can, locationScopeOf, type Actor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
-import { serializeDates, type Serialized } from "./serialize-dates";
-import { sessionSummaryColumns } from "./session-columns";
+import type { OperationContext } from "@/lib/operations/context";
+import { serializeDates } from "./serialize-dates";
+import { selectSessionRows, toSessionRow } from "./session-columns";
+import type { SessionView } from "./session-view";
 
-/** Who is looking: the membership rule (lib/auth/permissions) decides which sessions they see. */
-export type SessionViewer = Actor;
-
-const sessionColumns = {
-  ...sessionSummaryColumns,
-  upstreamOpen: syncSessions.upstreamOpen,
-  currentStep: syncSessions.currentStep,
-  resumesSessionId: syncSessions.resumesSessionId,
-  scheduledFor: syncSessions.scheduledFor,
-  error: syncSessions.error,
-  removalStop: syncSessions.removalStop,
-  confirmedRemovals: syncSessions.confirmedRemovals,
-  cancelRequestedAt: syncSessions.cancelRequestedAt,
-  startedAt: syncSessions.startedAt,
-  finishedAt: syncSessions.finishedAt,
-  locationName: locations.name,
-  locationTimeZone: locations.timeZone,
-  locationAttentionReason: locations.attentionReason,
-};
-
-type AttemptRow = typeof syncAttempts.$inferSelect;
-export type AttemptView = Serialized<Omit<AttemptRow, "sessionId">>;
-export type StepItemView = Serialized<Omit<typeof syncStepItems.$inferSelect, "stepId">> & { httpAttempts: AttemptView[] };
-export type StepView = Serialized<Omit<typeof syncSteps.$inferSelect, "sessionId">> & { items: StepItemView[]; httpAttempts: AttemptView[] };
-
-export interface SessionView {
-  session: Serialized<SessionRow>;
-  steps: StepView[];
-  /** HTTP attempts recorded outside any step (none in practice; kept so that nothing recorded is hidden). */
-  otherAttempts: AttemptView[];
-  /** False for owners: the HTTP attempts are for staff only ("session.attempts.view"). */
-  includesAttempts: boolean;
-}
+export type { AttemptView, SessionView, StepItemView, StepView } from "./session-view";
 
 /**
- * The whole session as its page and "Copy as JSON" show it: steps in protocol order, their items,
- * and every HTTP attempt under its step or item. Owners see only their own locations' sessions
- * (another's answers like an unknown id) and never the attempts.
+ * The session as `viewer` may see it: owners only their own locations' sessions (another's answers like an unknown id).
  */
-function selectVisibleSession(db: DatabaseOrTransaction, viewer: SessionViewer, sessionId: string) {
-  const base = db.select(sessionColumns).from(syncSessions).innerJoin(locations, eq(locations.id, syncSessions.locationId));
+function selectVisibleSession(db: DatabaseOrTransaction, viewer: Actor, sessionId: string) {
+  const base = selectSessionRows(db);
   const scope = locationScopeOf(viewer, "session.view");
   const scoped =
     scope === "all"
@@ -55,9 +23,13 @@ function selectVisibleSession(db: DatabaseOrTransaction, viewer: SessionViewer, 
   return scoped.where(eq(syncSessions.id, sessionId));
 }
 
-type SessionRow = Awaited<ReturnType<typeof selectVisibleSession>>[number];
-
-export async function getSessionView(db: DatabaseOrTransaction, viewer: SessionViewer, sessionId: string): Promise<SessionView> {
+/**
+ * The whole session (SessionView, lib/sync/session-view.ts) as the API, the page, "Copy as JSON" and the CLI show it:
+ * steps in protocol order, their items, and every HTTP attempt, under its step or item and all in order. Owners never
+ * see the attempts.
+ */
+export async function getSessionView(ctx: OperationContext<Actor>, { sessionId }: { sessionId: string }): Promise<SessionView> {
+  const { db, actor: viewer } = ctx;
   const [session] = await selectVisibleSession(db, viewer, sessionId);
   if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");
 
@@ -82,7 +54,7 @@ export async function getSessionView(db: DatabaseOrTransaction, viewer: SessionV
   const attemptViews = attempts.map(({ sessionId: _sessionId, ...attempt }) => serializeDates(attempt));
 
   return {
-    session: serializeDates(session),
+    session: toSessionRow(session),
     steps: steps.map(({ sessionId: _sessionId, ...step }) => ({
       ...serializeDates(step),
       items: items
@@ -93,7 +65,7 @@ export async function getSessionView(db: DatabaseOrTransaction, viewer: SessionV
         })),
       httpAttempts: attemptViews.filter((attempt) => attempt.stepId === step.id && attempt.itemId === null),
     })),
-    otherAttempts: attemptViews.filter((attempt) => attempt.stepId === null),
+    attempts: attemptViews,
     includesAttempts,
   };
 }

@@ -4,6 +4,7 @@ import { locations, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { sealLocationToken } from "@/lib/locations/location-token";
+import { systemContext } from "@/lib/operations/context";
 import { recoverAbandonedSessions } from "./recover-sessions";
 import { requestSyncSession } from "./request-session";
 
@@ -20,7 +21,7 @@ async function queuedSession() {
     .update(locations)
     .set({ locationTokenEncrypted: sealLocationToken(row!.id, "token") })
     .where(eq(locations.id, row!.id));
-  const result = await requestSyncSession(db, { locationId: row!.id, trigger: "manual", requestedByEmail: null });
+  const result = await requestSyncSession(systemContext(db), { locationId: row!.id, trigger: "manual", requestedByEmail: null });
   return result.sessionId!;
 }
 

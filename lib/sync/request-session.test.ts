@@ -4,7 +4,10 @@ import { locations, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { sealLocationToken } from "@/lib/locations/location-token";
-import { requestSyncSession } from "./request-session";
+import { systemContext } from "@/lib/operations/context";
+import { requestSyncSession, sessionRequestMessage } from "./request-session";
+import { resumeSession } from "./session-actions";
+import { startManualSession } from "./start-manual-session";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -27,7 +30,7 @@ describe("requestSyncSession", () => {
     const location = await connectedLocation();
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
-        requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: "support@example.test" }),
+        requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: "support@example.test" }),
       ),
     );
     const started = results.filter((result) => result.started);
@@ -41,12 +44,22 @@ describe("requestSyncSession", () => {
 
   it("starts one scheduled run per local date", async () => {
     const location = await connectedLocation();
-    const first = await requestSyncSession(db, { locationId: location.id, trigger: "schedule", requestedByEmail: null, scheduledFor: "2026-05-01" });
+    const first = await requestSyncSession(systemContext(db), {
+      locationId: location.id,
+      trigger: "schedule",
+      requestedByEmail: null,
+      scheduledFor: "2026-05-01",
+    });
     expect(first.started).toBe(true);
     await db.update(syncSessions).set({ status: "succeeded" }).where(eq(syncSessions.id, first.sessionId!));
-    const again = await requestSyncSession(db, { locationId: location.id, trigger: "schedule", requestedByEmail: null, scheduledFor: "2026-05-01" });
+    const again = await requestSyncSession(systemContext(db), {
+      locationId: location.id,
+      trigger: "schedule",
+      requestedByEmail: null,
+      scheduledFor: "2026-05-01",
+    });
     expect(again).toEqual({ started: false, reason: "already_scheduled", sessionId: first.sessionId });
-    const nextDay = await requestSyncSession(db, {
+    const nextDay = await requestSyncSession(systemContext(db), {
       locationId: location.id,
       trigger: "schedule",
       requestedByEmail: null,
@@ -57,7 +70,7 @@ describe("requestSyncSession", () => {
 
   it("keeps the chosen optional steps in protocol order", async () => {
     const location = await connectedLocation();
-    const result = await requestSyncSession(db, {
+    const result = await requestSyncSession(systemContext(db), {
       locationId: location.id,
       trigger: "cli",
       requestedByEmail: null,
@@ -70,10 +83,23 @@ describe("requestSyncSession", () => {
 
   it("does not start a session for a location that is not connected", async () => {
     const [row] = await db.insert(locations).values({ name: "Unlinked" }).returning();
-    expect(await requestSyncSession(db, { locationId: row!.id, trigger: "manual", requestedByEmail: null })).toEqual({
+    expect(await requestSyncSession(systemContext(db), { locationId: row!.id, trigger: "manual", requestedByEmail: null })).toEqual({
       started: false,
       reason: "not_connected",
       sessionId: null,
     });
+  });
+
+  it("refuses in the same words wherever a session is asked for while one is open: Sync now, Resume", async () => {
+    const location = await connectedLocation();
+    const open = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual" });
+    const [failed] = await db
+      .insert(syncSessions)
+      .values({ locationId: location.id, environment: "staging", trigger: "manual", optionalSteps: [], status: "failed" })
+      .returning();
+    const expected = { code: "CONFLICT", message: sessionRequestMessage({ started: false, reason: "already_open", sessionId: open.sessionId }) };
+    expect(expected.message).toContain(open.sessionId!);
+    await expect(startManualSession(systemContext(db), { locationId: location.id, full: false })).rejects.toMatchObject(expected);
+    await expect(resumeSession(systemContext(db), { sessionId: failed!.id })).rejects.toMatchObject(expected);
   });
 });

@@ -1,8 +1,9 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import type { Database } from "@/db/client";
 import { locations, syncSessions, type ConfirmedRemovals } from "@/db/schema";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { DomainError } from "@/lib/errors/domain-error";
 import { sendJob } from "@/lib/jobs/job-sender";
+import { type OperationContext } from "@/lib/operations/context";
 import { optionalStepNames, type OptionalStepName } from "./step-names";
 import { syncSessionJob } from "./sync-session-job";
 
@@ -11,7 +12,8 @@ export type SyncTrigger = "schedule" | "manual" | "resume" | "cli";
 export interface RequestSessionInput {
   locationId: string;
   trigger: SyncTrigger;
-  requestedByEmail: string | null;
+  /** Who the session names as having asked; default the actor's email (the schedule passes null). */
+  requestedByEmail?: string | null;
   full?: boolean;
   optionalSteps?: OptionalStepName[];
   /** YYYY-MM-DD, the location's local date of a scheduled run. */
@@ -21,14 +23,31 @@ export interface RequestSessionInput {
   confirmedRemovals?: ConfirmedRemovals;
 }
 
-export type RequestSessionResult =
-  { started: true; sessionId: string } | { started: false; reason: "already_open" | "already_scheduled" | "not_connected"; sessionId: string | null };
+export type StartedSessionRequest = { started: true; sessionId: string };
+export type RefusedSessionRequest = { started: false; reason: "already_open" | "already_scheduled" | "not_connected"; sessionId: string | null };
+export type RequestSessionResult = StartedSessionRequest | RefusedSessionRequest;
+
+/** The one wording of a session request's outcome: the API, the dashboard's actions and the CLI all say it this way. */
+export function sessionRequestMessage(result: RequestSessionResult): string {
+  if (result.started) return `Session ${result.sessionId} queued.`;
+  if (result.reason === "not_connected") return "Connect the location first: a sync uses its access token.";
+  if (result.reason === "already_scheduled") return `Session ${result.sessionId} is already scheduled for this location today.`;
+  return `Session ${result.sessionId} is already open for this location: wait for it to finish or cancel it.`;
+}
+
+/** A refused request as the error every caller throws: CONFLICT with sessionRequestMessage. */
+export function assertSessionStarted(result: RequestSessionResult): asserts result is StartedSessionRequest {
+  if (!result.started) throw new DomainError("CONFLICT", sessionRequestMessage(result));
+}
 
 /**
  * Queues a sync session and its pg-boss job. The database decides between racing
  * requests: one queued-or-running session per location, one scheduled run per local date.
+ * The actor must be allowed "sync.start" at the location.
  */
-export async function requestSyncSession(db: Database, input: RequestSessionInput): Promise<RequestSessionResult> {
+export async function requestSyncSession(ctx: OperationContext, input: RequestSessionInput): Promise<RequestSessionResult> {
+  const { db, actor } = ctx;
+  await assertCanAtLocation(db, actor, "sync.start", input.locationId);
   const [location] = await db.select().from(locations).where(eq(locations.id, input.locationId));
   if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
   if (!location.locationTokenEncrypted || !location.upstreamLocationId) return { started: false, reason: "not_connected", sessionId: null };
@@ -41,7 +60,7 @@ export async function requestSyncSession(db: Database, input: RequestSessionInpu
         locationId: location.id,
         environment: location.environment,
         trigger: input.trigger,
-        requestedByEmail: input.requestedByEmail,
+        requestedByEmail: input.requestedByEmail === undefined ? actor.email : input.requestedByEmail,
         // A location whose data changed source (fullSyncReason) is sent whole until a full session succeeds.
         full: (input.full ?? false) || location.fullSyncReason !== null,
         optionalSteps: optionalStepNames.filter((name) => chosen.includes(name)),

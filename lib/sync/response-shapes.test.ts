@@ -35,7 +35,7 @@ describe.each(sandboxResponseShapes)("the sandbox answering unshown bodies as %s
     expect(location.upstreamLocationId).toBeTruthy();
 
     const actor = systemActorAs("support@example.test", "198.51.100.1");
-    const check = await testConnection(db, actor, location.id, { client: noWaits });
+    const check = await testConnection({ db, actor: actor, upstreamClient: noWaits }, { locationId: location.id });
     expect(check).toMatchObject({ ok: true, location: { lastCheckOk: true, attentionReason: null } });
     const named = responseShape === "documented" || responseShape === "extra";
     expect(check.message).toBe(named ? `Connected: the token acts as ${setup.fixture.owner.email}.` : "Connected.");

@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { locations, previewRecords, sandboxLocations, sandboxRequestLog, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
@@ -27,7 +28,11 @@ describe("a first sync of a demo location", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey, attentionReason: "The last sync failed at appointments: x. Resume it." });
     const [{ before } = { before: 0 }] = await testDb.sql<{ before: number }[]>`select coalesce(max(id), 0)::int as before from sandbox.request_log`;
 
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: "support@example.test" });
+    const requested = await requestSyncSession(systemContext(db), {
+      locationId: location.id,
+      trigger: "manual",
+      requestedByEmail: "support@example.test",
+    });
     expect(requested.started).toBe(true);
     const result = await runSession(testDb.db, requested.sessionId!, { reader, client: noWaits, config: { stepBackoffMs: 0, contactChunkSize: 10 } });
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));

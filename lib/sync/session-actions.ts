@@ -1,21 +1,22 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import type { DatabaseOrTransaction } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
-import { assertCan, type OperationActor } from "@/lib/auth/permissions";
+import { assertCan } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
-import { requestSyncSession, type RequestSessionResult } from "./request-session";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
+import { assertSessionStarted, requestSyncSession, type StartedSessionRequest } from "./request-session";
 import type { OptionalStepName } from "./step-names";
 
-async function findSession(db: Database, sessionId: string) {
+async function findSession(db: DatabaseOrTransaction, sessionId: string) {
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");
   return session;
 }
 
 /** The audit target of a sync action: the location, named as it is now. */
-export async function locationAuditTarget(db: Database, locationId: string) {
+export async function locationAuditTarget(db: DatabaseOrTransaction, locationId: string) {
   const [location] = await db.select({ name: locations.name }).from(locations).where(eq(locations.id, locationId));
   return { type: "location", id: locationId, label: location?.name };
 }
@@ -23,16 +24,18 @@ export async function locationAuditTarget(db: Database, locationId: string) {
 /**
  * A new session (trigger "resume") that continues a failed or cancelled one from its failed
  * step: items the upstream already accepted are not sent again, and an upstream session
- * still open is not opened again. Audited with who asked, when it starts.
+ * still open is not opened again. Audited with who asked, when it starts; refused (sessionRequestMessage) when it cannot.
  */
-export async function resumeSession(db: Database, actor: OperationActor, sessionId: string): Promise<RequestSessionResult> {
+export async function resumeSession(ctx: OperationContext, input: { sessionId: string }): Promise<StartedSessionRequest> {
+  const { sessionId } = input;
+  const { db, actor } = ctx;
   assertCan(actor, "sync.resume");
   const session = await findSession(db, sessionId);
   await assertCanAtLocation(db, actor, "sync.resume", session.locationId, { hiddenAs: "Sync session not found." });
   if (session.status !== "failed" && session.status !== "cancelled") {
     throw new DomainError("CONFLICT", `Only a failed or cancelled session can be resumed; this one is ${session.status}.`);
   }
-  const result = await requestSyncSession(db, {
+  const result = await requestSyncSession(ctx, {
     locationId: session.locationId,
     trigger: "resume",
     requestedByEmail: actor.email ?? session.requestedByEmail,
@@ -40,14 +43,13 @@ export async function resumeSession(db: Database, actor: OperationActor, session
     optionalSteps: session.optionalSteps as OptionalStepName[],
     resumesSessionId: session.id,
   });
-  if (result.started) {
-    await recordAuditEvent(db, {
-      actor,
-      action: "sync.session_resumed",
-      target: await locationAuditTarget(db, session.locationId),
-      details: { sessionId: result.sessionId, resumesSessionId: session.id },
-    });
-  }
+  assertSessionStarted(result);
+  await recordAuditEvent(db, {
+    actor,
+    action: "sync.session_resumed",
+    target: await locationAuditTarget(db, session.locationId),
+    details: { sessionId: result.sessionId, resumesSessionId: session.id },
+  });
   return result;
 }
 
@@ -55,7 +57,9 @@ export async function resumeSession(db: Database, actor: OperationActor, session
  * Asks a session to stop between requests; a queued one that no worker took yet is cancelled at once.
  * Audited when it changed something (a finished session is left as it is).
  */
-export async function cancelSession(db: Database, actor: OperationActor, sessionId: string): Promise<{ status: string }> {
+export async function cancelSession(ctx: OperationContext, { sessionId }: { sessionId: string }): Promise<{ status: string }> {
+  const { db, actor } = ctx;
+  const now = nowOf(ctx);
   assertCan(actor, "sync.cancel");
   const session = await findSession(db, sessionId);
   await assertCanAtLocation(db, actor, "sync.cancel", session.locationId, { hiddenAs: "Sync session not found." });
@@ -68,7 +72,7 @@ export async function cancelSession(db: Database, actor: OperationActor, session
     });
   const [queued] = await db
     .update(syncSessions)
-    .set({ status: "cancelled", cancelRequestedAt: new Date(), finishedAt: new Date(), error: "Cancelled before it started." })
+    .set({ status: "cancelled", cancelRequestedAt: now, finishedAt: now, error: "Cancelled before it started." })
     .where(and(eq(syncSessions.id, sessionId), eq(syncSessions.status, "queued")))
     .returning({ status: syncSessions.status });
   if (queued) {
@@ -77,7 +81,7 @@ export async function cancelSession(db: Database, actor: OperationActor, session
   }
   const [running] = await db
     .update(syncSessions)
-    .set({ cancelRequestedAt: new Date() })
+    .set({ cancelRequestedAt: now })
     .where(and(eq(syncSessions.id, sessionId), inArray(syncSessions.status, ["running"])))
     .returning({ status: syncSessions.status });
   if (running) await audit("running");

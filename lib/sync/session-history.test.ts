@@ -47,11 +47,11 @@ describe("listSessionHistory", () => {
     const location = await createLocation();
     await seedSessions(location.id, 23);
     const seen: string[] = [];
-    let page = await listSessionHistory(db, systemActor, location.id, query({ limit: 5 }));
+    let page = await listSessionHistory({ db, actor: systemActor }, { ...query({ limit: 5 }), locationId: location.id });
     const pages = [page];
     seen.push(...page.items.map((item) => item.id));
     while (page.olderCursor) {
-      page = await listSessionHistory(db, systemActor, location.id, query({ limit: 5, after: page.olderCursor }));
+      page = await listSessionHistory({ db, actor: systemActor }, { ...query({ limit: 5, after: page.olderCursor }), locationId: location.id });
       pages.push(page);
       seen.push(...page.items.map((item) => item.id));
     }
@@ -61,7 +61,10 @@ describe("listSessionHistory", () => {
     expect([...createdAts].sort().reverse()).toEqual(createdAts);
     expect(pages[0]!.newerCursor).toBeNull();
 
-    const back = await listSessionHistory(db, systemActor, location.id, query({ limit: 5, before: pages.at(-1)!.newerCursor! }));
+    const back = await listSessionHistory(
+      { db, actor: systemActor },
+      { ...query({ limit: 5, before: pages.at(-1)!.newerCursor! }), locationId: location.id },
+    );
     expect(back.items.map((item) => item.id)).toEqual(pages.at(-2)!.items.map((item) => item.id));
     expect(back.olderCursor).not.toBeNull();
   });
@@ -69,16 +72,16 @@ describe("listSessionHistory", () => {
   it("filters by status and trigger and lists each session's steps in order", async () => {
     const location = await createLocation();
     await seedSessions(location.id, 12);
-    const failed = await listSessionHistory(db, systemActor, location.id, query({ status: "failed", trigger: "" }));
+    const failed = await listSessionHistory({ db, actor: systemActor }, { ...query({ status: "failed", trigger: "" }), locationId: location.id });
     expect(failed.items.map((item) => item.status)).toEqual(["failed", "failed", "failed"]);
-    const scheduled = await listSessionHistory(db, systemActor, location.id, query({ trigger: "schedule" }));
+    const scheduled = await listSessionHistory({ db, actor: systemActor }, { ...query({ trigger: "schedule" }), locationId: location.id });
     expect(scheduled.items).toHaveLength(4);
     const [newest] = scheduled.items;
     await db.insert(syncSteps).values([
       { sessionId: newest!.id, name: "close", position: 8, status: "pending" },
       { sessionId: newest!.id, name: "open", position: 0, status: "succeeded" },
     ]);
-    const again = await listSessionHistory(db, systemActor, location.id, query({ trigger: "schedule", limit: 1 }));
+    const again = await listSessionHistory({ db, actor: systemActor }, { ...query({ trigger: "schedule", limit: 1 }), locationId: location.id });
     expect(again.items[0]!.steps).toEqual([
       { name: "open", status: "succeeded" },
       { name: "close", status: "pending" },
@@ -87,7 +90,9 @@ describe("listSessionHistory", () => {
 
   it("refuses a forged cursor", async () => {
     const location = await createLocation();
-    await expect(listSessionHistory(db, systemActor, location.id, query({ after: "bm90LWEtY3Vyc29y" }))).rejects.toThrow(DomainError);
+    await expect(
+      listSessionHistory({ db, actor: systemActor }, { ...query({ after: "bm90LWEtY3Vyc29y" }), locationId: location.id }),
+    ).rejects.toThrow(DomainError);
   });
 });
 
@@ -134,7 +139,7 @@ describe("getSessionView", () => {
 
   it("puts every attempt under its item or step for staff", async () => {
     const { location, session } = await sessionWithAttempts();
-    const view = await getSessionView(db, { id: "00000000-0000-4000-8000-000000000000", role: "engineer" }, session.id);
+    const view = await getSessionView({ db, actor: { id: "00000000-0000-4000-8000-000000000000", role: "engineer" } }, { sessionId: session.id });
     expect(view.session).toMatchObject({ id: session.id, locationName: location.name, locationTimeZone: "Europe/Berlin" });
     expect(view.includesAttempts).toBe(true);
     const [step] = view.steps;
@@ -154,11 +159,11 @@ describe("getSessionView", () => {
       .values({ email: `stranger-${Math.random()}@example.test`, role: "owner" })
       .returning();
     await db.insert(locationMembers).values({ locationId: location.id, userId: owner!.id });
-    const own = await getSessionView(db, owner!, session.id);
+    const own = await getSessionView({ db, actor: owner! }, { sessionId: session.id });
     expect(own.includesAttempts).toBe(false);
     expect(own.steps[0]!.items[0]!.httpAttempts).toEqual([]);
     expect(own.steps[0]!.httpAttempts).toEqual([]);
-    await expect(getSessionView(db, stranger!, session.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(getSessionView({ db, actor: stranger! }, { sessionId: session.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });
 
@@ -167,10 +172,8 @@ describe("startManualSession", () => {
     const location = await createLocation(true);
     const evening = new Date("2026-06-01T19:30:00Z"); // 21:30 in Berlin
     const started = await startManualSession(
-      db,
-      systemActorAs("support@example.test"),
+      { db, actor: systemActorAs("support@example.test"), now: evening },
       { locationId: location.id, full: true, optionalSteps: ["services"] },
-      evening,
     );
     expect(started.outsideWindow).toBe(true);
     expect(started.session).toMatchObject({
@@ -182,11 +185,13 @@ describe("startManualSession", () => {
     });
     const [row] = await db.select().from(syncSessions).where(eq(syncSessions.id, started.sessionId));
     expect(row).toMatchObject({ trigger: "manual", full: true, optionalSteps: ["services"], requestedByEmail: "support@example.test" });
-    await expect(startManualSession(db, systemActorAs("x@example.test"), { locationId: location.id, full: false })).rejects.toThrow(
+    await expect(startManualSession({ db, actor: systemActorAs("x@example.test") }, { locationId: location.id, full: false })).rejects.toThrow(
       started.sessionId,
     );
     const unconnected = await createLocation(false);
-    await expect(startManualSession(db, systemActorAs("x@example.test"), { locationId: unconnected.id, full: false })).rejects.toMatchObject({
+    await expect(
+      startManualSession({ db, actor: systemActorAs("x@example.test") }, { locationId: unconnected.id, full: false }),
+    ).rejects.toMatchObject({
       code: "CONFLICT",
     });
   });

@@ -47,7 +47,7 @@ describe("changing where a location's data comes from", () => {
     const before = await upstreamOf(db, location.upstreamLocationId);
     expect(Object.keys(before.contact_details).length).toBeGreaterThan(10);
 
-    await updateLocation(db, systemActorAs("support@example.test", "test"), location.id, { sourceKey: newSource });
+    await updateLocation({ db, actor: systemActorAs("support@example.test", "test") }, { locationId: location.id, sourceKey: newSource });
     expect(await sync(location.id)).toEqual({ full: true, streamed: false, previewMode: "full" });
 
     const newRows = await sourceRowsOf(newSource!, location);

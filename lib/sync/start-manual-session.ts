@@ -1,17 +1,17 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import type { DatabaseOrTransaction } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
-import type { OperationActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
-import { requestSyncSession } from "./request-session";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
+import { assertSessionStarted, requestSyncSession } from "./request-session";
 import { serializeDates, type Serialized } from "./serialize-dates";
 import { sessionSummaryColumns } from "./session-columns";
 import type { StartSessionInput } from "./session-inputs";
 import { isOutsideSyncWindow } from "./sync-window";
 
-function selectStartedSession(db: Database, sessionId: string) {
+function selectStartedSession(db: DatabaseOrTransaction, sessionId: string) {
   return db.select(sessionSummaryColumns).from(syncSessions).where(eq(syncSessions.id, sessionId));
 }
 
@@ -22,53 +22,40 @@ export interface StartedSession {
   outsideWindow: boolean;
 }
 
-/** Who started a session (dashboard or CLI), in the audit log. */
-export async function recordSessionStarted(
-  db: Database,
-  actor: OperationActor,
-  session: { sessionId: string; locationId: string; locationName?: string; trigger: "manual" | "cli"; full: boolean },
-) {
-  await recordAuditEvent(db, {
-    actor,
-    action: "sync.session_started",
-    target: { type: "location", id: session.locationId, label: session.locationName },
-    details: { sessionId: session.sessionId, trigger: session.trigger, full: session.full },
-  });
-}
+export type StartManualSessionInput = StartSessionInput & {
+  locationId: string;
+  /** "manual" from the dashboard (default), "cli" from `npm run cli -- sync`. */
+  trigger?: "manual" | "cli";
+};
 
-/** "Sync now" / "Full resync" from the dashboard: a manual session (audited), or a conflict naming the one already open. */
-export async function startManualSession(
-  db: Database,
-  actor: OperationActor,
-  input: StartSessionInput & { locationId: string },
-  now: Date = new Date(),
-): Promise<StartedSession> {
+/**
+ * "Sync now" / "Full resync" from the dashboard, or `sync` from the CLI: a session (audited with who started it), or a
+ * conflict that names the session already open (sessionRequestMessage).
+ */
+export async function startManualSession(ctx: OperationContext, input: StartManualSessionInput): Promise<StartedSession> {
+  const { db, actor } = ctx;
+  const trigger = input.trigger ?? "manual";
   await assertCanAtLocation(db, actor, "sync.start", input.locationId);
   const [location] = await db
     .select({ name: locations.name, timeZone: locations.timeZone })
     .from(locations)
     .where(eq(locations.id, input.locationId));
   if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
-  const result = await requestSyncSession(db, {
+  const result = await requestSyncSession(ctx, {
     locationId: input.locationId,
-    trigger: "manual",
-    requestedByEmail: actor.email,
+    trigger,
     full: input.full,
     optionalSteps: input.optionalSteps,
   });
-  if (result.started) {
-    await recordSessionStarted(db, actor, {
-      sessionId: result.sessionId,
-      locationId: input.locationId,
-      locationName: location.name,
-      trigger: "manual",
-      full: input.full,
-    });
-    // The worker may already have moved it on; this is the session as it stands now.
-    const [session] = await selectStartedSession(db, result.sessionId);
-    if (!session) throw new Error(`session ${result.sessionId} vanished`);
-    return { sessionId: result.sessionId, session: serializeDates(session), outsideWindow: isOutsideSyncWindow(location.timeZone, now) };
-  }
-  if (result.reason === "not_connected") throw new DomainError("CONFLICT", "Connect the location first: a sync uses its access token.");
-  throw new DomainError("CONFLICT", `Session ${result.sessionId} is already open for this location: wait for it to finish or cancel it.`);
+  assertSessionStarted(result);
+  await recordAuditEvent(db, {
+    actor,
+    action: "sync.session_started",
+    target: { type: "location", id: input.locationId, label: location.name },
+    details: { sessionId: result.sessionId, trigger, full: input.full },
+  });
+  // The worker may already have moved it on; this is the session as it stands now.
+  const [session] = await selectStartedSession(db, result.sessionId);
+  if (!session) throw new Error(`session ${result.sessionId} vanished`);
+  return { sessionId: result.sessionId, session: serializeDates(session), outsideWindow: isOutsideSyncWindow(location.timeZone, nowOf(ctx)) };
 }

@@ -31,11 +31,11 @@ async function auditOf(locationId: string) {
 describe("sync actions are audited with who did them", () => {
   it("start, cancel and resume: each with its actor, the location and the session", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
-    const started = await startManualSession(db, support, { locationId: location.id, full: true });
-    expect(await cancelSession(db, admin, started.sessionId)).toEqual({ status: "cancelled" });
+    const started = await startManualSession({ db, actor: support }, { locationId: location.id, full: true });
+    expect(await cancelSession({ db, actor: admin }, { sessionId: started.sessionId })).toEqual({ status: "cancelled" });
     // Cancelling what is already over changes nothing and records nothing.
-    await cancelSession(db, admin, started.sessionId);
-    const resumed = await resumeSession(db, support, started.sessionId);
+    await cancelSession({ db, actor: admin }, { sessionId: started.sessionId });
+    const resumed = await resumeSession({ db, actor: support }, { sessionId: started.sessionId });
 
     expect(
       (await auditOf(location.id)).map((row) => [row.action, row.actorUserId, row.actorEmail, row.clientAddress, row.targetLabel, row.details]),
@@ -63,7 +63,7 @@ describe("sync actions are audited with who did them", () => {
   it("closing an upstream session: audited when it closed, and when the upstream refused", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_services", mode: { kind: "status", status: 500 }, count: 1000 });
-    const started = await startManualSession(db, support, { locationId: location.id, full: false });
+    const started = await startManualSession({ db, actor: support }, { locationId: location.id, full: false });
     const options = {
       reader: createArraySourceReader(sampleSourceRows()),
       now: sampleNow,
@@ -74,11 +74,13 @@ describe("sync actions are audited with who did them", () => {
     await clearFaults(db);
 
     await injectFault(db, { target: "update_management_system", mode: { kind: "status", status: 503 }, count: 1000 });
-    await expect(closeUpstreamSession(db, admin, started.sessionId, { ...noWaits, maxAttempts: 1 })).rejects.toMatchObject({
+    await expect(
+      closeUpstreamSession({ db, actor: admin, upstreamClient: { ...noWaits, maxAttempts: 1 } }, { sessionId: started.sessionId }),
+    ).rejects.toMatchObject({
       code: "UPSTREAM_UNAVAILABLE",
     });
     await clearFaults(db);
-    await closeUpstreamSession(db, admin, started.sessionId, noWaits);
+    await closeUpstreamSession({ db, actor: admin, upstreamClient: noWaits }, { sessionId: started.sessionId });
 
     const closing = (await auditOf(location.id)).filter((row) => row.action.startsWith("sync.upstream"));
     expect(closing.map((row) => [row.action, row.actorUserId, row.actorEmail, row.targetLabel, row.details.sessionId])).toEqual([

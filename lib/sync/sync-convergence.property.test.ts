@@ -4,6 +4,7 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
@@ -149,7 +150,7 @@ describe("random source changes, each followed by a sync", () => {
         let expected: Upstream = emptyUpstream();
         for (const next of [null, ...changes]) {
           if (next) apply(rows, next);
-          const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+          const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
           const reader = createArraySourceReader(structuredClone(rows));
           const result = await runSession(testDb.db, requested.sessionId!, { reader, now: sampleNow, client: noWaits, config: { stepBackoffMs: 0 } });
           // The preview job's part: a streamed first sync leaves the location's first preview queued.

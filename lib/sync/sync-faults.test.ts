@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { locations, previewRuns, sandboxLocations, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
+import { systemContext } from "@/lib/operations/context";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
@@ -53,7 +54,7 @@ describe("faults", () => {
     await injectFault(db, { target: "batch_sync_calendars", mode: { kind: "status", status: 503 }, count: 1 });
     await injectFault(db, { target: "contact_details", mode: { kind: "rate-limit", retryAfterSeconds: 7 }, count: 1 });
     await injectFault(db, { target: "upload", mode: { kind: "reset" }, count: 1 });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb.db, requested.sessionId!, options())).toBe("succeeded");
 
     const { attempts } = await sessionOf(requested.sessionId!);
@@ -77,7 +78,7 @@ describe("faults", () => {
   it("a permanent fault fails the session, leaves the upstream session open and flags the location; resume converges", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const result = await runSession(
       testDb.db,
       requested.sessionId!,
@@ -100,7 +101,7 @@ describe("faults", () => {
     const [newer] = await db.insert(previewRuns).values({ locationId: location.id }).returning();
     await computePreview(testDb, newer!.id, { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow });
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
-    const resumed = await resumeSession(db, systemActor, requested.sessionId!);
+    const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: requested.sessionId! });
     expect(resumed.started).toBe(true);
     expect(await runSession(testDb.db, resumed.sessionId!, options())).toBe("succeeded");
     const after = await sessionOf(resumed.sessionId!);
@@ -142,7 +143,7 @@ describe("faults", () => {
     // Seed 8 at probability 0.5: the first openings request to arrive passes, the second fails (and has no retry here).
     // The two services' imports go at once, so either may be the one that fails.
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 503 }, probability: 0.5, seed: 8, count: 1 });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(
       await runSession(
         testDb.db,
@@ -161,7 +162,7 @@ describe("faults", () => {
     const failedKey = failedItems.find((item) => item.status === "failed")!.key;
 
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
-    const resumed = await resumeSession(db, systemActor, requested.sessionId!);
+    const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: requested.sessionId! });
     expect(await runSession(testDb.db, resumed.sessionId!, options())).toBe("succeeded");
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual([
       "POST batch_sync_openings 200",
@@ -180,7 +181,7 @@ describe("faults", () => {
   it("closes an upstream session left open, explicitly, and records the exchange", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_services", mode: { kind: "status", status: 500 }, count: 1000 });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(
       await runSession(
         testDb.db,
@@ -190,20 +191,22 @@ describe("faults", () => {
     ).toBe("failed");
     await clearFaults(db);
     expect(await sandboxInProgress(location.upstreamLocationId)).toBe(true);
-    await closeUpstreamSession(db, systemActor, requested.sessionId!, noWaits);
+    await closeUpstreamSession({ db, actor: systemActor, upstreamClient: noWaits }, { sessionId: requested.sessionId! });
     expect(await sandboxInProgress(location.upstreamLocationId)).toBe(false);
     const closed = await sessionOf(requested.sessionId!);
     expect(closed.session).toMatchObject({ status: "failed", upstreamOpen: false });
     expect(closed.steps.find((step) => step.name === "close")).toMatchObject({ status: "succeeded" });
     expect(closed.attempts.at(-1)).toMatchObject({ operation: "updateManagementSystem", status: 200 });
-    await expect(closeUpstreamSession(db, systemActor, requested.sessionId!, noWaits)).rejects.toThrow(/did not leave/);
+    await expect(closeUpstreamSession({ db, actor: systemActor, upstreamClient: noWaits }, { sessionId: requested.sessionId! })).rejects.toThrow(
+      /did not leave/,
+    );
   });
 });
 
 describe("lease and fencing", () => {
   it("a worker whose lease expired is taken over; its later writes are refused by the fencing token", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const { claimSession, LeaseLostError } = await import("./session-fence");
     const stale = (await claimSession(testDb.db, requested.sessionId!, { owner: "worker-a", leaseSeconds: 60 }))!;
     await expect(runSession(testDb.db, requested.sessionId!, options({ owner: "worker-b" }))).rejects.toThrow(/held by another worker/);

@@ -4,6 +4,7 @@ import { syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
 import { stopJobSender } from "@/lib/jobs/job-sender";
+import { systemContext } from "@/lib/operations/context";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { requestSyncSession } from "./request-session";
 import { syncSessionJob } from "./sync-session-job";
@@ -27,7 +28,11 @@ describe("sync.session job", () => {
   it("runs a requested session in a pg-boss worker", async () => {
     const [sourceKey] = await generateDemoSource(testDb.db, { locations: 1, contacts: 10, years: 1, seed: 9, sourceKeys: ["job"] });
     const location = await createConnectedLocation(testDb.db, setup, { sourceKey });
-    const requested = await requestSyncSession(testDb.db, { locationId: location.id, trigger: "manual", requestedByEmail: "support@example.test" });
+    const requested = await requestSyncSession(systemContext(testDb.db), {
+      locationId: location.id,
+      trigger: "manual",
+      requestedByEmail: "support@example.test",
+    });
     let status = "queued";
     for (let attempt = 0; attempt < 600 && (status === "queued" || status === "running"); attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

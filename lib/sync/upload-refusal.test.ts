@@ -6,6 +6,7 @@ import { syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { updateEnvironment } from "@/lib/environments/update-environment";
+import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
 import { runSession, type RunSessionOptions } from "./run-session";
@@ -26,14 +27,20 @@ const options: RunSessionOptions = {
 };
 
 async function pointStaging(baseUrl: string, uploadHosts: string[]) {
-  await updateEnvironment(db, systemActor, "staging", {
-    baseUrl,
-    uploadHosts,
-    clientId: setup.fixture.clientId,
-    dataSourceName: setup.fixture.dataSourceName,
-    apiKey: setup.fixture.apiKey,
-    clientSecret: setup.fixture.clientSecret,
-  });
+  await updateEnvironment(
+    { db, actor: systemActor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl,
+        uploadHosts,
+        clientId: setup.fixture.clientId,
+        dataSourceName: setup.fixture.dataSourceName,
+        apiKey: setup.fixture.apiKey,
+        clientSecret: setup.fixture.clientSecret,
+      },
+    },
+  );
 }
 
 async function contactStep(sessionId: string) {
@@ -75,7 +82,7 @@ describe("refused upload addresses", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await pointStaging(setup.sandbox.apiBaseUrl, ["uploads.example.test"]);
     try {
-      const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+      const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
       expect(await runSession(testDb.db, requested.sessionId!, options)).toBe("failed");
 
       const step = await contactStep(requested.sessionId!);
@@ -98,7 +105,7 @@ describe("refused upload addresses", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     upstream.seen.length = 0;
 
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb.db, requested.sessionId!, options)).toBe("failed");
 
     const step = await contactStep(requested.sessionId!);

@@ -7,6 +7,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemContext } from "@/lib/operations/context";
 import { injectFault } from "@/lib/sandbox/faults";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
@@ -69,7 +70,7 @@ describe("a worker killed mid-step", () => {
       const [sourceKey] = await generateDemoSource(db, { locations: 1, contacts: 25, years: 1, seed: 21, sourceKeys: [crash.sourceKey] });
       const location = await createConnectedLocation(db, setup, { sourceKey });
       await injectFault(db, { target: crash.target, mode: { kind: "delay", ms: 30_000 }, probability: 0.5, seed: 8, count: 1 });
-      const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+      const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
       const sessionId = requested.sessionId!;
       const worker = startWorker(sessionId);
 

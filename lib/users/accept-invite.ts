@@ -1,16 +1,18 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
 import { locationMembers, userInvites, users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { hashPassword } from "@/lib/auth/passwords";
 import { DomainError } from "@/lib/errors/domain-error";
+import { nowOf, type PublicOperationContext } from "@/lib/operations/context";
 import { hashInviteToken } from "./invite-links";
 
 const unusable = () =>
   new DomainError("NOT_FOUND", "This invite link is not valid any more: it was used, replaced, or it expired. Ask for a new one.");
 
 /** The invite behind a link, if it can still be used; `hasPassword`: the account has one already, which the link cannot change. */
-export async function findUsableInvite(db: Database, token: string, now = new Date()) {
+export async function findUsableInvite(ctx: PublicOperationContext, { token }: { token: string }) {
+  const { db } = ctx;
+  const now = nowOf(ctx);
   const [invite] = await db
     .select({
       id: userInvites.id,
@@ -41,10 +43,11 @@ export interface AcceptedInvite {
  * replaces a password the account has already: then it only adds the membership.
  */
 export async function acceptInvite(
-  db: Database,
-  input: { token: string; password: string; clientAddress: string; now?: Date },
+  ctx: PublicOperationContext,
+  input: { token: string; password: string; clientAddress: string },
 ): Promise<AcceptedInvite> {
-  const now = input.now ?? new Date();
+  const { db } = ctx;
+  const now = nowOf(ctx);
   const tokenHash = hashInviteToken(input.token);
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {

@@ -1,9 +1,9 @@
-import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { assertCan, type OperationActor } from "@/lib/auth/permissions";
+import { assertCan } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/passwords";
 import { DomainError } from "@/lib/errors/domain-error";
+import type { OperationContext } from "@/lib/operations/context";
 import { invitePath, issueInvite } from "./invite-links";
 import type { CreateUserInput } from "./user-inputs";
 
@@ -21,7 +21,8 @@ export interface CreatedUser {
  * database's unique email decides between simultaneous creations: the others get
  * a conflict, and nothing of theirs is written.
  */
-export async function createUser(db: Database, actor: OperationActor, input: CreateUserInput & { password?: string }): Promise<CreatedUser> {
+export async function createUser(ctx: OperationContext, input: CreateUserInput & { password?: string }): Promise<CreatedUser> {
+  const { db, actor } = ctx;
   assertCan(actor, "users.manage");
   const email = input.email.trim().toLowerCase();
   const passwordHash = input.password ? await hashPassword(input.password) : null;

@@ -1,7 +1,8 @@
 import { asc, sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
+import { assertCan, type Actor } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
+import type { OperationContext } from "@/lib/operations/context";
 
 export interface UserListItem {
   id: string;
@@ -15,7 +16,9 @@ export interface UserListItem {
   createdAt: Date;
 }
 
-export async function listUsers(db: Database): Promise<UserListItem[]> {
+export async function listUsers(ctx: OperationContext<Actor>): Promise<UserListItem[]> {
+  const { db } = ctx;
+  assertCan(ctx.actor, "users.manage");
   const rows = await db
     .select({
       id: users.id,

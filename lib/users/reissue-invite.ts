@@ -1,16 +1,17 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { assertCan, type OperationActor } from "@/lib/auth/permissions";
+import { assertCan } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
+import type { OperationContext } from "@/lib/operations/context";
 import { invitePath, issueInvite } from "./invite-links";
 
 /**
  * A fresh invite link for a user who has not set a password yet; their earlier
  * unused link stops working. A link never replaces a password someone has set.
  */
-export async function reissueInvite(db: Database, actor: OperationActor, userId: string) {
+export async function reissueInvite(ctx: OperationContext, { userId }: { userId: string }) {
+  const { db, actor } = ctx;
   assertCan(actor, "users.manage");
   return db.transaction(async (tx) => {
     // Locked so that an acceptance of the earlier link finishes first (and is seen) or waits for this one.

@@ -1,9 +1,9 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { assertCan, can, rolesAllowed, type OperationActor } from "@/lib/auth/permissions";
+import { assertCan, can, rolesAllowed } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
+import type { OperationContext } from "@/lib/operations/context";
 import type { UpdateUserInput } from "./user-inputs";
 
 /**
@@ -11,7 +11,8 @@ import type { UpdateUserInput } from "./user-inputs";
  * their signed-in sessions end at once; the last active admin (the last who may
  * manage users) cannot be removed.
  */
-export async function updateUser(db: Database, actor: OperationActor, userId: string, input: UpdateUserInput) {
+export async function updateUser(ctx: OperationContext, { userId, ...input }: UpdateUserInput & { userId: string }) {
+  const { db, actor } = ctx;
   assertCan(actor, "users.manage");
   return db.transaction(async (tx) => {
     // Serialises concurrent admin changes so the "last admin" check holds.

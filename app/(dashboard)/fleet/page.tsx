@@ -20,7 +20,7 @@ export default async function FleetPage({ searchParams }: { searchParams: Promis
   const user = await requirePageUser({ action: "fleet.view" });
   const parsed = FleetMatrixQuery.safeParse(queryInputOf(await searchParams));
   const query = parsed.success ? parsed.data : FleetMatrixQuery.parse({});
-  const matrix = await loadFleetMatrix(getDatabase(), user, query);
+  const matrix = await loadFleetMatrix({ db: getDatabase(), actor: user }, query);
   const filters = { q: query.q, environment: query.environment };
   const freshness = matrixSteps
     .filter((step) => freshForHours[step] <= 48)

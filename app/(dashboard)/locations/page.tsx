@@ -32,13 +32,13 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
   let notice = parsed.success ? null : "Some filters were not valid and were ignored.";
   let page: LocationListPage;
   try {
-    page = await listLocations(getDatabase(), user, query);
+    page = await listLocations({ db: getDatabase(), actor: user }, query);
   } catch (error) {
     if (!(error instanceof DomainError && error.code === "INVALID")) throw error;
     // A stale or edited page link: keep the filters, start from the first page.
     query = { ...query, after: undefined, before: undefined };
     notice = "That page link is no longer valid; showing the first page.";
-    page = await listLocations(getDatabase(), user, query);
+    page = await listLocations({ db: getDatabase(), actor: user }, query);
   }
   const canCreate = can(user, "location.create");
   const filtered = Boolean(query.q || query.status || query.environment);

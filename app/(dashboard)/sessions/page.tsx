@@ -24,17 +24,17 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
   const parsed = FleetSessionQuery.safeParse(queryInputOf(await searchParams));
   let query = parsed.success ? parsed.data : FleetSessionQuery.parse({});
   let notice = parsed.success ? null : "Some filters were not valid and were ignored.";
-  const db = getDatabase();
+  const ctx = { db: getDatabase(), actor: user };
   let page: FleetSessionPage;
   try {
-    page = await listFleetSessions(db, user, query);
+    page = await listFleetSessions(ctx, query);
   } catch (error) {
     if (!(error instanceof DomainError && error.code === "INVALID")) throw error;
     query = { ...query, after: undefined };
     notice = "That page link is no longer valid; showing the first page.";
-    page = await listFleetSessions(db, user, query);
+    page = await listFleetSessions(ctx, query);
   }
-  const [counts, days] = await Promise.all([countFleetSessionsToday(db, user), listFleetDays(db, user)]);
+  const [counts, days] = await Promise.all([countFleetSessionsToday(ctx), listFleetDays(ctx)]);
   const filters = { q: query.q, status: query.status, trigger: query.trigger, environment: query.environment };
 
   return (

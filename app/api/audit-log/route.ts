@@ -3,4 +3,6 @@ import { getDatabase } from "@/db/client";
 import { AuditLogQuery, listAuditEvents } from "@/lib/audit/list-audit-events";
 import { routeHandler } from "@/lib/http/route-handler";
 
-export const GET = routeHandler({ action: "audit.view", query: AuditLogQuery }, async ({ query }) => listAuditEvents(getDatabase(), query));
+export const GET = routeHandler({ action: "audit.view", query: AuditLogQuery }, async ({ actor, query }) =>
+  listAuditEvents({ db: getDatabase(), actor }, query),
+);

@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Set your password" };
 // Public on purpose: the one-time link is the credential.
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const parsed = InviteToken.safeParse(await params);
-  const invite = parsed.success ? await findUsableInvite(getDatabase(), parsed.data.token) : null;
+  const invite = parsed.success ? await findUsableInvite({ db: getDatabase() }, { token: parsed.data.token }) : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">

@@ -1,8 +1,8 @@
 import { Option, type Command } from "commander";
 import { getDatabase } from "@/db/client";
 import { getConfig } from "@/lib/config/config";
-import { systemActorAs } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
+import { systemContext } from "@/lib/operations/context";
 import { EnvironmentName, type EnvironmentUpdateInput, type EnvironmentView } from "@/lib/environments/environment-inputs";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
 import { updateEnvironment } from "@/lib/environments/update-environment";
@@ -61,7 +61,7 @@ export function register(program: Command) {
       await runWithDatabase(async () => {
         const name = parseName(nameArgument);
         const db = getDatabase();
-        const stored = await getEnvironmentView(db, name);
+        const stored = await getEnvironmentView(systemContext(db, "cli"), { name });
         const config = getConfig();
         const input: Partial<EnvironmentUpdateInput> = {
           baseUrl: options.baseUrl ?? stored.baseUrl ?? undefined,
@@ -73,7 +73,7 @@ export function register(program: Command) {
           clientSecret: config.UPSTREAM_CLIENT_SECRET,
           ...(options.serviceMoved && { tokensMoveToNewAddress: true }),
         };
-        const view = await updateEnvironment(db, systemActorAs("cli"), name, input).catch((error: unknown) => {
+        const view = await updateEnvironment(systemContext(db, "cli"), { name, settings: input }).catch((error: unknown) => {
           throw withCommandLineNames(error);
         });
         printView(view, options.json);
@@ -87,7 +87,7 @@ export function register(program: Command) {
     .option("--json", "print as JSON")
     .action(async (nameArgument: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
-        printView(await getEnvironmentView(getDatabase(), parseName(nameArgument)), options.json);
+        printView(await getEnvironmentView(systemContext(getDatabase(), "cli"), { name: parseName(nameArgument) }), options.json);
       });
     });
 }

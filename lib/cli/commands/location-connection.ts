@@ -31,7 +31,7 @@ export function register(program: Command) {
         const input = ConnectLocationInput.safeParse({ email: options.email, password: await readSecretFromStdin("password") });
         if (!input.success)
           throw new DomainError("INVALID", input.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
-        const location = await connectLocation(getDatabase(), cliActor, locationId, input.data);
+        const location = await connectLocation({ db: getDatabase(), actor: cliActor }, { ...input.data, locationId });
         const summary = {
           id: location.id,
           name: location.name,
@@ -54,7 +54,7 @@ export function register(program: Command) {
     .option("--json", "print the result as JSON")
     .action(async (id: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
-        const location = await disconnectLocation(getDatabase(), cliActor, parseLocationId(id));
+        const location = await disconnectLocation({ db: getDatabase(), actor: cliActor }, { locationId: parseLocationId(id) });
         console.log(
           options.json
             ? jsonForTerminal({ id: location.id, name: location.name, connected: location.connected })

@@ -72,7 +72,7 @@ async function listAllLocations(q: string | undefined): Promise<LocationListItem
   const items: LocationListItem[] = [];
   let after: string | undefined;
   do {
-    const page = await listLocations(getDatabase(), cliActor, LocationListQuery.parse({ q, after, limit: 200 }));
+    const page = await listLocations({ db: getDatabase(), actor: cliActor }, LocationListQuery.parse({ q, after, limit: 200 }));
     items.push(...page.items);
     after = page.nextCursor ?? undefined;
   } while (after);
@@ -115,7 +115,7 @@ export function register(program: Command) {
     .action(async (options: AddOptions) => {
       await runWithDatabase(async () => {
         try {
-          const location = await createLocation(getDatabase(), cliActor, parseAddOptions(options));
+          const location = await createLocation({ db: getDatabase(), actor: cliActor }, parseAddOptions(options));
           console.log(options.json ? jsonForTerminal(location) : location.id);
         } catch (error) {
           throw error instanceof DomainError ? withFlagNames(error) : error;

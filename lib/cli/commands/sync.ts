@@ -1,15 +1,16 @@
 import type { Command } from "commander";
 import { getConnection } from "@/db/client";
-import { systemActorAs } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { LocationId } from "@/lib/locations/location-inputs";
 import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
 import { confirmRemovals } from "@/lib/sync/confirm-removals";
-import { getSessionDetail, listSessions } from "@/lib/sync/read-sessions";
-import { requestSyncSession } from "@/lib/sync/request-session";
+import { systemContext, type OperationContext } from "@/lib/operations/context";
+import { getSessionView } from "@/lib/sync/read-session-view";
+import { listSessionHistory } from "@/lib/sync/read-session-history";
+import { sessionRequestMessage } from "@/lib/sync/request-session";
 import { cancelSession, resumeSession } from "@/lib/sync/session-actions";
-import { recordSessionStarted } from "@/lib/sync/start-manual-session";
-import { ConfirmRemovalsInput } from "@/lib/sync/session-inputs";
+import { startManualSession } from "@/lib/sync/start-manual-session";
+import { ConfirmRemovalsInput, SessionHistoryQuery, SessionId } from "@/lib/sync/session-inputs";
 import { optionalStepNames, type OptionalStepName } from "@/lib/sync/step-names";
 import { runOrWaitForSession } from "@/lib/sync/wait-for-session";
 import { runWithDatabase } from "../run-with-database";
@@ -19,6 +20,12 @@ function locationIdOf(value: string): string {
   const parsed = LocationId.safeParse({ locationId: value });
   if (!parsed.success) throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${forTerminal(value)}"`);
   return parsed.data.locationId;
+}
+
+function sessionIdOf(value: string): string {
+  const parsed = SessionId.safeParse({ sessionId: value });
+  if (!parsed.success) throw new DomainError("NOT_FOUND", "Sync session not found.");
+  return parsed.data.sessionId;
 }
 
 function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
@@ -34,7 +41,7 @@ function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
 }
 
 /** The CLI is the operator's tool: the system actor (lib/auth/permissions), "cli" in the audit log. */
-const cliActor = systemActorAs("cli", "cli");
+const cliContext = (): OperationContext => systemContext(getConnection().db, "cli", "cli");
 
 // `text` is composed with forTerminal() around every value from the database or the upstream.
 const print = (value: unknown, json: boolean | undefined, text: string) =>
@@ -51,36 +58,18 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(async (location: string, options: { full?: boolean; steps?: string; wait?: boolean; json?: boolean }) => {
       await runWithDatabase(async () => {
-        const connection = getConnection();
-        const locationId = locationIdOf(location);
-        const result = await requestSyncSession(connection.db, {
-          locationId,
+        const ctx = cliContext();
+        const started = await startManualSession(ctx, {
+          locationId: locationIdOf(location),
           trigger: "cli",
-          requestedByEmail: "cli",
-          full: options.full,
+          full: options.full ?? false,
           optionalSteps: stepsOf(options.steps),
         });
-        if (!result.started && result.reason === "not_connected")
-          throw new DomainError("CONFLICT", "This location is not connected: its owner connects it first.");
-        if (result.started)
-          await recordSessionStarted(connection.db, cliActor, {
-            sessionId: result.sessionId,
-            locationId,
-            trigger: "cli",
-            full: options.full ?? false,
-          });
-        const sessionId = result.sessionId!;
-        if (!options.wait)
-          return void print(
-            result,
-            options.json,
-            result.started
-              ? `session ${sessionId} queued`
-              : `session ${sessionId} is already ${result.reason === "already_open" ? "open" : "scheduled"}`,
-          );
-        const status = await runOrWaitForSession(connection.db, sessionId);
-        const detail = await getSessionDetail(connection.db, sessionId);
-        print(detail, options.json, `session ${sessionId} ${status}${detail.session.error ? `: ${forTerminal(detail.session.error)}` : ""}`);
+        const { sessionId } = started;
+        if (!options.wait) return void print(started, options.json, sessionRequestMessage({ started: true, sessionId }));
+        const status = await runOrWaitForSession(getConnection().db, sessionId);
+        const view = await getSessionView(ctx, { sessionId });
+        print(view, options.json, `session ${sessionId} ${status}${view.session.error ? `: ${forTerminal(view.session.error)}` : ""}`);
         if (status !== "succeeded") process.exitCode = 1;
       });
     });
@@ -92,10 +81,11 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(async (location: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
-        const sessions = await listSessions(getConnection().db, locationIdOf(location));
+        // The newest page of the location's history, as GET /api/locations/[id]/sessions answers it.
+        const { items: sessions } = await listSessionHistory(cliContext(), { ...SessionHistoryQuery.parse({}), locationId: locationIdOf(location) });
         const lines = sessions.map(
           (session) =>
-            `${session.id} ${session.status.padEnd(9)} ${session.trigger.padEnd(8)} ${session.createdAt.toISOString()}${session.error ? ` ${forTerminal(session.error)}` : ""}`,
+            `${session.id} ${session.status.padEnd(9)} ${session.trigger.padEnd(8)} ${session.createdAt}${session.error ? ` ${forTerminal(session.error)}` : ""}`,
         );
         print(sessions, options.json, lines.join("\n") || "no sessions");
       });
@@ -108,16 +98,16 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(async (id: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
-        const detail = await getSessionDetail(getConnection().db, id);
+        const view = await getSessionView(cliContext(), { sessionId: sessionIdOf(id) });
         const lines = [
-          `session ${detail.session.id} ${detail.session.status}${detail.session.upstreamOpen ? " (upstream session open)" : ""}`,
-          ...detail.steps.map(
+          `session ${view.session.id} ${view.session.status}${view.session.upstreamOpen ? " (upstream session open)" : ""}`,
+          ...view.steps.map(
             (step) =>
               `  ${step.name.padEnd(18)} ${step.status.padEnd(9)} sent ${step.recordsSent}, invalid ${step.recordsInvalid}, excluded ${step.recordsExcluded}${step.error ? ` – ${forTerminal(step.error)}` : ""}`,
           ),
-          `  ${detail.attempts.length} HTTP attempt(s)`,
+          `  ${view.attempts.length} HTTP attempt(s)`,
         ];
-        print(detail, options.json, lines.join("\n"));
+        print(view, options.json, lines.join("\n"));
       });
     });
 
@@ -128,13 +118,8 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(async (id: string, options: { json?: boolean }) => {
       await runWithDatabase(async () => {
-        const result = await resumeSession(getConnection().db, cliActor, id);
-        print(
-          result,
-          options.json,
-          result.started ? `session ${result.sessionId} queued (resumes ${forTerminal(id)})` : `not started: ${result.reason}`,
-        );
-        if (!result.started) process.exitCode = 1;
+        const result = await resumeSession(cliContext(), { sessionId: sessionIdOf(id) });
+        print({ sessionId: result.sessionId }, options.json, `session ${result.sessionId} queued (resumes ${forTerminal(id)})`);
       });
     });
 
@@ -148,7 +133,7 @@ export function register(program: Command) {
       await runWithDatabase(async () => {
         const input = ConfirmRemovalsInput.safeParse({ reason: options.reason });
         if (!input.success) throw new DomainError("INVALID", `--reason: ${input.error.issues[0]?.message ?? "is not valid"}`);
-        const result = await confirmRemovals(getConnection().db, cliActor, id, input.data);
+        const result = await confirmRemovals(cliContext(), { ...input.data, sessionId: sessionIdOf(id) });
         print(result, options.json, `session ${result.sessionId} queued (confirms the removals of ${forTerminal(id)})`);
       });
     });
@@ -159,7 +144,7 @@ export function register(program: Command) {
     .argument("<id>", "the session's id")
     .action(async (id: string) => {
       await runWithDatabase(async () => {
-        const result = await cancelSession(getConnection().db, cliActor, id);
+        const result = await cancelSession(cliContext(), { sessionId: sessionIdOf(id) });
         print(result, false, `session ${forTerminal(id)}: ${result.status === "cancelled" ? "cancelled" : "cancel requested"}`);
       });
     });
@@ -170,7 +155,7 @@ export function register(program: Command) {
     .argument("<id>", "the session's id")
     .action(async (id: string) => {
       await runWithDatabase(async () => {
-        await closeUpstreamSession(getConnection().db, cliActor, id);
+        await closeUpstreamSession(cliContext(), { sessionId: sessionIdOf(id) });
         print(null, false, `session ${forTerminal(id)}: upstream session closed`);
       });
     });

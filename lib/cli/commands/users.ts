@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { getDatabase } from "@/db/client";
 import { NewPassword } from "@/lib/auth/passwords";
-import { systemActorAs } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
+import { systemContext } from "@/lib/operations/context";
 import { createUser } from "@/lib/users/create-user";
 import { CreateUserInput } from "@/lib/users/user-inputs";
 import { readSecretFromStdin } from "../read-stdin";
@@ -24,7 +24,7 @@ export function register(program: Command) {
           throw new DomainError("INVALID", input.error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`).join("; "));
         const password = NewPassword.safeParse(await readSecretFromStdin("password"));
         if (!password.success) throw new DomainError("INVALID", `password: ${password.error.issues[0]?.message}`);
-        const user = await createUser(getDatabase(), systemActorAs("cli"), { ...input.data, password: password.data });
+        const user = await createUser(systemContext(getDatabase(), "cli"), { ...input.data, password: password.data });
         console.log(
           options.json
             ? jsonForTerminal({ id: user.id, email: user.email, role: user.role })

@@ -1,4 +1,5 @@
 import type { Database } from "@/db/client";
+import { systemContext } from "@/lib/operations/context";
 import { requestSyncSession, type RequestSessionResult } from "@/lib/sync/request-session";
 import { findDueLocations } from "./due-locations";
 
@@ -30,7 +31,12 @@ export async function startDueSyncs(db: Database, now: Date): Promise<ScheduleTi
     while (next < due.length) {
       const { locationId, localToday } = due[next++]!;
       try {
-        const result = await requestSyncSession(db, { locationId, trigger: "schedule", requestedByEmail: null, scheduledFor: localToday });
+        const result = await requestSyncSession(systemContext(db), {
+          locationId,
+          trigger: "schedule",
+          requestedByEmail: null,
+          scheduledFor: localToday,
+        });
         tick.requested.push({ locationId, scheduledFor: localToday, result });
       } catch (error) {
         tick.failed.push({ locationId, error });

@@ -1,4 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
+import { systemContext } from "@/lib/operations/context";
 import { describe, expect, it } from "vitest";
 import { previewRecords, syncSessions, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
@@ -41,7 +42,7 @@ describe("a streamed first sync", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const rows = sampleSourceRows();
     const { reader, state } = breakingReader(rows);
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await run(requested.sessionId!, reader)).toBe("failed");
 
     const [failed] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
@@ -56,7 +57,7 @@ describe("a streamed first sync", () => {
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
 
     state.healed = true;
-    const resumed = await resumeSession(db, systemActor, requested.sessionId!);
+    const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: requested.sessionId! });
     expect(await run(resumed.sessionId!, reader)).toBe("succeeded");
     const [after] = await db.select().from(syncSessions).where(eq(syncSessions.id, resumed.sessionId!));
     expect(after).toMatchObject({ status: "succeeded", streamed: true, previewRunId: null });
@@ -77,7 +78,7 @@ describe("a streamed first sync", () => {
     // " a1" trims to the key of a1 (February): the copy in March repeats it.
     rows.appointments!.push(sourceAppointment(" a1", "2026-03-05", { customer_id: "cu2", status: "completed" }));
     const reader = createArraySourceReader(rows);
-    const requested = await requestSyncSession(db, { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await run(requested.sessionId!, reader)).toBe("succeeded");
 
     const held = await upstreamOf(db, location.upstreamLocationId);

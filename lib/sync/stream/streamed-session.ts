@@ -4,6 +4,7 @@ import { previewRuns, type syncSessions } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { requestPreview } from "@/lib/preview/request-preview";
+import { systemContext } from "@/lib/operations/context";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import type { SourceReader } from "@/lib/source/source-reader";
 import type { SessionFence } from "../session-fence";
@@ -74,7 +75,7 @@ export async function requestFirstPreview(db: Database, locationId: string): Pro
     .limit(1);
   if (existing) return;
   try {
-    await requestPreview(db, locationId, null);
+    await requestPreview(systemContext(db), { locationId, requestedByEmail: null });
   } catch (error) {
     console.error(`[sync] could not queue the first preview of ${locationId}: ${describeErrorForLog(error)}`);
   }

@@ -3,6 +3,7 @@ import { stopJobSender } from "@/lib/jobs/job-sender";
 import { and, eq } from "drizzle-orm";
 import type { Database, DatabaseConnection } from "@/db/client";
 import { locations, previewRuns, sandboxRecords, sandboxRequestLog, syncSessions } from "@/db/schema";
+import { systemContext } from "@/lib/operations/context";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { systemActorAs } from "@/lib/auth/permissions";
@@ -42,14 +43,20 @@ export async function useSyncSandbox(db: Database): Promise<SyncSandbox> {
 export async function startSyncSandbox(db: Database): Promise<SyncSandbox> {
   const sandbox = await startSandboxServer({ db, faultsEnabled: true });
   const fixture = await createSandboxFixture(db);
-  await updateEnvironment(db, systemActor, "staging", {
-    baseUrl: sandbox.apiBaseUrl,
-    uploadHosts: [new URL(sandbox.uploadOrigin).host],
-    clientId: fixture.clientId,
-    dataSourceName: fixture.dataSourceName,
-    apiKey: fixture.apiKey,
-    clientSecret: fixture.clientSecret,
-  });
+  await updateEnvironment(
+    { db, actor: systemActor },
+    {
+      name: "staging",
+      settings: {
+        baseUrl: sandbox.apiBaseUrl,
+        uploadHosts: [new URL(sandbox.uploadOrigin).host],
+        clientId: fixture.clientId,
+        dataSourceName: fixture.dataSourceName,
+        apiKey: fixture.apiKey,
+        clientSecret: fixture.clientSecret,
+      },
+    },
+  );
   return { sandbox, fixture, close: () => sandbox.close() };
 }
 
@@ -63,7 +70,10 @@ export async function createConnectedLocation(db: Database, setup: SyncSandbox, 
     .values({ name: `Salon ${Math.random()}`, environment: "staging", upstreamLocationId, timeZone: "Europe/Berlin", country: "DE", ...values })
     .returning();
   const actor = systemActorAs("support@example.test", `198.51.100.${++address % 250}`);
-  await connectLocation(db, actor, row!.id, { email: setup.fixture.owner.email, password: setup.fixture.owner.password }, { client: noWaits });
+  await connectLocation(
+    { db, actor: actor, upstreamClient: noWaits },
+    { locationId: row!.id, email: setup.fixture.owner.email, password: setup.fixture.owner.password },
+  );
   return { ...row!, upstreamLocationId };
 }
 
@@ -135,6 +145,6 @@ export async function runManualTestSync(
   source: SourceRows | SourceReader,
   options: TestSyncOptions = {},
 ) {
-  const requested = await requestSyncSession(connection.db, { locationId, trigger: "manual", requestedByEmail: null });
+  const requested = await requestSyncSession(systemContext(connection.db), { locationId, trigger: "manual", requestedByEmail: null });
   return runTestSync(connection, requested.sessionId!, source, options);
 }

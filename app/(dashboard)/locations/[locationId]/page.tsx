@@ -29,11 +29,14 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
   // The location is one the user may see (loadPageLocation): the role decides what they may do with it.
   const permissions = permissionsOf(user);
   const showsOwners = can(user, "location.owners.view");
-  const owners = showsOwners ? await listLocationOwners(getDatabase(), location.id) : [];
+  const owners = showsOwners ? await listLocationOwners({ db: getDatabase(), actor: user }, { locationId: location.id }) : [];
   const nextSync = nextScheduledSync(location.syncTime, location.timeZone);
   const renderedAt = new Date().getTime();
-  const [latest = null] = (await listSessionHistory(getDatabase(), user, location.id, SessionHistoryQuery.parse({ limit: 1 }))).items;
-  const openSession = latest && isSessionInFlight(latest.status) ? await getSessionView(getDatabase(), user, latest.id) : null;
+  const [latest = null] = (
+    await listSessionHistory({ db: getDatabase(), actor: user }, { ...SessionHistoryQuery.parse({ limit: 1 }), locationId: location.id })
+  ).items;
+  const openSession =
+    latest && isSessionInFlight(latest.status) ? await getSessionView({ db: getDatabase(), actor: user }, { sessionId: latest.id }) : null;
   return (
     <>
       <PageHeader

@@ -18,7 +18,7 @@ export default async function SessionPage({ params }: { params: Promise<{ sessio
   let view: SessionView;
   try {
     // Owners: only their own locations' sessions; another's is the same 404 as an unknown id.
-    view = await getSessionView(getDatabase(), user, parsed.data.sessionId);
+    view = await getSessionView({ db: getDatabase(), actor: user }, parsed.data);
   } catch (error) {
     if (error instanceof DomainError && error.code === "NOT_FOUND") notFound();
     throw error;

@@ -8,8 +8,8 @@ import { requirePageUser } from "@/lib/auth/guard";
 export const metadata: Metadata = { title: "Alerts" };
 
 export default async function AlertSettingsPage() {
-  await requirePageUser({ action: "alerts.manage" });
-  const channels = await getAlertChannelsView(getDatabase());
+  const user = await requirePageUser({ action: "alerts.manage" });
+  const channels = await getAlertChannelsView({ db: getDatabase(), actor: user });
   return (
     <>
       <PageHeader

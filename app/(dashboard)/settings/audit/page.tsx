@@ -15,11 +15,11 @@ import { requirePageUser } from "@/lib/auth/guard";
 export const metadata: Metadata = { title: "Audit log" };
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser({ action: "audit.view" });
+  const user = await requirePageUser({ action: "audit.view" });
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
   const parsed = AuditLogQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : AuditLogQuery.parse({});
-  const { events, nextCursor } = await listAuditEvents(getDatabase(), query);
+  const { events, nextCursor } = await listAuditEvents({ db: getDatabase(), actor: user }, query);
   const nextParams = new URLSearchParams(Object.entries({ ...raw, before: nextCursor ?? "" }).filter(([, value]) => value) as [string, string][]);
 
   return (

@@ -8,8 +8,8 @@ import { listEnvironmentViews } from "@/lib/environments/get-environment-view";
 export const metadata: Metadata = { title: "Environments" };
 
 export default async function EnvironmentsPage() {
-  await requirePageUser({ action: "environments.manage" });
-  const environments = await listEnvironmentViews(getDatabase());
+  const user = await requirePageUser({ action: "environments.manage" });
+  const environments = await listEnvironmentViews({ db: getDatabase(), actor: user });
   return (
     <>
       <PageHeader

@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const currentUser = await requirePageUser({ action: "users.manage" });
-  const users = await listUsers(getDatabase());
+  const users = await listUsers({ db: getDatabase(), actor: currentUser });
   return (
     <>
       <PageHeader

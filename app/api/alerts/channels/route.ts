@@ -4,8 +4,10 @@ import { AlertChannelsInput } from "@/lib/alerts/alert-channel-inputs";
 import { getAlertChannelsView, saveAlertChannels } from "@/lib/alerts/alert-channels";
 import { routeHandler } from "@/lib/http/route-handler";
 
-export const GET = routeHandler({ action: "alerts.manage" }, async () => ({ channels: await getAlertChannelsView(getDatabase()) }));
+export const GET = routeHandler({ action: "alerts.manage" }, async ({ actor }) => ({
+  channels: await getAlertChannelsView({ db: getDatabase(), actor }),
+}));
 
 export const PUT = routeHandler({ action: "alerts.manage", body: AlertChannelsInput }, async ({ actor, body }) => ({
-  channels: await saveAlertChannels(getDatabase(), actor, body),
+  channels: await saveAlertChannels({ db: getDatabase(), actor }, body),
 }));

@@ -8,13 +8,13 @@ import { routeHandler } from "@/lib/http/route-handler";
 
 const EnvironmentParams = z.object({ name: EnvironmentName });
 
-export const GET = routeHandler({ action: "environments.manage", params: EnvironmentParams }, async ({ params }) => ({
-  environment: await getEnvironmentView(getDatabase(), params.name),
+export const GET = routeHandler({ action: "environments.manage", params: EnvironmentParams }, async ({ actor, params }) => ({
+  environment: await getEnvironmentView({ db: getDatabase(), actor }, params),
 }));
 
 export const PUT = routeHandler(
   { action: "environments.manage", params: EnvironmentParams, body: EnvironmentUpdateInput },
   async ({ actor, params, body }) => ({
-    environment: await updateEnvironment(getDatabase(), actor, params.name, body),
+    environment: await updateEnvironment({ db: getDatabase(), actor }, { name: params.name, settings: body }),
   }),
 );

@@ -7,7 +7,7 @@ import { AcceptInviteInput, InviteToken } from "@/lib/users/user-inputs";
 export const POST = publicRouteHandler(
   { action: "public", params: InviteToken, body: AcceptInviteInput },
   async ({ params, body, clientAddress }) => {
-    const accepted = await acceptInvite(getDatabase(), { token: params.token, password: body.password, clientAddress });
+    const accepted = await acceptInvite({ db: getDatabase() }, { token: params.token, password: body.password, clientAddress });
     return { email: accepted.email, locationId: accepted.locationId, passwordSet: accepted.passwordSet };
   },
 );

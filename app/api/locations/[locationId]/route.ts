@@ -5,10 +5,10 @@ import { getLocationView } from "@/lib/locations/get-location";
 import { LocationId, LocationUpdateInput } from "@/lib/locations/location-inputs";
 import { updateLocation } from "@/lib/locations/update-location";
 
-export const GET = routeHandler({ action: "location.view", params: LocationId }, async ({ user, params }) => ({
-  location: await getLocationView(getDatabase(), user, params.locationId),
+export const GET = routeHandler({ action: "location.view", params: LocationId }, async ({ actor, params }) => ({
+  location: await getLocationView({ db: getDatabase(), actor }, params),
 }));
 
 export const PATCH = routeHandler({ action: "location.edit", params: LocationId, body: LocationUpdateInput }, async ({ actor, params, body }) => ({
-  location: await updateLocation(getDatabase(), actor, params.locationId, body),
+  location: await updateLocation({ db: getDatabase(), actor }, { ...body, locationId: params.locationId }),
 }));

@@ -4,6 +4,6 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { getSessionView } from "@/lib/sync/read-session-view";
 import { SessionId } from "@/lib/sync/session-inputs";
 
-export const GET = routeHandler({ action: "session.view", params: SessionId }, async ({ user, params }) =>
-  getSessionView(getDatabase(), user, params.sessionId),
+export const GET = routeHandler({ action: "session.view", params: SessionId }, async ({ actor, params }) =>
+  getSessionView({ db: getDatabase(), actor }, params),
 );

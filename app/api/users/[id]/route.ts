@@ -5,6 +5,6 @@ import { updateUser } from "@/lib/users/update-user";
 import { UpdateUserInput, UserId } from "@/lib/users/user-inputs";
 
 export const PATCH = routeHandler({ action: "users.manage", params: UserId, body: UpdateUserInput }, async ({ actor, params, body }) => {
-  await updateUser(getDatabase(), actor, params.id, body);
+  await updateUser({ db: getDatabase(), actor }, { ...body, userId: params.id });
   return { ok: true };
 });

@@ -55,7 +55,7 @@ export default async function PreviewPage({
   const db = getDatabase();
   const canRefresh = can(user, "preview.refresh");
   const canRebuild = can(user, "preview.rebuild");
-  const runs = await ensureFreshPreview(db, getSourceReader(), user, location);
+  const runs = await ensureFreshPreview({ db, actor: user }, { location, reader: getSourceReader() });
   const shown = runs.shown;
   const counts = shown?.counts ?? null;
   const countsState = await ensurePreviewCounts(db, runs);

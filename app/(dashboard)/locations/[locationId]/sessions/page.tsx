@@ -31,11 +31,11 @@ export default async function SessionHistoryPage({
   let page: SessionHistoryPage;
   let problem = parsed.success ? null : "The filters in the address are not valid: showing all sessions.";
   try {
-    page = await listSessionHistory(getDatabase(), user, location.id, query);
+    page = await listSessionHistory({ db: getDatabase(), actor: user }, { ...query, locationId: location.id });
   } catch (error) {
     if (!(error instanceof DomainError && error.code === "INVALID")) throw error;
     problem = "That page link is not valid: showing the newest sessions.";
-    page = await listSessionHistory(getDatabase(), user, location.id, { ...query, after: undefined, before: undefined });
+    page = await listSessionHistory({ db: getDatabase(), actor: user }, { locationId: location.id, ...query, after: undefined, before: undefined });
   }
   const renderedAt = new Date().getTime();
   const base = `/locations/${location.id}/sessions`;

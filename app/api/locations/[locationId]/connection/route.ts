@@ -6,11 +6,11 @@ import { disconnectLocation } from "@/lib/locations/disconnect-location";
 import { ConnectLocationInput, LocationId } from "@/lib/locations/location-inputs";
 
 export const POST = routeHandler({ action: "location.connect", params: LocationId, body: ConnectLocationInput }, async ({ actor, params, body }) => {
-  const location = await connectLocation(getDatabase(), actor, params.locationId, body);
+  const location = await connectLocation({ db: getDatabase(), actor }, { ...body, locationId: params.locationId });
   return { location };
 });
 
 export const DELETE = routeHandler({ action: "location.connect", params: LocationId }, async ({ actor, params }) => {
-  const location = await disconnectLocation(getDatabase(), actor, params.locationId);
+  const location = await disconnectLocation({ db: getDatabase(), actor }, { locationId: params.locationId });
   return { location };
 });

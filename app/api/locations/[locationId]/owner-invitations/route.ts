@@ -7,7 +7,7 @@ import { LocationId, OwnerInvitationInput } from "@/lib/locations/location-input
 export const POST = routeHandler(
   { action: "location.owners.invite", params: LocationId, body: OwnerInvitationInput },
   async ({ actor, params, body }) => {
-    const invitation = await inviteLocationOwner(getDatabase(), actor, params.locationId, body);
+    const invitation = await inviteLocationOwner({ db: getDatabase(), actor }, { ...body, locationId: params.locationId });
     return Response.json({ invitation }, { status: 201, headers: { "cache-control": "no-store" } });
   },
 );

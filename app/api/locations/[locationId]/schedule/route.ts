@@ -5,5 +5,5 @@ import { routeHandler } from "@/lib/http/route-handler";
 import { LocationId } from "@/lib/locations/location-inputs";
 
 export const POST = routeHandler({ action: "schedule.pause", params: LocationId, body: SchedulePauseInput }, async ({ actor, params, body }) => ({
-  schedule: await setSchedulePaused(getDatabase(), actor, params.locationId, body),
+  schedule: await setSchedulePaused({ db: getDatabase(), actor }, { ...body, locationId: params.locationId }),
 }));

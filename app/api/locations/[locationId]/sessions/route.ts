@@ -7,10 +7,10 @@ import { SessionHistoryQuery, StartSessionInput } from "@/lib/sync/session-input
 import { startManualSession } from "@/lib/sync/start-manual-session";
 
 export const GET = routeHandler({ action: "session.view", params: LocationId, query: SessionHistoryQuery }, async ({ user, params, query }) =>
-  listSessionHistory(getDatabase(), user, params.locationId, query),
+  listSessionHistory({ db: getDatabase(), actor: user }, { ...query, ...params }),
 );
 
 export const POST = routeHandler({ action: "sync.start", params: LocationId, body: StartSessionInput }, async ({ actor, params, body }) => {
-  const started = await startManualSession(getDatabase(), actor, { ...body, locationId: params.locationId });
+  const started = await startManualSession({ db: getDatabase(), actor }, { ...body, locationId: params.locationId });
   return Response.json(started, { status: 202, headers: { "cache-control": "no-store" } });
 });

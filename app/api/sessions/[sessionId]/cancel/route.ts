@@ -5,5 +5,5 @@ import { cancelSession } from "@/lib/sync/session-actions";
 import { SessionId } from "@/lib/sync/session-inputs";
 
 export const POST = routeHandler({ action: "sync.cancel", params: SessionId }, async ({ actor, params }) =>
-  cancelSession(getDatabase(), actor, params.sessionId),
+  cancelSession({ db: getDatabase(), actor }, params),
 );

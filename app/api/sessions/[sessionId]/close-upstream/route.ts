@@ -5,6 +5,6 @@ import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
 import { SessionId } from "@/lib/sync/session-inputs";
 
 export const POST = routeHandler({ action: "sync.close-upstream", params: SessionId }, async ({ actor, params }) => {
-  await closeUpstreamSession(getDatabase(), actor, params.sessionId);
+  await closeUpstreamSession({ db: getDatabase(), actor }, params);
   return { closed: true };
 });

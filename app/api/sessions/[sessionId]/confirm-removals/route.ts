@@ -7,7 +7,7 @@ import { ConfirmRemovalsInput, SessionId } from "@/lib/sync/session-inputs";
 export const POST = routeHandler(
   { action: "sync.confirm-removals", params: SessionId, body: ConfirmRemovalsInput },
   async ({ actor, params, body }) => {
-    const result = await confirmRemovals(getDatabase(), actor, params.sessionId, body);
+    const result = await confirmRemovals({ db: getDatabase(), actor }, { ...body, sessionId: params.sessionId });
     return Response.json(result, { status: 202, headers: { "cache-control": "no-store" } });
   },
 );

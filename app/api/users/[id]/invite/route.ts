@@ -5,5 +5,5 @@ import { reissueInvite } from "@/lib/users/reissue-invite";
 import { UserId } from "@/lib/users/user-inputs";
 
 export const POST = routeHandler({ action: "users.manage", params: UserId }, async ({ actor, params }) => ({
-  invite: await reissueInvite(getDatabase(), actor, params.id),
+  invite: await reissueInvite({ db: getDatabase(), actor }, { userId: params.id }),
 }));

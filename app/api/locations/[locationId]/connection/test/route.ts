@@ -5,5 +5,5 @@ import { LocationId } from "@/lib/locations/location-inputs";
 import { testConnection } from "@/lib/locations/test-connection";
 
 export const POST = routeHandler({ action: "location.connect", params: LocationId }, async ({ actor, params }) =>
-  testConnection(getDatabase(), actor, params.locationId),
+  testConnection({ db: getDatabase(), actor }, { locationId: params.locationId }),
 );

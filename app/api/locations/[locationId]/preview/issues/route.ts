@@ -6,7 +6,7 @@ import { issuesCsvStream } from "@/lib/preview/issues-csv";
 import { getShownPreviewRun } from "@/lib/preview/read-preview";
 
 export const GET = routeHandler({ action: "preview.view", params: LocationId }, async ({ user, params }) => {
-  await getShownPreviewRun(getDatabase(), user, params.locationId);
+  await getShownPreviewRun({ db: getDatabase(), actor: user }, params);
   return new Response(issuesCsvStream(getConnection().sql, params.locationId), {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -6,6 +6,6 @@ import { PreviewQuery } from "@/lib/preview/preview-inputs";
 import { getShownPreviewRun, listPreviewRecords } from "@/lib/preview/read-preview";
 
 export const GET = routeHandler({ action: "preview.view", params: LocationId, query: PreviewQuery }, async ({ user, params, query }) => {
-  const shown = await getShownPreviewRun(getDatabase(), user, params.locationId);
+  const shown = await getShownPreviewRun({ db: getDatabase(), actor: user }, params);
   return { runId: shown.id, ...(await listPreviewRecords(getDatabase(), params.locationId, query)) };
 });
