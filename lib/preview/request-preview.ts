@@ -55,11 +55,13 @@ async function queuePreviewRun(
     );
   // Twice: the run in flight may finish between our insert and our look-up.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const [created] = await db.insert(previewRuns).values({ locationId, requestedByEmail, rebuild }).onConflictDoNothing().returning();
-    if (created) {
-      await sendJob(computePreviewJob, { runId: created.id });
-      return created;
-    }
+    // The run and its job commit together.
+    const created = await db.transaction(async (tx) => {
+      const [row] = await tx.insert(previewRuns).values({ locationId, requestedByEmail, rebuild }).onConflictDoNothing().returning();
+      if (row) await sendJob(computePreviewJob, { runId: row.id }, { in: tx });
+      return row;
+    });
+    if (created) return created;
     const [active] = await db
       .select()
       .from(previewRuns)

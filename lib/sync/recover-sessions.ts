@@ -4,10 +4,11 @@ import { sendJob } from "@/lib/jobs/job-sender";
 import { syncSessionJob } from "./sync-session-job";
 
 /**
- * Sends the job again for every session a worker abandoned (killed or hung: its lease
- * expired while running; its pg-boss job may stay "active" for hours) and for every
- * session queued for over 2 minutes without a job waiting in pg-boss. A duplicate job is
- * harmless: the claim lets only one worker run a session.
+ * Sends the job again for every session a worker abandoned: one running whose lease expired (the worker was killed or
+ * hung; its pg-boss job may stay "active" for hours), and one queued for over 2 minutes whose job no longer waits in
+ * pg-boss (a worker took it and died before claiming the session). A session and its first job are queued in one
+ * transaction (lib/sync/request-session.ts), so no session starts out without a job. A duplicate job is harmless:
+ * the claim lets only one worker run a session.
  */
 export async function recoverAbandonedSessions(db: Database): Promise<string[]> {
   const rows = await db.execute<{ id: string }>(sql`

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { locations, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
@@ -25,7 +25,35 @@ async function connectedLocation() {
   return row!;
 }
 
+/** The pg-boss jobs queued to run this session. */
+async function jobsOf(sessionId: string) {
+  return db.execute(sql`select state from pgboss.job where name = 'sync.session' and data ->> 'sessionId' = ${sessionId}`);
+}
+
 describe("requestSyncSession", () => {
+  it("queues the session and its job in one transaction: both or neither", async () => {
+    const location = await connectedLocation();
+    const started = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(started.started).toBe(true);
+    expect([...(await jobsOf(started.sessionId!))]).toEqual([{ state: "created" }]);
+
+    // Asked inside a transaction that then rolls back: no session is left, and no job either.
+    let undone: string | null = null;
+    const rolledBack = new Error("rolled back on purpose");
+    const other = await connectedLocation();
+    await expect(
+      db.transaction(async (tx) => {
+        const result = await requestSyncSession(systemContext(tx), { locationId: other.id, trigger: "manual", requestedByEmail: null });
+        undone = result.sessionId;
+        expect([...(await tx.execute(sql`select 1 from pgboss.job where data ->> 'sessionId' = ${result.sessionId}`))]).toHaveLength(1);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    expect(undone).not.toBeNull();
+    expect(await db.select().from(syncSessions).where(eq(syncSessions.locationId, other.id))).toEqual([]);
+    expect([...(await jobsOf(undone!))]).toEqual([]);
+  });
+
   it("starts exactly one session for 50 concurrent requests of one location", async () => {
     const location = await connectedLocation();
     const results = await Promise.all(

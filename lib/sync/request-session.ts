@@ -54,26 +54,28 @@ export async function requestSyncSession(ctx: OperationContext, input: RequestSe
   const chosen = input.optionalSteps ?? [...optionalStepNames];
   // Twice: the open session may finish between our insert and our look-up.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const [created] = await db
-      .insert(syncSessions)
-      .values({
-        locationId: location.id,
-        environment: location.environment,
-        trigger: input.trigger,
-        requestedByEmail: input.requestedByEmail === undefined ? actor.email : input.requestedByEmail,
-        // A location whose data changed source (fullSyncReason) is sent whole until a full session succeeds.
-        full: (input.full ?? false) || location.fullSyncReason !== null,
-        optionalSteps: optionalStepNames.filter((name) => chosen.includes(name)),
-        scheduledFor: input.scheduledFor ?? null,
-        resumesSessionId: input.resumesSessionId ?? null,
-        confirmedRemovals: input.confirmedRemovals ?? null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: syncSessions.id });
-    if (created) {
-      await sendJob(syncSessionJob, { sessionId: created.id });
-      return { started: true, sessionId: created.id };
-    }
+    // The session and its job commit together: no session waits for a job that was never sent.
+    const created = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(syncSessions)
+        .values({
+          locationId: location.id,
+          environment: location.environment,
+          trigger: input.trigger,
+          requestedByEmail: input.requestedByEmail === undefined ? actor.email : input.requestedByEmail,
+          // A location whose data changed source (fullSyncReason) is sent whole until a full session succeeds.
+          full: (input.full ?? false) || location.fullSyncReason !== null,
+          optionalSteps: optionalStepNames.filter((name) => chosen.includes(name)),
+          scheduledFor: input.scheduledFor ?? null,
+          resumesSessionId: input.resumesSessionId ?? null,
+          confirmedRemovals: input.confirmedRemovals ?? null,
+        })
+        .onConflictDoNothing()
+        .returning({ id: syncSessions.id });
+      if (row) await sendJob(syncSessionJob, { sessionId: row.id }, { in: tx });
+      return row;
+    });
+    if (created) return { started: true, sessionId: created.id };
     const [open] = await db
       .select({ id: syncSessions.id })
       .from(syncSessions)
