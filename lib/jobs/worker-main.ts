@@ -1,6 +1,6 @@
 // `npm run worker`: a standalone worker process on the same database as the dashboard. Run compiled, not under tsx:
 // lib/build/build-workers.ts bundles this file (anything it imports must work from the bundle, see there).
-import { closeDatabase, getConnection } from "@/db/client";
+import { closeDatabase, getDatabase } from "@/db/client";
 import { getConfig } from "@/lib/config/config";
 import { installLogRedaction } from "@/lib/logging/safe-error";
 import { startDatabase } from "@/lib/runtime/start-database";
@@ -21,7 +21,7 @@ async function main() {
     ? await startWorkerHealthServer({
         port: healthPort,
         host: config.WORKER_HEALTH_HOST,
-        sql: () => getConnection().sql,
+        database: getDatabase,
         takingJobs: () => !stopping,
       })
     : null;

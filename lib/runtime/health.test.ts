@@ -1,4 +1,4 @@
-import postgres from "postgres";
+import { connectDatabase } from "@/db/client";
 import { describe, expect, it, vi } from "vitest";
 import { findFreePort } from "@/db/embedded";
 import { useTestDatabase } from "@/db/testing/test-database";
@@ -21,7 +21,7 @@ describe("GET /api/health", () => {
       await testDb.sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations) returning *`;
     const log = vi.fn();
     try {
-      const response = await healthResponse(testDb.sql, log);
+      const response = await healthResponse(testDb.db, log);
       expect(response.status).toBe(503);
       expect(await response.text()).toBe(JSON.stringify({ status: "unavailable" }));
       expect(log).toHaveBeenCalledWith("[health] unavailable: migrations not applied");
@@ -32,19 +32,15 @@ describe("GET /api/health", () => {
   });
 
   it("answers 503 within seconds when the database cannot be reached", async () => {
-    const unreachable = postgres(`postgres://nobody:secret-password@127.0.0.1:${await findFreePort()}/nothing`, {
-      max: 1,
-      connect_timeout: 30,
-      onnotice: () => {},
-    });
+    const unreachable = connectDatabase(`postgres://nobody:secret-password@127.0.0.1:${await findFreePort()}/nothing`, { max: 1 });
     const log = vi.fn();
     const started = Date.now();
-    const response = await healthResponse(unreachable, log);
+    const response = await healthResponse(unreachable.db, log);
     expect(response.status).toBe(503);
     expect(Date.now() - started).toBeLessThan(5_000);
     const body = await response.text();
     expect(body).toBe(JSON.stringify({ status: "unavailable" }));
     expect(log).toHaveBeenCalledWith("[health] unavailable: database not reachable");
-    await unreachable.end({ timeout: 0 });
+    await unreachable.sql.end({ timeout: 0 });
   });
 });

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import { migrationsFolder } from "@/db/migrate";
 
 export interface HealthReport {
@@ -25,7 +27,7 @@ function newestMigrationMillis(): number {
  * Ready to serve: the database answers within a few seconds and every migration this build ships is applied. A load
  * balancer or supervisor polls this; it never waits on a hung connection for long.
  */
-export async function checkHealth(sql: postgres.Sql): Promise<HealthReport> {
+export async function checkHealth(db: Database): Promise<HealthReport> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<HealthReport>((resolve) => {
     timer = setTimeout(() => resolve({ ok: false, failed: "database" }), checkTimeoutMs);
@@ -33,7 +35,7 @@ export async function checkHealth(sql: postgres.Sql): Promise<HealthReport> {
   const check = (async (): Promise<HealthReport> => {
     let applied: number | null;
     try {
-      const [row] = await sql<{ newest: string | null }[]>`select max(created_at)::text as newest from drizzle.__drizzle_migrations`;
+      const [row] = await queryRows<{ newest: string | null }>(db, sql`select max(created_at)::text as newest from drizzle.__drizzle_migrations`);
       applied = row?.newest ? Number(row.newest) : null;
     } catch (error) {
       // No migrations table yet reads as "not migrated"; anything else as "no database".
@@ -52,8 +54,8 @@ export async function checkHealth(sql: postgres.Sql): Promise<HealthReport> {
 }
 
 /** The answer of GET /api/health and the worker's health endpoint: a status word, no internals. */
-export async function healthResponse(sql: postgres.Sql, log: (line: string) => void = (line) => console.error(line)): Promise<Response> {
-  const report = await checkHealth(sql);
+export async function healthResponse(db: Database, log: (line: string) => void = (line) => console.error(line)): Promise<Response> {
+  const report = await checkHealth(db);
   if (!report.ok) log(`[health] unavailable: ${report.failed === "migrations" ? "migrations not applied" : "database not reachable"}`);
   return Response.json({ status: report.ok ? "ok" : "unavailable" }, { status: report.ok ? 200 : 503, headers: { "cache-control": "no-store" } });
 }

@@ -10,7 +10,7 @@ describe("the worker's readiness check", () => {
   it("answers 200 while taking jobs and 503 once stopping; other paths are 404", async () => {
     let takingJobs = true;
     const port = await findFreePort();
-    const server = await startWorkerHealthServer({ port, sql: () => testDb.sql, takingJobs: () => takingJobs });
+    const server = await startWorkerHealthServer({ port, database: () => testDb.db, takingJobs: () => takingJobs });
     try {
       const ready = await fetch(`http://127.0.0.1:${port}/health`);
       expect([ready.status, await ready.json()]).toEqual([200, { status: "ok" }]);

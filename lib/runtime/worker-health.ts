@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type postgres from "postgres";
+import type { Database } from "@/db/client";
 import { getConfig, type Config } from "@/lib/config/config";
 import { healthResponse } from "./health";
 
@@ -11,7 +11,7 @@ import { healthResponse } from "./health";
 export async function startWorkerHealthServer(options: {
   port: number;
   host?: string;
-  sql: () => postgres.Sql;
+  database: () => Database;
   /** False once the worker is stopping: a supervisor must not count on it any more. */
   takingJobs: () => boolean;
 }): Promise<Server> {
@@ -21,7 +21,7 @@ export async function startWorkerHealthServer(options: {
         response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ status: "not found" }));
         return;
       }
-      const answer = options.takingJobs() ? await healthResponse(options.sql()) : Response.json({ status: "unavailable" }, { status: 503 });
+      const answer = options.takingJobs() ? await healthResponse(options.database()) : Response.json({ status: "unavailable" }, { status: 503 });
       response.writeHead(answer.status, { "content-type": "application/json", "cache-control": "no-store" }).end(await answer.text());
     })();
   });
