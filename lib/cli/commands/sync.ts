@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { getConnection } from "@/db/client";
+import { getDatabase } from "@/db/client";
 import { DomainError } from "@/lib/errors/domain-error";
 import { LocationId } from "@/lib/locations/location-inputs";
 import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
@@ -41,7 +41,7 @@ function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
 }
 
 /** The CLI is the operator's tool: the system actor (lib/auth/permissions), "cli" in the audit log. */
-const cliContext = (): OperationContext => systemContext(getConnection().db, "cli", "cli");
+const cliContext = (): OperationContext => systemContext(getDatabase(), "cli", "cli");
 
 // `text` is composed with forTerminal() around every value from the database or the upstream.
 const print = (value: unknown, json: boolean | undefined, text: string) =>
@@ -67,7 +67,7 @@ export function register(program: Command) {
         });
         const { sessionId } = started;
         if (!options.wait) return void print(started, options.json, sessionRequestMessage({ started: true, sessionId }));
-        const status = await runOrWaitForSession(getConnection().db, sessionId);
+        const status = await runOrWaitForSession(getDatabase(), sessionId);
         const view = await getSessionView(ctx, { sessionId });
         print(view, options.json, `session ${sessionId} ${status}${view.session.error ? `: ${forTerminal(view.session.error)}` : ""}`);
         if (status !== "succeeded") process.exitCode = 1;
