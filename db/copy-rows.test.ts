@@ -37,4 +37,19 @@ describe("copyRows", () => {
     const [summary] = await testDb.sql`select count(*)::int as rows, sum(count)::bigint::text as total from copied`;
     expect(summary).toEqual({ rows: 20_000, total: String((19_999 * 20_000) / 2) });
   });
+
+  it("fails, and does not hang, when the server refuses the copy, in a transaction or not, early or at the last row", async () => {
+    await testDb.sql`create table copied_once (name text primary key)`;
+    try {
+      await copyRows(testDb.sql, "copied_once", ["name"], [{ name: "taken" }]);
+      await expect(copyRows(testDb.sql, "copied_once", ["name"], [{ name: "taken" }])).rejects.toMatchObject({ code: "23505" });
+      await expect(testDb.sql.begin((tx) => copyRows(tx, "copied_once", ["name"], [{ name: "taken" }]))).rejects.toMatchObject({ code: "23505" });
+      const many = Array.from({ length: 30_000 }, (_, index) => ({ name: index === 29_999 ? "taken" : `row ${index} ${"x".repeat(20)}` }));
+      await expect(copyRows(testDb.sql, "copied_once", ["name"], many)).rejects.toMatchObject({ code: "23505" });
+      // Nothing of a refused copy stays, and the connections go on working.
+      expect(await testDb.sql`select count(*)::int as count from copied_once`).toEqual([{ count: 1 }]);
+    } finally {
+      await testDb.sql`drop table copied_once`;
+    }
+  });
 });

@@ -30,15 +30,35 @@ export async function copyRows<Row extends { [Column in keyof Row]: CopyValue }>
   rows: readonly Row[],
 ): Promise<void> {
   if (!rows.length) return;
-  const writable = await sql`copy ${sql(table)} (${sql(columns as unknown as string[])}) from stdin`.writable();
+  const query = sql`copy ${sql(table)} (${sql(columns as unknown as string[])}) from stdin`;
+  const refusal = refusalOf(query);
+  const writable = await query.writable();
   let text = "";
   for (const row of rows) {
     text += `${columns.map((column) => copyField(row[column])).join("\t")}\n`;
     if (text.length >= 256 * 1024) {
-      if (!writable.write(text)) await once(writable, "drain");
+      if (!writable.write(text)) await Promise.race([once(writable, "drain"), refusal]);
       text = "";
     }
   }
   writable.end(text);
-  await once(writable, "finish");
+  await Promise.race([once(writable, "finish"), refusal]);
+}
+
+/**
+ * Rejects when the server refuses the COPY (a unique key taken, a malformed value). postgres.js resolves the query with
+ * the stream as the copy starts, and a refusal after that reaches only the query's own `reject`, never the stream,
+ * which then never finishes: the refusal is taken from there.
+ */
+function refusalOf(query: object): Promise<never> {
+  const pending = query as { reject: (error: unknown) => void };
+  const reject = pending.reject;
+  const refusal = new Promise<never>((_, refuse) => {
+    pending.reject = (error) => {
+      refuse(error);
+      reject(error);
+    };
+  });
+  refusal.catch(() => {});
+  return refusal;
 }

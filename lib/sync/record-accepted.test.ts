@@ -17,7 +17,7 @@ async function recorded(locationId: string) {
 }
 
 describe("recording what the upstream accepted of records sent from the source", () => {
-  it("copies new keys, and moves a key recorded under another date to the new one", async () => {
+  it("copies the keys of a first sync, and upserts where a key may be recorded under another date", async () => {
     const [location] = await db.insert(locations).values({ name: "Recording salon" }).returning();
     const locationId = location!.id;
     const march = { kind: "dates", recordType: "appointments", startDate: "2026-03-01", endDate: "2026-03-31" } as const;
@@ -31,9 +31,10 @@ describe("recording what the upstream accepted of records sent from the source",
           { key: "a1", hash: "h1", date: "2026-03-02" },
           { key: "a2", hash: "h2", date: "2026-03-03" },
         ],
+        mayBeRecorded: false,
       }),
     );
-    // a2 moved to April: it is found recorded under March and upserted; a3 is new and copied.
+    // a2 moved to April: a key that may be recorded already is upserted, and moves.
     await db.transaction((tx) =>
       recordSentRecords(tx, {
         locationId,
@@ -43,6 +44,7 @@ describe("recording what the upstream accepted of records sent from the source",
           { key: "a2", hash: "h2b", date: "2026-04-07" },
           { key: "a3", hash: "h3", date: "2026-04-08" },
         ],
+        mayBeRecorded: true,
       }),
     );
     expect(await recorded(locationId)).toEqual([

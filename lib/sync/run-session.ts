@@ -18,6 +18,7 @@ import { ensureStepRows } from "./session-steps";
 import { stepsByName } from "./steps/all-steps";
 import { decideStreamed, primeUnsentTargets, requestFirstPreview, streamedSource } from "./stream/streamed-session";
 import { closeStreamedReads, streamedStepsByName } from "./stream/stream-steps";
+import { anythingAccepted } from "./stream/synced-lookups";
 import type { StepContext } from "./steps/sync-step";
 import { syncConfigFromEnvironment, type SyncConfig } from "./sync-config";
 
@@ -61,6 +62,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     // Before anything is sent: a token goes only to the origin that issued it.
     const call = { accessToken: openLocationToken(location, credentials), locationId: location.upstreamLocationId };
     const streamed = await decideStreamed(db, fence, { session, resumedStreamed: resumed?.streamed ?? false });
+    const firstSync = streamed && !(await anythingAccepted(db, location.id));
     const source = streamed ? streamedSource(location, options, session.startedAt) : null;
     closeReader = source?.close;
     const preview = source
@@ -88,6 +90,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       call,
       runId: preview.runId,
       stream: source?.records ?? null,
+      firstSync,
       location: { id: location.id, timeZone: location.timeZone, automotive: location.automotive },
       full: session.full,
       managementSystem: credentials.dataSourceName,

@@ -15,6 +15,8 @@ export interface StepContext {
   runId: string | null;
   /** A streamed session's records, read from the source as each step sends them (lib/sync/stream); null: sent from the preview. */
   stream: SessionRecords | null;
+  /** The upstream held nothing of the location when this claim of the session began (a first sync, not resumed or taken over). */
+  firstSync: boolean;
   location: { id: string; timeZone: string; automotive: boolean };
   full: boolean;
   /** The environment's Data Source Name. */

@@ -38,7 +38,7 @@ function requireKey(key: string | null): string {
 function accepted(
   context: StepContext,
   outcome: Pick<UploadOutcome, "records" | "bytes">,
-  input: { type: PreviewRecordType; replaced: RecordSelection | null; records: readonly SentRecord[] },
+  input: { type: PreviewRecordType; replaced: RecordSelection | null; records: readonly SentRecord[]; mayBeRecorded: boolean },
 ): SentItem {
   return {
     records: outcome.records,
@@ -68,7 +68,7 @@ function catalogueStep(name: SyncStepName & PreviewRecordType, post: (context: S
       return accepted(
         context,
         { records: records.length, bytes },
-        { type: name, replaced: { kind: "all", recordType: name }, records: records.map(sentRecordOf) },
+        { type: name, replaced: { kind: "all", recordType: name }, records: records.map(sentRecordOf), mayBeRecorded: false },
       );
     },
   };
@@ -81,6 +81,8 @@ function catalogueStep(name: SyncStepName & PreviewRecordType, post: (context: S
  */
 interface PartDealer {
   take(key: string): Promise<PreviewRecordRow[]>;
+  /** This deal leaves out records accepted with the same content (something of the type was accepted before it began). */
+  readonly leavesOutAccepted: boolean;
   /** Ends the read (its source connection goes back to the pool): a retried step deals from a new one. */
   close(): Promise<void>;
 }
@@ -121,6 +123,7 @@ function dealParts(
   // The next part is read (and mapped) while the one before is uploaded.
   let next: Promise<PreviewRecordRow[]> | null = null;
   return {
+    leavesOutAccepted: leaveOutAccepted,
     async take(key) {
       const index = pendingKeys.indexOf(key, position);
       if (index !== position) throw new Error(`part ${key} taken out of order`);
@@ -172,7 +175,9 @@ function partsStep(name: "contact_details" | "vehicles", post: (context: StepCon
         context,
         part.map((record) => record.payload!),
       );
-      return accepted(context, outcome, { type: name, replaced: null, records: part.map(sentRecordOf) });
+      // A deal that leaves out what was accepted may send again a record changed since: it may be recorded already.
+      const mayBeRecorded = !context.firstSync || dealer.leavesOutAccepted;
+      return accepted(context, outcome, { type: name, replaced: null, records: part.map(sentRecordOf), mayBeRecorded });
     },
   };
 }
@@ -211,7 +216,8 @@ const appointmentsStep: SyncStep = {
       }
     };
     const outcome = await context.client.importAppointments({ ...context.call, ...window, records });
-    return accepted(context, outcome, { type: "appointments", replaced: selection, records: sent });
+    // A first sync sends each key once (the session's claims): none is recorded under another month yet.
+    return accepted(context, outcome, { type: "appointments", replaced: selection, records: sent, mayBeRecorded: !context.firstSync });
   },
 };
 
@@ -264,7 +270,7 @@ const openingsStep: SyncStep = {
       serviceExternalId: selection.serviceExternalId,
       records: records.map((record) => record.payload! as never),
     });
-    return accepted(context, outcome, { type: "openings", replaced: selection, records: records.map(sentRecordOf) });
+    return accepted(context, outcome, { type: "openings", replaced: selection, records: records.map(sentRecordOf), mayBeRecorded: false });
   },
 };
 

@@ -10,6 +10,7 @@ import type { SourceReader } from "@/lib/source/source-reader";
 import type { SessionFence } from "../session-fence";
 import type { StepRow } from "../session-steps";
 import { createSessionRecords, type SessionRecords } from "./session-records";
+import { anythingAccepted } from "./synced-lookups";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 type Session = typeof syncSessions.$inferSelect;
@@ -23,8 +24,7 @@ export async function decideStreamed(db: Database, fence: SessionFence, input: {
   if (session.streamed) return true;
   // A session that already computed its preview (a takeover of one) goes on from it.
   if (session.previewRunId) return false;
-  const [held] = await db.execute(sql`select 1 from synced_records where location_id = ${session.locationId} limit 1`);
-  const streamed = input.resumedStreamed || !held;
+  const streamed = input.resumedStreamed || !(await anythingAccepted(db, session.locationId));
   if (streamed) await fence.write((tx) => tx.execute(sql`update sync_sessions set streamed = true where id = ${fence.sessionId}`));
   return streamed;
 }

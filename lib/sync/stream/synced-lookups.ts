@@ -41,3 +41,8 @@ export async function acceptedOpenings(db: DatabaseOrTransaction, locationId: st
   );
   return rows.map((row) => ({ service: serviceOfOpeningKey(row.key), key: row.key, hash: row.hash }));
 }
+
+/** Whether the upstream holds anything of the location (as last accepted). */
+export async function anythingAccepted(db: DatabaseOrTransaction, locationId: string): Promise<boolean> {
+  return (await queryRows(db, sql`select 1 from synced_records where location_id = ${locationId} limit 1`)).length > 0;
+}
