@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { inArray } from "drizzle-orm";
 import { alertChannels, locations } from "../db/schema";
@@ -6,6 +5,7 @@ import { createFleetLocation, createFleetSession } from "../lib/fleet/testing/fl
 import { apiAs } from "./support/api";
 import { randomSuffix } from "./support/canary-values";
 import { connectToAppDatabase } from "./support/database";
+import { expectNoSeriousAxeViolations } from "./support/axe";
 import { storageStateOf } from "./support/roles";
 import { baseUrl, expect, test } from "./support/test";
 
@@ -63,12 +63,6 @@ test.afterAll(async () => {
 async function pageAs(browser: Browser, role: "owner" | "support" | "engineer" | "admin"): Promise<Page> {
   const context = await browser.newContext({ storageState: storageStateOf(role), baseURL: baseUrl(), viewport: { width: 1400, height: 1000 } });
   return context.newPage();
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 test("the fleet view lists failures needing attention first, links each session, and passes axe", async ({ browser }) => {

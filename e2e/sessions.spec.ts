@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { locations, syncSessions } from "../db/schema";
@@ -6,6 +5,7 @@ import { sandboxDemo } from "../lib/sandbox/provision";
 import { apiAs, pointEnvironmentAt } from "./support/api";
 import { runCli } from "../lib/cli/testing/run-cli";
 import { appDatabaseUrl, connectToAppDatabase } from "./support/database";
+import { expectNoSeriousAxeViolations } from "./support/axe";
 import { storageStateOf } from "./support/roles";
 import { baseUrl, expect, test } from "./support/test";
 
@@ -28,12 +28,6 @@ async function pageAs(browser: Browser, role: "owner" | "support" | "engineer" |
   const context = await browser.newContext({ storageState: storageStateOf(role), baseURL: baseUrl() });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   return context.newPage();
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 async function sandboxControl(method: "POST" | "DELETE", body?: unknown) {
