@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/layout/app-shell";
+import { QueryProvider } from "@/components/queries/query-provider";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { countLocationsNeedingAttention } from "@/lib/fleet/count-attention";
@@ -9,7 +10,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const attentionCount = await countLocationsNeedingAttention(getDatabase(), user);
   return (
     <AppShell user={user} attentionCount={attentionCount}>
-      {children}
+      <QueryProvider>{children}</QueryProvider>
     </AppShell>
   );
 }
