@@ -10,3 +10,9 @@ export async function fetchParsed<Schema extends z.ZodType>(url: string, schema:
 
 /** How often a query that shows something in flight asks again. */
 export const LIVE_POLL_MS = 1000;
+
+/**
+ * How often the newest page of a list of sessions asks again while none of its sessions runs: a session the schedule
+ * or another person starts shows up without a reload.
+ */
+export const LIST_IDLE_POLL_MS = 15_000;

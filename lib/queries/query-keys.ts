@@ -1,3 +1,4 @@
+import type { FleetSessionQuery } from "@/lib/fleet/fleet-inputs";
 import type { SessionHistoryQuery } from "@/lib/sync/session-inputs";
 
 /** Every React Query key of the dashboard, by resource: mutations invalidate a resource by its prefix. */
@@ -10,5 +11,5 @@ export const queryKeys = {
   sessions: ["sessions"] as const,
   session: (sessionId: string) => ["sessions", sessionId] as const,
   fleet: ["fleet"] as const,
-  fleetMatrix: (search: string) => ["fleet", "matrix", search] as const,
+  fleetSessions: (query: Partial<FleetSessionQuery>) => ["fleet", "sessions", query] as const,
 };

@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { SessionHistoryQuery } from "@/lib/sync/session-inputs";
 import { SessionHistoryResponse, SessionViewResponse } from "@/lib/sync/session-responses";
-import { fetchParsed, LIVE_POLL_MS } from "./fetch-parsed";
+import { fetchParsed, LIST_IDLE_POLL_MS, LIVE_POLL_MS } from "./fetch-parsed";
 import { queryKeys } from "./query-keys";
 
 export function isInFlight(status: string): boolean {
@@ -17,12 +17,13 @@ export function sessionQueryOptions(sessionId: string) {
   });
 }
 
-/** A page of a location's session history; polled while one of its sessions is in flight. */
+/** A page of a location's session history; polled each second while one of its sessions is in flight. */
 export function locationSessionsQueryOptions(locationId: string, query: Partial<SessionHistoryQuery>) {
   const search = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])));
   return queryOptions({
     queryKey: queryKeys.locationSessions(locationId, query),
     queryFn: () => fetchParsed(`/api/locations/${locationId}/sessions?${search.toString()}`, SessionHistoryResponse),
-    refetchInterval: (state) => (state.state.data?.items.some((item) => isInFlight(item.status)) ? LIVE_POLL_MS : false),
+    refetchInterval: (state) =>
+      state.state.data?.items.some((item) => isInFlight(item.status)) ? LIVE_POLL_MS : query.after || query.before ? false : LIST_IDLE_POLL_MS,
   });
 }
