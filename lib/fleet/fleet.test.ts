@@ -146,6 +146,11 @@ describe("fleet matrix", () => {
     expect(states(failed.name)).toContain("openings:failed");
     expect(states(failed.name)).toContain("calendars:fresh");
     expect(states(attention.name)).toContain("openings:never");
+    // Each row carries its newest session's outcome: the failure is newer than the success before it.
+    const latest = (name: string) => page.rows.find((row) => row.name === name)!.latestSession;
+    expect(latest(failed.name)).toMatchObject({ status: "failed", recordsNotSent: 0 });
+    expect(latest(fresh.name)).toMatchObject({ status: "succeeded", recordsNotSent: 0 });
+    expect(latest(attention.name)).toBeNull();
 
     const second = await loadFleetMatrix(db, staff, FleetMatrixQuery.parse({ q: prefix, limit: 3, page: 2 }), now);
     expect(second.rows.map((row) => row.name)).toEqual([fresh.name]);

@@ -1,4 +1,4 @@
-import type { FleetSessionQuery } from "@/lib/fleet/fleet-inputs";
+import type { FleetMatrixQuery, FleetSessionQuery } from "@/lib/fleet/fleet-inputs";
 import type { SessionHistoryQuery } from "@/lib/sync/session-inputs";
 
 /** Every React Query key of the dashboard, by resource: mutations invalidate a resource by its prefix. */
@@ -12,4 +12,5 @@ export const queryKeys = {
   session: (sessionId: string) => ["sessions", sessionId] as const,
   fleet: ["fleet"] as const,
   fleetSessions: (query: Partial<FleetSessionQuery>) => ["fleet", "sessions", query] as const,
+  fleetMatrix: (query: Partial<FleetMatrixQuery>) => ["fleet", "matrix", query] as const,
 };
