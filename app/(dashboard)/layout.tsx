@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/layout/app-shell";
-import { QueryProvider } from "@/components/queries/query-provider";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { countLocationsNeedingAttention } from "@/lib/fleet/count-attention";
@@ -10,7 +9,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const attentionCount = await countLocationsNeedingAttention(getDatabase(), user);
   return (
     <AppShell user={user} attentionCount={attentionCount}>
-      <QueryProvider>{children}</QueryProvider>
+      {children}
     </AppShell>
   );
 }
