@@ -80,6 +80,10 @@ test("the fleet view lists failures needing attention first, links each session,
   await expect(row).toContainText("needs attention");
   await expect(row.getByRole("link", { name: names.failing })).toHaveAttribute("href", `/locations/${failingId}`);
   await expect(row.getByRole("link", { name: /^Session / })).toHaveAttribute("href", `/sessions/${failingSessionId}`);
+  // A session started meanwhile (here: by the factories) shows up without a reload.
+  const started = await createFleetSession(database.db, { locationId: failingId, status: "queued", createdAt: new Date() });
+  await expect(page.getByTestId(`fleet-session-${started.id}`)).toContainText("queued", { timeout: 30_000 });
+  await database.db.delete(syncSessions).where(eq(syncSessions.id, started.id));
 
   await page.goto("/sessions");
   await expect(page.getByText("Today is the current UTC day.")).toBeVisible();
