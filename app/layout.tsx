@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { QueryProvider } from "@/components/queries/query-provider";
 import "./globals.css";
 
 // Every page renders per request: it carries the request's CSP nonce and the caller's data.
@@ -25,7 +26,9 @@ export const viewport: Viewport = { themeColor: "#1e293b", width: "device-width"
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen font-sans">{children}</body>
+      <body className="min-h-screen font-sans">
+        <QueryProvider>{children}</QueryProvider>
+      </body>
     </html>
   );
 }

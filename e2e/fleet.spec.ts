@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
-import { inArray } from "drizzle-orm";
-import { alertChannels, locations } from "../db/schema";
+import { eq, inArray } from "drizzle-orm";
+import { alertChannels, locations, syncSessions, syncSteps } from "../db/schema";
 import { createFleetLocation, createFleetSession } from "../lib/fleet/testing/fleet-factories";
 import { apiAs } from "./support/api";
 import { randomSuffix } from "./support/canary-values";
@@ -15,6 +15,7 @@ const suffix = randomSuffix();
 const names = { failing: `Fleet Failing ${suffix}`, stale: `Fleet Stale ${suffix}`, healthy: `Fleet Healthy ${suffix}` };
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
 let failingSessionId = "";
+let runningSessionId = "";
 let locationIds: string[] = [];
 let failingId = "";
 
@@ -50,7 +51,8 @@ test.beforeAll(async () => {
   failingSessionId = failed.id;
   await createFleetSession(db, { locationId: stale.id, status: "succeeded", createdAt: hoursAgo(30), durationMs: 90_000, steps: all });
   await createFleetSession(db, { locationId: healthy.id, status: "succeeded", createdAt: hoursAgo(2), durationMs: 30_000, steps: all });
-  await createFleetSession(db, { locationId: healthy.id, status: "running", createdAt: hoursAgo(0.1) });
+  const running = await createFleetSession(db, { locationId: healthy.id, status: "running", createdAt: hoursAgo(0.1) });
+  runningSessionId = running.id;
 });
 
 test.afterAll(async () => {
@@ -72,6 +74,10 @@ test("the fleet view lists failures needing attention first, links each session,
   await expect(row).toContainText("needs attention");
   await expect(row.getByRole("link", { name: names.failing })).toHaveAttribute("href", `/locations/${failingId}`);
   await expect(row.getByRole("link", { name: /^Session / })).toHaveAttribute("href", `/sessions/${failingSessionId}`);
+  // A session started meanwhile (here: by the factories) shows up without a reload.
+  const started = await createFleetSession(database.db, { locationId: failingId, status: "queued", createdAt: new Date() });
+  await expect(page.getByTestId(`fleet-session-${started.id}`)).toContainText("queued", { timeout: 30_000 });
+  await database.db.delete(syncSessions).where(eq(syncSessions.id, started.id));
 
   await page.goto("/sessions");
   await expect(page.getByText("Today is the current UTC day.")).toBeVisible();
@@ -119,6 +125,22 @@ test("the fleet matrix puts the worst first, labels every cell, pauses and resum
   await page.screenshot({ path: "e2e/.artifacts/screenshots/fleet-matrix.png", fullPage: true });
   await healthyRow.getByRole("button", { name: `Resume the schedule of ${names.healthy}` }).click();
   await expect(healthyRow).not.toContainText("paused");
+
+  // The matrix follows the running session: when it ends, having left records out, the row says so without a reload.
+  const latestSession = healthyRow.getByTestId("matrix-latest-session");
+  await expect(latestSession).toContainText("running");
+  await database.db.insert(syncSteps).values({
+    sessionId: runningSessionId,
+    name: "appointments",
+    position: 6,
+    status: "succeeded",
+    recordsInvalid: 3,
+    recordsExcluded: 2,
+    finishedAt: new Date(),
+  });
+  await database.db.update(syncSessions).set({ status: "succeeded", finishedAt: new Date() }).where(eq(syncSessions.id, runningSessionId));
+  await expect(latestSession).toContainText("Succeeded with 5 not sent");
+  await expect(latestSession.getByRole("link")).toHaveAttribute("href", `/sessions/${runningSessionId}`);
 });
 
 test("engineers see the matrix without pause buttons; owners may not open it", async ({ browser }) => {

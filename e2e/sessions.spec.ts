@@ -14,6 +14,8 @@ import { baseUrl, expect, test } from "./support/test";
 const [sandboxOwner] = sandboxDemo.owners;
 const database = connectToAppDatabase();
 const SYNC_TIMEOUT = 90_000;
+// The demo data holds invalid and excluded records: a successful sync says how many it left out.
+const SUCCEEDED = /^Succeeded( with [\d,]+ not sent)?$/;
 
 test.describe.configure({ mode: "serial" });
 test.afterAll(() => database.close());
@@ -95,7 +97,14 @@ test("support starts a sync from the location page with the keyboard and watches
   for (const step of ["open", "contact_details", "appointments", "openings", "close"]) {
     await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "succeeded", { timeout: SYNC_TIMEOUT });
   }
-  await expect(page.getByText("Succeeded", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText(SUCCEEDED).first()).toBeVisible();
+  // What the session left out, each step's records linked to the preview filtered to them.
+  const notSent = page.getByRole("region", { name: "Records not sent" });
+  await expect(page.getByText(/^Succeeded with [\d,]+ not sent$/)).toBeVisible();
+  await expect(notSent.getByRole("link", { name: /^[\d,]+ (invalid|excluded by rule)$/ }).first()).toHaveAttribute(
+    "href",
+    new RegExp(`^/locations/${southId}/preview\\?type=[a-z_]+&status=(error|excluded)$`),
+  );
   expect(await page.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage)).toBe(true);
   await expectNoSeriousAxeViolations(page);
   await page.screenshot({ path: "e2e/.artifacts/screenshots/session-page.png", fullPage: true });
@@ -111,7 +120,7 @@ test("support starts a sync from the location page with the keyboard and watches
   expect(printed.stderr).toBe("");
   expect(JSON.parse(printed.stdout)).toEqual(copied);
   await page.goto(`/locations/${southId}`);
-  await expect(page.getByRole("region", { name: "Latest session" }).getByText("Succeeded", { exact: true })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Latest session" }).getByText(SUCCEEDED)).toBeVisible();
   await expectNoSeriousAxeViolations(page);
   await page.screenshot({ path: "e2e/.artifacts/screenshots/location-page.png", fullPage: true });
   await page.context().close();
@@ -181,7 +190,7 @@ test("with a permanent 5xx injected, support sees the failed step and needs atte
     await expect(page.getByText("Resume", { exact: true }).first()).toBeVisible();
     await expect(page.getByTestId("step-close")).toHaveAttribute("data-status", "succeeded", { timeout: SYNC_TIMEOUT });
     await page.goto(`/locations/${southId}`);
-    await expect(page.getByRole("region", { name: "Latest session" }).getByText("Succeeded", { exact: true })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Latest session" }).getByText(SUCCEEDED)).toBeVisible();
     await expect(page.getByText("Needs attention", { exact: true })).toHaveCount(0);
     await page.context().close();
   } finally {

@@ -9,7 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { AlertChannelsView } from "@/lib/alerts/alert-channel-inputs";
-import { callApi } from "@/lib/http/api-client";
+import { useApiMutation } from "@/components/queries/use-api-mutation";
 
 function splitRecipients(value: string): string[] {
   return value
@@ -32,6 +32,7 @@ function groupFieldErrors(errors: Record<string, string>): Record<string, string
 
 export function AlertChannelsForm({ channels }: { channels: AlertChannelsView }) {
   const router = useRouter();
+  const saveChannels = useApiMutation<{ channels: AlertChannelsView }>();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -40,7 +41,7 @@ export function AlertChannelsForm({ channels }: { channels: AlertChannelsView })
   async function save(body: { webhookUrl?: string | null; recipients: string[] }, form?: HTMLFormElement) {
     setPending(true);
     setSaved(false);
-    const result = await callApi<{ channels: AlertChannelsView }>("PUT", "/api/alerts/channels", body);
+    const result = await saveChannels.mutateAsync({ method: "PUT", url: "/api/alerts/channels", body });
     setPending(false);
     if (!result.ok) {
       setError(result.detail);

@@ -9,7 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { EnvironmentView, SecretStatus } from "@/lib/environments/environment-inputs";
-import { callApi } from "@/lib/http/api-client";
+import { useApiMutation } from "@/components/queries/use-api-mutation";
 
 const titles = { staging: "Staging", production: "Production" } as const;
 
@@ -45,6 +45,7 @@ type EnvironmentPayload = Record<string, unknown>;
 
 export function EnvironmentForm({ environment }: { environment: EnvironmentView }) {
   const router = useRouter();
+  const saveEnvironment = useApiMutation<{ environment: EnvironmentView }>();
   const id = (field: string) => `${environment.name}-${field}`;
   const storedHosts = environment.uploadHosts.join("\n");
   const [baseUrl, setBaseUrl] = useState(environment.baseUrl ?? "");
@@ -100,7 +101,7 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
   async function save(payload: EnvironmentPayload, formElement: HTMLFormElement) {
     setPending(true);
     setSaved(false);
-    const result = await callApi<{ environment: EnvironmentView }>("PUT", `/api/environments/${environment.name}`, payload);
+    const result = await saveEnvironment.mutateAsync({ method: "PUT", url: `/api/environments/${environment.name}`, body: payload });
     setPending(false);
     if (!result.ok) {
       setError(result.detail);

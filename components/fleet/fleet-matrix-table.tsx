@@ -1,12 +1,13 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import type { FleetMatrixRow } from "@/lib/fleet/fleet-matrix";
+import type { FleetMatrixRowJson } from "@/lib/fleet/fleet-matrix-responses";
 import { formatDateTime } from "@/lib/format/date-time";
 import { matrixStepLabels, matrixSteps } from "@/lib/fleet/step-freshness";
 import { MatrixCellView } from "./matrix-cell";
 import { SchedulePauseControl } from "./schedule-pause-control";
+import { SessionStatusBadge } from "./session-status-badge";
 
-export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRow[]; canPause: boolean }) {
+export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRowJson[]; canPause: boolean }) {
   return (
     <div className="w-full overflow-x-auto">
       <table className="w-full border-collapse text-sm">
@@ -21,6 +22,9 @@ export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRow[]; c
                 {matrixStepLabels[step]}
               </th>
             ))}
+            <th scope="col" className="px-3 py-2 text-left font-medium text-slate-700">
+              Last session
+            </th>
             <th scope="col" className="px-3 py-2 text-left font-medium text-slate-700">
               Schedule
             </th>
@@ -46,6 +50,16 @@ export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRow[]; c
               {row.cells.map((cell) => (
                 <MatrixCellView key={cell.step} cell={cell} />
               ))}
+              <td className="px-3 py-2 align-top text-xs" data-testid="matrix-latest-session">
+                {row.latestSession ? (
+                  <Link href={`/sessions/${row.latestSession.id}`} className="inline-flex">
+                    <span className="sr-only">Last session of {row.name}: </span>
+                    <SessionStatusBadge status={row.latestSession.status} notSent={row.latestSession.recordsNotSent} />
+                  </Link>
+                ) : (
+                  <span className="text-slate-600">none yet</span>
+                )}
+              </td>
               <td className="px-3 py-2 align-top text-xs">
                 {row.schedulePaused ? (
                   <div className="mb-1">

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import type { FleetSessionRow } from "@/lib/fleet/list-fleet-sessions";
+import type { FleetSessionJson } from "@/lib/fleet/fleet-session-responses";
 import { formatDateTime } from "@/lib/format/date-time";
 import { formatDuration } from "./format-duration";
 import { SessionStatusBadge } from "./session-status-badge";
@@ -9,7 +9,7 @@ import { SessionStatusBadge } from "./session-status-badge";
 const triggerLabels: Record<string, string> = { schedule: "Schedule", manual: "Manual", resume: "Resume", cli: "CLI" };
 
 /** Times in UTC: the fleet spans every zone. */
-export function FleetSessionsTable({ items }: { items: FleetSessionRow[] }) {
+export function FleetSessionsTable({ items }: { items: FleetSessionJson[] }) {
   return (
     <Table>
       <caption className="sr-only">Sync sessions across locations: running first, then failures needing attention, then newest</caption>
@@ -40,7 +40,7 @@ export function FleetSessionsTable({ items }: { items: FleetSessionRow[] }) {
             </TableCell>
             <TableCell>
               <div className="flex flex-wrap items-center gap-1">
-                <SessionStatusBadge status={session.status} />
+                <SessionStatusBadge status={session.status} notSent={session.recordsNotSent} />
                 {session.needsAttention ? <Badge tone="warning">needs attention</Badge> : null}
               </div>
               {session.status === "running" && session.currentStep ? <div className="text-xs text-slate-600">at {session.currentStep}</div> : null}
@@ -55,13 +55,11 @@ export function FleetSessionsTable({ items }: { items: FleetSessionRow[] }) {
               {session.requestedByEmail ? <div className="text-xs text-slate-600">{session.requestedByEmail}</div> : null}
             </TableCell>
             <TableCell className="whitespace-nowrap">
-              <time dateTime={(session.startedAt ?? session.createdAt).toISOString()}>
-                {formatDateTime(session.startedAt ?? session.createdAt, "UTC")}
-              </time>
+              <time dateTime={session.startedAt ?? session.createdAt}>{formatDateTime(session.startedAt ?? session.createdAt, "UTC")}</time>
             </TableCell>
             <TableCell className="whitespace-nowrap">
               {session.startedAt && session.finishedAt ? (
-                formatDuration(session.finishedAt.getTime() - session.startedAt.getTime())
+                formatDuration(Date.parse(session.finishedAt) - Date.parse(session.startedAt))
               ) : (
                 <span className="text-slate-600">–</span>
               )}

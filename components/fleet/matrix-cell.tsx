@@ -1,5 +1,6 @@
 import { formatDateTime } from "@/lib/format/date-time";
-import { cellStateLabels, matrixStepLabels, type CellState, type MatrixCell } from "@/lib/fleet/step-freshness";
+import type { FleetMatrixRowJson } from "@/lib/fleet/fleet-matrix-responses";
+import { cellStateLabels, matrixStepLabels, type CellState } from "@/lib/fleet/step-freshness";
 import { cn } from "@/lib/utils";
 
 /** Colour plus a word and a symbol: colour is never the only signal. */
@@ -11,7 +12,7 @@ const looks: Record<CellState, { symbol: string; word: string; className: string
   not_applicable: { symbol: "–", word: "n/a", className: "bg-white text-slate-600" },
 };
 
-export function MatrixCellView({ cell }: { cell: MatrixCell }) {
+export function MatrixCellView({ cell }: { cell: FleetMatrixRowJson["cells"][number] }) {
   const look = looks[cell.state];
   const when = cell.at ? `, last ended ${formatDateTime(cell.at, "UTC")} UTC` : "";
   const label = `${matrixStepLabels[cell.step]}: ${cellStateLabels[cell.state]}${when}`;

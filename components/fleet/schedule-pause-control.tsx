@@ -1,38 +1,40 @@
 "use client";
 
-import { useRouter } from "next/navigation";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { callApi } from "@/lib/http/api-client";
+import { ApiProblem, mutateApi } from "@/lib/queries/api-mutation";
+import { queryKeys } from "@/lib/queries/query-keys";
 
-/** Pause (with a reason, in a modal dialog) or resume a location's daily schedule. */
+/** Pause (with a reason, in a modal dialog) or resume a location's daily schedule; the fleet and the location read again. */
 export function SchedulePauseControl({ locationId, locationName, paused }: { locationId: string; locationName: string; paused: boolean }) {
-  const router = useRouter();
+  const queryClient = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
   const ids = useId();
   const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const schedule = useMutation({
+    mutationFn: (body: { paused: boolean; reason?: string }) => mutateApi("POST", `/api/locations/${locationId}/schedule`, body),
+    onSuccess: (_data, body) => {
+      setError(null);
+      if (body.paused) dialog.current?.close();
+    },
+    onError: (problem) => setError((problem instanceof ApiProblem ? problem.fieldErrors.reason : undefined) ?? problem.message),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.fleet }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.location(locationId) }),
+      ]),
+  });
+  const pending = schedule.isPending;
+  const send = (body: { paused: boolean; reason?: string }) => schedule.mutate(body);
 
-  async function send(body: { paused: boolean; reason?: string }): Promise<boolean> {
-    setPending(true);
-    const result = await callApi("POST", `/api/locations/${locationId}/schedule`, body);
-    setPending(false);
-    if (!result.ok) {
-      setError(result.fieldErrors.reason ?? result.detail);
-      return false;
-    }
-    setError(null);
-    router.refresh();
-    return true;
-  }
-
-  async function onPause(event: FormEvent<HTMLFormElement>) {
+  function onPause(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const reason = String(new FormData(event.currentTarget).get("reason") ?? "");
-    if (await send({ paused: true, reason })) dialog.current?.close();
+    send({ paused: true, reason });
   }
 
   if (paused) {
@@ -42,7 +44,7 @@ export function SchedulePauseControl({ locationId, locationName, paused }: { loc
           variant="secondary"
           size="sm"
           disabled={pending}
-          onClick={() => void send({ paused: false })}
+          onClick={() => send({ paused: false })}
           aria-label={`Resume the schedule of ${locationName}`}
         >
           Resume

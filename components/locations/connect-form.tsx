@@ -6,7 +6,8 @@ import { Alert, FieldError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { callApi } from "@/lib/http/api-client";
+import { useApiMutation } from "@/components/queries/use-api-mutation";
+import { queryKeys } from "@/lib/queries/query-keys";
 import { ConnectLocationInput } from "@/lib/locations/location-inputs";
 
 /** The upstream credentials are read from the form on submit and cleared after: they never sit in React state. */
@@ -14,7 +15,8 @@ export function ConnectForm({ locationId, reconnect }: { locationId: string; rec
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
+  const connect = useApiMutation([queryKeys.location(locationId)]);
+  const pending = connect.isPending;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -26,10 +28,8 @@ export function ConnectForm({ locationId, reconnect }: { locationId: string; rec
       setFieldErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message])));
       return;
     }
-    setPending(true);
-    const result = await callApi("POST", `/api/locations/${locationId}/connection`, parsed.data);
+    const result = await connect.mutateAsync({ method: "POST", url: `/api/locations/${locationId}/connection`, body: parsed.data });
     (formElement.elements.namedItem("password") as HTMLInputElement).value = "";
-    setPending(false);
     if (!result.ok) {
       setError(result.detail);
       setFieldErrors(result.fieldErrors);

@@ -1,35 +1,34 @@
 "use client";
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { callApi } from "@/lib/http/api-client";
+import { mutateApi } from "@/lib/queries/api-mutation";
+import { queryKeys } from "@/lib/queries/query-keys";
 
 type Outcome = { tone: "success" | "error"; text: string } | null;
 
+/** Reconnect, Test connection and Disconnect; each result reads the location's live state again. */
 export function ConnectionActions({ locationId, connected }: { locationId: string; connected: boolean }) {
-  const router = useRouter();
-  const [pending, setPending] = useState<"test" | "disconnect" | null>(null);
+  const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<Outcome>(null);
-
-  async function testConnection() {
-    setPending("test");
-    const result = await callApi<{ ok: boolean; message: string }>("POST", `/api/locations/${locationId}/connection/test`, {});
-    setPending(null);
-    setOutcome(result.ok ? { tone: result.data.ok ? "success" : "error", text: result.data.message } : { tone: "error", text: result.detail });
-    router.refresh();
-  }
-
-  async function disconnect() {
-    setPending("disconnect");
-    const result = await callApi("DELETE", `/api/locations/${locationId}/connection`);
-    setPending(null);
-    setOutcome(result.ok ? { tone: "success", text: "Disconnected. The location token was deleted." } : { tone: "error", text: result.detail });
-    router.refresh();
-  }
+  const onSettled = () => queryClient.invalidateQueries({ queryKey: queryKeys.location(locationId) });
+  const test = useMutation({
+    mutationFn: () => mutateApi<{ ok: boolean; message: string }>("POST", `/api/locations/${locationId}/connection/test`, {}),
+    onSuccess: (data) => setOutcome({ tone: data.ok ? "success" : "error", text: data.message }),
+    onError: (error) => setOutcome({ tone: "error", text: error.message }),
+    onSettled,
+  });
+  const disconnect = useMutation({
+    mutationFn: () => mutateApi("DELETE", `/api/locations/${locationId}/connection`),
+    onSuccess: () => setOutcome({ tone: "success", text: "Disconnected. The location token was deleted." }),
+    onError: (error) => setOutcome({ tone: "error", text: error.message }),
+    onSettled,
+  });
+  const pending = test.isPending || disconnect.isPending;
 
   return (
     <div className="flex flex-col gap-3">
@@ -40,15 +39,15 @@ export function ConnectionActions({ locationId, connected }: { locationId: strin
         </Link>
         {connected ? (
           <>
-            <Button variant="secondary" onClick={testConnection} disabled={pending !== null}>
-              {pending === "test" ? "Testing…" : "Test connection"}
+            <Button variant="secondary" onClick={() => test.mutate()} disabled={pending}>
+              {test.isPending ? "Testing…" : "Test connection"}
             </Button>
             <ConfirmDialog
               trigger="Disconnect"
               title="Disconnect this location?"
               confirmLabel="Disconnect"
-              onConfirm={disconnect}
-              disabled={pending !== null}
+              onConfirm={() => disconnect.mutate()}
+              disabled={pending}
             >
               The location token is deleted. Syncs stop until the owner connects the location again with their Marketing Automation Service email and
               password.

@@ -1,20 +1,26 @@
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatDateTime } from "@/lib/format/date-time";
-import type { LocationView } from "@/lib/locations/get-location";
+import type { LocationConnection } from "@/lib/locations/location-response";
+import { isSessionAttentionReason } from "@/lib/sync/session-attention";
 import { ConnectionActions } from "./connection-actions";
 import { ConnectionStatusBadge, connectionStatusOf } from "./connection-status-badge";
 
-export function ConnectionCard({ location, timeZone, canAct }: { location: LocationView; timeZone: string; canAct: boolean }) {
-  const when = (value: Date | null) => (value ? `${formatDateTime(value, timeZone)} (${timeZone})` : "—");
+/**
+ * The location's connection and its last check. A problem of the last sync session is not a connection problem:
+ * the Latest session card shows it, next to the session it is about.
+ */
+export function ConnectionCard({ location, timeZone, canAct }: { location: LocationConnection; timeZone: string; canAct: boolean }) {
+  const when = (value: string | null) => (value ? `${formatDateTime(value, timeZone)} (${timeZone})` : "—");
+  const connectionProblem = isSessionAttentionReason(location.attentionReason) ? null : location.attentionReason;
   return (
     <Card role="region" aria-labelledby="connection-title">
       <CardHeader className="flex-row items-center justify-between">
         <CardTitle id="connection-title">Connection</CardTitle>
-        <ConnectionStatusBadge status={connectionStatusOf(location)} />
+        <ConnectionStatusBadge status={connectionStatusOf({ connected: location.connected, attentionReason: connectionProblem })} />
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        {location.attentionReason ? <Alert tone="error">{location.attentionReason}</Alert> : null}
+        {connectionProblem ? <Alert tone="error">{connectionProblem}</Alert> : null}
         {location.connected ? (
           <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
             <dt className="text-slate-600">Upstream account</dt>

@@ -8,7 +8,8 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Input, Select } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { environmentNames } from "@/lib/environments/environment-inputs";
-import { callApi } from "@/lib/http/api-client";
+import { useApiMutation } from "@/components/queries/use-api-mutation";
+import { queryKeys } from "@/lib/queries/query-keys";
 import type { LocationView } from "@/lib/locations/get-location";
 import type { CountryOption } from "@/lib/locations/location-form-options";
 import { LocationInput, SYNC_WINDOW, type LocationFormValues } from "@/lib/locations/location-inputs";
@@ -44,6 +45,7 @@ function firstProblemPerField(issues: { path: PropertyKey[]; message: string }[]
 /** Create and edit share this form; it checks with the server's own schema before sending. */
 export function LocationForm({ location, timeZones, countries }: LocationFormProps) {
   const router = useRouter();
+  const saveLocation = useApiMutation<{ location: LocationView }>([queryKeys.locations]);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -84,9 +86,11 @@ export function LocationForm({ location, timeZones, countries }: LocationFormPro
       return;
     }
     setPending(true);
-    const result = location
-      ? await callApi<{ location: LocationView }>("PATCH", `/api/locations/${location.id}`, parsed.data)
-      : await callApi<{ location: LocationView }>("POST", "/api/locations", parsed.data);
+    const result = await saveLocation.mutateAsync(
+      location
+        ? { method: "PATCH", url: `/api/locations/${location.id}`, body: parsed.data }
+        : { method: "POST", url: "/api/locations", body: parsed.data },
+    );
     setPending(false);
     if (!result.ok) {
       setError(result.detail);

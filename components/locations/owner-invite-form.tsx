@@ -7,7 +7,7 @@ import { Alert, FieldError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { callApi } from "@/lib/http/api-client";
+import { useApiMutation } from "@/components/queries/use-api-mutation";
 import type { OwnerInvitation } from "@/lib/locations/invite-location-owner";
 
 type Shown = { kind: "invite"; email: string; path: string; expiresAt: string } | { kind: "member_added"; email: string };
@@ -17,18 +17,18 @@ export function OwnerInviteForm({ locationId }: { locationId: string }) {
   const [shown, setShown] = useState<Shown | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
+  const inviteOwner = useApiMutation<{ invitation: OwnerInvitation }>();
+  const pending = inviteOwner.isPending;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    setPending(true);
-    const result = await callApi<{ invitation: OwnerInvitation }>("POST", `/api/locations/${locationId}/owner-invitations`, {
-      email: form.get("email"),
-      name: form.get("name"),
+    const result = await inviteOwner.mutateAsync({
+      method: "POST",
+      url: `/api/locations/${locationId}/owner-invitations`,
+      body: { email: form.get("email"), name: form.get("name") },
     });
-    setPending(false);
     if (!result.ok) {
       setError(result.detail);
       setFieldErrors(result.fieldErrors);

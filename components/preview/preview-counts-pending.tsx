@@ -1,24 +1,21 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
+import { previewRunsQueryOptions } from "@/lib/queries/preview-queries";
 
-/** Shown while the counts are being counted: polls the shown run every 2 s and reloads the page once it was counted again. */
+/**
+ * Shown while the counts are being counted: the preview-runs query polls until the shown run was counted again
+ * (its `countedAt` changed), and then the page, rendered on the server, is rendered once more with the new counts.
+ */
 export function PreviewCountsPending({ locationId, countedAt, message }: { locationId: string; countedAt: string | null; message: string }) {
   const router = useRouter();
-
+  const { data } = useQuery(previewRunsQueryOptions(locationId, { countedAt }));
+  const counted = Boolean(data?.shown && data.shown.countedAt !== countedAt);
   useEffect(() => {
-    const timer = setInterval(async () => {
-      const response = await fetch(`/api/locations/${locationId}/preview`, { headers: { accept: "application/json" } }).catch(() => null);
-      if (!response?.ok) return;
-      const state = (await response.json()) as { shown: { countedAt: string | null } | null };
-      if (state.shown && state.shown.countedAt !== countedAt) {
-        clearInterval(timer);
-        router.refresh();
-      }
-    }, 2000);
-    return () => clearInterval(timer);
-  }, [locationId, countedAt, router]);
+    if (counted) router.refresh();
+  }, [counted, router]);
 
   return (
     <p role="status" aria-live="polite" className="text-sm text-slate-600">

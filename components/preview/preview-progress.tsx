@@ -1,39 +1,27 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
-import type { PreviewProgress as Progress } from "@/db/schema";
+import { useEffect, useRef } from "react";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { recordTypeLabels } from "@/lib/preview/record-type-labels";
+import { previewRunsQueryOptions } from "@/lib/queries/preview-queries";
 
-type RunState = { status: string; progress: Progress } | null;
-
-/** Polls the run in flight once a second and reloads the page when it has ended. */
-export function PreviewProgress({ locationId, initial }: { locationId: string; initial: NonNullable<RunState> }) {
+/**
+ * The preview run in flight, from the location's preview-runs query (polled while a run is in flight). The records
+ * below are rendered on the server: the page is rendered again once as each record type finishes and when the run ends.
+ */
+export function PreviewProgress({ locationId }: { locationId: string }) {
   const router = useRouter();
-  const [run, setRun] = useState<RunState>(initial);
-
+  const { data } = useQuery(previewRunsQueryOptions(locationId));
+  const run = data?.active ?? null;
+  const typesDone = run ? Object.values(run.progress).filter((value) => value.done).length : -1;
+  const shownTypesDone = useRef(typesDone);
   useEffect(() => {
-    let stopped = false;
-    let lastTypesDone = Object.values(initial.progress).filter((value) => value.done).length;
-    const timer = setInterval(async () => {
-      const response = await fetch(`/api/locations/${locationId}/preview`, { headers: { accept: "application/json" } }).catch(() => null);
-      if (!response?.ok || stopped) return;
-      const state = (await response.json()) as { active: RunState };
-      setRun(state.active);
-      const typesDone = state.active ? Object.values(state.active.progress).filter((value) => value.done).length : -1;
-      if (!state.active) clearInterval(timer);
-      // Reload when the run ends, and as each record type finishes (the page shows them provisionally).
-      if (typesDone !== lastTypesDone) {
-        lastTypesDone = typesDone;
-        router.refresh();
-      }
-    }, 1000);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [locationId, router, initial.progress]);
+    if (typesDone === shownTypesDone.current) return;
+    shownTypesDone.current = typesDone;
+    router.refresh();
+  }, [typesDone, router]);
 
   if (!run) return null;
   const entries = Object.entries(run.progress);

@@ -1,21 +1,15 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { callApi } from "@/lib/http/api-client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { mutateApi } from "@/lib/queries/api-mutation";
+import { queryKeys } from "@/lib/queries/query-keys";
 
-/** Starts a preview run (a refresh, or a rebuild that maps every source row) and reloads the page's data. */
+/** Starts a preview run (a refresh, or a rebuild that maps every source row); the preview-runs query then follows it. */
 export function useRequestPreview(locationId: string) {
-  const router = useRouter();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function request(body: { rebuild?: true }) {
-    setPending(true);
-    const result = await callApi("POST", `/api/locations/${locationId}/preview`, body);
-    setPending(false);
-    if (!result.ok) return setError(result.detail);
-    setError(null);
-    router.refresh();
-  }
-  return { pending, error, request };
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: (body: { rebuild?: true }) => mutateApi("POST", `/api/locations/${locationId}/preview`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.previewRuns(locationId) }),
+  });
+  return { pending: mutation.isPending, error: mutation.error?.message ?? null, request: mutation.mutate };
 }

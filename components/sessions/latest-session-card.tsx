@@ -1,33 +1,48 @@
+import { isInFlight } from "@/lib/queries/session-queries";
 import Link from "next/link";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import type { Permissions } from "@/lib/auth/permissions";
 import { formatDateTime } from "@/lib/format/date-time";
 import type { SessionHistoryItem } from "@/lib/sync/read-session-history";
+import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
 import { durationBetween } from "./format-duration";
+import { RecordsNotSentList } from "./records-not-sent-list";
 import { SessionActions } from "./session-actions";
-import { isSessionInFlight, triggerLabels } from "./session-labels";
+import { triggerLabels } from "./session-labels";
 import { SessionStatusBadge } from "./session-status-badge";
 import { StepChips } from "./step-chips";
 
-/** The location's newest session in brief, with Resume / Close upstream session for those who may act. */
+/**
+ * The location's newest session in brief, with Resume / Close upstream session for those who may act.
+ * `attention`: the problem the last session left on the location (shown only once that session has ended).
+ */
 export function LatestSessionCard({
   locationId,
   timeZone,
   latest,
+  attention,
   permissions,
-  renderedAt,
+  now,
 }: {
   locationId: string;
   timeZone: string;
   latest: SessionHistoryItem | null;
+  attention: string | null;
   /** What the viewer may do (lib/auth/permissions, computed on the server). */
   permissions: Permissions;
-  renderedAt: number;
+  /** When the page's live query read `latest`. */
+  now: number;
 }) {
+  const inFlight = latest ? isInFlight(latest.status) : false;
+  const notSent = recordsNotSentOf(latest?.steps ?? []);
+  const shownAttention = latest && !inFlight ? attention : null;
   return (
-    <Card role="region" aria-labelledby="latest-session-title">
-      <CardHeader>
+    <Card role="region" aria-labelledby="latest-session-title" data-testid="latest-session" data-status={latest?.status ?? "none"}>
+      <CardHeader className="flex-row items-center justify-between">
         <CardTitle id="latest-session-title">Latest session</CardTitle>
+        {shownAttention ? <Badge tone="danger">Needs attention</Badge> : null}
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
         {latest ? (
@@ -35,7 +50,7 @@ export function LatestSessionCard({
             <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
               <dt className="text-slate-600">Status</dt>
               <dd>
-                <SessionStatusBadge status={latest.status} />
+                <SessionStatusBadge status={latest.status} notSent={notSent.total} />
               </dd>
               <dt className="text-slate-600">Trigger</dt>
               <dd>
@@ -46,10 +61,15 @@ export function LatestSessionCard({
               <dt className="text-slate-600">{latest.startedAt ? "Started" : "Requested"}</dt>
               <dd>{formatDateTime(latest.startedAt ?? latest.createdAt, timeZone)}</dd>
               <dt className="text-slate-600">Duration</dt>
-              <dd>{durationBetween(latest.startedAt, latest.finishedAt, renderedAt) || "not started"}</dd>
+              <dd>{durationBetween(latest.startedAt, latest.finishedAt, now) || "not started"}</dd>
             </dl>
             <StepChips steps={latest.steps} />
-            {latest.error ? <p className="text-sm text-red-800">{latest.error}</p> : null}
+            {shownAttention ? (
+              <Alert tone="error">{shownAttention}</Alert>
+            ) : latest.error && !inFlight ? (
+              <p className="text-sm text-red-800">{latest.error}</p>
+            ) : null}
+            {latest.status === "succeeded" ? <RecordsNotSentList locationId={locationId} notSent={notSent} /> : null}
             <div className="flex flex-wrap gap-4 text-sm">
               <Link href={`/sessions/${latest.id}`} className="text-blue-700 underline">
                 Open the session
@@ -58,7 +78,7 @@ export function LatestSessionCard({
                 Session history
               </Link>
             </div>
-            {!isSessionInFlight(latest.status) ? <SessionActions session={latest} permissions={permissions} /> : null}
+            {!inFlight ? <SessionActions session={latest} permissions={permissions} /> : null}
           </>
         ) : (
           <p className="text-sm text-slate-600">No sync session has run for this location yet.</p>

@@ -1,8 +1,4 @@
-"use client";
-
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useCallback } from "react";
 import type { Permissions } from "@/lib/auth/permissions";
 import type { SessionView } from "@/lib/sync/read-session-view";
 import { durationBetween } from "./format-duration";
@@ -10,19 +6,21 @@ import { SessionActions } from "./session-actions";
 import { stepLabel } from "./session-labels";
 import { SessionStatusBadge } from "./session-status-badge";
 import { StepChips } from "./step-chips";
-import { useLiveSession } from "./use-live-session";
 
-/** The open session of a location, polled once a second; the page reloads when it ends. */
-export function LiveProgress({ initial, renderedAt, permissions }: { initial: SessionView; renderedAt: number; permissions: Permissions }) {
-  const router = useRouter();
-  const refresh = useCallback(() => router.refresh(), [router]);
-  const { view, now } = useLiveSession(initial, renderedAt, refresh);
+/** The open session of a location as the page's live query last read it (`now`: when it was read). */
+export function LiveProgress({ view, now, permissions }: { view: SessionView; now: number; permissions: Permissions }) {
   const { session, steps } = view;
   const current = steps.find((step) => step.name === session.currentStep) ?? steps.find((step) => step.status === "running");
   const itemsDone = current ? current.items.filter((item) => item.status === "succeeded").length : 0;
   const sent = steps.reduce((sum, step) => sum + step.recordsSent, 0);
   return (
-    <div role="status" aria-live="polite" className="flex flex-col gap-2 rounded-md border border-blue-200 bg-blue-50 p-4 text-sm text-blue-950">
+    <div
+      role="status"
+      aria-live="polite"
+      data-testid="live-progress"
+      data-status={session.status}
+      className="flex flex-col gap-2 rounded-md border border-blue-200 bg-blue-50 p-4 text-sm text-blue-950"
+    >
       <p className="flex flex-wrap items-center gap-2 font-medium">
         <SessionStatusBadge status={session.status} />
         {session.status === "queued" ? "Waiting for a worker…" : current ? `Step: ${stepLabel(current.name)}` : "Starting…"}

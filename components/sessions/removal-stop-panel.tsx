@@ -1,12 +1,14 @@
 "use client";
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState } from "react";
 import { Alert, FieldError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import type { RemovalStop } from "@/db/schema";
-import { callApi } from "@/lib/http/api-client";
+import { ApiProblem, mutateApi } from "@/lib/queries/api-mutation";
+import { invalidateSyncViews } from "@/lib/queries/invalidate";
 
 const checkWording = {
   contact_details: { action: "Unsubscribe", noun: "contacts", from: "from e-mail and text messages (they are no longer in the source)" },
@@ -22,17 +24,19 @@ export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: s
   const dialog = useRef<HTMLDialogElement>(null);
   const reasonId = useId();
   const [reason, setReason] = useState("");
-  const [pending, setPending] = useState(false);
+  const queryClient = useQueryClient();
   const [problem, setProblem] = useState<{ detail: string; field?: string } | null>(null);
-
-  async function confirm() {
-    setPending(true);
-    const result = await callApi<{ sessionId: string }>("POST", `/api/sessions/${sessionId}/confirm-removals`, { reason });
-    setPending(false);
-    if (!result.ok) return setProblem({ detail: result.detail, field: result.fieldErrors.reason });
-    dialog.current?.close();
-    router.push(`/sessions/${result.data.sessionId}`);
-  }
+  const confirmation = useMutation({
+    mutationFn: () => mutateApi<{ sessionId: string }>("POST", `/api/sessions/${sessionId}/confirm-removals`, { reason }),
+    onSuccess: async (data) => {
+      dialog.current?.close();
+      router.push(`/sessions/${data.sessionId}`);
+      await invalidateSyncViews(queryClient);
+    },
+    onError: (error) => setProblem({ detail: error.message, field: error instanceof ApiProblem ? error.fieldErrors.reason : undefined }),
+  });
+  const pending = confirmation.isPending;
+  const confirm = () => confirmation.mutate();
 
   return (
     <section

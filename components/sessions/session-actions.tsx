@@ -1,13 +1,15 @@
 "use client";
 
+import { isInFlight } from "@/lib/queries/session-queries";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { Permissions } from "@/lib/auth/permissions";
-import { callApi } from "@/lib/http/api-client";
-import { isSessionInFlight } from "./session-labels";
+import { mutateApi } from "@/lib/queries/api-mutation";
+import { invalidateSyncViews } from "@/lib/queries/invalidate";
 
 export const CLOSE_UPSTREAM_EXPLANATION =
   "Closing tells the Marketing Automation Service that the sync is finished: it processes what it received and may send campaigns from it. Only close a session you will not resume.";
@@ -21,7 +23,7 @@ export function mayActOnSessions(permissions: Permissions): boolean {
 
 /**
  * Resume, Cancel and Close upstream session, each for those whose `permissions` allow it (support and admin).
- * After resuming, `openResumed` goes to the new session's page; otherwise the page is refreshed.
+ * After resuming, `openResumed` goes to the new session's page; otherwise the live views of sessions read again.
  */
 export function SessionActions({
   session,
@@ -33,30 +35,29 @@ export function SessionActions({
   openResumed?: boolean;
 }) {
   const router = useRouter();
-  const [pending, setPending] = useState(false);
+  const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const inFlight = isSessionInFlight(session.status);
+  const inFlight = isInFlight(session.status);
   const canCancel = permissions["sync.cancel"] && inFlight;
   const canResume = permissions["sync.resume"] && (session.status === "failed" || session.status === "cancelled");
   const canClose = permissions["sync.close-upstream"] && session.upstreamOpen && !inFlight;
-
-  async function act(action: "cancel" | "resume" | "close-upstream") {
-    setPending(true);
-    const result = await callApi<{ sessionId?: string }>("POST", `/api/sessions/${session.id}/${action}`, {});
-    setPending(false);
-    if (!result.ok) {
-      setOutcome({ tone: "error", text: result.detail });
-      return;
-    }
-    const texts = {
-      cancel: "Cancel requested: the session stops before its next request.",
-      resume: "Resumed: a new session continues from the failed step.",
-      "close-upstream": "The upstream session is closed.",
-    };
-    setOutcome({ tone: "success", text: texts[action] });
-    if (action === "resume" && openResumed && result.data.sessionId) router.push(`/sessions/${result.data.sessionId}`);
-    else router.refresh();
-  }
+  const texts = {
+    cancel: "Cancel requested: the session stops before its next request.",
+    resume: "Resumed: a new session continues from the failed step.",
+    "close-upstream": "The upstream session is closed.",
+  };
+  const mutation = useMutation({
+    mutationFn: (action: "cancel" | "resume" | "close-upstream") =>
+      mutateApi<{ sessionId?: string }>("POST", `/api/sessions/${session.id}/${action}`, {}),
+    onSuccess: async (data, action) => {
+      setOutcome({ tone: "success", text: texts[action] });
+      if (action === "resume" && openResumed && data.sessionId) router.push(`/sessions/${data.sessionId}`);
+      await invalidateSyncViews(queryClient);
+    },
+    onError: (error) => setOutcome({ tone: "error", text: error.message }),
+  });
+  const pending = mutation.isPending;
+  const act = (action: "cancel" | "resume" | "close-upstream") => mutation.mutate(action);
 
   if (!canCancel && !canResume && !canClose) return outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null;
   return (

@@ -2,12 +2,14 @@ import Link from "next/link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDateTime } from "@/lib/format/date-time";
 import type { SessionHistoryItem } from "@/lib/sync/read-session-history";
+import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
 import { durationBetween } from "./format-duration";
 import { triggerLabels } from "./session-labels";
 import { SessionStatusBadge } from "./session-status-badge";
 import { StepChips } from "./step-chips";
 
-export function SessionHistoryTable({ items, timeZone, renderedAt }: { items: SessionHistoryItem[]; timeZone: string; renderedAt: number }) {
+/** `now`: when the items were read (elapsed times of sessions in flight). */
+export function SessionHistoryTable({ items, timeZone, now }: { items: SessionHistoryItem[]; timeZone: string; now: number }) {
   return (
     <Table aria-label="Sync sessions">
       <TableHeader>
@@ -36,9 +38,9 @@ export function SessionHistoryTable({ items, timeZone, renderedAt }: { items: Se
             <TableCell>{item.requestedByEmail ?? "—"}</TableCell>
             <TableCell>{item.environment}</TableCell>
             <TableCell>
-              <SessionStatusBadge status={item.status} />
+              <SessionStatusBadge status={item.status} notSent={recordsNotSentOf(item.steps).total} />
             </TableCell>
-            <TableCell className="whitespace-nowrap">{durationBetween(item.startedAt, item.finishedAt, renderedAt) || "—"}</TableCell>
+            <TableCell className="whitespace-nowrap">{durationBetween(item.startedAt, item.finishedAt, now) || "—"}</TableCell>
             <TableCell>
               <StepChips steps={item.steps} />
             </TableCell>

@@ -25,7 +25,3 @@ export const sessionStatusLabels: Record<string, string> = {
 export function stepLabel(name: string): string {
   return stepLabels[name as SyncStepName] ?? name;
 }
-
-export function isSessionInFlight(status: string): boolean {
-  return status === "queued" || status === "running";
-}

@@ -1,27 +1,35 @@
 "use client";
 
+import { isInFlight } from "@/lib/queries/session-queries";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";
 import type { Permissions } from "@/lib/auth/permissions";
 import { formatDateTime } from "@/lib/format/date-time";
-import type { SessionView } from "@/lib/sync/read-session-view";
+import { sessionQueryOptions } from "@/lib/queries/session-queries";
+import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
 import { CopyJsonButton } from "./copy-json-button";
 import { durationBetween } from "./format-duration";
+import { RecordsNotSentList } from "./records-not-sent-list";
 import { RemovalStopPanel } from "./removal-stop-panel";
 import { mayActOnSessions, SessionActions } from "./session-actions";
-import { isSessionInFlight, stepLabel, triggerLabels } from "./session-labels";
+import { stepLabel, triggerLabels } from "./session-labels";
 import { SessionStatusBadge } from "./session-status-badge";
 import { StepTimeline } from "./step-timeline";
-import { useLiveSession } from "./use-live-session";
 
-/** The session page's body: header, actions and the step timeline, polled once a second until the session ends. */
-/** `permissions`: what the viewer may do (lib/auth/permissions, computed on the server; the API checks again). */
-export function SessionLive({ initial, renderedAt, permissions }: { initial: SessionView; renderedAt: number; permissions: Permissions }) {
-  const { view, now } = useLiveSession(initial, renderedAt);
+/**
+ * The session page's body: header, actions and the step timeline, from the session's live query (polled once a
+ * second while it is queued or running; the server page prefetched it). `permissions`: what the viewer may do
+ * (lib/auth/permissions, computed on the server; the API checks again).
+ */
+export function SessionLive({ sessionId, permissions }: { sessionId: string; permissions: Permissions }) {
+  const { data: view, dataUpdatedAt: now } = useQuery(sessionQueryOptions(sessionId));
+  if (!view) return null;
   const { session } = view;
+  const notSent = recordsNotSentOf(view.steps);
   const timeZone = session.locationTimeZone;
-  const inFlight = isSessionInFlight(session.status);
+  const inFlight = isInFlight(session.status);
   const attemptsOutsideSteps = view.attempts.filter((attempt) => attempt.stepId === null).length;
   return (
     <div className="flex flex-col gap-4">
@@ -36,7 +44,7 @@ export function SessionLive({ initial, renderedAt, permissions }: { initial: Ses
             </dd>
             <dt className="text-slate-600">Status</dt>
             <dd aria-live="polite">
-              <SessionStatusBadge status={session.status} />
+              <SessionStatusBadge status={session.status} notSent={notSent.total} />
               {session.currentStep && inFlight ? ` at ${stepLabel(session.currentStep)}` : ""}
             </dd>
             <dt className="text-slate-600">Trigger</dt>
@@ -66,6 +74,7 @@ export function SessionLive({ initial, renderedAt, permissions }: { initial: Ses
       ) : session.error ? (
         <Alert tone="error">{session.error}</Alert>
       ) : null}
+      {session.status === "succeeded" ? <RecordsNotSentList locationId={session.locationId} notSent={notSent} /> : null}
       {session.confirmedRemovals ? (
         <Alert tone="info">
           Removals confirmed by {session.confirmedRemovals.byEmail ?? "an operator"}: “{session.confirmedRemovals.reason}”.

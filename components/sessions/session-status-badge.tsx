@@ -1,8 +1,12 @@
 import { Badge } from "@/components/ui/badge";
+import { notSentOutcomeLabel } from "@/lib/sync/records-not-sent";
 import { sessionStatusLabels } from "./session-labels";
 
 const tones = { queued: "neutral", running: "info", succeeded: "success", failed: "danger", cancelled: "warning" } as const;
 
-export function SessionStatusBadge({ status }: { status: string }) {
+/** A session's outcome; a success that left records out (`notSent`) reads "Succeeded with N not sent", in amber. */
+export function SessionStatusBadge({ status, notSent = 0 }: { status: string; notSent?: number }) {
+  const withNotSent = notSentOutcomeLabel(status, notSent);
+  if (withNotSent) return <Badge tone="warning">{withNotSent}</Badge>;
   return <Badge tone={tones[status as keyof typeof tones] ?? "neutral"}>{sessionStatusLabels[status] ?? status}</Badge>;
 }

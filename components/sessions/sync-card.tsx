@@ -13,7 +13,7 @@ export function SyncCard({
   permissions,
   outsideWindow,
   nextRun,
-  renderedAt,
+  now,
 }: {
   location: { id: string; timeZone: string; connected: boolean };
   openSession: SessionView | null;
@@ -21,7 +21,8 @@ export function SyncCard({
   permissions: Permissions;
   outsideWindow: boolean;
   nextRun: string;
-  renderedAt: number;
+  /** When the page's live query read `openSession`. */
+  now: number;
 }) {
   return (
     <Card role="region" aria-labelledby="preview-sync-title">
@@ -34,12 +35,7 @@ export function SyncCard({
           Open the preview
         </Link>
         {openSession ? (
-          <LiveProgress
-            key={`${openSession.session.id}-${openSession.session.status}`}
-            initial={openSession}
-            renderedAt={renderedAt}
-            permissions={permissions}
-          />
+          <LiveProgress view={openSession} now={now} permissions={permissions} />
         ) : !location.connected ? (
           <p className="text-sm text-slate-600">Connect the location first: syncs use its access token.</p>
         ) : permissions["sync.start"] ? (

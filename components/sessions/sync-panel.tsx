@@ -1,10 +1,11 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { callApi } from "@/lib/http/api-client";
+import { mutateApi } from "@/lib/queries/api-mutation";
+import { invalidateSyncViews } from "@/lib/queries/invalidate";
 import type { StartedSession } from "@/lib/sync/start-manual-session";
 import type { StartSessionInput } from "@/lib/sync/session-inputs";
 import { optionalStepNames, type OptionalStepName } from "@/lib/sync/step-names";
@@ -18,25 +19,22 @@ type Outcome = { tone: "success" | "error"; text: string } | null;
 
 /** "Sync now" and "Full resync" with a choice of the optional steps, each behind a confirmation. */
 export function SyncPanel({ locationId, timeZone, outsideWindowAtRender }: { locationId: string; timeZone: string; outsideWindowAtRender: boolean }) {
-  const router = useRouter();
+  const queryClient = useQueryClient();
   const [steps, setSteps] = useState<OptionalStepName[]>([...optionalStepNames]);
-  const [pending, setPending] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  // The server's answer first (no hydration mismatch), then re-checked each minute while the page stays open.
+  // The server's answer first (no hydration mismatch), then checked again whenever the person reaches for the buttons.
   const [outsideWindow, setOutsideWindow] = useState(outsideWindowAtRender);
-  useEffect(() => {
-    const timer = setInterval(() => setOutsideWindow(isOutsideSyncWindow(timeZone)), 60_000);
-    return () => clearInterval(timer);
-  }, [timeZone]);
-
-  async function start(full: boolean) {
-    setPending(true);
-    const input: StartSessionInput = { full, optionalSteps: steps };
-    const result = await callApi<StartedSession>("POST", `/api/locations/${locationId}/sessions`, input);
-    setPending(false);
-    setOutcome(result.ok ? { tone: "success", text: full ? "Full resync started." : "Sync started." } : { tone: "error", text: result.detail });
-    router.refresh();
-  }
+  const recheckWindow = () => setOutsideWindow(isOutsideSyncWindow(timeZone));
+  const start = useMutation({
+    mutationFn: (full: boolean) => {
+      const input: StartSessionInput = { full, optionalSteps: steps };
+      return mutateApi<StartedSession>("POST", `/api/locations/${locationId}/sessions`, input);
+    },
+    onSuccess: (_data, full) => setOutcome({ tone: "success", text: full ? "Full resync started." : "Sync started." }),
+    onError: (error) => setOutcome({ tone: "error", text: error.message }),
+    onSettled: () => invalidateSyncViews(queryClient),
+  });
+  const pending = start.isPending;
 
   function toggle(step: OptionalStepName, checked: boolean) {
     setSteps((current) => optionalStepNames.filter((name) => (name === step ? checked : current.includes(name))));
@@ -60,13 +58,13 @@ export function SyncPanel({ locationId, timeZone, outsideWindowAtRender }: { loc
           </label>
         ))}
       </fieldset>
-      <div className="flex flex-wrap gap-2">
+      <div className="flex flex-wrap gap-2" onPointerEnter={recheckWindow} onFocus={recheckWindow}>
         <ConfirmDialog
           trigger="Sync now"
           title="Sync this location now?"
           confirmLabel="Start the sync"
           variant="default"
-          onConfirm={() => start(false)}
+          onConfirm={() => start.mutate(false)}
           disabled={pending}
         >
           <p>Sends new and changed records. Optional steps: {chosen}.</p>
@@ -77,7 +75,7 @@ export function SyncPanel({ locationId, timeZone, outsideWindowAtRender }: { loc
           title="Resync everything?"
           confirmLabel="Start the full resync"
           variant="default"
-          onConfirm={() => start(true)}
+          onConfirm={() => start.mutate(true)}
           disabled={pending}
         >
           <p>Sends every contact again, not only the changed ones. Optional steps: {chosen}.</p>

@@ -7,10 +7,11 @@ import { Alert, FieldError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { callApi } from "@/lib/http/api-client";
+import { useApiMutation } from "@/components/queries/use-api-mutation";
 
 export function AcceptInviteForm({ token, email }: { token: string; email: string }) {
   const router = useRouter();
+  const acceptInvite = useApiMutation<{ locationId: string | null; passwordSet: boolean }>();
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [pending, setPending] = useState(false);
@@ -20,9 +21,10 @@ export function AcceptInviteForm({ token, email }: { token: string; email: strin
     const form = new FormData(event.currentTarget);
     const password = String(form.get("password") ?? "");
     setPending(true);
-    const result = await callApi<{ locationId: string | null; passwordSet: boolean }>("POST", `/api/invites/${token}`, {
-      password,
-      passwordConfirmation: String(form.get("passwordConfirmation") ?? ""),
+    const result = await acceptInvite.mutateAsync({
+      method: "POST",
+      url: `/api/invites/${token}`,
+      body: { password, passwordConfirmation: String(form.get("passwordConfirmation") ?? "") },
     });
     if (!result.ok) {
       setPending(false);

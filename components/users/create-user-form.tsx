@@ -8,7 +8,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input, Select } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { roleLabels, ALL_ROLES } from "@/lib/auth/roles";
-import { callApi } from "@/lib/http/api-client";
+import { useApiMutation } from "@/components/queries/use-api-mutation";
 import type { CreatedUser } from "@/lib/users/create-user";
 import { InviteLinkNotice } from "./invite-link-notice";
 
@@ -17,19 +17,18 @@ export function CreateUserForm() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [invite, setInvite] = useState<{ email: string; path: string; expiresAt: string } | null>(null);
-  const [pending, setPending] = useState(false);
+  const createUser = useApiMutation<{ user: CreatedUser & { invite: { path: string; expiresAt: string } } }>();
+  const pending = createUser.isPending;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    setPending(true);
-    const result = await callApi<{ user: CreatedUser & { invite: { path: string; expiresAt: string } } }>("POST", "/api/users", {
-      email: form.get("email"),
-      name: form.get("name"),
-      role: form.get("role"),
+    const result = await createUser.mutateAsync({
+      method: "POST",
+      url: "/api/users",
+      body: { email: form.get("email"), name: form.get("name"), role: form.get("role") },
     });
-    setPending(false);
     if (!result.ok) {
       setError(result.detail);
       setFieldErrors(result.fieldErrors);

@@ -9,7 +9,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Select } from "@/components/ui/input";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { ALL_ROLES, roleLabels, type Role } from "@/lib/auth/roles";
-import { callApi } from "@/lib/http/api-client";
+import { useApiMutation } from "@/components/queries/use-api-mutation";
 import { InviteLinkNotice } from "./invite-link-notice";
 
 interface UserRow {
@@ -27,16 +27,18 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [invite, setInvite] = useState<{ email: string; path: string; expiresAt: string } | null>(null);
+  const updateUser = useApiMutation();
+  const reinviteUser = useApiMutation<{ invite: { path: string; expiresAt: string } }>();
 
   async function update(user: UserRow, change: { role?: Role; active?: boolean }) {
     if (change.active === false && !window.confirm(`Deactivate ${user.email}? They are signed out at once.`)) return;
-    const result = await callApi("PATCH", `/api/users/${user.id}`, change);
+    const result = await updateUser.mutateAsync({ method: "PATCH", url: `/api/users/${user.id}`, body: change });
     setError(result.ok ? null : result.detail);
     router.refresh();
   }
 
   async function reinvite(user: UserRow) {
-    const result = await callApi<{ invite: { path: string; expiresAt: string } }>("POST", `/api/users/${user.id}/invite`);
+    const result = await reinviteUser.mutateAsync({ method: "POST", url: `/api/users/${user.id}/invite` });
     if (!result.ok) return setError(result.detail);
     setError(null);
     setInvite({ email: user.email, ...result.data.invite });

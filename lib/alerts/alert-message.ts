@@ -7,6 +7,8 @@ export interface AlertFacts {
   environment: string;
   sessionId: string | null;
   reason: string | null;
+  /** Records the recovering session left out (invalid or excluded by rule); absent or 0 when it sent everything. */
+  recordsNotSent?: number;
 }
 
 /** The body of a Slack-compatible incoming webhook: `text` and mrkdwn blocks, both parsed for Slack markup. */
@@ -42,7 +44,13 @@ export function buildAlertMessage(facts: AlertFacts): AlertMessage {
   const link = `${appOrigin()}/${facts.sessionId ? `sessions/${facts.sessionId}` : `locations/${facts.locationId}`}`;
   const headline = facts.kind === "failed" ? "Sync failed" : "Sync recovered";
   const subject = `${headline}: ${where}`;
-  const detail = facts.kind === "failed" ? (facts.reason ?? "The sync session failed.") : "The latest sync session succeeded.";
+  const notSent = facts.recordsNotSent ?? 0;
+  const detail =
+    facts.kind === "failed"
+      ? (facts.reason ?? "The sync session failed.")
+      : notSent > 0
+        ? `The latest sync session succeeded with ${notSent.toLocaleString("en")} not sent: the session lists them and why.`
+        : "The latest sync session succeeded.";
   const slackSubject = `${headline}: ${escapeSlackText(where)}`;
   const slackDetail = escapeSlackText(detail);
   const slackLink = escapeSlackText(link);

@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
-import { alertEvents, locations } from "@/db/schema";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { alertEvents, locations, syncSteps } from "@/db/schema";
 import type { OperationContext } from "@/lib/operations/context";
+import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
 import { loadAlertTargets } from "./alert-channels";
 import { buildAlertMessage } from "./alert-message";
 import { sendAlertEmail, smtpConfigured } from "./send-alert-email";
@@ -21,7 +23,8 @@ export async function deliverAlert(ctx: OperationContext, { eventId }: { eventId
   if (!row || row.event.deliveredAt) return;
   const { event } = row;
   const targets = await loadAlertTargets(db);
-  const message = buildAlertMessage({ ...event, locationName: row.locationName, environment: row.environment });
+  const recordsNotSent = event.kind === "recovered" && event.sessionId ? await recordsNotSentBy(db, event.sessionId) : 0;
+  const message = buildAlertMessage({ ...event, locationName: row.locationName, environment: row.environment, recordsNotSent });
   const errors: string[] = [];
 
   if (targets.webhookUrl && !event.webhookDeliveredAt) {
@@ -48,4 +51,12 @@ export async function deliverAlert(ctx: OperationContext, { eventId }: { eventId
     throw new Error(`Alert ${eventId} not delivered: ${errors.join(" ")}`);
   }
   await db.update(alertEvents).set({ deliveredAt: new Date(), lastError: null }).where(eq(alertEvents.id, eventId));
+}
+
+async function recordsNotSentBy(db: DatabaseOrTransaction, sessionId: string): Promise<number> {
+  const steps = await db
+    .select({ name: syncSteps.name, recordsInvalid: syncSteps.recordsInvalid, recordsExcluded: syncSteps.recordsExcluded })
+    .from(syncSteps)
+    .where(eq(syncSteps.sessionId, sessionId));
+  return recordsNotSentOf(steps).total;
 }

@@ -64,6 +64,14 @@ describe("Slack markup", () => {
     expect(message.subject).toBe(`Sync failed: Salon ${markup} (staging)`);
   });
 
+  it("says how many records a recovering session left out, and nothing about it when it sent everything", () => {
+    const facts = { kind: "recovered" as const, locationId: "l-1", locationName: "Salon", environment: "staging", sessionId: "s-1", reason: null };
+    expect(buildAlertMessage({ ...facts, recordsNotSent: 365 }).text).toContain(
+      "Sync recovered: Salon (staging). The latest sync session succeeded with 365 not sent: the session lists them and why.",
+    );
+    expect(buildAlertMessage({ ...facts, recordsNotSent: 0 }).text).toContain("Sync recovered: Salon (staging). The latest sync session succeeded. ");
+  });
+
   it("delivers the escaped text to the webhook", async () => {
     process.env.ALERT_WEBHOOK_ALLOW_PRIVATE = "true";
     await storeWebhook(receiver.url);

@@ -13,6 +13,14 @@ export interface FleetMatrixRow {
   attentionReason: string | null;
   schedulePaused: { at: Date; byEmail: string | null; reason: string | null } | null;
   cells: MatrixCell[];
+  /** The location's newest session: its outcome (or that it runs) and the records its steps left out. */
+  latestSession: LatestSession | null;
+}
+
+export interface LatestSession {
+  id: string;
+  status: string;
+  recordsNotSent: number;
 }
 
 export interface FleetMatrixPage {
@@ -72,10 +80,8 @@ export async function loadFleetMatrix(ctx: OperationContext<FleetViewer>, query:
     from scoped s left join per_location p on p.location_id = s.id
     order by (s.attention_reason is not null) desc, coalesce(p.failed_cells, 0) desc, coalesce(p.stale_cells, 0) desc, lower(s.name), s.id
     limit ${query.limit} offset ${(query.page - 1) * query.limit}`);
-  const outcomes = await outcomesOf(
-    db,
-    rows.map((row) => row.id),
-  );
+  const locationIds = rows.map((row) => row.id);
+  const [outcomes, latestSessions] = await Promise.all([outcomesOf(db, locationIds), latestSessionsOf(db, locationIds)]);
   const total = rows[0]?.total ?? (query.page > 1 ? await countScoped(db, filters) : 0);
   return {
     rows: rows.map((row) => ({
@@ -90,6 +96,7 @@ export async function loadFleetMatrix(ctx: OperationContext<FleetViewer>, query:
         const ended = outcomes.get(`${row.id} ${step}`) ?? null;
         return { step, state: cellStateOf(step, ended, row.automotive, now), at: ended?.at ?? null };
       }),
+      latestSession: latestSessions.get(row.id) ?? null,
     })),
     total,
     page: query.page,
@@ -106,6 +113,22 @@ async function outcomesOf(db: DatabaseOrTransaction, locationIds: string[]): Pro
       sql`, `,
     )})`);
   return new Map(rows.map((row) => [`${row.location_id} ${row.step}`, { status: row.status, at: new Date(row.finished_at) }]));
+}
+
+/** Each location's newest session (sync_sessions_location_idx), with what its steps left out. */
+async function latestSessionsOf(db: DatabaseOrTransaction, locationIds: string[]): Promise<Map<string, LatestSession>> {
+  if (locationIds.length === 0) return new Map();
+  const rows = await db.execute<{ location_id: string; id: string; status: string; records_not_sent: number }>(sql`
+    select l.id as location_id, se.id, se.status,
+           (select coalesce(sum(st.records_invalid + st.records_excluded), 0)::int from sync_steps st where st.session_id = se.id) as records_not_sent
+    from unnest(array[${sql.join(
+      locationIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}]) as l(id)
+    cross join lateral (
+      select id, status from sync_sessions where location_id = l.id order by created_at desc, id desc limit 1
+    ) se`);
+  return new Map(rows.map((row) => [row.location_id, { id: row.id, status: row.status, recordsNotSent: Number(row.records_not_sent) }]));
 }
 
 /** Past the last page the window function sees no rows: count separately so the page can say how many there are. */

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { syncSteps } from "@/db/schema";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { countLocationsNeedingAttention } from "./count-attention";
@@ -40,6 +41,32 @@ describe("fleet sessions", () => {
       ["Fleet failing", true],
       ["Fleet healthy", false],
     ]);
+  });
+
+  it("counts the records each session's steps left out, invalid and excluded by rule", async () => {
+    const location = await createFleetLocation(db, { name: "Fleet left out" });
+    const session = await createFleetSession(db, {
+      locationId: location.id,
+      status: "succeeded",
+      createdAt: new Date(),
+      steps: { services: "succeeded", appointments: "succeeded", close: "succeeded" },
+    });
+    await db
+      .update(syncSteps)
+      .set({ recordsInvalid: 1 })
+      .where(sql`${syncSteps.sessionId} = ${session.id} and ${syncSteps.name} = 'services'`);
+    await db
+      .update(syncSteps)
+      .set({ recordsInvalid: 337, recordsExcluded: 27 })
+      .where(sql`${syncSteps.sessionId} = ${session.id} and ${syncSteps.name} = 'appointments'`);
+    const clean = await createFleetSession(db, {
+      locationId: location.id,
+      status: "succeeded",
+      createdAt: new Date(),
+      steps: { close: "succeeded" },
+    });
+    const page = await listFleetSessions({ db, actor: staff }, FleetSessionQuery.parse({ q: "Fleet left out" }));
+    expect(Object.fromEntries(page.items.map((item) => [item.id, item.recordsNotSent]))).toEqual({ [session.id]: 365, [clean.id]: 0 });
   });
 
   it("shows owners only their own locations' sessions, and refuses a forged cursor", async () => {
@@ -119,6 +146,11 @@ describe("fleet matrix", () => {
     expect(states(failed.name)).toContain("openings:failed");
     expect(states(failed.name)).toContain("calendars:fresh");
     expect(states(attention.name)).toContain("openings:never");
+    // Each row carries its newest session's outcome: the failure is newer than the success before it.
+    const latest = (name: string) => page.rows.find((row) => row.name === name)!.latestSession;
+    expect(latest(failed.name)).toMatchObject({ status: "failed", recordsNotSent: 0 });
+    expect(latest(fresh.name)).toMatchObject({ status: "succeeded", recordsNotSent: 0 });
+    expect(latest(attention.name)).toBeNull();
 
     const second = await loadFleetMatrix({ db, actor: staff, now: now }, FleetMatrixQuery.parse({ q: prefix, limit: 3, page: 2 }));
     expect(second.rows.map((row) => row.name)).toEqual([fresh.name]);

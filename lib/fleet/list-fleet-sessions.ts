@@ -20,6 +20,8 @@ export interface FleetSessionRow {
   finishedAt: Date | null;
   /** A failure of the location's current "needs attention" episode. */
   needsAttention: boolean;
+  /** Records its steps left out: invalid and excluded by rule. */
+  recordsNotSent: number;
 }
 
 export interface FleetSessionPage {
@@ -42,6 +44,7 @@ type SessionRecord = {
   started_at: string | null;
   finished_at: string | null;
   priority: number;
+  records_not_sent: number;
 };
 
 const inFlight = sql`se.status in ('queued', 'running')`;
@@ -74,6 +77,7 @@ export async function listFleetSessions(ctx: OperationContext<FleetViewer>, quer
       ...(await db.execute<SessionRecord>(sql`
         select se.id, se.location_id, l.name as location_name, se.environment, se.trigger, se.status, se.requested_by_email,
                se.current_step, se.error, se.created_at, se.started_at, se.finished_at, ${priority}::int as priority,
+               (select coalesce(sum(st.records_invalid + st.records_excluded), 0)::int from sync_steps st where st.session_id = se.id) as records_not_sent,
                to_char(se.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
         from sync_sessions se join locations l on l.id = se.location_id
         where ${sql.join(conditions, sql` and `)}
@@ -98,6 +102,7 @@ export async function listFleetSessions(ctx: OperationContext<FleetViewer>, quer
       startedAt: row.started_at ? new Date(row.started_at) : null,
       finishedAt: row.finished_at ? new Date(row.finished_at) : null,
       needsAttention: Number(row.priority) === 1,
+      recordsNotSent: Number(row.records_not_sent),
     })),
     nextCursor:
       last && rows.length > query.limit

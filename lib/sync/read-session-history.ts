@@ -12,6 +12,9 @@ import type { SessionHistoryQuery } from "./session-inputs";
 export interface StepChip {
   name: string;
   status: string;
+  /** Records the step left out: invalid (failed the mapping's checks) and excluded by rule. */
+  recordsInvalid: number;
+  recordsExcluded: number;
 }
 
 export interface SessionHistoryItem {
@@ -108,13 +111,19 @@ async function stepChipsOf(db: DatabaseOrTransaction, sessionIds: string[]): Pro
   const chips = new Map<string, StepChip[]>();
   if (sessionIds.length === 0) return chips;
   const steps = await db
-    .select({ sessionId: syncSteps.sessionId, name: syncSteps.name, status: syncSteps.status })
+    .select({
+      sessionId: syncSteps.sessionId,
+      name: syncSteps.name,
+      status: syncSteps.status,
+      recordsInvalid: syncSteps.recordsInvalid,
+      recordsExcluded: syncSteps.recordsExcluded,
+    })
     .from(syncSteps)
     .where(inArray(syncSteps.sessionId, sessionIds))
     .orderBy(asc(syncSteps.position));
   for (const step of steps) {
     const list = chips.get(step.sessionId) ?? [];
-    list.push({ name: step.name, status: step.status });
+    list.push({ name: step.name, status: step.status, recordsInvalid: step.recordsInvalid, recordsExcluded: step.recordsExcluded });
     chips.set(step.sessionId, list);
   }
   return chips;

@@ -10,6 +10,8 @@ import { sealLocationToken } from "@/lib/locations/location-token";
 import { listSessionHistory } from "./read-session-history";
 import { getSessionView } from "./read-session-view";
 import { SessionHistoryQuery } from "./session-inputs";
+import { SessionHistoryResponse } from "./session-responses";
+import { SessionView } from "./session-view";
 import { startManualSession } from "./start-manual-session";
 import { isOutsideSyncWindow } from "./sync-window";
 
@@ -69,7 +71,7 @@ describe("listSessionHistory", () => {
     expect(back.olderCursor).not.toBeNull();
   });
 
-  it("filters by status and trigger and lists each session's steps in order", async () => {
+  it("filters by status and trigger and lists each session's steps in order, with what each left out", async () => {
     const location = await createLocation();
     await seedSessions(location.id, 12);
     const failed = await listSessionHistory({ db, actor: systemActor }, { ...query({ status: "failed", trigger: "" }), locationId: location.id });
@@ -79,12 +81,14 @@ describe("listSessionHistory", () => {
     const [newest] = scheduled.items;
     await db.insert(syncSteps).values([
       { sessionId: newest!.id, name: "close", position: 8, status: "pending" },
+      { sessionId: newest!.id, name: "appointments", position: 6, status: "succeeded", recordsInvalid: 12, recordsExcluded: 3 },
       { sessionId: newest!.id, name: "open", position: 0, status: "succeeded" },
     ]);
     const again = await listSessionHistory({ db, actor: systemActor }, { ...query({ trigger: "schedule", limit: 1 }), locationId: location.id });
     expect(again.items[0]!.steps).toEqual([
-      { name: "open", status: "succeeded" },
-      { name: "close", status: "pending" },
+      { name: "open", status: "succeeded", recordsInvalid: 0, recordsExcluded: 0 },
+      { name: "appointments", status: "succeeded", recordsInvalid: 12, recordsExcluded: 3 },
+      { name: "close", status: "pending", recordsInvalid: 0, recordsExcluded: 0 },
     ]);
   });
 
@@ -146,6 +150,17 @@ describe("getSessionView", () => {
     expect(step!.items[0]!.httpAttempts.map((attempt) => attempt.status)).toEqual([503]);
     expect(step!.httpAttempts.map((attempt) => attempt.method)).toEqual(["PUT"]);
     expect(typeof step!.items[0]!.httpAttempts[0]!.startedAt).toBe("string");
+  });
+
+  it("answers in the shape the browser parses: the JSON of the session and of its history pass the response schemas unchanged", async () => {
+    const { location, session } = await sessionWithAttempts();
+    const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
+    const view = asJson(
+      await getSessionView({ db, actor: { id: "00000000-0000-4000-8000-000000000000", role: "engineer" } }, { sessionId: session.id }),
+    );
+    expect(SessionView.parse(view)).toEqual(view);
+    const history = asJson(await listSessionHistory({ db, actor: systemActor }, { ...query({}), locationId: location.id }));
+    expect(SessionHistoryResponse.parse(history)).toEqual(history);
   });
 
   it("shows an owner their own location's session without attempts, and answers another's like an unknown id", async () => {

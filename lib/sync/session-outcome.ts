@@ -5,9 +5,7 @@ import { recordAlertTransition } from "@/lib/alerts/record-alert-transition";
 import { requestPreviewRecountWithin } from "@/lib/preview/recount-preview-job";
 import type { RemovalStop } from "@/db/schema";
 import type { SessionFence } from "./session-fence";
-
-/** Reasons this engine sets on a location; a later successful session clears only these. */
-const ATTENTION_PREFIX = "The last sync ";
+import { SESSION_ATTENTION_PREFIX as ATTENTION_PREFIX } from "./session-attention";
 
 export function failureAttentionReason(step: string | null, reason: string, upstreamOpen: boolean): string {
   const where = step ? `at ${step}` : "before it started";

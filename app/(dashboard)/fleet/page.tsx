@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { FleetMatrixFilters } from "@/components/fleet/fleet-matrix-filters";
-import { FleetMatrixTable } from "@/components/fleet/fleet-matrix-table";
+import { LiveFleetMatrix } from "@/components/fleet/live-fleet-matrix";
 import { MatrixLegend } from "@/components/fleet/matrix-cell";
-import { hrefWith, queryInputOf, type SearchParams } from "@/lib/http/search-params";
+import { queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { PageHeader } from "@/components/layout/page-header";
+import { Prefetched } from "@/components/queries/prefetched";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
@@ -12,6 +12,8 @@ import { requirePageUser } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/permissions";
 import { FleetMatrixQuery } from "@/lib/fleet/fleet-inputs";
 import { loadFleetMatrix } from "@/lib/fleet/fleet-matrix";
+import { FleetMatrixPageResponse } from "@/lib/fleet/fleet-matrix-responses";
+import { queryKeys } from "@/lib/queries/query-keys";
 import { freshForHours, matrixStepLabels, matrixSteps } from "@/lib/fleet/step-freshness";
 
 export const metadata: Metadata = { title: "Fleet" };
@@ -21,7 +23,6 @@ export default async function FleetPage({ searchParams }: { searchParams: Promis
   const parsed = FleetMatrixQuery.safeParse(queryInputOf(await searchParams));
   const query = parsed.success ? parsed.data : FleetMatrixQuery.parse({});
   const matrix = await loadFleetMatrix({ db: getDatabase(), actor: user }, query);
-  const filters = { q: query.q, environment: query.environment };
   const freshness = matrixSteps
     .filter((step) => freshForHours[step] <= 48)
     .map((step) => `${matrixStepLabels[step].toLowerCase()} ${freshForHours[step]} h`)
@@ -46,30 +47,10 @@ export default async function FleetPage({ searchParams }: { searchParams: Promis
       )}
       <Card>
         <CardContent className="flex flex-col gap-4">
-          <p className="text-sm text-slate-600" aria-live="polite">
-            {matrix.total === 1 ? "1 location" : `${matrix.total} locations`} · page {matrix.page} of {matrix.pageCount}
-          </p>
-          {matrix.rows.length === 0 ? (
-            <p className="py-8 text-center text-sm text-slate-600">No locations match.</p>
-          ) : (
-            <FleetMatrixTable rows={matrix.rows} canPause={can(user, "schedule.pause")} />
-          )}
-          {matrix.pageCount > 1 ? (
-            <nav aria-label="Pages" className="flex justify-between text-sm">
-              {matrix.page > 1 ? (
-                <Link href={hrefWith("/fleet", filters, { page: matrix.page - 1 })} className="text-blue-700 underline" rel="prev">
-                  Previous
-                </Link>
-              ) : (
-                <span />
-              )}
-              {matrix.page < matrix.pageCount ? (
-                <Link href={hrefWith("/fleet", filters, { page: matrix.page + 1 })} className="text-blue-700 underline" rel="next">
-                  Next
-                </Link>
-              ) : null}
-            </nav>
-          ) : null}
+          {/* The same JSON the browser's live query reads (GET /api/fleet), parsed with the same schema. */}
+          <Prefetched entries={[{ queryKey: queryKeys.fleetMatrix(query), data: FleetMatrixPageResponse.parse(JSON.parse(JSON.stringify(matrix))) }]}>
+            <LiveFleetMatrix query={query} canPause={can(user, "schedule.pause")} />
+          </Prefetched>
         </CardContent>
       </Card>
     </>

@@ -2,10 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { FleetCharts } from "@/components/fleet/fleet-charts";
 import { FleetSessionFilters } from "@/components/fleet/fleet-session-filters";
-import { FleetSessionsTable } from "@/components/fleet/fleet-sessions-table";
+import { LiveFleetSessions } from "@/components/fleet/live-fleet-sessions";
 import { FleetTodayCountsView } from "@/components/fleet/fleet-today-counts";
 import { hrefWith, queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { PageHeader } from "@/components/layout/page-header";
+import { Prefetched } from "@/components/queries/prefetched";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
@@ -13,8 +14,10 @@ import { requirePageUser } from "@/lib/auth/guard";
 import { seesOwnLocationsOnly } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { FleetSessionQuery } from "@/lib/fleet/fleet-inputs";
+import { FleetSessionPageResponse } from "@/lib/fleet/fleet-session-responses";
 import { countFleetSessionsToday, listFleetDays } from "@/lib/fleet/fleet-session-stats";
 import { listFleetSessions, type FleetSessionPage } from "@/lib/fleet/list-fleet-sessions";
+import { queryKeys } from "@/lib/queries/query-keys";
 
 export const metadata: Metadata = { title: "Sessions" };
 
@@ -67,13 +70,12 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
       ) : null}
       <Card>
         <CardContent className="flex flex-col gap-4">
-          {page.items.length === 0 ? (
-            <p className="py-8 text-center text-sm text-slate-600">
-              {Object.values(filters).some(Boolean) ? "No sessions match these filters." : "No sync sessions yet."}
-            </p>
-          ) : (
-            <FleetSessionsTable items={page.items} />
-          )}
+          {/* The same JSON the browser's live query reads (GET /api/sessions), parsed with the same schema. */}
+          <Prefetched
+            entries={[{ queryKey: queryKeys.fleetSessions(query), data: FleetSessionPageResponse.parse(JSON.parse(JSON.stringify(page))) }]}
+          >
+            <LiveFleetSessions query={query} filtered={Object.values(filters).some(Boolean)} />
+          </Prefetched>
           {query.after || page.nextCursor ? (
             <nav aria-label="Pages" className="flex justify-between text-sm">
               {query.after ? (

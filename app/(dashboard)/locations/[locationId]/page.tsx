@@ -1,11 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
-import { ConnectionCard } from "@/components/locations/connection-card";
+import { LocationLiveCards } from "@/components/locations/location-live-cards";
 import { OwnersCard } from "@/components/locations/owners-card";
-import { LatestSessionCard } from "@/components/sessions/latest-session-card";
-import { isSessionInFlight } from "@/components/sessions/session-labels";
-import { SyncCard } from "@/components/sessions/sync-card";
+import { Prefetched } from "@/components/queries/prefetched";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
@@ -15,9 +13,14 @@ import { formatDateTime } from "@/lib/format/date-time";
 import { listLocationOwners } from "@/lib/locations/list-location-owners";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { SYNC_WINDOW } from "@/lib/locations/location-inputs";
+import { LocationConnectionResponse } from "@/lib/locations/location-response";
 import { nextScheduledSync } from "@/lib/locations/next-sync";
+import { locationLiveStateOf } from "@/lib/queries/location-live-queries";
+import { queryKeys } from "@/lib/queries/query-keys";
+import { isInFlight } from "@/lib/queries/session-queries";
 import { listSessionHistory } from "@/lib/sync/read-session-history";
 import { getSessionView } from "@/lib/sync/read-session-view";
+import { serializeDates } from "@/lib/sync/serialize-dates";
 import { SessionHistoryQuery } from "@/lib/sync/session-inputs";
 import { isOutsideSyncWindow } from "@/lib/sync/sync-window";
 
@@ -31,12 +34,14 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
   const showsOwners = can(user, "location.owners.view");
   const owners = showsOwners ? await listLocationOwners({ db: getDatabase(), actor: user }, { locationId: location.id }) : [];
   const nextSync = nextScheduledSync(location.syncTime, location.timeZone);
-  const renderedAt = new Date().getTime();
   const [latest = null] = (
     await listSessionHistory({ db: getDatabase(), actor: user }, { ...SessionHistoryQuery.parse({ limit: 1 }), locationId: location.id })
   ).items;
-  const openSession =
-    latest && isSessionInFlight(latest.status) ? await getSessionView({ db: getDatabase(), actor: user }, { sessionId: latest.id }) : null;
+  const open = latest && isInFlight(latest.status) ? await getSessionView({ db: getDatabase(), actor: user }, { sessionId: latest.id }) : null;
+  // The same snapshot the browser's live query reads (lib/queries/location-live-queries), parsed with the same schema.
+  const { location: connection } = LocationConnectionResponse.parse({ location: serializeDates(location) });
+  const live = locationLiveStateOf(connection, latest, open);
+  const nextRun = `${formatDateTime(nextSync, location.timeZone)} (${location.timeZone})`;
   return (
     <>
       <PageHeader
@@ -51,39 +56,38 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
         }
       />
       <div className="grid gap-6 lg:grid-cols-2">
-        <ConnectionCard location={location} timeZone={location.timeZone} canAct={permissions["location.connect"]} />
-        <Card role="region" aria-labelledby="schedule-title">
-          <CardHeader>
-            <CardTitle id="schedule-title">Schedule</CardTitle>
-            <CardDescription>
-              Daily, inside the upstream&apos;s recommended window of {SYNC_WINDOW.start}–{SYNC_WINDOW.end} in the business&apos;s time zone.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-              <dt className="text-slate-600">Daily sync</dt>
-              <dd>
-                {location.syncTime} {location.timeZone}
-              </dd>
-              <dt className="text-slate-600">Next run</dt>
-              <dd>
-                {formatDateTime(nextSync, location.timeZone)} ({location.timeZone})
-              </dd>
-              <dt className="text-slate-600">Source</dt>
-              <dd>{location.sourceKey ?? "not set"}</dd>
-            </dl>
-          </CardContent>
-        </Card>
-        <LatestSessionCard locationId={location.id} timeZone={location.timeZone} latest={latest} permissions={permissions} renderedAt={renderedAt} />
-        <SyncCard
-          location={location}
-          openSession={openSession}
-          permissions={permissions}
-          outsideWindow={isOutsideSyncWindow(location.timeZone)}
-          nextRun={`${formatDateTime(nextSync, location.timeZone)} (${location.timeZone})`}
-          renderedAt={renderedAt}
-        />
-        {showsOwners ? <OwnersCard locationId={location.id} owners={owners} canInvite={permissions["location.owners.invite"]} /> : null}
+        <Prefetched entries={[{ queryKey: queryKeys.locationLive(location.id), data: live }]}>
+          <LocationLiveCards
+            locationId={location.id}
+            timeZone={location.timeZone}
+            permissions={permissions}
+            outsideWindow={isOutsideSyncWindow(location.timeZone)}
+            nextRun={nextRun}
+            schedule={
+              <Card role="region" aria-labelledby="schedule-title">
+                <CardHeader>
+                  <CardTitle id="schedule-title">Schedule</CardTitle>
+                  <CardDescription>
+                    Daily, inside the upstream&apos;s recommended window of {SYNC_WINDOW.start}–{SYNC_WINDOW.end} in the business&apos;s time zone.
+                  </CardDescription>
+                </CardHeader>
+                <CardContent>
+                  <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+                    <dt className="text-slate-600">Daily sync</dt>
+                    <dd>
+                      {location.syncTime} {location.timeZone}
+                    </dd>
+                    <dt className="text-slate-600">Next run</dt>
+                    <dd>{nextRun}</dd>
+                    <dt className="text-slate-600">Source</dt>
+                    <dd>{location.sourceKey ?? "not set"}</dd>
+                  </dl>
+                </CardContent>
+              </Card>
+            }
+            owners={showsOwners ? <OwnersCard locationId={location.id} owners={owners} canInvite={permissions["location.owners.invite"]} /> : null}
+          />
+        </Prefetched>
       </div>
     </>
   );

@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/layout/page-header";
+import { Prefetched } from "@/components/queries/prefetched";
 import { SessionLive } from "@/components/sessions/session-live";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { permissionsOf } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
+import { queryKeys } from "@/lib/queries/query-keys";
 import { getSessionView, type SessionView } from "@/lib/sync/read-session-view";
 import { SessionId } from "@/lib/sync/session-inputs";
 
@@ -26,12 +28,9 @@ export default async function SessionPage({ params }: { params: Promise<{ sessio
   return (
     <>
       <PageHeader title={`Sync session · ${view.session.locationName}`} description={`Session ${view.session.id}`} />
-      <SessionLive
-        key={`${view.session.id}-${view.session.status}-${view.session.upstreamOpen}`}
-        initial={view}
-        renderedAt={new Date().getTime()}
-        permissions={permissionsOf(user)}
-      />
+      <Prefetched entries={[{ queryKey: queryKeys.session(view.session.id), data: view }]}>
+        <SessionLive sessionId={view.session.id} permissions={permissionsOf(user)} />
+      </Prefetched>
     </>
   );
 }

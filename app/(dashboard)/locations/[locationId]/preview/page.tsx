@@ -7,6 +7,7 @@ import { PreviewCountsPending } from "@/components/preview/preview-counts-pendin
 import { PreviewProgress } from "@/components/preview/preview-progress";
 import { PreviewRecordDetail } from "@/components/preview/preview-record-detail";
 import { PreviewRecordsTable } from "@/components/preview/preview-records-table";
+import { Prefetched } from "@/components/queries/prefetched";
 import { RebuildPreviewButton } from "@/components/preview/rebuild-preview-button";
 import { RefreshPreviewButton } from "@/components/preview/refresh-preview-button";
 import { Alert } from "@/components/ui/alert";
@@ -22,6 +23,8 @@ import { queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { ensureFreshPreview } from "@/lib/preview/ensure-fresh-preview";
 import { PreviewQuery, previewStatusFilters } from "@/lib/preview/preview-inputs";
+import { PreviewRunsResponse } from "@/lib/preview/preview-runs-response";
+import { queryKeys } from "@/lib/queries/query-keys";
 import { previewRecordTypes } from "@/lib/preview/preview-plan";
 import { recordTypeLabels } from "@/lib/preview/record-type-labels";
 import { getSourceReader } from "@/lib/preview/preview-source";
@@ -98,112 +101,114 @@ export default async function PreviewPage({
           </div>
         }
       />
-      <div className="flex flex-col gap-4">
-        {!location.sourceKey ? <Alert tone="error">This location has no source key yet: support sets it under Edit location.</Alert> : null}
-        {runs.active ? <PreviewProgress locationId={location.id} initial={{ status: runs.active.status, progress: runs.active.progress }} /> : null}
-        {runs.lastFailed ? <Alert tone="error">The last preview failed: {runs.lastFailed.error}</Alert> : null}
-        {runs.stale ? <Alert tone="info">The source changed since this preview was computed; a fresh one is on its way.</Alert> : null}
-        {displayed ? (
-          <>
-            {shown ? (
-              <p className="text-sm text-slate-600">
-                Computed {formatDateTime(shown.finishedAt ?? shown.createdAt, location.timeZone)} ({location.timeZone}) · cached until the source
-                changes ·{" "}
-                <a className="text-blue-700 hover:underline" href={`/api/locations/${location.id}/preview/issues`}>
-                  Download all issues (CSV)
-                </a>
-              </p>
-            ) : (
-              <Alert tone="info">
-                Provisional: the record types read so far. Duplicates, references, changes and the counts are checked when the run ends.
-              </Alert>
-            )}
-            <nav aria-label="Record types" className="flex flex-wrap gap-1 border-b border-slate-200">
-              {types.map((candidate) => (
-                <Link
-                  key={candidate}
-                  href={previewHref(location.id, current, { type: candidate, page: 0, q: undefined, status: undefined, record: undefined })}
-                  aria-current={candidate === type ? "page" : undefined}
-                  className="rounded-t-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 aria-[current=page]:border-b-2 aria-[current=page]:border-slate-900 aria-[current=page]:font-semibold"
-                >
-                  {recordTypeLabels[candidate]}{" "}
-                  {counts ? <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span> : null}
-                  {counts?.[candidate]!.errors ? <span className="ml-1 text-red-700">· {counts[candidate]!.errors} errors</span> : null}
-                </Link>
-              ))}
-            </nav>
-            {countsPending ? (
-              <PreviewCountsPending locationId={location.id} countedAt={shown?.countedAt?.toISOString() ?? null} message={countsPending} />
-            ) : null}
-            {counts ? (
-              <dl aria-label="Counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
-                {countLabels.map(([key, label]) => (
-                  <div key={key} className="rounded-md border border-slate-200 bg-white p-3">
-                    <dt className="text-xs text-slate-600">{key === "removed" && type === "contact_details" ? "To unsubscribe" : label}</dt>
-                    <dd className="text-lg font-semibold" data-testid={`count-${key}`}>
-                      {counts[type]![key].toLocaleString("en")}
-                    </dd>
-                  </div>
-                ))}
-              </dl>
-            ) : null}
-            {toUnsubscribe?.length ? (
-              <Alert tone="info">
-                <p className="font-medium">Unsubscribed: no longer in the source</p>
-                <p>
-                  The next sync sends these customers once with e-mail and text messages turned off (the service cannot delete a contact):{" "}
-                  {toUnsubscribe.join(", ")}
-                  {counts && counts.contact_details!.removed > toUnsubscribe.length
-                    ? ` and ${(counts.contact_details!.removed - toUnsubscribe.length).toLocaleString("en")} more`
-                    : ""}
-                  .
+      <Prefetched entries={[{ queryKey: queryKeys.previewRuns(location.id), data: PreviewRunsResponse.parse(JSON.parse(JSON.stringify(runs))) }]}>
+        <div className="flex flex-col gap-4">
+          {!location.sourceKey ? <Alert tone="error">This location has no source key yet: support sets it under Edit location.</Alert> : null}
+          <PreviewProgress locationId={location.id} />
+          {runs.lastFailed ? <Alert tone="error">The last preview failed: {runs.lastFailed.error}</Alert> : null}
+          {runs.stale ? <Alert tone="info">The source changed since this preview was computed; a fresh one is on its way.</Alert> : null}
+          {displayed ? (
+            <>
+              {shown ? (
+                <p className="text-sm text-slate-600">
+                  Computed {formatDateTime(shown.finishedAt ?? shown.createdAt, location.timeZone)} ({location.timeZone}) · cached until the source
+                  changes ·{" "}
+                  <a className="text-blue-700 hover:underline" href={`/api/locations/${location.id}/preview/issues`}>
+                    Download all issues (CSV)
+                  </a>
                 </p>
-              </Alert>
-            ) : null}
-            {detail ? <PreviewRecordDetail record={detail} closeHref={previewHref(location.id, current, { record: undefined })} /> : null}
-            <div className="grid gap-4 xl:grid-cols-[2fr_1fr]">
-              <Card>
-                <CardHeader>
-                  <CardTitle>Records</CardTitle>
-                </CardHeader>
-                <CardContent className="flex flex-col gap-4">
-                  <form method="get" role="search" aria-label="Filter records" className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
-                    <input type="hidden" name="type" value={type} />
-                    {current.sort !== "source" ? <input type="hidden" name="sort" value={current.sort} /> : null}
-                    <div className="flex flex-col gap-1.5">
-                      <Label htmlFor="preview-q">Search</Label>
-                      <Input id="preview-q" name="q" type="search" defaultValue={current.q ?? ""} placeholder="ID, name, email or phone" />
+              ) : (
+                <Alert tone="info">
+                  Provisional: the record types read so far. Duplicates, references, changes and the counts are checked when the run ends.
+                </Alert>
+              )}
+              <nav aria-label="Record types" className="flex flex-wrap gap-1 border-b border-slate-200">
+                {types.map((candidate) => (
+                  <Link
+                    key={candidate}
+                    href={previewHref(location.id, current, { type: candidate, page: 0, q: undefined, status: undefined, record: undefined })}
+                    aria-current={candidate === type ? "page" : undefined}
+                    className="rounded-t-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 aria-[current=page]:border-b-2 aria-[current=page]:border-slate-900 aria-[current=page]:font-semibold"
+                  >
+                    {recordTypeLabels[candidate]}{" "}
+                    {counts ? <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span> : null}
+                    {counts?.[candidate]!.errors ? <span className="ml-1 text-red-700">· {counts[candidate]!.errors} errors</span> : null}
+                  </Link>
+                ))}
+              </nav>
+              {countsPending ? (
+                <PreviewCountsPending locationId={location.id} countedAt={shown?.countedAt?.toISOString() ?? null} message={countsPending} />
+              ) : null}
+              {counts ? (
+                <dl aria-label="Counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
+                  {countLabels.map(([key, label]) => (
+                    <div key={key} className="rounded-md border border-slate-200 bg-white p-3">
+                      <dt className="text-xs text-slate-600">{key === "removed" && type === "contact_details" ? "To unsubscribe" : label}</dt>
+                      <dd className="text-lg font-semibold" data-testid={`count-${key}`}>
+                        {counts[type]![key].toLocaleString("en")}
+                      </dd>
                     </div>
-                    <div className="flex flex-col gap-1.5">
-                      <Label htmlFor="preview-status">Status</Label>
-                      <Select id="preview-status" name="status" defaultValue={current.status ?? ""}>
-                        <option value="">Any</option>
-                        {previewStatusFilters.map((status) => (
-                          <option key={status} value={status}>
-                            {status}
-                          </option>
-                        ))}
-                      </Select>
-                    </div>
-                    <Button type="submit">Apply</Button>
-                  </form>
-                  <PreviewRecordsTable locationId={location.id} query={current} items={records!.items} total={records!.total} />
-                </CardContent>
-              </Card>
-              <Card role="region" aria-labelledby="issues-title">
-                <CardHeader>
-                  <CardTitle id="issues-title">Issues by reason</CardTitle>
-                </CardHeader>
-                <CardContent>
-                  <IssueGroups locationId={location.id} query={current} groups={groups!} />
-                </CardContent>
-              </Card>
-            </div>
-          </>
-        ) : !runs.active && !runs.lastFailed && location.sourceKey ? (
-          <p className="text-sm text-slate-600">No preview yet.</p>
-        ) : null}
-      </div>
+                  ))}
+                </dl>
+              ) : null}
+              {toUnsubscribe?.length ? (
+                <Alert tone="info">
+                  <p className="font-medium">Unsubscribed: no longer in the source</p>
+                  <p>
+                    The next sync sends these customers once with e-mail and text messages turned off (the service cannot delete a contact):{" "}
+                    {toUnsubscribe.join(", ")}
+                    {counts && counts.contact_details!.removed > toUnsubscribe.length
+                      ? ` and ${(counts.contact_details!.removed - toUnsubscribe.length).toLocaleString("en")} more`
+                      : ""}
+                    .
+                  </p>
+                </Alert>
+              ) : null}
+              {detail ? <PreviewRecordDetail record={detail} closeHref={previewHref(location.id, current, { record: undefined })} /> : null}
+              <div className="grid gap-4 xl:grid-cols-[2fr_1fr]">
+                <Card>
+                  <CardHeader>
+                    <CardTitle>Records</CardTitle>
+                  </CardHeader>
+                  <CardContent className="flex flex-col gap-4">
+                    <form method="get" role="search" aria-label="Filter records" className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
+                      <input type="hidden" name="type" value={type} />
+                      {current.sort !== "source" ? <input type="hidden" name="sort" value={current.sort} /> : null}
+                      <div className="flex flex-col gap-1.5">
+                        <Label htmlFor="preview-q">Search</Label>
+                        <Input id="preview-q" name="q" type="search" defaultValue={current.q ?? ""} placeholder="ID, name, email or phone" />
+                      </div>
+                      <div className="flex flex-col gap-1.5">
+                        <Label htmlFor="preview-status">Status</Label>
+                        <Select id="preview-status" name="status" defaultValue={current.status ?? ""}>
+                          <option value="">Any</option>
+                          {previewStatusFilters.map((status) => (
+                            <option key={status} value={status}>
+                              {status}
+                            </option>
+                          ))}
+                        </Select>
+                      </div>
+                      <Button type="submit">Apply</Button>
+                    </form>
+                    <PreviewRecordsTable locationId={location.id} query={current} items={records!.items} total={records!.total} />
+                  </CardContent>
+                </Card>
+                <Card role="region" aria-labelledby="issues-title">
+                  <CardHeader>
+                    <CardTitle id="issues-title">Issues by reason</CardTitle>
+                  </CardHeader>
+                  <CardContent>
+                    <IssueGroups locationId={location.id} query={current} groups={groups!} />
+                  </CardContent>
+                </Card>
+              </div>
+            </>
+          ) : !runs.active && !runs.lastFailed && location.sourceKey ? (
+            <p className="text-sm text-slate-600">No preview yet.</p>
+          ) : null}
+        </div>
+      </Prefetched>
     </>
   );
 }

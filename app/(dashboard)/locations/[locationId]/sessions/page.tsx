@@ -2,13 +2,15 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { SessionHistoryFilters } from "@/components/sessions/session-history-filters";
-import { SessionHistoryTable } from "@/components/sessions/session-history-table";
+import { Prefetched } from "@/components/queries/prefetched";
+import { LiveSessionHistory } from "@/components/sessions/live-session-history";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { DomainError } from "@/lib/errors/domain-error";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
+import { queryKeys } from "@/lib/queries/query-keys";
 import { listSessionHistory, type SessionHistoryPage } from "@/lib/sync/read-session-history";
 import { SessionHistoryQuery } from "@/lib/sync/session-inputs";
 
@@ -29,15 +31,16 @@ export default async function SessionHistoryPage({
   const parsed = SessionHistoryQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : SessionHistoryQuery.parse({});
   let page: SessionHistoryPage;
+  let shownQuery = query;
   let problem = parsed.success ? null : "The filters in the address are not valid: showing all sessions.";
   try {
     page = await listSessionHistory({ db: getDatabase(), actor: user }, { ...query, locationId: location.id });
   } catch (error) {
     if (!(error instanceof DomainError && error.code === "INVALID")) throw error;
     problem = "That page link is not valid: showing the newest sessions.";
-    page = await listSessionHistory({ db: getDatabase(), actor: user }, { locationId: location.id, ...query, after: undefined, before: undefined });
+    shownQuery = { ...query, after: undefined, before: undefined };
+    page = await listSessionHistory({ db: getDatabase(), actor: user }, { ...shownQuery, locationId: location.id });
   }
-  const renderedAt = new Date().getTime();
   const base = `/locations/${location.id}/sessions`;
   const linkTo = (cursor: { after?: string; before?: string }) => {
     const search = new URLSearchParams();
@@ -63,11 +66,9 @@ export default async function SessionHistoryPage({
         <SessionHistoryFilters locationId={location.id} query={query} />
         <Card>
           <CardContent>
-            {page.items.length ? (
-              <SessionHistoryTable items={page.items} timeZone={location.timeZone} renderedAt={renderedAt} />
-            ) : (
-              <p className="py-8 text-center text-sm text-slate-600">No sync sessions match.</p>
-            )}
+            <Prefetched entries={[{ queryKey: queryKeys.locationSessions(location.id, shownQuery), data: page }]}>
+              <LiveSessionHistory locationId={location.id} query={shownQuery} timeZone={location.timeZone} />
+            </Prefetched>
           </CardContent>
         </Card>
         <nav aria-label="Pages" className="flex justify-between text-sm">

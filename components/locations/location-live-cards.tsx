@@ -1,0 +1,62 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { LatestSessionCard } from "@/components/sessions/latest-session-card";
+import { SyncCard } from "@/components/sessions/sync-card";
+import type { Permissions } from "@/lib/auth/permissions";
+import { locationLiveQueryOptions } from "@/lib/queries/location-live-queries";
+import { isSessionAttentionReason } from "@/lib/sync/session-attention";
+import { ConnectionCard } from "./connection-card";
+
+/**
+ * The location page's cards that show the connection or a sync session, all from one live query
+ * (lib/queries/location-live-queries), so that none can contradict another while a session runs, stops or resumes.
+ * `schedule` and `owners` are the server-rendered cards between them.
+ */
+export function LocationLiveCards({
+  locationId,
+  timeZone,
+  permissions,
+  outsideWindow,
+  nextRun,
+  schedule,
+  owners,
+}: {
+  locationId: string;
+  timeZone: string;
+  permissions: Permissions;
+  outsideWindow: boolean;
+  nextRun: string;
+  schedule: ReactNode;
+  owners: ReactNode;
+}) {
+  const { data, dataUpdatedAt } = useQuery(locationLiveQueryOptions(locationId));
+  // The server page put the state in the cache (components/queries/prefetched): it is there from the first render.
+  if (!data) return null;
+  const { location, latest, open } = data;
+  const sessionAttention = isSessionAttentionReason(location.attentionReason) ? location.attentionReason : null;
+  return (
+    <>
+      <ConnectionCard location={location} timeZone={timeZone} canAct={permissions["location.connect"]} />
+      {schedule}
+      <LatestSessionCard
+        locationId={locationId}
+        timeZone={timeZone}
+        latest={latest}
+        attention={sessionAttention}
+        permissions={permissions}
+        now={dataUpdatedAt}
+      />
+      <SyncCard
+        location={{ id: locationId, timeZone, connected: location.connected }}
+        openSession={open}
+        permissions={permissions}
+        outsideWindow={outsideWindow}
+        nextRun={nextRun}
+        now={dataUpdatedAt}
+      />
+      {owners}
+    </>
+  );
+}

@@ -1,0 +1,191 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
+import { locations } from "../db/schema";
+import { sandboxDemo } from "../lib/sandbox/provision";
+import { apiAs, pointEnvironmentAt } from "./support/api";
+import { connectToAppDatabase } from "./support/database";
+import { storageStateOf } from "./support/roles";
+import { baseUrl, expect, test } from "./support/test";
+
+// Demo Garage: connected by this spec alone (and disconnected again at its end), its schedule paused meanwhile,
+// so that only the sessions started here run. The sandbox's delay faults slow the run down enough to watch it.
+const garageOwner = sandboxDemo.owners[1];
+const database = connectToAppDatabase();
+const SYNC_TIMEOUT = 120_000;
+const SAMPLE_EVERY_MS = 200;
+
+test.describe.configure({ mode: "serial" });
+
+let garageId = "";
+
+async function sandboxFaults(method: "POST" | "DELETE", body?: unknown) {
+  const api = await apiAs(null);
+  const response = await api.fetch("/sandbox/control/faults", { method, headers: { "x-api-key": sandboxDemo.apiKey }, data: body });
+  expect(response.ok(), await response.text()).toBe(true);
+  await api.dispose();
+}
+
+async function pageAs(browser: Browser, role: "support"): Promise<Page> {
+  const context = await browser.newContext({ storageState: storageStateOf(role), baseURL: baseUrl() });
+  return context.newPage();
+}
+
+/** Everything the location page says about the run, read in one go (one rendered frame). */
+interface RunSnapshot {
+  latestStatus: string | null;
+  latestLabel: string;
+  latestChips: string[];
+  latestNeedsAttention: boolean;
+  liveStatus: string | null;
+  liveLabel: string | null;
+  liveChips: string[] | null;
+  connectionBadge: string;
+  connectionText: string;
+  pageText: string;
+}
+
+function snapshotOf(page: Page): Promise<RunSnapshot> {
+  return page.evaluate(() => {
+    const latest = document.querySelector("[data-testid='latest-session']");
+    const live = document.querySelector("[data-testid='live-progress']");
+    const connection = document.querySelector("[aria-labelledby='connection-title']");
+    const chips = (root: Element | null) =>
+      [...(root?.querySelectorAll("ul[aria-label='Steps'] [data-status]") ?? [])].map((chip) => chip.textContent ?? "");
+    return {
+      latestStatus: latest?.getAttribute("data-status") ?? null,
+      latestLabel: latest?.querySelector("dl dd")?.textContent ?? "",
+      latestChips: chips(latest),
+      latestNeedsAttention: Boolean(latest?.querySelector(":scope > div")?.textContent?.includes("Needs attention")),
+      liveStatus: live?.getAttribute("data-status") ?? null,
+      liveLabel: live ? (live.querySelector("p span")?.textContent ?? "") : null,
+      liveChips: live ? chips(live) : null,
+      connectionBadge: connection?.querySelector(":scope > div span")?.textContent ?? "",
+      connectionText: connection?.textContent ?? "",
+      pageText: document.querySelector("main")?.textContent ?? "",
+    };
+  });
+}
+
+/** Every card, chip and badge tells the same story: the one the live query last read. */
+function expectAgreement(snapshot: RunSnapshot) {
+  const context = JSON.stringify(snapshot, (key, value) => (key === "pageText" || key === "connectionText" ? undefined : value));
+  expect(snapshot.connectionBadge, context).toBe("Connected");
+  expect(snapshot.connectionText, context).not.toContain("The last sync");
+  const inFlight = snapshot.latestStatus === "queued" || snapshot.latestStatus === "running";
+  if (inFlight) {
+    expect(snapshot.liveStatus, context).toBe(snapshot.latestStatus);
+    expect(snapshot.liveLabel, context).toBe(snapshot.latestLabel);
+    expect(snapshot.liveChips, context).toEqual(snapshot.latestChips);
+    expect(snapshot.latestNeedsAttention, context).toBe(false);
+    expect(snapshot.pageText, context).not.toContain("was cancelled");
+    if (snapshot.latestStatus === "running") {
+      expect(snapshot.pageText, context).not.toContain("not started");
+      expect(snapshot.pageText, context).not.toContain("Waiting for a worker");
+      expect(snapshot.pageText, context).not.toContain("No steps yet");
+    }
+  } else {
+    expect(snapshot.liveStatus, context).toBeNull();
+  }
+}
+
+/** Samples the page every SAMPLE_EVERY_MS, checking that it agrees each time, until `done` holds for a sample. */
+async function watchUntil(
+  page: Page,
+  done: (snapshot: RunSnapshot) => boolean,
+  timeout = SYNC_TIMEOUT,
+): Promise<{ last: RunSnapshot; seen: RunSnapshot[] }> {
+  const seen: RunSnapshot[] = [];
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const snapshot = await snapshotOf(page);
+    expectAgreement(snapshot);
+    seen.push(snapshot);
+    if (done(snapshot)) return { last: snapshot, seen };
+    if (Date.now() > deadline)
+      throw new Error(`the location page did not reach the expected state; last: ${JSON.stringify({ ...snapshot, pageText: undefined })}`);
+    await page.waitForTimeout(SAMPLE_EVERY_MS);
+  }
+}
+
+test.beforeAll(async () => {
+  const [row] = await database.db.select({ id: locations.id }).from(locations).where(eq(locations.name, "Demo Garage"));
+  garageId = row!.id;
+  await pointEnvironmentAt("staging");
+  const support = await apiAs("support");
+  const paused = await support.post(`/api/locations/${garageId}/schedule`, {
+    data: { paused: true, reason: "The live run state e2e spec starts every sync of this location itself." },
+  });
+  expect(paused.status(), await paused.text()).toBe(200);
+  const connected = await support.post(`/api/locations/${garageId}/connection`, {
+    data: { email: garageOwner.email, password: garageOwner.password },
+  });
+  expect(connected.status(), await connected.text()).toBe(200);
+  await support.dispose();
+});
+
+test.afterAll(async () => {
+  await sandboxFaults("DELETE");
+  const support = await apiAs("support");
+  await support.delete(`/api/locations/${garageId}/connection`);
+  await support.post(`/api/locations/${garageId}/schedule`, { data: { paused: false } });
+  await support.dispose();
+  await database.close();
+});
+
+test("support syncs, cancels and resumes, and every status on the location page agrees throughout; the history shows each new session unasked", async ({
+  browser,
+}) => {
+  test.setTimeout(3 * SYNC_TIMEOUT);
+  // Slow enough to watch: the first run waits on its calendars, the resumed one on its services and contacts.
+  await sandboxFaults("POST", { target: "batch_sync_calendars", mode: { kind: "delay", ms: 6000 }, count: 1 });
+  try {
+    const page = await pageAs(browser, "support");
+    const history = await page.context().newPage();
+    await history.goto(`/locations/${garageId}/sessions`);
+    await expect(history.getByText("No sync sessions match.")).toBeVisible();
+
+    await page.goto(`/locations/${garageId}`);
+    // Marks the document: the whole run must be followed by the live query, without a reload.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    expectAgreement(await snapshotOf(page));
+    const panel = page.getByRole("region", { name: "Preview and sync" });
+    await panel.getByRole("button", { name: "Sync now" }).click();
+    await page.getByRole("dialog", { name: "Sync this location now?" }).getByRole("button", { name: "Start the sync" }).click();
+
+    // Running, at the slowed calendars step: cancel it there.
+    await watchUntil(page, (snapshot) => snapshot.latestStatus === "running" && snapshot.latestChips.includes("Calendars: running"));
+    await expectNoSeriousAxeViolations(page);
+    await page.getByTestId("live-progress").getByRole("button", { name: "Cancel session" }).click();
+    const cancelled = await watchUntil(page, (snapshot) => snapshot.latestStatus === "cancelled");
+    expect(cancelled.last.latestLabel).toBe("Cancelled");
+    expect(cancelled.last.latestNeedsAttention).toBe(true);
+    await expect(page.getByRole("region", { name: "Latest session" })).toContainText("The last sync was cancelled");
+
+    // The history page, left open, shows the session without a reload.
+    await expect(history.getByRole("table", { name: "Sync sessions" }).getByRole("row")).toHaveCount(2, { timeout: 30_000 });
+
+    await sandboxFaults("POST", { target: "batch_sync_services", mode: { kind: "delay", ms: 3000 }, count: 1 });
+    await sandboxFaults("POST", { target: "contact_details", mode: { kind: "delay", ms: 3000 }, count: 1 });
+    await page.getByRole("region", { name: "Latest session" }).getByRole("button", { name: "Resume" }).click();
+    // While the resumed session runs, nothing may still say the last sync was cancelled (expectAgreement), until it succeeds.
+    const resumed = await watchUntil(page, (snapshot) => snapshot.latestStatus === "succeeded");
+    expect(resumed.seen.some((snapshot) => snapshot.latestStatus === "running")).toBe(true);
+    expect(resumed.last.latestNeedsAttention).toBe(false);
+    expect(resumed.last.latestLabel).toMatch(/^Succeeded/);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await expectNoSeriousAxeViolations(page);
+
+    await expect(history.getByRole("table", { name: "Sync sessions" }).getByRole("row")).toHaveCount(3, { timeout: 30_000 });
+    await expect(history.getByRole("table", { name: "Sync sessions" }).getByRole("row").nth(1)).toContainText(/Resume.*Succeeded/);
+    await page.context().close();
+  } finally {
+    await sandboxFaults("DELETE");
+  }
+});
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+}

@@ -1,0 +1,16 @@
+import type { FleetMatrixQuery, FleetSessionQuery } from "@/lib/fleet/fleet-inputs";
+import type { SessionHistoryQuery } from "@/lib/sync/session-inputs";
+
+/** Every React Query key of the dashboard, by resource: mutations invalidate a resource by its prefix. */
+export const queryKeys = {
+  locations: ["locations"] as const,
+  location: (locationId: string) => ["locations", locationId] as const,
+  locationLive: (locationId: string) => ["locations", locationId, "live"] as const,
+  locationSessions: (locationId: string, query: Partial<SessionHistoryQuery>) => ["locations", locationId, "sessions", query] as const,
+  previewRuns: (locationId: string) => ["locations", locationId, "preview-runs"] as const,
+  sessions: ["sessions"] as const,
+  session: (sessionId: string) => ["sessions", sessionId] as const,
+  fleet: ["fleet"] as const,
+  fleetSessions: (query: Partial<FleetSessionQuery>) => ["fleet", "sessions", query] as const,
+  fleetMatrix: (query: Partial<FleetMatrixQuery>) => ["fleet", "matrix", query] as const,
+};
