@@ -38,6 +38,19 @@ describe("copyRows", () => {
     expect(summary).toEqual({ rows: 20_000, total: String((19_999 * 20_000) / 2) });
   });
 
+  it("stores rows larger than one write buffer, multi-byte characters included, between small ones", async () => {
+    await testDb.sql`truncate copied`;
+    const big = "Zoë 🌍\t".repeat(60_000);
+    const rows = [
+      { name: "small", count: 1, flag: null, tags: null, body: null },
+      { name: big, count: 2, flag: null, tags: [big], body: { big } },
+      { name: "small again", count: 3, flag: null, tags: null, body: null },
+    ];
+    await copyRows(testDb.sql, "copied", ["name", "count", "flag", "tags", "body"], rows);
+    const stored = await testDb.sql`select name, count, flag, tags, body from copied order by count`;
+    expect(stored.map((row) => ({ ...row }))).toEqual(rows);
+  });
+
   it("ends each COPY without waiting for the server's delayed ACK (Nagle off on the app's connections)", async () => {
     await testDb.sql`truncate copied`;
     const rows = Array.from({ length: 500 }, (_, index) => ({
