@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "./testing/test-database";
+import { socketWithoutDelay } from "./client";
 import { copyRows } from "./copy-rows";
 
 const testDb = await useTestDatabase();
@@ -50,6 +51,32 @@ describe("copyRows", () => {
       expect(await testDb.sql`select count(*)::int as count from copied_once`).toEqual([{ count: 1 }]);
     } finally {
       await testDb.sql`drop table copied_once`;
+    }
+  });
+
+  it("stores rows larger than one write buffer, multi-byte characters included, between small ones", async () => {
+    await testDb.sql`truncate copied`;
+    const big = "Zoë 🌍\t".repeat(60_000);
+    const rows = [
+      { name: "small", count: 1, flag: null, tags: null, body: null },
+      { name: big, count: 2, flag: null, tags: [big], body: { big } },
+      { name: "small again", count: 3, flag: null, tags: null, body: null },
+    ];
+    await copyRows(testDb.sql, "copied", ["name", "count", "flag", "tags", "body"], rows);
+    const stored = await testDb.sql`select name, count, flag, tags, body from copied order by count`;
+    expect(stored.map((row) => ({ ...row }))).toEqual(rows);
+  });
+
+  it("opens the app's connections with Nagle's algorithm off, so a COPY's end is not held for the server's delayed ACK", async () => {
+    const { port } = new URL(testDb.url);
+    const socket = socketWithoutDelay({ host: ["127.0.0.1"], port: [Number(port)], path: false });
+    socket.on("error", () => {});
+    try {
+      // Node keeps the option under an internal symbol until the socket connects.
+      const noDelay = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === "kSetNoDelay");
+      expect(noDelay && (socket as unknown as Record<symbol, unknown>)[noDelay]).toBe(true);
+    } finally {
+      socket.destroy();
     }
   });
 });

@@ -239,4 +239,24 @@ describe("computePreview", () => {
     const run = await runPreview();
     expect(run).toMatchObject({ status: "failed", error: expect.stringContaining("no source key") });
   });
+
+  it("goes with its location: deleting the location deletes its records and issues", async () => {
+    await runPreview();
+    await db.delete(locations).where(eq(locations.id, locationId));
+    expect(await db.select().from(previewRecords).where(eq(previewRecords.locationId, locationId))).toEqual([]);
+    expect(await db.select().from(previewIssues).where(eq(previewIssues.locationId, locationId))).toEqual([]);
+  });
+
+  it("writes no records for a location deleted while its first preview is read", async () => {
+    const reader = createArraySourceReader(sourceRows());
+    const read = reader.read.bind(reader);
+    reader.read = async function* (resource, params, options) {
+      // Calendars, categories, services and contacts are written (each type commits on its own) before this.
+      if (resource === "appointments") await db.delete(locations).where(eq(locations.id, locationId));
+      yield* read(resource, params, options);
+    };
+    const [run] = await db.insert(previewRuns).values({ locationId }).returning();
+    await computePreview(testDb, run!.id, { reader, now, batchSize: 2 });
+    expect(await db.select().from(previewRecords).where(eq(previewRecords.locationId, locationId))).toEqual([]);
+  });
 });

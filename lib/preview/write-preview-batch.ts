@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import { copyRows } from "@/db/copy-rows";
+import { DomainError } from "@/lib/errors/domain-error";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { PreviewIssueRow, PreviewRecordRow } from "./preview-row";
 
@@ -38,13 +39,27 @@ const issueColumns = [
   "cross_check",
 ] as const satisfies readonly (keyof PreviewIssueRow)[];
 
-/** A batch of the source becomes one COPY of records and one of issues. */
+/**
+ * preview_records has no foreign key to its location (db/schema/previews.ts): the batch takes the lock its check took
+ * per row, once, so a location deleted before fails the write and one being deleted waits until the write's
+ * transaction ends (then the delete's trigger takes the records with it).
+ */
+async function lockLocation(tx: postgres.TransactionSql, locationId: string): Promise<void> {
+  const [location] = await tx`select 1 from locations where id = ${locationId} for key share`;
+  if (!location) throw new DomainError("NOT_FOUND", "The location was deleted while its preview was computed.");
+}
+
+/** A batch of the source becomes one COPY of records and one of issues, in the caller's transaction (else its own). */
 export async function writePreviewBatch(
   sql: postgres.Sql | postgres.TransactionSql,
   records: PreviewRecordRow[],
   issues: PreviewIssueRow[],
 ): Promise<void> {
+  const locationId = records[0]?.location_id ?? issues[0]?.location_id;
+  if (!locationId) return;
+  if ("begin" in sql) return void (await sql.begin((tx) => writePreviewBatch(tx, records, issues)));
   const started = phaseClock.start();
+  await lockLocation(sql, locationId);
   await copyRows(sql, "preview_records", recordColumns, records);
   await copyRows(sql, "preview_issues", issueColumns, issues);
   phaseClock.stop("record", started);
