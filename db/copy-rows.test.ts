@@ -20,7 +20,7 @@ describe("copyRows", () => {
       { name: null, count: null, flag: false, tags: null, body: null },
       { name: "Zoë 🌍", count: -1, flag: null, tags: [], body: { nested: { deep: "é" } } },
     ];
-    await copyRows(testDb.sql, "copied", ["name", "count", "flag", "tags", "body"], rows);
+    await copyRows(testDb.db, "copied", ["name", "count", "flag", "tags", "body"], rows);
     const stored = await testDb.sql`select name, count, flag, tags, body from copied order by count nulls first`;
     expect(stored.map((row) => ({ ...row }))).toEqual([rows[1], rows[2], rows[0]]);
   });
@@ -34,7 +34,7 @@ describe("copyRows", () => {
       tags: null,
       body: null,
     }));
-    await copyRows(testDb.sql, "copied", ["name", "count", "flag", "tags", "body"], rows);
+    await copyRows(testDb.db, "copied", ["name", "count", "flag", "tags", "body"], rows);
     const [summary] = await testDb.sql`select count(*)::int as rows, sum(count)::bigint::text as total from copied`;
     expect(summary).toEqual({ rows: 20_000, total: String((19_999 * 20_000) / 2) });
   });
@@ -42,11 +42,11 @@ describe("copyRows", () => {
   it("fails, and does not hang, when the server refuses the copy, in a transaction or not, early or at the last row", async () => {
     await testDb.sql`create table copied_once (name text primary key)`;
     try {
-      await copyRows(testDb.sql, "copied_once", ["name"], [{ name: "taken" }]);
-      await expect(copyRows(testDb.sql, "copied_once", ["name"], [{ name: "taken" }])).rejects.toMatchObject({ code: "23505" });
-      await expect(testDb.sql.begin((tx) => copyRows(tx, "copied_once", ["name"], [{ name: "taken" }]))).rejects.toMatchObject({ code: "23505" });
+      await copyRows(testDb.db, "copied_once", ["name"], [{ name: "taken" }]);
+      await expect(copyRows(testDb.db, "copied_once", ["name"], [{ name: "taken" }])).rejects.toMatchObject({ code: "23505" });
+      await expect(testDb.db.transaction((tx) => copyRows(tx, "copied_once", ["name"], [{ name: "taken" }]))).rejects.toMatchObject({ code: "23505" });
       const many = Array.from({ length: 30_000 }, (_, index) => ({ name: index === 29_999 ? "taken" : `row ${index} ${"x".repeat(20)}` }));
-      await expect(copyRows(testDb.sql, "copied_once", ["name"], many)).rejects.toMatchObject({ code: "23505" });
+      await expect(copyRows(testDb.db, "copied_once", ["name"], many)).rejects.toMatchObject({ code: "23505" });
       // Nothing of a refused copy stays, and the connections go on working.
       expect(await testDb.sql`select count(*)::int as count from copied_once`).toEqual([{ count: 1 }]);
     } finally {
@@ -62,7 +62,7 @@ describe("copyRows", () => {
       { name: big, count: 2, flag: null, tags: [big], body: { big } },
       { name: "small again", count: 3, flag: null, tags: null, body: null },
     ];
-    await copyRows(testDb.sql, "copied", ["name", "count", "flag", "tags", "body"], rows);
+    await copyRows(testDb.db, "copied", ["name", "count", "flag", "tags", "body"], rows);
     const stored = await testDb.sql`select name, count, flag, tags, body from copied order by count`;
     expect(stored.map((row) => ({ ...row }))).toEqual(rows);
   });

@@ -1,5 +1,6 @@
 import { once } from "node:events";
-import type postgres from "postgres";
+import type { DatabaseOrTransaction } from "./client";
+import { clientOf } from "./raw-sql";
 
 export type CopyValue = string | number | boolean | null | readonly string[] | Record<string, unknown>;
 
@@ -35,12 +36,13 @@ const chunkBytes = 256 * 1024;
  * Lines are encoded straight into 256 KB buffers (half the client's time of joining them into strings first).
  */
 export async function copyRows<Row extends { [Column in keyof Row]: CopyValue }>(
-  sql: postgres.Sql | postgres.TransactionSql,
+  db: DatabaseOrTransaction,
   table: string,
   columns: readonly (keyof Row & string)[],
   rows: readonly Row[],
 ): Promise<void> {
   if (!rows.length) return;
+  const sql = clientOf(db);
   const query = sql`copy ${sql(table)} (${sql(columns as unknown as string[])}) from stdin`;
   const refusal = refusalOf(query);
   const writable = await query.writable();

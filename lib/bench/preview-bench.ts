@@ -89,7 +89,7 @@ async function measure(size: (typeof sizes)[number]) {
 
 async function child(runId: string) {
   const connection = connectDatabase(getConfig().DATABASE_URL!, { max: 4 });
-  await computePreview(connection, runId);
+  await computePreview(connection.db, runId);
   await connection.close();
   console.log(JSON.stringify({ maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getConnection } from "@/db/client";
+import { getDatabase } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
 import { computePreview } from "./compute-preview";
 
@@ -8,5 +8,5 @@ export const computePreviewJob = defineJob({
   payload: z.object({ runId: z.uuid() }),
   // A crashed worker's job comes back after expiry and starts the run over.
   queue: { retryLimit: 2, retryBackoff: true, expireInSeconds: 60 * 60 },
-  handle: async ({ runId }) => computePreview(getConnection(), runId),
+  handle: async ({ runId }) => computePreview(getDatabase(), runId),
 });

@@ -1,13 +1,13 @@
-import { and, desc, eq, isNotNull, ne, sql as drizzleSql } from "drizzle-orm";
-import type postgres from "postgres";
-import type { DatabaseConnection } from "@/db/client";
+import { and, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
+import type { Database, DatabaseOrTransaction, DatabaseTransaction } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import { locations, previewRuns } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
 import { applySourceChanges, isTracked } from "./incremental-read";
-import { deleteRecordsOfType, mapBatch, type RunInput, type Sql } from "./map-source-rows";
+import { deleteRecordsOfType, mapBatch, type RunInput } from "./map-source-rows";
 import { createPreviewChecks, type CheckPreviewRow } from "./preview-checks";
 import { writePreviewBatch } from "./write-preview-batch";
 import { mappingBasisOf } from "./mapping-basis";
@@ -28,14 +28,14 @@ export interface ComputePreviewOptions {
   full?: boolean;
 }
 
-const notInSyncUse = drizzleSql`not exists (select 1 from sync_sessions s where s.preview_run_id = ${previewRuns.id}
+const notInSyncUse = sql`not exists (select 1 from sync_sessions s where s.preview_run_id = ${previewRuns.id}
   and (s.status in ('queued', 'running') or (s.status in ('failed', 'cancelled') and s.upstream_open)))`;
 
 type Run = typeof previewRuns.$inferSelect;
 
 /** The run an incremental one builds on: the newest succeeded run that mapped by the same rules. */
-async function baseRunOf(connection: DatabaseConnection, locationId: string, basis: string): Promise<Run | null> {
-  const [latest] = await connection.db
+async function baseRunOf(db: Database, locationId: string, basis: string): Promise<Run | null> {
+  const [latest] = await db
     .select()
     .from(previewRuns)
     .where(and(eq(previewRuns.locationId, locationId), eq(previewRuns.status, "succeeded"), isNotNull(previewRuns.mode)))
@@ -45,17 +45,20 @@ async function baseRunOf(connection: DatabaseConnection, locationId: string, bas
 }
 
 /** A session sending records reads them again to record what was accepted: they must not change under it. */
-async function assertNoSessionSending(connection: DatabaseConnection, locationId: string, sessionId: string | undefined): Promise<void> {
-  const [sending] = await connection.sql`
-    select 1 from sync_sessions where location_id = ${locationId} and status = 'running' and id <> ${sessionId ?? "00000000-0000-0000-0000-000000000000"} limit 1`;
+async function assertNoSessionSending(db: Database, locationId: string, sessionId: string | undefined): Promise<void> {
+  const [sending] = await queryRows(
+    db,
+    sql`
+    select 1 from sync_sessions where location_id = ${locationId} and status = 'running' and id <> ${sessionId ?? "00000000-0000-0000-0000-000000000000"} limit 1`,
+  );
   if (sending)
     throw new DomainError("CONFLICT", "A sync session is sending this location's records right now; refresh the preview when it has finished.");
 }
 
-async function setProgress(connection: DatabaseConnection, runId: string, type: string, rows: number, done: boolean) {
-  await connection.db
+async function setProgress(db: Database, runId: string, type: string, rows: number, done: boolean) {
+  await db
     .update(previewRuns)
-    .set({ progress: drizzleSql`jsonb_set(${previewRuns.progress}, ${`{${type}}`}::text[], ${JSON.stringify({ rows, done })}::jsonb)` })
+    .set({ progress: sql`jsonb_set(${previewRuns.progress}, ${`{${type}}`}::text[], ${JSON.stringify({ rows, done })}::jsonb)` })
     .where(eq(previewRuns.id, runId));
 }
 
@@ -63,7 +66,7 @@ async function setProgress(connection: DatabaseConnection, runId: string, type: 
  * Every row of one read mapped afresh, positions from 0. One batch is written while the next is read and
  * mapped: the database's work on the writes (indexes) overlaps the mapping instead of following it.
  */
-async function mapWholeRead(sql: Sql, input: RunInput, read: PlannedRead, check?: CheckPreviewRow): Promise<void> {
+async function mapWholeRead(db: DatabaseOrTransaction, input: RunInput, read: PlannedRead, check?: CheckPreviewRow): Promise<void> {
   let seq = 0;
   let writing: Promise<void> = Promise.resolve();
   const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
@@ -72,42 +75,41 @@ async function mapWholeRead(sql: Sql, input: RunInput, read: PlannedRead, check?
       const { records, issues } = mapBatch(input.owner, read, batch, input.context, () => seq++, check);
       await writing;
       const written = seq;
-      writing = writePreviewBatch(sql, records, issues).then(() => setProgress(input.connection, input.owner.runId, read.recordType, written, false));
+      writing = writePreviewBatch(db, records, issues).then(() => setProgress(input.db, input.owner.runId, read.recordType, written, false));
       // Awaited before the next write or in finally; until then a failure must not count as unhandled.
       writing.catch(() => {});
     }
   } finally {
     await writing;
   }
-  await setProgress(input.connection, input.owner.runId, read.recordType, seq, true);
+  await setProgress(input.db, input.owner.runId, read.recordType, seq, true);
 }
 
 /** Inside a caller's transaction, or (first run) one transaction per record type, so the page can show each as it is done. */
-async function fullRun(sql: Sql, input: RunInput, plan: PlannedRead[], ownTransactionPerType: boolean): Promise<void> {
+async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: PlannedRead[], ownTransactionPerType: boolean): Promise<void> {
   // Everything the location had, also types no longer read (vehicles of a location that stopped being automotive).
-  await sql`delete from preview_issues where location_id = ${input.owner.locationId}`;
-  await sql`delete from preview_records where location_id = ${input.owner.locationId}`;
+  await db.execute(sql`delete from preview_issues where location_id = ${input.owner.locationId}`);
+  await db.execute(sql`delete from preview_records where location_id = ${input.owner.locationId}`);
   const checks = createPreviewChecks(input);
   for (const read of plan) {
     await checks.beforeRead(read);
-    if (ownTransactionPerType && "begin" in sql)
-      await sql.begin(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read, checks.check)));
-    else await mapWholeRead(sql, input, read, checks.check);
+    if (ownTransactionPerType) await db.transaction(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read, checks.check)));
+    else await mapWholeRead(db, input, read, checks.check);
   }
   // Fresh statistics for what reads the records next (counts, a session's plan): they were all just written.
-  await sql`analyze preview_records`;
+  await db.execute(sql`analyze preview_records`);
 }
 
 /**
  * The preview is derived data: its commits need not wait for the WAL flush. Safe for the run's outcome: the later
  * commit that marks the run succeeded does wait, and it flushes everything written before it.
  */
-async function withoutFlushWait(tx: postgres.TransactionSql): Promise<void> {
-  await tx`set local synchronous_commit = off`;
+async function withoutFlushWait(tx: DatabaseTransaction): Promise<void> {
+  await tx.execute(sql`set local synchronous_commit = off`);
 }
 
 /** Small types are read whole; customers, vehicles and appointments only where the source changed since the base run. */
-async function incrementalRun(tx: postgres.TransactionSql, input: RunInput, plan: PlannedRead[], base: Run): Promise<void> {
+async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: PlannedRead[], base: Run): Promise<void> {
   const { locationId } = input.owner;
   await phaseClock.time("check", () => prepareRecheck(tx, locationId));
   for (const read of plan) {
@@ -117,9 +119,9 @@ async function incrementalRun(tx: postgres.TransactionSql, input: RunInput, plan
         input,
         read,
         { changedSince: base.sourceReadAt!, appointmentsUntil: base.appointmentsUntil },
-        (rows) => setProgress(input.connection, input.owner.runId, read.recordType, rows, false),
+        (rows) => setProgress(input.db, input.owner.runId, read.recordType, rows, false),
       );
-      await setProgress(input.connection, input.owner.runId, read.recordType, mapped, true);
+      await setProgress(input.db, input.owner.runId, read.recordType, mapped, true);
       continue;
     }
     // Checked whole by recheckPreview; what names a calendar or service is re-checked only if its usability flipped.
@@ -137,8 +139,7 @@ async function incrementalRun(tx: postgres.TransactionSql, input: RunInput, plan
  * this one commits. Cross-checks, diff and counts are SQL. Memory is bounded by one batch (plus the ids
  * of one batch of changes).
  */
-export async function computePreview(connection: DatabaseConnection, runId: string, options: ComputePreviewOptions = {}): Promise<void> {
-  const { db, sql } = connection;
+export async function computePreview(db: Database, runId: string, options: ComputePreviewOptions = {}): Promise<void> {
   const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, runId));
   if (!run || run.status === "succeeded") return;
   const [location] = await db.select().from(locations).where(eq(locations.id, run.locationId));
@@ -151,13 +152,13 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
         "CONFLICT",
         "This location has no source key: support sets it (Edit location) to say which location of the management system it reads.",
       );
-    await assertNoSessionSending(connection, location.id, options.sessionId);
+    await assertNoSessionSending(db, location.id, options.sessionId);
     const plan = planPreviewReads(location, now);
     // Read before any row: a row changed while this run reads is read again by the next one.
     const sourceReadAt = await reader.clock();
     const fingerprint = await reader.fingerprint(location.sourceKey);
     const basis = await mappingBasisOf(location, reader);
-    const base = options.full || run.rebuild ? null : await baseRunOf(connection, location.id, basis);
+    const base = options.full || run.rebuild ? null : await baseRunOf(db, location.id, basis);
     const appointmentsUntil = plan.find((read) => read.resource === "appointments")?.windowEnd ?? null;
     await db
       .update(previewRuns)
@@ -175,18 +176,18 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
       .where(eq(previewRuns.id, runId));
 
     const input: RunInput = {
-      connection,
+      db,
       owner: { locationId: location.id, runId },
       sourceKey: location.sourceKey,
       reader,
       context: { timeZone: location.timeZone, country: location.country, dateTimeStyle: defaultDateTimeStyle, now },
       batchSize: options.batchSize,
     };
-    const [shown] = await sql`select 1 from preview_runs where location_id = ${location.id} and status = 'succeeded' limit 1`;
+    const [shown] = await queryRows(db, sql`select 1 from preview_runs where location_id = ${location.id} and status = 'succeeded' limit 1`);
     if (!shown) {
-      await fullRun(sql, input, plan, true);
+      await fullRun(db, input, plan, true);
     } else {
-      await sql.begin(async (tx) => {
+      await db.transaction(async (tx) => {
         await withoutFlushWait(tx);
         if (base) await incrementalRun(tx, input, plan, base);
         else await fullRun(tx, input, plan, false);
@@ -198,7 +199,7 @@ export async function computePreview(connection: DatabaseConnection, runId: stri
     const counts = options.sessionId
       ? null
       : await countPreview(
-          sql,
+          db,
           location.id,
           plan.map((read) => read.recordType),
         );

@@ -1,4 +1,5 @@
-import type postgres from "postgres";
+import { sql, type SQL } from "drizzle-orm";
+import type { DatabaseOrTransaction } from "@/db/client";
 import { referenceRules, type ReferenceRule } from "@/lib/pipeline/reference-rules";
 import type { PreviewRecordType } from "./preview-plan";
 
@@ -7,28 +8,27 @@ import type { PreviewRecordType } from "./preview-plan";
 // Scope "all" checks every record; "marked" only those listed in the transaction's preview_recheck table
 // (the changed rows and what depends on them, lib/preview/recheck-preview.ts).
 
-type Sql = postgres.Sql | postgres.TransactionSql;
 export type CheckScope = "all" | "marked";
 
 const usable = "('valid', 'warning')";
 
-const inScope = (sql: Sql, scope: CheckScope, alias: string) =>
+const inScope = (scope: CheckScope, alias: string) =>
   scope === "all"
     ? sql``
-    : sql`and exists (select 1 from preview_recheck k where k.record_type = ${sql(alias)}.record_type and k.seq = ${sql(alias)}.seq)`;
+    : sql`and exists (select 1 from preview_recheck k where k.record_type = ${sql.identifier(alias)}.record_type and k.seq = ${sql.identifier(alias)}.seq)`;
 
 /**
  * A second record with the same key in one type becomes an error naming the first (spec 2.1.2).
  * With scope "marked", every record sharing a key with a marked one must be marked too.
  */
-export async function markDuplicates(sql: Sql, locationId: string, scope: CheckScope = "all"): Promise<void> {
-  await sql`
+export async function markDuplicates(db: DatabaseOrTransaction, locationId: string, scope: CheckScope = "all"): Promise<void> {
+  await db.execute(sql`
     with ranked as (
       select d.record_type, d.seq, d.record_key,
              first_value(d.source_id) over (partition by d.record_type, d.record_key order by d.seq) as first_source,
              row_number() over (partition by d.record_type, d.record_key order by d.seq) as position
       from preview_records d
-      where d.location_id = ${locationId} and d.record_key is not null and d.status in ${sql.unsafe(usable)} ${inScope(sql, scope, "d")}
+      where d.location_id = ${locationId} and d.record_key is not null and d.status in ${sql.raw(usable)} ${inScope(scope, "d")}
     ), duplicates as (
       update preview_records r set status = 'error', issue_count = r.issue_count + 1
       from ranked d
@@ -42,12 +42,12 @@ export async function markDuplicates(sql: Sql, locationId: string, scope: CheckS
            case when record_type = 'openings' then 'repeats the opening of source row ' || first_source
                 else 'repeats the external_id of source row ' || first_source end,
            record_key, true
-    from duplicates`;
+    from duplicates`);
 }
 
-const targetMissing = (sql: Sql, reference: ReferenceRule, key: postgres.Fragment) => sql`not exists (
+const targetMissing = (reference: ReferenceRule, key: SQL) => sql`not exists (
   select 1 from preview_records t
-  where t.location_id = r.location_id and t.record_type = ${reference.target} and t.record_key = ${key} and t.status in ${sql.unsafe(usable)})`;
+  where t.location_id = r.location_id and t.record_type = ${reference.target} and t.record_key = ${key} and t.status in ${sql.raw(usable)})`;
 
 // Taking a reference out of a payload keeps what it held (and the mapped hash) in dropped_references, so that a
 // re-check can put it back; the hash of what is sent is derived from both, the same in a full and an incremental run.
@@ -55,9 +55,9 @@ const mappedHash = "coalesce(r.dropped_references->>'hash', r.content_hash)";
 type DroppableField = "service_category_external_id" | "calendar_external_ids" | "service_external_id" | "calendar_external_id";
 
 /** SET clauses of a drop; `sentValue` is the payload as sent (SQL over `r`). Field names are constants, never input. */
-function dropAssignments(sql: Sql, field: DroppableField, sentValue: string) {
+function dropAssignments(field: DroppableField, sentValue: string) {
   const fields = `coalesce(r.dropped_references->'fields', '{}'::jsonb) || jsonb_build_object('${field}', r.payload->'${field}')`;
-  return sql.unsafe(`status = 'warning',
+  return sql.raw(`status = 'warning',
       payload = ${sentValue},
       dropped_references = jsonb_build_object('fields', ${fields}, 'hash', ${mappedHash}),
       content_hash = md5(${mappedHash} || (${fields})::text)`);
@@ -67,50 +67,50 @@ function dropAssignments(sql: Sql, field: DroppableField, sentValue: string) {
  * A usable record naming a target that is missing or excluded: an error (`onMissing: "error"`), or it loses that
  * reference with a warning naming it and is still sent (`"drop"`).
  */
-async function checkReference(sql: Sql, locationId: string, reference: ReferenceRule, scope: CheckScope): Promise<void> {
-  const column = sql(reference.column);
+async function checkReference(db: DatabaseOrTransaction, locationId: string, reference: ReferenceRule, scope: CheckScope): Promise<void> {
+  const column = sql.identifier(reference.column);
   const field = reference.field as DroppableField;
   const drop = reference.onMissing === "drop";
   const outcome = drop
     ? {
-        set: dropAssignments(sql, field, `r.payload - '${field}'`),
+        set: dropAssignments(field, `r.payload - '${field}'`),
         severity: "warning",
         code: "dropped_reference",
         tail: ", which is no longer sent: sent without it",
       }
     : { set: sql`status = 'error'`, severity: "error", code: "missing_reference", tail: ", which is missing or excluded" };
-  await sql`
+  await db.execute(sql`
     with affected as (
       update preview_records r set ${outcome.set}, issue_count = r.issue_count + 1
-      where r.location_id = ${locationId} and r.record_type = ${reference.type} and r.status in ${sql.unsafe(usable)} and r.${column} is not null
+      where r.location_id = ${locationId} and r.record_type = ${reference.type} and r.status in ${sql.raw(usable)} and r.${column} is not null
         ${drop ? sql`and r.payload ? ${field}` : sql``}
-        ${inScope(sql, scope, "r")}
-        and ${targetMissing(sql, reference, sql`r.${column}`)}
+        ${inScope(scope, "r")}
+        and ${targetMissing(reference, sql`r.${column}`)}
       returning r.seq, r.${column} as target_key
     )
     insert into preview_issues (location_id, record_type, seq, severity, field, code, reason, original, cross_check)
     select ${locationId}, ${reference.type}, seq, ${outcome.severity}, ${reference.field}, ${outcome.code},
            'names ' || ${reference.targetLabel}::text || ' ' || target_key || ${outcome.tail}::text, target_key, true
-    from affected`;
+    from affected`);
 }
 
 /** A service names its calendars in an array: the ones no longer sent are taken out of it, each with a warning. */
-async function dropMissingCalendarsOfServices(sql: Sql, locationId: string, scope: CheckScope): Promise<void> {
+async function dropMissingCalendarsOfServices(db: DatabaseOrTransaction, locationId: string, scope: CheckScope): Promise<void> {
   const calendars = referenceRules.find((reference) => reference.type === "appointments" && reference.column === "ref_calendar")!;
   const kept = `(select coalesce(jsonb_agg(c.id order by c.position), '[]'::jsonb)
       from jsonb_array_elements(r.payload->'calendar_external_ids') with ordinality as c(id, position)
       where not (c.id #>> '{}' = any(m.missing_ids)))`;
-  await sql`
+  await db.execute(sql`
     with missing as (
       select r.seq, array_agg(c.id order by c.position) as missing_ids
       from preview_records r
       cross join lateral unnest(r.ref_calendars) with ordinality as c(id, position)
-      where r.location_id = ${locationId} and r.record_type = 'services' and r.status in ${sql.unsafe(usable)} ${inScope(sql, scope, "r")}
+      where r.location_id = ${locationId} and r.record_type = 'services' and r.status in ${sql.raw(usable)} ${inScope(scope, "r")}
         and jsonb_typeof(r.payload->'calendar_external_ids') = 'array'
-        and ${targetMissing(sql, calendars, sql`c.id`)}
+        and ${targetMissing(calendars, sql`c.id`)}
       group by r.seq
     ), dropped as (
-      update preview_records r set ${dropAssignments(sql, "calendar_external_ids", `jsonb_set(r.payload, '{calendar_external_ids}', ${kept})`)},
+      update preview_records r set ${dropAssignments("calendar_external_ids", `jsonb_set(r.payload, '{calendar_external_ids}', ${kept})`)},
         issue_count = r.issue_count + cardinality(m.missing_ids)
       from missing m where r.location_id = ${locationId} and r.record_type = 'services' and r.seq = m.seq
       returning r.seq, m.missing_ids
@@ -118,16 +118,16 @@ async function dropMissingCalendarsOfServices(sql: Sql, locationId: string, scop
     insert into preview_issues (location_id, record_type, seq, severity, field, code, reason, original, cross_check)
     select ${locationId}, 'services', seq, 'warning', 'calendar_external_ids', 'dropped_reference',
            'names calendar ' || target_key || ', which is no longer sent: sent without it', target_key, true
-    from dropped cross join lateral unnest(dropped.missing_ids) as target_key`;
+    from dropped cross join lateral unnest(dropped.missing_ids) as target_key`);
 }
 
 /** Duplicates, then references in dependency order, for the record types given (default: all). */
-export async function runChecks(sql: Sql, locationId: string, scope: CheckScope, types?: readonly PreviewRecordType[]): Promise<void> {
+export async function runChecks(db: DatabaseOrTransaction, locationId: string, scope: CheckScope, types?: readonly PreviewRecordType[]): Promise<void> {
   const wanted = (type: PreviewRecordType) => !types || types.includes(type);
-  await markDuplicates(sql, locationId, scope);
+  await markDuplicates(db, locationId, scope);
   for (const reference of referenceRules) {
     if (!wanted(reference.type)) continue;
-    await checkReference(sql, locationId, reference, scope);
-    if (reference.column === "ref_category") await dropMissingCalendarsOfServices(sql, locationId, scope);
+    await checkReference(db, locationId, reference, scope);
+    if (reference.column === "ref_category") await dropMissingCalendarsOfServices(db, locationId, scope);
   }
 }

@@ -1,4 +1,6 @@
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
+import type { DatabaseTransaction } from "@/db/client";
+import { cursorRows, queryRows } from "@/db/raw-sql";
 import { normaliseIdentifier } from "@/lib/mapping/normalisers/identifier";
 import { trackedResources, type SourceIdCount, type TrackedResource } from "@/lib/source/source-reader";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
@@ -37,7 +39,7 @@ const byteOrder = (first: string, second: string) => Buffer.compare(Buffer.from(
  * longer has in the same number. Returns how many source rows were mapped.
  */
 export async function applySourceChanges(
-  tx: postgres.TransactionSql,
+  tx: DatabaseTransaction,
   input: RunInput,
   read: PlannedRead,
   since: Since,
@@ -45,8 +47,10 @@ export async function applySourceChanges(
 ): Promise<number> {
   const { reader, sourceKey, owner } = input;
   const window = { sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
-  const [last] = await tx<{ next: number }[]>`
-    select coalesce(max(seq) + 1, 0)::int as next from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`;
+  const [last] = await queryRows<{ next: number }>(
+    tx,
+    sql`select coalesce(max(seq) + 1, 0)::int as next from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`,
+  );
   const nextSeq = { value: last?.next ?? 0 };
   let mapped = 0;
   const pending = new Set<string>();
@@ -80,8 +84,10 @@ export async function applySourceChanges(
   await flush();
 
   // Deleted rows leave no trace but the count: only when it differs are the ids compared one by one.
-  const [ours] = await tx<{ rows: number }[]>`
-    select count(*)::int as rows from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`;
+  const [ours] = await queryRows<{ rows: number }>(
+    tx,
+    sql`select count(*)::int as rows from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`,
+  );
   if ((await reader.count(read.resource, window)) !== ours?.rows) {
     await compareIds(input, read, window, add);
     await flush();
@@ -100,12 +106,13 @@ async function compareIds(
   window: { sourceKey: string; windowStart: string | null; windowEnd: string | null },
   add: (ids: readonly string[]) => Promise<void>,
 ): Promise<void> {
-  const ours = input.connection.sql<SourceIdCount[]>`
-    select source_id as id, count(*)::int as rows from preview_records
-    where location_id = ${input.owner.locationId} and record_type = ${read.recordType}
-    group by source_id order by source_id collate "C"`
-    .cursor(OUR_IDS_PER_BATCH)
-    [Symbol.asyncIterator]();
+  const ours = cursorRows<SourceIdCount>(
+    input.db,
+    sql`select source_id as id, count(*)::int as rows from preview_records
+        where location_id = ${input.owner.locationId} and record_type = ${read.recordType}
+        group by source_id order by source_id collate "C"`,
+    OUR_IDS_PER_BATCH,
+  )[Symbol.asyncIterator]();
   let batch: SourceIdCount[] = [];
   let index = 0;
   const nextOurs = async (): Promise<SourceIdCount | undefined> => {

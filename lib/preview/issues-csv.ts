@@ -1,5 +1,7 @@
 import { stringify } from "csv-stringify/sync";
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { cursorRows } from "@/db/raw-sql";
 
 const header = ["record_type", "source_id", "external_id", "severity", "field", "code", "reason", "original_value_masked"];
 
@@ -7,20 +9,21 @@ const header = ["record_type", "source_id", "external_id", "severity", "field", 
 const neutralised = (value: string | null | undefined) => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? ""));
 
 /** Every issue of a location's preview as CSV, streamed from a cursor: the export of a million-row preview stays small in memory. */
-export function issuesCsvStream(sql: postgres.Sql, locationId: string): ReadableStream<Uint8Array> {
+export function issuesCsvStream(db: Database, locationId: string): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: AsyncIterator<Record<string, string | null>[]> | undefined;
   return new ReadableStream({
     start(controller) {
       controller.enqueue(encoder.encode(stringify([header])));
-      cursor = sql<Record<string, string | null>[]>`
-        select i.record_type, r.source_id, r.record_key, i.severity, i.field, i.code, i.reason, i.original
-        from preview_issues i
-        join preview_records r on r.location_id = i.location_id and r.record_type = i.record_type and r.seq = i.seq
-        where i.location_id = ${locationId}
-        order by i.record_type, i.seq`
-        .cursor(1000)
-        [Symbol.asyncIterator]();
+      cursor = cursorRows<Record<string, string | null>>(
+        db,
+        sql`select i.record_type, r.source_id, r.record_key, i.severity, i.field, i.code, i.reason, i.original
+            from preview_issues i
+            join preview_records r on r.location_id = i.location_id and r.record_type = i.record_type and r.seq = i.seq
+            where i.location_id = ${locationId}
+            order by i.record_type, i.seq`,
+        1000,
+      )[Symbol.asyncIterator]();
     },
     async pull(controller) {
       const next = await cursor!.next();

@@ -1,5 +1,6 @@
-import type postgres from "postgres";
-import type { DatabaseConnection } from "@/db/client";
+import { sql } from "drizzle-orm";
+import type { Database, DatabaseOrTransaction, DatabaseTransaction } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { mapRow } from "@/lib/mapping/map-row";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
@@ -10,7 +11,6 @@ import type { PlannedRead } from "./preview-plan";
 import { previewRowsOf, type MappedForPreview, type PreviewIssueRow, type PreviewRecordRow } from "./preview-row";
 import { writePreviewBatch } from "./write-preview-batch";
 
-export type Sql = postgres.Sql | postgres.TransactionSql;
 
 export interface RecordOwner {
   locationId: string;
@@ -19,7 +19,7 @@ export interface RecordOwner {
 
 /** What a run reads and maps with. */
 export interface RunInput {
-  connection: DatabaseConnection;
+  db: Database;
   owner: RecordOwner;
   sourceKey: string;
   reader: SourceReader;
@@ -54,9 +54,9 @@ export function mapBatch(
 }
 
 /** Forgets every record (and issue) of one type of the location. */
-export async function deleteRecordsOfType(sql: Sql, locationId: string, type: string): Promise<void> {
-  await sql`delete from preview_issues where location_id = ${locationId} and record_type = ${type}`;
-  await sql`delete from preview_records where location_id = ${locationId} and record_type = ${type}`;
+export async function deleteRecordsOfType(db: DatabaseOrTransaction, locationId: string, type: string): Promise<void> {
+  await db.execute(sql`delete from preview_issues where location_id = ${locationId} and record_type = ${type}`);
+  await db.execute(sql`delete from preview_records where location_id = ${locationId} and record_type = ${type}`);
 }
 
 /** What replacing some source ids changed: every old and new key, and the keys of usable records it took away. */
@@ -71,7 +71,7 @@ export interface ReplacedKeys {
  * A source id keeps its positions; rows beyond what it had before go to the end.
  */
 export async function replaceSourceIds(
-  tx: postgres.TransactionSql,
+  tx: DatabaseTransaction,
   owner: RecordOwner,
   read: PlannedRead,
   ids: readonly string[],
@@ -80,12 +80,17 @@ export async function replaceSourceIds(
   nextSeq: { value: number },
 ): Promise<ReplacedKeys> {
   // By key (a contact's, vehicle's or appointment's key is its trimmed source id): the key index finds them.
-  const removed = await tx<{ seq: number; source_id: string; record_key: string | null; status: string; run_id: string }[]>`
-    delete from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}
-      and (record_key = any(${ids as string[]}) or (record_key is null and source_id = any(${ids as string[]})))
-    returning seq, source_id, record_key, status, run_id`;
+  const removed = await queryRows<{ seq: number; source_id: string; record_key: string | null; status: string; run_id: string }>(
+    tx,
+    sql`delete from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}
+          and (record_key = any(${sql.param(ids)}::text[]) or (record_key is null and source_id = any(${sql.param(ids)}::text[])))
+        returning seq, source_id, record_key, status, run_id`,
+  );
   if (removed.length) {
-    await tx`delete from preview_issues where location_id = ${owner.locationId} and record_type = ${read.recordType} and seq = any(${removed.map((row) => row.seq)}::int[])`;
+    await tx.execute(
+      sql`delete from preview_issues where location_id = ${owner.locationId} and record_type = ${read.recordType}
+          and seq = any(${sql.param(removed.map((row) => row.seq))}::int[])`,
+    );
   }
   const freed = new Map<string, number[]>();
   for (const row of [...removed].sort((first, second) => first.seq - second.seq)) {

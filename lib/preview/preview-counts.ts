@@ -1,4 +1,6 @@
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import type { PreviewCounts } from "@/db/schema";
 import { diffExpression, syncedJoin, UNSUBSCRIBED_HASH } from "./live-diff";
 import { fullReplacementTypes, type PreviewRecordType } from "./preview-plan";
@@ -13,16 +15,18 @@ const removableTypes: readonly PreviewRecordType[] = [...fullReplacementTypes, "
  * synced_records may just have grown by a million rows (a first sync); autovacuum analyzes it later, and until then
  * the planner takes it for small and joins by index lookups, a hundred times slower than hashing.
  */
-async function freshenSyncedStatistics(sql: postgres.Sql): Promise<void> {
-  const [stale] = await sql`
-    select 1 from pg_stat_user_tables
-    where relid = 'synced_records'::regclass and n_mod_since_analyze > 1000 and n_mod_since_analyze > n_live_tup / 10`;
-  if (stale) await sql`analyze synced_records`;
+async function freshenSyncedStatistics(db: DatabaseOrTransaction): Promise<void> {
+  const [stale] = await queryRows(
+    db,
+    sql`select 1 from pg_stat_user_tables
+        where relid = 'synced_records'::regclass and n_mod_since_analyze > 1000 and n_mod_since_analyze > n_live_tup / 10`,
+  );
+  if (stale) await db.execute(sql`analyze synced_records`);
 }
 
-export async function countPreview(sql: postgres.Sql, locationId: string, types: readonly PreviewRecordType[]): Promise<PreviewCounts> {
-  await freshenSyncedStatistics(sql);
-  const rows = await sql<
+export async function countPreview(db: DatabaseOrTransaction, locationId: string, types: readonly PreviewRecordType[]): Promise<PreviewCounts> {
+  await freshenSyncedStatistics(db);
+  const rows = await queryRows<
     {
       record_type: string;
       source_rows: number;
@@ -33,8 +37,10 @@ export async function countPreview(sql: postgres.Sql, locationId: string, types:
       new: number;
       changed: number;
       unchanged: number;
-    }[]
-  >`
+    }
+  >(
+    db,
+    sql`
     select record_type,
            count(*)::int as source_rows,
            count(*) filter (where status in ('valid', 'warning'))::int as valid,
@@ -44,18 +50,23 @@ export async function countPreview(sql: postgres.Sql, locationId: string, types:
            count(*) filter (where status in ('valid', 'warning') and diff = 'new')::int as new,
            count(*) filter (where status in ('valid', 'warning') and diff = 'changed')::int as changed,
            count(*) filter (where status in ('valid', 'warning') and diff = 'unchanged')::int as unchanged
-    from (select r.record_type, r.status, ${sql.unsafe(diffExpression)} as diff from preview_records r ${sql.unsafe(syncedJoin)}
+    from (select r.record_type, r.status, ${sql.raw(diffExpression)} as diff from preview_records r ${sql.raw(syncedJoin)}
           where r.location_id = ${locationId}) records
-    group by record_type`;
-  const removed = await sql<{ record_type: string; removed: number }[]>`
+    group by record_type`,
+  );
+  const removable = removableTypes.filter((type) => types.includes(type));
+  const removed = await queryRows<{ record_type: string; removed: number }>(
+    db,
+    sql`
     select s.record_type, count(*)::int as removed
     from synced_records s
-    where s.location_id = ${locationId} and s.record_type in ${sql(removableTypes.filter((type) => types.includes(type)))}
+    where s.location_id = ${locationId} and s.record_type = any(${sql.param(removable)}::text[])
       and not (s.record_type = 'contact_details' and s.content_hash = ${UNSUBSCRIBED_HASH})
       and not exists (
         select 1 from preview_records r
         where r.location_id = s.location_id and r.record_type = s.record_type and r.record_key = s.record_key and r.status in ('valid', 'warning'))
-    group by s.record_type`;
+    group by s.record_type`,
+  );
   const counts: PreviewCounts = {};
   for (const type of types) {
     const row = rows.find((candidate) => candidate.record_type === type);

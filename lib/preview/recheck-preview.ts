@@ -1,4 +1,5 @@
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
+import type { DatabaseTransaction } from "@/db/client";
 import { runChecks } from "./cross-check-preview";
 import type { ReplacedKeys } from "./map-source-rows";
 import type { PreviewRecordType } from "./preview-plan";
@@ -14,23 +15,23 @@ const smallTypes: readonly PreviewRecordType[] = ["calendars", "service_categori
 const usable = "('valid', 'warning')";
 
 /** Temporary tables of the run's transaction. Call first, before records change: it keeps the usable calendars and services. */
-export async function prepareRecheck(tx: postgres.TransactionSql, locationId: string): Promise<void> {
-  await tx`create temporary table preview_touched (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`;
-  await tx`create temporary table preview_recheck (record_type text not null, seq integer not null, primary key (record_type, seq)) on commit drop`;
-  await tx`create temporary table preview_removed_usable (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`;
-  await tx`create temporary table preview_usable_before on commit drop as
+export async function prepareRecheck(tx: DatabaseTransaction, locationId: string): Promise<void> {
+  await tx.execute(sql`create temporary table preview_touched (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`);
+  await tx.execute(sql`create temporary table preview_recheck (record_type text not null, seq integer not null, primary key (record_type, seq)) on commit drop`);
+  await tx.execute(sql`create temporary table preview_removed_usable (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`);
+  await tx.execute(sql`create temporary table preview_usable_before on commit drop as
     select record_type, record_key from preview_records
-    where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${tx.unsafe(usable)}`;
+    where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sql.raw(usable)}`);
 }
 
 /** Remembers keys whose records were replaced, added or removed, and which of them had a usable record before the run. */
-export async function touchKeys(tx: postgres.TransactionSql, type: PreviewRecordType, replaced: ReplacedKeys): Promise<void> {
+export async function touchKeys(tx: DatabaseTransaction, type: PreviewRecordType, replaced: ReplacedKeys): Promise<void> {
   const present = [...new Set(replaced.keys.filter((key): key is string => key !== null))];
   if (present.length)
-    await tx`insert into preview_touched (record_type, record_key) select ${type}, unnest(${present}::text[]) on conflict do nothing`;
+    await tx.execute(sql`insert into preview_touched (record_type, record_key) select ${type}, unnest(${sql.param(present)}::text[]) on conflict do nothing`);
   const removedUsable = [...new Set(replaced.removedUsableKeys)];
   if (removedUsable.length) {
-    await tx`insert into preview_removed_usable (record_type, record_key) select ${type}, unnest(${removedUsable}::text[]) on conflict do nothing`;
+    await tx.execute(sql`insert into preview_removed_usable (record_type, record_key) select ${type}, unnest(${sql.param(removedUsable)}::text[]) on conflict do nothing`);
   }
 }
 
@@ -38,40 +39,40 @@ export async function touchKeys(tx: postgres.TransactionSql, type: PreviewRecord
  * Touched contact keys that had a usable record before this run: one it removed, or one an earlier run wrote
  * (statuses are still as before: call it before the re-check resets any).
  */
-async function keepContactsUsableBefore(tx: postgres.TransactionSql, locationId: string, runId: string): Promise<void> {
-  await tx`create temporary table preview_contacts_usable_before on commit drop as
+async function keepContactsUsableBefore(tx: DatabaseTransaction, locationId: string, runId: string): Promise<void> {
+  await tx.execute(sql`create temporary table preview_contacts_usable_before on commit drop as
     select t.record_key from preview_touched t
     where t.record_type = 'contact_details' and (
       exists (select 1 from preview_removed_usable u where u.record_type = 'contact_details' and u.record_key = t.record_key)
       or exists (select 1 from preview_records r where r.location_id = ${locationId} and r.record_type = 'contact_details'
-                 and r.record_key = t.record_key and r.run_id <> ${runId} and r.status in ${tx.unsafe(usable)}))`;
+                 and r.record_key = t.record_key and r.run_id <> ${runId} and r.status in ${sql.raw(usable)}))`);
 }
 
 /** Touched contact keys whose usability flipped: what names them must be checked again, what names the others need not. */
-async function findFlippedContacts(tx: postgres.TransactionSql, locationId: string): Promise<void> {
-  await tx`create temporary table preview_flipped_contacts on commit drop as
+async function findFlippedContacts(tx: DatabaseTransaction, locationId: string): Promise<void> {
+  await tx.execute(sql`create temporary table preview_flipped_contacts on commit drop as
     select t.record_key from preview_touched t
     where t.record_type = 'contact_details'
       and exists (select 1 from preview_records r where r.location_id = ${locationId} and r.record_type = 'contact_details'
-                  and r.record_key = t.record_key and r.status in ${tx.unsafe(usable)})
-      <> exists (select 1 from preview_contacts_usable_before b where b.record_key = t.record_key)`;
-  await tx`analyze preview_flipped_contacts`;
+                  and r.record_key = t.record_key and r.status in ${sql.raw(usable)})
+      <> exists (select 1 from preview_contacts_usable_before b where b.record_key = t.record_key)`);
+  await tx.execute(sql`analyze preview_flipped_contacts`);
 }
 
 /** Adds every record sharing a key with a marked one, then resets the marked records to their mapping's status, issues and payload. */
-async function expandAndReset(tx: postgres.TransactionSql, locationId: string): Promise<void> {
+async function expandAndReset(tx: DatabaseTransaction, locationId: string): Promise<void> {
   // Statistics of the temporary table: without them the planner scans every record of the location instead of looking the marked ones up.
-  await tx`analyze preview_recheck`;
-  await tx`
+  await tx.execute(sql`analyze preview_recheck`);
+  await tx.execute(sql`
     insert into preview_recheck (record_type, seq)
     select r.record_type, r.seq
     from (select distinct m.record_type, m.record_key from preview_recheck k
           join preview_records m on m.location_id = ${locationId} and m.record_type = k.record_type and m.seq = k.seq
           where m.record_key is not null) marked
     join preview_records r on r.location_id = ${locationId} and r.record_type = marked.record_type and r.record_key = marked.record_key
-    on conflict do nothing`;
-  await tx`analyze preview_recheck`;
-  await tx`
+    on conflict do nothing`);
+  await tx.execute(sql`analyze preview_recheck`);
+  await tx.execute(sql`
     with removed as (
       delete from preview_issues i using preview_recheck k
       where i.location_id = ${locationId} and i.cross_check and i.record_type = k.record_type and i.seq = k.seq
@@ -85,42 +86,42 @@ async function expandAndReset(tx: postgres.TransactionSql, locationId: string): 
       dropped_references = null
     from preview_recheck k left join removed_per_record c on c.record_type = k.record_type and c.seq = k.seq
     where r.location_id = ${locationId} and r.record_type = k.record_type and r.seq = k.seq
-      and (r.status <> r.mapped_status or c.removed is not null or r.dropped_references is not null)`;
+      and (r.status <> r.mapped_status or c.removed is not null or r.dropped_references is not null)`);
 }
 
 /** Runs the checks of an incremental run over what its changes touched. */
-export async function recheckPreview(tx: postgres.TransactionSql, locationId: string, runId: string): Promise<void> {
+export async function recheckPreview(tx: DatabaseTransaction, locationId: string, runId: string): Promise<void> {
   // The marked records are a few thousand of a location's million, and the run just touched their pages: look them
   // up by index (the default cost of a random read assumes a spinning disk and picks scans of the whole location).
-  await tx`set local random_page_cost = 1.1`;
+  await tx.execute(sql`set local random_page_cost = 1.1`);
   await keepContactsUsableBefore(tx, locationId, runId);
   // Catalogue and contacts first: appointments, openings and vehicles depend on their outcome.
-  await tx`
+  await tx.execute(sql`
     insert into preview_recheck (record_type, seq)
     select r.record_type, r.seq from preview_records r
-    where r.location_id = ${locationId} and (r.record_type in ${tx(smallTypes)} or (r.record_type = 'contact_details'
-      and r.record_key in (select record_key from preview_touched where record_type = 'contact_details')))`;
+    where r.location_id = ${locationId} and (r.record_type in ${smallTypes} or (r.record_type = 'contact_details'
+      and r.record_key in (select record_key from preview_touched where record_type = 'contact_details')))`);
   await expandAndReset(tx, locationId);
   await runChecks(tx, locationId, "marked", [...smallTypes, "contact_details"]);
   await findFlippedContacts(tx, locationId);
 
   // A calendar or service that became usable or unusable touches what names it (contacts: preview_flipped_contacts).
-  await tx`
+  await tx.execute(sql`
     insert into preview_touched (record_type, record_key)
     select record_type, record_key from (
       (select record_type, record_key from preview_records
-       where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${tx.unsafe(usable)}
+       where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sql.raw(usable)}
        except select record_type, record_key from preview_usable_before)
       union
       (select record_type, record_key from preview_usable_before
        except select record_type, record_key from preview_records
-       where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${tx.unsafe(usable)})
+       where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sql.raw(usable)})
     ) flipped
-    on conflict do nothing`;
+    on conflict do nothing`);
 
-  await tx`truncate preview_recheck`;
-  await tx`analyze preview_touched`;
-  await tx`
+  await tx.execute(sql`truncate preview_recheck`);
+  await tx.execute(sql`analyze preview_touched`);
+  await tx.execute(sql`
     insert into preview_recheck (record_type, seq)
     select r.record_type, r.seq from preview_records r
     where r.location_id = ${locationId} and r.record_type = 'openings'
@@ -140,7 +141,7 @@ export async function recheckPreview(tx: postgres.TransactionSql, locationId: st
     select r.record_type, r.seq from preview_records r
     join preview_touched t on t.record_type = 'calendars' and t.record_key = r.ref_calendar
     where r.location_id = ${locationId} and r.record_type = 'appointments'
-    on conflict do nothing`;
+    on conflict do nothing`);
   await expandAndReset(tx, locationId);
   await runChecks(tx, locationId, "marked", ["appointments", "openings", "vehicles"]);
 }

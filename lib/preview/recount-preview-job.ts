@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getConnection, type DatabaseTransaction } from "@/db/client";
+import { getDatabase, type DatabaseTransaction } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
 import { sendJob, sendJobWithin } from "@/lib/jobs/job-sender";
 import { recountPreview } from "./recount-preview";
@@ -10,7 +10,7 @@ export const recountPreviewJob = defineJob({
   name: "preview.count",
   payload: z.object({ locationId: z.uuid() }),
   queue: { retryLimit: 2, retryBackoff: true, expireInSeconds: 15 * 60, policy: "short" },
-  handle: async ({ locationId }) => recountPreview(getConnection(), locationId),
+  handle: async ({ locationId }) => recountPreview(getDatabase(), locationId),
 });
 
 /** Counts are for display: a queue that cannot be reached is logged, and the preview page asks again. */

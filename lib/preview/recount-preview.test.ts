@@ -43,7 +43,7 @@ beforeEach(async () => {
 /** A preview run as a sync session makes it: `sessionId` set, so it is not counted. */
 async function sessionRun() {
   const [run] = await db.insert(previewRuns).values({ locationId }).returning();
-  await computePreview(testDb, run!.id, { reader: createArraySourceReader(rows()), now, sessionId: crypto.randomUUID() });
+  await computePreview(testDb.db, run!.id, { reader: createArraySourceReader(rows()), now, sessionId: crypto.randomUUID() });
   return run!.id;
 }
 
@@ -77,7 +77,7 @@ async function accept(...keys: string[]) {
 describe("preview counts", () => {
   it("a page's or the CLI's run is counted when it ends", async () => {
     const [run] = await db.insert(previewRuns).values({ locationId }).returning();
-    await computePreview(testDb, run!.id, { reader: createArraySourceReader(rows()), now });
+    await computePreview(testDb.db, run!.id, { reader: createArraySourceReader(rows()), now });
     const done = await runOf(run!.id);
     expect(done.counts!.contact_details).toMatchObject({ sourceRows: 3, valid: 3, new: 3 });
     expect(done.countedAt).not.toBeNull();

@@ -1,5 +1,6 @@
-import { and, desc, eq, isNotNull } from "drizzle-orm";
-import type { Database, DatabaseConnection } from "@/db/client";
+import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import { previewRuns, syncSessions } from "@/db/schema";
 import { countPreview } from "./preview-counts";
 import { previewRecordTypes } from "./preview-plan";
@@ -31,17 +32,17 @@ export async function previewCountsState(db: Database, run: Pick<PreviewRun, "lo
 }
 
 /** Counts the location's shown preview against what the upstream has accepted now, unless that is already done. */
-export async function recountPreview(connection: DatabaseConnection, locationId: string): Promise<void> {
-  const { shown } = await getPreviewRuns(connection.db, locationId);
-  if (!shown || (await previewCountsState(connection.db, shown)) !== "outdated") return;
+export async function recountPreview(db: Database, locationId: string): Promise<void> {
+  const { shown } = await getPreviewRuns(db, locationId);
+  if (!shown || (await previewCountsState(db, shown)) !== "outdated") return;
   // The database's clock (sessions' finished_at is too), read before counting: a session ending while this counts
   // leaves the counts outdated, and they are counted again.
-  const [clock] = await connection.sql<[{ ms: number }]>`select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as ms`;
-  const countedAt = new Date(clock.ms);
+  const [clock] = await queryRows<{ ms: number }>(db, sql`select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as ms`);
+  const countedAt = new Date(clock!.ms);
   const counts = await countPreview(
-    connection.sql,
+    db,
     locationId,
     previewRecordTypes.filter((type) => type in shown.progress),
   );
-  await connection.db.update(previewRuns).set({ counts, countedAt }).where(eq(previewRuns.id, shown.id));
+  await db.update(previewRuns).set({ counts, countedAt }).where(eq(previewRuns.id, shown.id));
 }

@@ -1,4 +1,6 @@
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import { copyRows } from "@/db/copy-rows";
 import { DomainError } from "@/lib/errors/domain-error";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
@@ -44,23 +46,20 @@ const issueColumns = [
  * per row, once, so a location deleted before fails the write and one being deleted waits until the write's
  * transaction ends (then the delete's trigger takes the records with it).
  */
-async function lockLocation(tx: postgres.TransactionSql, locationId: string): Promise<void> {
-  const [location] = await tx`select 1 from locations where id = ${locationId} for key share`;
+async function lockLocation(tx: DatabaseOrTransaction, locationId: string): Promise<void> {
+  const [location] = await queryRows(tx, sql`select 1 from locations where id = ${locationId} for key share`);
   if (!location) throw new DomainError("NOT_FOUND", "The location was deleted while its preview was computed.");
 }
 
-/** A batch of the source becomes one COPY of records and one of issues, in the caller's transaction (else its own). */
-export async function writePreviewBatch(
-  sql: postgres.Sql | postgres.TransactionSql,
-  records: PreviewRecordRow[],
-  issues: PreviewIssueRow[],
-): Promise<void> {
+/** A batch of the source becomes one COPY of records and one of issues, in a transaction (a savepoint of the caller's). */
+export async function writePreviewBatch(db: DatabaseOrTransaction, records: PreviewRecordRow[], issues: PreviewIssueRow[]): Promise<void> {
   const locationId = records[0]?.location_id ?? issues[0]?.location_id;
   if (!locationId) return;
-  if ("begin" in sql) return void (await sql.begin((tx) => writePreviewBatch(tx, records, issues)));
   const started = phaseClock.start();
-  await lockLocation(sql, locationId);
-  await copyRows(sql, "preview_records", recordColumns, records);
-  await copyRows(sql, "preview_issues", issueColumns, issues);
+  await db.transaction(async (tx) => {
+    await lockLocation(tx, locationId);
+    await copyRows(tx, "preview_records", recordColumns, records);
+    await copyRows(tx, "preview_issues", issueColumns, issues);
+  });
   phaseClock.stop("record", started);
 }

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { copyRows } from "@/db/copy-rows";
-import { clientOf } from "@/db/raw-sql";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { FencedTransaction } from "./session-fence";
 import { selectionCondition, type RecordSelection } from "./plan/record-selection";
@@ -65,7 +64,7 @@ export async function recordSentRecords(
   if (records.length && input.mayBeRecorded) await upsertSentRecords(tx, input);
   else if (records.length) {
     await copyRows(
-      clientOf(tx),
+      tx,
       "synced_records",
       syncedColumns,
       records.map((record) => ({

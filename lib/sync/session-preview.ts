@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { connectionOf, type Database } from "@/db/client";
+import type { Database } from "@/db/client";
 import { previewRuns } from "@/db/schema";
 import { computePreview } from "@/lib/preview/compute-preview";
 import type { SourceReader } from "@/lib/source/source-reader";
@@ -51,7 +51,7 @@ async function computeFreshPreview(
       .onConflictDoNothing()
       .returning();
     if (created) {
-      await computePreview(connectionOf(db), created.id, { reader: input.reader, now: input.now, sessionId: fence.sessionId });
+      await computePreview(db, created.id, { reader: input.reader, now: input.now, sessionId: fence.sessionId });
       const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created.id));
       if (done?.status !== "succeeded") throw new Error(`The preview of the source failed: ${done?.error ?? "unknown error"}`);
       return { runId: done.id, readAt: done.startedAt ?? done.createdAt };

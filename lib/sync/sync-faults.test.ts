@@ -99,7 +99,7 @@ describe("faults", () => {
     await clearFaults(db);
     // Someone opens the preview meanwhile; the resume of a first sync streams from the source again, without it.
     const [newer] = await db.insert(previewRuns).values({ locationId: location.id }).returning();
-    await computePreview(testDb, newer!.id, { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow });
+    await computePreview(testDb.db, newer!.id, { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow });
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: requested.sessionId! });
     expect(resumed.started).toBe(true);

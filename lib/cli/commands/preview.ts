@@ -44,7 +44,7 @@ export function register(program: Command) {
           .onConflictDoNothing()
           .returning();
         if (!run) throw new DomainError("CONFLICT", "A preview of this location is being computed right now; run this again when it has finished.");
-        await computePreview(connection, run.id);
+        await computePreview(connection.db, run.id);
         const [done] = await connection.db.select().from(previewRuns).where(eq(previewRuns.id, run.id));
         if (done?.status !== "succeeded") throw new DomainError("CONFLICT", done?.error ?? "The preview failed.");
         const counts = type ? { [type]: done.counts![type] } : done.counts!;

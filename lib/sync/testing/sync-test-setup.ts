@@ -135,7 +135,7 @@ export async function computeQueuedPreview(
     .select()
     .from(previewRuns)
     .where(and(eq(previewRuns.locationId, locationId), eq(previewRuns.status, "queued")));
-  for (const run of queued) await computePreview(connection, run.id, { reader, now });
+  for (const run of queued) await computePreview(connection.db, run.id, { reader, now });
 }
 
 /** "Sync now" for a location, run in this process (runTestSync). */
