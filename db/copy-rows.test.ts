@@ -44,7 +44,9 @@ describe("copyRows", () => {
     try {
       await copyRows(testDb.db, "copied_once", ["name"], [{ name: "taken" }]);
       await expect(copyRows(testDb.db, "copied_once", ["name"], [{ name: "taken" }])).rejects.toMatchObject({ code: "23505" });
-      await expect(testDb.db.transaction((tx) => copyRows(tx, "copied_once", ["name"], [{ name: "taken" }]))).rejects.toMatchObject({ code: "23505" });
+      await expect(testDb.db.transaction((tx) => copyRows(tx, "copied_once", ["name"], [{ name: "taken" }]))).rejects.toMatchObject({
+        code: "23505",
+      });
       const many = Array.from({ length: 30_000 }, (_, index) => ({ name: index === 29_999 ? "taken" : `row ${index} ${"x".repeat(20)}` }));
       await expect(copyRows(testDb.db, "copied_once", ["name"], many)).rejects.toMatchObject({ code: "23505" });
       // Nothing of a refused copy stays, and the connections go on working.

@@ -85,8 +85,8 @@ const comparable = (record: Pick<CheckedRecord, "status" | "payload" | "content_
 async function checkedBySql(locationId: string, rows: PreviewRecordRow[]) {
   await sql`delete from preview_issues where location_id = ${locationId}`;
   await sql`delete from preview_records where location_id = ${locationId}`;
-  await writePreviewBatch(sql, rows, []);
-  await runChecks(sql, locationId, "all");
+  await writePreviewBatch(db, rows, []);
+  await runChecks(db, locationId, "all");
   const records = await sql<(CheckedRecord & { seq: number })[]>`
     select record_type, seq, status, payload, content_hash, dropped_references, issue_count from preview_records where location_id = ${locationId}`;
   const issues = await sql<(CrossCheckIssue & { record_type: string; seq: number })[]>`

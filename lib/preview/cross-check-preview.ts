@@ -122,7 +122,12 @@ async function dropMissingCalendarsOfServices(db: DatabaseOrTransaction, locatio
 }
 
 /** Duplicates, then references in dependency order, for the record types given (default: all). */
-export async function runChecks(db: DatabaseOrTransaction, locationId: string, scope: CheckScope, types?: readonly PreviewRecordType[]): Promise<void> {
+export async function runChecks(
+  db: DatabaseOrTransaction,
+  locationId: string,
+  scope: CheckScope,
+  types?: readonly PreviewRecordType[],
+): Promise<void> {
   const wanted = (type: PreviewRecordType) => !types || types.includes(type);
   await markDuplicates(db, locationId, scope);
   for (const reference of referenceRules) {

@@ -11,7 +11,6 @@ import type { PlannedRead } from "./preview-plan";
 import { previewRowsOf, type MappedForPreview, type PreviewIssueRow, type PreviewRecordRow } from "./preview-row";
 import { writePreviewBatch } from "./write-preview-batch";
 
-
 export interface RecordOwner {
   locationId: string;
   runId: string;

@@ -26,19 +26,17 @@ async function freshenSyncedStatistics(db: DatabaseOrTransaction): Promise<void>
 
 export async function countPreview(db: DatabaseOrTransaction, locationId: string, types: readonly PreviewRecordType[]): Promise<PreviewCounts> {
   await freshenSyncedStatistics(db);
-  const rows = await queryRows<
-    {
-      record_type: string;
-      source_rows: number;
-      valid: number;
-      warnings: number;
-      errors: number;
-      excluded: number;
-      new: number;
-      changed: number;
-      unchanged: number;
-    }
-  >(
+  const rows = await queryRows<{
+    record_type: string;
+    source_rows: number;
+    valid: number;
+    warnings: number;
+    errors: number;
+    excluded: number;
+    new: number;
+    changed: number;
+    unchanged: number;
+  }>(
     db,
     sql`
     select record_type,

@@ -16,9 +16,15 @@ const usable = "('valid', 'warning')";
 
 /** Temporary tables of the run's transaction. Call first, before records change: it keeps the usable calendars and services. */
 export async function prepareRecheck(tx: DatabaseTransaction, locationId: string): Promise<void> {
-  await tx.execute(sql`create temporary table preview_touched (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`);
-  await tx.execute(sql`create temporary table preview_recheck (record_type text not null, seq integer not null, primary key (record_type, seq)) on commit drop`);
-  await tx.execute(sql`create temporary table preview_removed_usable (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`);
+  await tx.execute(
+    sql`create temporary table preview_touched (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`,
+  );
+  await tx.execute(
+    sql`create temporary table preview_recheck (record_type text not null, seq integer not null, primary key (record_type, seq)) on commit drop`,
+  );
+  await tx.execute(
+    sql`create temporary table preview_removed_usable (record_type text not null, record_key text not null, primary key (record_type, record_key)) on commit drop`,
+  );
   await tx.execute(sql`create temporary table preview_usable_before on commit drop as
     select record_type, record_key from preview_records
     where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sql.raw(usable)}`);
@@ -28,10 +34,14 @@ export async function prepareRecheck(tx: DatabaseTransaction, locationId: string
 export async function touchKeys(tx: DatabaseTransaction, type: PreviewRecordType, replaced: ReplacedKeys): Promise<void> {
   const present = [...new Set(replaced.keys.filter((key): key is string => key !== null))];
   if (present.length)
-    await tx.execute(sql`insert into preview_touched (record_type, record_key) select ${type}, unnest(${sql.param(present)}::text[]) on conflict do nothing`);
+    await tx.execute(
+      sql`insert into preview_touched (record_type, record_key) select ${type}, unnest(${sql.param(present)}::text[]) on conflict do nothing`,
+    );
   const removedUsable = [...new Set(replaced.removedUsableKeys)];
   if (removedUsable.length) {
-    await tx.execute(sql`insert into preview_removed_usable (record_type, record_key) select ${type}, unnest(${sql.param(removedUsable)}::text[]) on conflict do nothing`);
+    await tx.execute(
+      sql`insert into preview_removed_usable (record_type, record_key) select ${type}, unnest(${sql.param(removedUsable)}::text[]) on conflict do nothing`,
+    );
   }
 }
 

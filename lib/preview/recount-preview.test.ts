@@ -90,24 +90,24 @@ describe("preview counts", () => {
 
     await session("running", null);
     expect(await previewCountsState(db, await runOf(runId))).toBe("sync_running");
-    await recountPreview(testDb, locationId);
+    await recountPreview(testDb.db, locationId);
     expect((await runOf(runId)).counts).toBeNull();
 
     await accept("cu1", "cu2");
     await db.update(syncSessions).set({ status: "succeeded", finishedAt: new Date() }).where(eq(syncSessions.locationId, locationId));
     expect(await previewCountsState(db, await runOf(runId))).toBe("outdated");
-    await recountPreview(testDb, locationId);
+    await recountPreview(testDb.db, locationId);
     const counted = await runOf(runId);
     expect(counted.counts!.contact_details).toMatchObject({ sourceRows: 3, valid: 3, new: 1, unchanged: 2 });
     expect(counted.counts).toEqual(
-      await countPreview(testDb.sql, locationId, ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"]),
+      await countPreview(testDb.db, locationId, ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"]),
     );
     expect(await previewCountsState(db, counted)).toBe("current");
   });
 
   it("a session that ended after the counts makes them outdated; the preview.count job counts them again", async () => {
     const runId = await sessionRun();
-    await recountPreview(testDb, locationId);
+    await recountPreview(testDb.db, locationId);
     expect((await runOf(runId)).counts!.contact_details).toMatchObject({ new: 3, unchanged: 0 });
 
     await accept("cu1", "cu2", "cu3");
