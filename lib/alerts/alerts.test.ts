@@ -92,7 +92,7 @@ describe("alerts on status changes", () => {
     const first = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await runSession(testDb.db, first.sessionId!, options())).toBe("succeeded");
     // The preview job's part: a streamed first sync leaves the location's first preview queued.
-    await computeQueuedPreview(testDb, location.id, options().reader!, options().now);
+    await computeQueuedPreview(testDb.db, location.id, options().reader!, options().now);
 
     // A permanent fault: the session's final failure (a full resync, so that its openings are sent again).
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });

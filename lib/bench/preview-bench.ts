@@ -5,8 +5,9 @@
 // second and the child's peak RSS, for both sizes; exits 1 if memory grows with the number of rows.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { eq } from "drizzle-orm";
-import { connectDatabase, type DatabaseConnection } from "@/db/client";
+import { eq, sql } from "drizzle-orm";
+import { connectDatabase, type Database } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import { applyMigrations } from "@/db/migrate";
 import { locations, previewRuns } from "@/db/schema";
 import { childProcessEnvironment, getConfig } from "@/lib/config/config";
@@ -41,10 +42,13 @@ async function runChild(url: string, runId: string): Promise<ChildResult> {
 }
 
 /** When the page can first show `type`: its rows are all read (a first preview shows each type once read). */
-async function shownAt(connection: DatabaseConnection, runId: string, type: string, started: number, done: () => boolean): Promise<number | null> {
+async function shownAt(db: Database, runId: string, type: string, started: number, done: () => boolean): Promise<number | null> {
   while (!done()) {
-    const [run] = await connection.sql<{ shown: boolean }[]>`
-      select coalesce((progress -> ${type} ->> 'done')::boolean, false) as shown from preview_runs where id = ${runId}`;
+    const [run] = await queryRows<{ shown: boolean }>(
+      db,
+      sql`
+      select coalesce((progress -> ${type} ->> 'done')::boolean, false) as shown from preview_runs where id = ${runId}`,
+    );
     if (run?.shown) return performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -59,9 +63,12 @@ async function measure(size: (typeof sizes)[number]) {
     const generationStart = performance.now();
     const [sourceKey] = await generateDemoSource(connection.db, { locations: 1, contacts: size.contacts, years: size.years, seed: 7 });
     const generationSeconds = (performance.now() - generationStart) / 1000;
-    const [rows] = await connection.sql<{ customers: number; appointments: number }[]>`
+    const [rows] = await queryRows<{ customers: number; appointments: number }>(
+      connection.db,
+      sql`
       select (select count(*) from demo_source.customers where source_key = ${sourceKey!})::int as customers,
-             (select count(*) from demo_source.appointments where source_key = ${sourceKey!})::int as appointments`;
+             (select count(*) from demo_source.appointments where source_key = ${sourceKey!})::int as appointments`,
+    );
     const [location] = await connection.db
       .insert(locations)
       .values({ name: "Bench", timeZone: "Europe/Berlin", country: "DE", sourceKey })
@@ -72,8 +79,8 @@ async function measure(size: (typeof sizes)[number]) {
     let finished = false;
     const child = runChild(fresh.url, run!.id).finally(() => (finished = true));
     const [firstPage, contactsPage, result] = await Promise.all([
-      shownAt(connection, run!.id, "calendars", started, () => finished),
-      shownAt(connection, run!.id, "contact_details", started, () => finished),
+      shownAt(connection.db, run!.id, "calendars", started, () => finished),
+      shownAt(connection.db, run!.id, "contact_details", started, () => finished),
       child,
     ]);
     const seconds = (performance.now() - started) / 1000;

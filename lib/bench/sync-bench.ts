@@ -7,8 +7,9 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { Command } from "commander";
-import { eq } from "drizzle-orm";
-import { closeDatabase, connectDatabase, getConnection, type DatabaseConnection } from "@/db/client";
+import { eq, sql } from "drizzle-orm";
+import { closeDatabase, connectDatabase, getDatabase, type Database } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import { applyMigrations } from "@/db/migrate";
 import { locations, previewRuns, syncSessions } from "@/db/schema";
 import { systemActor } from "@/lib/audit/record-audit-event";
@@ -111,8 +112,11 @@ async function rawChild(locationId: string): Promise<ChildReport> {
   const client = createEnvironmentClient(credentials, { validateRecords: false });
   const call = { accessToken: openLocationToken(location!, credentials), locationId: location!.upstreamLocationId! };
   // The span of the one appointments upload (the engine learns it from the preview records: part of its planning).
-  const [earliest] = await connection.sql<{ date: string | null }[]>`
-    select min(starts_at)::date::text as date from demo_source.appointments where source_key = ${location!.sourceKey!}`;
+  const [earliest] = await queryRows<{ date: string | null }>(
+    connection.db,
+    sql`
+    select min(starts_at)::date::text as date from demo_source.appointments where source_key = ${location!.sourceKey!}`,
+  );
   const reader = sourceReaderFromEnvironment();
   phaseClock.reset();
   const started = performance.now();
@@ -134,7 +138,7 @@ async function rawChild(locationId: string): Promise<ChildReport> {
 
 /** Child: loads and connects, says "ready", then computes the preview run named on stdin as the preview job does. */
 async function previewChild(): Promise<ChildReport> {
-  await getConnection().sql`select 1`;
+  await getDatabase().execute(sql`select 1`);
   const runId = await new Promise<string>((resolve) => {
     let input = "";
     process.stdin.on("data", (chunk: Buffer) => {
@@ -160,21 +164,24 @@ interface SyncMeasurement extends ChildReport {
   steps: string;
 }
 
-async function measureSync(connection: DatabaseConnection, sandbox: BenchSandbox, locationId: string, full: boolean): Promise<SyncMeasurement> {
-  const requested = await requestSyncSession(systemContext(connection.db), { locationId, trigger: "cli", requestedByEmail: null, full });
+async function measureSync(db: Database, sandbox: BenchSandbox, locationId: string, full: boolean): Promise<SyncMeasurement> {
+  const requested = await requestSyncSession(systemContext(db), { locationId, trigger: "cli", requestedByEmail: null, full });
   if (!requested.started) throw new Error(`no session started: ${requested.reason}`);
   const before = await sandbox.stats();
   const report = await runChild(["--sync", requested.sessionId]);
   const after = await sandbox.stats();
-  const [session] = await connection.db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId));
+  const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId));
   if (report.result !== "succeeded") throw new Error(`the sync ended ${report.result}: ${session?.error}`);
   // A streamed session (a first sync) computes no preview.
-  const [run] = session!.previewRunId ? await connection.db.select().from(previewRuns).where(eq(previewRuns.id, session!.previewRunId)) : [];
+  const [run] = session!.previewRunId ? await db.select().from(previewRuns).where(eq(previewRuns.id, session!.previewRunId)) : [];
   const previewSeconds = run ? (run.finishedAt!.getTime() - run.startedAt!.getTime()) / 1000 : 0;
-  const steps = await connection.sql<{ name: string; seconds: number; items: number; http: number }[]>`
+  const steps = await queryRows<{ name: string; seconds: number; items: number; http: number }>(
+    db,
+    sql`
     select s.name, extract(epoch from s.finished_at - s.started_at)::float8 as seconds, (select count(*)::int from sync_step_items i where i.step_id = s.id) as items,
       (select coalesce(sum(a.duration_ms), 0)::float8 / 1000 from sync_attempts a where a.step_id = s.id) as http
-    from sync_steps s where s.session_id = ${requested.sessionId} and s.started_at is not null order by s.position`;
+    from sync_steps s where s.session_id = ${requested.sessionId} and s.started_at is not null order by s.position`,
+  );
   const stepText = steps
     .map((step) => `${step.name} ${step.seconds.toFixed(1)} s${step.items ? ` (${step.items} items, HTTP ${step.http.toFixed(1)} s)` : ""}`)
     .join(", ");
@@ -194,7 +201,7 @@ interface PreviewMeasurement extends ChildReport {
  * process polls what the preview page reads for its first page of records. The job queue's pick-up delay is not
  * part of it: the child takes the run as soon as it is requested.
  */
-async function measureFullPreview(connection: DatabaseConnection, locationId: string): Promise<PreviewMeasurement> {
+async function measureFullPreview(db: Database, locationId: string): Promise<PreviewMeasurement> {
   let requestedAt = 0;
   let firstPageSeconds: number | null = null;
   let polling: Promise<void> = Promise.resolve();
@@ -202,10 +209,10 @@ async function measureFullPreview(connection: DatabaseConnection, locationId: st
   const report = await runChild(["--preview"], async () => {
     const started = performance.now();
     requestedAt = Date.now();
-    const run = await requestPreview(systemContext(connection.db), { locationId, requestedByEmail: null });
+    const run = await requestPreview(systemContext(db), { locationId, requestedByEmail: null });
     polling = (async () => {
       while (!childDone) {
-        if (await firstPreviewPageShown(connection.db, locationId)) {
+        if (await firstPreviewPageShown(db, locationId)) {
           firstPageSeconds = (performance.now() - started) / 1000;
           return;
         }
@@ -215,28 +222,27 @@ async function measureFullPreview(connection: DatabaseConnection, locationId: st
     return run.id;
   }).finally(() => (childDone = true));
   await polling;
-  const [run] = await connection.db.select().from(previewRuns).where(eq(previewRuns.locationId, locationId));
+  const [run] = await db.select().from(previewRuns).where(eq(previewRuns.locationId, locationId));
   if (run?.status !== "succeeded" || !run.counts) throw new Error(`the full preview ended ${run?.status}: ${run?.error}`);
   return { ...report, completeSeconds: (report.finishedAt! - requestedAt) / 1000, firstPageSeconds };
 }
 
 /** 1% of the customers edited; 1% of the appointments, the next ones from today, moved by a day (two dates each). */
-async function changeOnePercent(connection: DatabaseConnection, sourceKey: string) {
-  const { sql } = connection;
-  const customers = await sql`update demo_source.customers set first_name = coalesce(first_name, '') || ' B', updated_at = now()
-    where source_key = ${sourceKey} and id % 100 = 0`;
-  const [{ total } = { total: 0 }] = await sql<
-    { total: number }[]
-  >`select count(*)::int as total from demo_source.appointments where source_key = ${sourceKey}`;
-  const appointments = await sql`update demo_source.appointments
+async function changeOnePercent(db: Database, sourceKey: string) {
+  const customers = await db.execute(sql`update demo_source.customers set first_name = coalesce(first_name, '') || ' B', updated_at = now()
+    where source_key = ${sourceKey} and id % 100 = 0`);
+  const [{ total } = { total: 0 }] = await queryRows<{ total: number }>(
+    db,
+    sql`select count(*)::int as total from demo_source.appointments where source_key = ${sourceKey}`,
+  );
+  const appointments = await db.execute(sql`update demo_source.appointments
     set starts_at = starts_at + interval '1 day', ends_at = ends_at + interval '1 day', updated_at = now()
     where source_key = ${sourceKey} and id in (
-      select id from demo_source.appointments where source_key = ${sourceKey} and starts_at >= current_date order by starts_at, id limit ${Math.round(total / 100)})`;
+      select id from demo_source.appointments where source_key = ${sourceKey} and starts_at >= current_date order by starts_at, id limit ${Math.round(total / 100)})`);
   return { customers: customers.count, appointments: appointments.count };
 }
 
-async function createBenchLocation(connection: DatabaseConnection, sandbox: BenchSandbox, sourceKey: string): Promise<string> {
-  const { db, sql } = connection;
+async function createBenchLocation(db: Database, sandbox: BenchSandbox, sourceKey: string): Promise<string> {
   await updateEnvironment(
     { db, actor: systemActor },
     {
@@ -251,9 +257,10 @@ async function createBenchLocation(connection: DatabaseConnection, sandbox: Benc
       },
     },
   );
-  const [source] = await sql<
-    { time_zone: string; country: string }[]
-  >`select time_zone, country from demo_source.locations where source_key = ${sourceKey}`;
+  const [source] = await queryRows<{ time_zone: string; country: string }>(
+    db,
+    sql`select time_zone, country from demo_source.locations where source_key = ${sourceKey}`,
+  );
   const owner = sandboxDemo.owners[0];
   const [location] = await db
     .insert(locations)
@@ -309,9 +316,17 @@ async function main() {
       services: Number(options.services),
       seed: Number(options.seed),
     });
-    const [rows] = await connection.sql<
-      { customers: number; appointments: number; services: number; first: string; last: string; slots: number; open: number }[]
-    >`
+    const [rows] = await queryRows<{
+      customers: number;
+      appointments: number;
+      services: number;
+      first: string;
+      last: string;
+      slots: number;
+      open: number;
+    }>(
+      connection.db,
+      sql`
       select (select count(*) from demo_source.customers where source_key = ${sourceKey!})::int as customers,
              (select count(*) from demo_source.appointments where source_key = ${sourceKey!})::int as appointments,
              (select min(starts_at)::date::text from demo_source.appointments where source_key = ${sourceKey!}) as first,
@@ -320,7 +335,8 @@ async function main() {
              (select count(*) from demo_source.availability_slots where source_key = ${sourceKey!})::int as slots,
              (select count(distinct a.service_id) from demo_source.availability_slots a join demo_source.locations l using (source_key)
                where a.source_key = ${sourceKey!} and a.starts_at >= (now() at time zone l.time_zone)
-                 and a.starts_at < (now() at time zone l.time_zone) + interval '72 hours')::int as open`;
+                 and a.starts_at < (now() at time zone l.time_zone) + interval '72 hours')::int as open`,
+    );
     console.log(
       `worker processes: compiled, node ${workerNodeFlags.join(" ")} ${workerHeapMb ? `--max-old-space-size=${workerHeapMb}` : "(V8's default heap limit)"}`,
     );
@@ -328,14 +344,14 @@ async function main() {
       `source: ${count(rows!.customers)} customers, ${count(rows!.appointments)} appointments from ${rows!.first} to ${rows!.last}, ` +
         `${rows!.services} services (${rows!.open} with openings in the next 72 hours), ${count(rows!.slots)} free slots (generated in ${round((performance.now() - generationStart) / 1000, 0)} s)`,
     );
-    const locationId = await createBenchLocation(connection, sandbox, sourceKey!);
+    const locationId = await createBenchLocation(connection.db, sandbox, sourceKey!);
 
     console.log(
       "phases (wall time in each, lib/instrumentation/phase-clock.ts): read = source reads · map = mapping (with the rows it checks and stores) · " +
         "check = duplicate and reference checks · encode = JSON.stringify of records and request bodies · send = HTTP exchanges (an upload's includes " +
         "streaming its body, so the encoding and the reads feeding it) · record = preview storage and recording what was accepted",
     );
-    const full = await measureSync(connection, sandbox, locationId, false);
+    const full = await measureSync(connection.db, sandbox, locationId, false);
     console.log(
       `full first sync (streamed from the source): ${round(full.seconds)} s, ` +
         `${count(full.recordsSent)} records uploaded, ${count(Math.round(full.recordsSent / full.seconds))} records/s, worker peak RSS ${full.maxRssMb} MB\n` +
@@ -348,21 +364,21 @@ async function main() {
     );
 
     // The first sync streamed from the source and queued the location's first preview: the preview job computes it, off the sync's path.
-    const preview = await measureFullPreview(connection, locationId);
+    const preview = await measureFullPreview(connection.db, locationId);
     console.log(
       `full preview (the location's first, as the preview job computes it after the first sync): counts and issues complete ${round(preview.completeSeconds)} s after the request ` +
         `(computing ${round(preview.seconds)} s), first page of records ${preview.firstPageSeconds === null ? "not shown before the end" : `${round(preview.firstPageSeconds, 2)} s`} ` +
         `after the request, worker peak RSS ${preview.maxRssMb} MB\n${phaseLines(preview)}`,
     );
 
-    const unchanged = await measureSync(connection, sandbox, locationId, false);
+    const unchanged = await measureSync(connection.db, sandbox, locationId, false);
     console.log(
       `sync with no source change: ${round(unchanged.seconds)} s (preview ${round(unchanged.previewSeconds)} s), ${count(unchanged.recordsSent)} records uploaded, ` +
         `peak RSS ${unchanged.maxRssMb} MB\n  steps: ${unchanged.steps}\n${phaseLines(unchanged)}`,
     );
 
-    const changed = await changeOnePercent(connection, sourceKey!);
-    const incremental = await measureSync(connection, sandbox, locationId, false);
+    const changed = await changeOnePercent(connection.db, sourceKey!);
+    const incremental = await measureSync(connection.db, sandbox, locationId, false);
     console.log(
       `1% change (${count(changed.customers)} customers edited, ${count(changed.appointments)} upcoming appointments moved by a day): ` +
         `${round(incremental.seconds)} s (preview ${round(incremental.previewSeconds)} s), ${count(incremental.recordsSent)} records uploaded, ` +

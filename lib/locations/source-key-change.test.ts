@@ -30,7 +30,7 @@ async function runToSuccess(sessionId: string) {
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
   // The preview job's part: a streamed first sync leaves the location's first preview queued.
-  await computeQueuedPreview(testDb, session!.locationId, reader, now);
+  await computeQueuedPreview(testDb.db, session!.locationId, reader, now);
   const [run] = session!.previewRunId ? await db.select().from(previewRuns).where(eq(previewRuns.id, session!.previewRunId)) : [];
   return { full: session!.full, previewMode: run?.mode ?? "streamed" };
 }

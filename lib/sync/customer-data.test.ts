@@ -26,8 +26,8 @@ async function upstreamState(upstreamLocationId: string): Promise<Record<(typeof
 }
 
 const sync = (locationId: string, rows: SourceRows, expected: "succeeded" | "failed" = "succeeded") =>
-  runManualTestSync(testDb, locationId, rows, { expect: expected });
-const runRequested = (sessionId: string, rows: SourceRows) => runTestSync(testDb, sessionId, rows);
+  runManualTestSync(testDb.db, locationId, rows, { expect: expected });
+const runRequested = (sessionId: string, rows: SourceRows) => runTestSync(testDb.db, sessionId, rows);
 
 const without = (record: Record<string, unknown>, ...fields: string[]) =>
   Object.fromEntries(Object.entries(record).filter(([field]) => !fields.includes(field)));

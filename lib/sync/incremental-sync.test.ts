@@ -14,7 +14,7 @@ const { db } = testDb;
 const setup = await useSyncSandbox(db);
 
 async function sync(locationId: string, rows: SourceRows) {
-  const session = await runManualTestSync(testDb, locationId, rows);
+  const session = await runManualTestSync(testDb.db, locationId, rows);
   const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, session.id));
   const items = async (name: string) =>
     db

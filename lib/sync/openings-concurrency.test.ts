@@ -115,7 +115,7 @@ describe("openings imports", () => {
     // The sandbox holds every openings POST for 300 ms before it answers.
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "delay", ms: held }, count: 1000 });
 
-    const sequential = await runManualTestSync(testDb, location.id, rows, { config: { openingsConcurrency: 1 } });
+    const sequential = await runManualTestSync(testDb.db, location.id, rows, { config: { openingsConcurrency: 1 } });
     const one = await openingsStepOf(sequential.id);
     expect(maxOverlap(itemSpans(one.attempts))).toBe(1);
     const sequentialPosts = await openingsPostsAnswered(location.upstreamLocationId);
@@ -123,7 +123,7 @@ describe("openings imports", () => {
     // One at a time: each POST arrived after the one before was answered, and was held 300 ms.
     for (let index = 1; index < 6; index++) expect(sequentialPosts[index]! - sequentialPosts[index - 1]!).toBeGreaterThanOrEqual(held);
 
-    const concurrent = await runManualTestSync(testDb, location.id, rowsWithServices(6, "30"), { config: { openingsConcurrency: 3 } });
+    const concurrent = await runManualTestSync(testDb.db, location.id, rowsWithServices(6, "30"), { config: { openingsConcurrency: 3 } });
     const three = await openingsStepOf(concurrent.id);
     expect(three.items.map((item) => [item.key, item.status, item.recordsSent])).toEqual(
       rows.services!.map((service, index) => [`service ${service.id}`, "succeeded", index + 1]),
@@ -149,12 +149,12 @@ describe("openings imports", () => {
   it("record each exchange against the item that made it", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const rows = rowsWithServices(4);
-    await runManualTestSync(testDb, location.id, rows);
+    await runManualTestSync(testDb.db, location.id, rows);
     // Later syncs upload only openings here (nothing else changed): the first of these four uploads fails with a 503,
     // while the other three imports are in flight.
     await injectFault(db, { target: "upload", mode: { kind: "status", status: 503 }, count: 1 });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "delay", ms: 200 }, count: 1000 });
-    const session = await runManualTestSync(testDb, location.id, rowsWithServices(4, "30"));
+    const session = await runManualTestSync(testDb.db, location.id, rowsWithServices(4, "30"));
     const { step, items, attempts } = await openingsStepOf(session.id);
     expect(maxOverlap(itemSpans(attempts))).toBe(4);
     expect(attempts.every((attempt) => attempt.itemId !== null)).toBe(true);
@@ -183,7 +183,7 @@ describe("openings imports", () => {
     // The first openings POST to arrive fails (no retries here); the other three are held and still in flight.
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 503 }, count: 1 });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "delay", ms: 500 }, count: 3 });
-    const failed = await runManualTestSync(testDb, location.id, rows, {
+    const failed = await runManualTestSync(testDb.db, location.id, rows, {
       expect: "failed",
       client: { maxAttempts: 1 },
       config: { stepAttempts: 1, openingsConcurrency: 4 },
@@ -204,7 +204,7 @@ describe("openings imports", () => {
 
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: failed.id });
-    await runTestSync(testDb, resumed.sessionId!, rows);
+    await runTestSync(testDb.db, resumed.sessionId!, rows);
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual([
       "POST batch_sync_openings 200",
       "PUT upload 200",
@@ -220,7 +220,7 @@ describe("openings imports", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 503 }, count: 1 });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "delay", ms: 500 }, count: 3 });
-    const failed = await runManualTestSync(testDb, location.id, rowsWithServices(5), {
+    const failed = await runManualTestSync(testDb.db, location.id, rowsWithServices(5), {
       expect: "failed",
       client: { maxAttempts: 1 },
       config: { stepAttempts: 1, openingsConcurrency: 4 },

@@ -15,7 +15,7 @@ const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
 
-const sync = (locationId: string, rows: SourceRows) => runManualTestSync(testDb, locationId, rows);
+const sync = (locationId: string, rows: SourceRows) => runManualTestSync(testDb.db, locationId, rows);
 
 const sentTypes = ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"] as const;
 

@@ -34,7 +34,7 @@ async function sourceRowsOf(sourceKey: string, location: { timeZone: string; aut
 
 async function sync(locationId: string) {
   // The safety valve has its own tests (customer-data.test.ts): here it lets every removal through.
-  const session = await runManualTestSync(testDb, locationId, reader, { config: { removalThresholdPercent: 100 } });
+  const session = await runManualTestSync(testDb.db, locationId, reader, { config: { removalThresholdPercent: 100 } });
   const [run] = session.previewRunId ? await db.select().from(previewRuns).where(eq(previewRuns.id, session.previewRunId)) : [];
   return { full: session.full, streamed: session.streamed, previewMode: run?.mode ?? null };
 }

@@ -154,7 +154,7 @@ describe("random source changes, each followed by a sync", () => {
           const reader = createArraySourceReader(structuredClone(rows));
           const result = await runSession(testDb.db, requested.sessionId!, { reader, now: sampleNow, client: noWaits, config: { stepBackoffMs: 0 } });
           // The preview job's part: a streamed first sync leaves the location's first preview queued.
-          await computeQueuedPreview(testDb, location.id, reader, sampleNow);
+          await computeQueuedPreview(testDb.db, location.id, reader, sampleNow);
           const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
           expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
           expected = expectedUpstream(expected, rows, { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec", now: sampleNow });

@@ -103,7 +103,7 @@ describe("a worker killed mid-step", () => {
         .from(syncAttempts)
         .where(and(eq(syncAttempts.itemId, items[0]!.id), eq(syncAttempts.method, "PUT")));
       expect(firstItemUploads).toHaveLength(1);
-      await computeQueuedPreview(testDb, location.id, reader);
+      await computeQueuedPreview(testDb.db, location.id, reader);
       for (const type of ["calendars", "services", "contact_details", "appointments", "openings"] as const) {
         const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
         expect(compared.stored, type).toEqual(compared.expected);

@@ -1,7 +1,8 @@
 import { once } from "node:events";
 import type { Command } from "commander";
-import { eq } from "drizzle-orm";
-import { getConnection } from "@/db/client";
+import { eq, sql } from "drizzle-orm";
+import { getDatabase } from "@/db/client";
+import { cursorRows } from "@/db/raw-sql";
 import { previewRuns } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import { LocationId } from "@/lib/locations/location-inputs";
@@ -37,15 +38,15 @@ export function register(program: Command) {
         if (!parsed.success)
           throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${forTerminal(location)}"`);
         const type = recordTypeOf(options.resource);
-        const connection = getConnection();
-        const [run] = await connection.db
+        const db = getDatabase();
+        const [run] = await db
           .insert(previewRuns)
           .values({ locationId: parsed.data.locationId, requestedByEmail: "cli", rebuild: options.rebuild ?? false })
           .onConflictDoNothing()
           .returning();
         if (!run) throw new DomainError("CONFLICT", "A preview of this location is being computed right now; run this again when it has finished.");
-        await computePreview(connection.db, run.id);
-        const [done] = await connection.db.select().from(previewRuns).where(eq(previewRuns.id, run.id));
+        await computePreview(db, run.id);
+        const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, run.id));
         if (done?.status !== "succeeded") throw new DomainError("CONFLICT", done?.error ?? "The preview failed.");
         const counts = type ? { [type]: done.counts![type] } : done.counts!;
         if (!options.json) {
@@ -59,9 +60,11 @@ export function register(program: Command) {
         }
         await write(`{"counts":${jsonForTerminal(counts)},"records":[`);
         let first = true;
-        const typeFilter = type ? connection.sql`and record_type = ${type}` : connection.sql``;
-        for await (const rows of connection.sql<{ record_type: string; payload: unknown }[]>`
-          select record_type, payload from preview_records where location_id = ${run.locationId} and status in ('valid', 'warning') ${typeFilter} order by record_type, seq`.cursor(
+        const typeFilter = type ? sql`and record_type = ${type}` : sql``;
+        for await (const rows of cursorRows<{ record_type: string; payload: unknown }>(
+          db,
+          sql`select record_type, payload from preview_records
+              where location_id = ${run.locationId} and status in ('valid', 'warning') ${typeFilter} order by record_type, seq`,
           1000,
         )) {
           for (const row of rows) {
@@ -71,10 +74,11 @@ export function register(program: Command) {
         }
         await write(`],"issues":[`);
         first = true;
-        for await (const rows of connection.sql<Record<string, string | null>[]>`
-          select i.record_type as type, r.source_id, r.record_key as external_id, i.severity, i.field, i.code, i.reason, i.original
-          from preview_issues i join preview_records r on r.location_id = i.location_id and r.record_type = i.record_type and r.seq = i.seq
-          where i.location_id = ${run.locationId} ${type ? connection.sql`and i.record_type = ${type}` : connection.sql``} order by i.record_type, i.seq`.cursor(
+        for await (const rows of cursorRows<Record<string, string | null>>(
+          db,
+          sql`select i.record_type as type, r.source_id, r.record_key as external_id, i.severity, i.field, i.code, i.reason, i.original
+              from preview_issues i join preview_records r on r.location_id = i.location_id and r.record_type = i.record_type and r.seq = i.seq
+              where i.location_id = ${run.locationId} ${type ? sql`and i.record_type = ${type}` : sql``} order by i.record_type, i.seq`,
           1000,
         )) {
           for (const row of rows) {

@@ -90,7 +90,7 @@ describe("a streamed first sync", () => {
     expect(appointments!.recordsInvalid).toBe(1);
 
     // The preview the location gets afterwards says the same of the copy.
-    await computeQueuedPreview(testDb, location.id, reader, sampleNow);
+    await computeQueuedPreview(testDb.db, location.id, reader, sampleNow);
     const copies = await db
       .select({ status: previewRecords.status, sourceId: previewRecords.sourceId })
       .from(previewRecords)

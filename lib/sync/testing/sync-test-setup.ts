@@ -1,7 +1,7 @@
 import { afterAll, expect } from "vitest";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { and, eq } from "drizzle-orm";
-import type { Database, DatabaseConnection } from "@/db/client";
+import type { Database } from "@/db/client";
 import { locations, previewRuns, sandboxRecords, sandboxRequestLog, syncSessions } from "@/db/schema";
 import { systemContext } from "@/lib/operations/context";
 import { computePreview } from "@/lib/preview/compute-preview";
@@ -99,23 +99,18 @@ export interface TestSyncOptions {
 }
 
 /** Runs a requested session in this process against `source` (rows, copied, or a reader), checks how it ended and returns its row. */
-export async function runTestSync(
-  connection: DatabaseConnection,
-  sessionId: string,
-  source: SourceRows | SourceReader,
-  options: TestSyncOptions = {},
-) {
+export async function runTestSync(db: Database, sessionId: string, source: SourceRows | SourceReader, options: TestSyncOptions = {}) {
   const reader =
     "read" in source && typeof source.read === "function" ? (source as SourceReader) : createArraySourceReader(structuredClone(source as SourceRows));
   const now = options.now ?? sampleNow;
-  const result = await runSession(connection.db, sessionId, {
+  const result = await runSession(db, sessionId, {
     reader,
     now,
     client: { ...noWaits, ...options.client },
     config: { stepBackoffMs: 0, ...options.config },
   });
-  const [session] = await connection.db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
-  await computeQueuedPreview(connection, session!.locationId, reader, now);
+  const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
+  await computeQueuedPreview(db, session!.locationId, reader, now);
   const expected = options.expect ?? "succeeded";
   expect({ result, error: expected === "succeeded" ? session!.error : null }).toEqual({ result: expected, error: null });
   return session!;
@@ -125,26 +120,16 @@ export async function runTestSync(
  * Computes the location's queued preview run here, as the preview job would (a streamed session queues one when the
  * location has none): tests compare what the upstream holds with what the preview says a sync sends.
  */
-export async function computeQueuedPreview(
-  connection: DatabaseConnection,
-  locationId: string,
-  reader: SourceReader,
-  now: Date = new Date(),
-): Promise<void> {
-  const queued = await connection.db
+export async function computeQueuedPreview(db: Database, locationId: string, reader: SourceReader, now: Date = new Date()): Promise<void> {
+  const queued = await db
     .select()
     .from(previewRuns)
     .where(and(eq(previewRuns.locationId, locationId), eq(previewRuns.status, "queued")));
-  for (const run of queued) await computePreview(connection.db, run.id, { reader, now });
+  for (const run of queued) await computePreview(db, run.id, { reader, now });
 }
 
 /** "Sync now" for a location, run in this process (runTestSync). */
-export async function runManualTestSync(
-  connection: DatabaseConnection,
-  locationId: string,
-  source: SourceRows | SourceReader,
-  options: TestSyncOptions = {},
-) {
-  const requested = await requestSyncSession(systemContext(connection.db), { locationId, trigger: "manual", requestedByEmail: null });
-  return runTestSync(connection, requested.sessionId!, source, options);
+export async function runManualTestSync(db: Database, locationId: string, source: SourceRows | SourceReader, options: TestSyncOptions = {}) {
+  const requested = await requestSyncSession(systemContext(db), { locationId, trigger: "manual", requestedByEmail: null });
+  return runTestSync(db, requested.sessionId!, source, options);
 }
