@@ -2,6 +2,7 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCan, can, rolesAllowed } from "@/lib/auth/permissions";
+import { changedRole } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { OperationContext } from "@/lib/operations/context";
 import type { UpdateUserInput } from "./user-inputs";
@@ -30,10 +31,10 @@ export async function updateUser(ctx: OperationContext, { userId, ...input }: Up
       if (!others?.count) throw new DomainError("CONFLICT", "This is the last active admin: make someone else admin first.");
     }
     const target = { type: "user", id: user.id, label: user.email };
-    // eslint-disable-next-line no-restricted-syntax -- whether the role changes (to audit it), not whether someone may act
-    if (input.role && input.role !== user.role) {
-      await tx.update(users).set({ role: input.role, updatedAt: new Date() }).where(eq(users.id, userId));
-      await recordAuditEvent(tx, { actor, action: "user.role_changed", target, details: { from: user.role, to: input.role } });
+    const newRole = changedRole(user.role, input.role);
+    if (newRole) {
+      await tx.update(users).set({ role: newRole, updatedAt: new Date() }).where(eq(users.id, userId));
+      await recordAuditEvent(tx, { actor, action: "user.role_changed", target, details: { from: user.role, to: newRole } });
     }
     if (input.active !== undefined && input.active !== user.active) {
       await tx
