@@ -18,7 +18,7 @@ import { ensureWorkerBundle, workerNodeFlags } from "@/lib/build/build-workers";
 import { generateSecretKey } from "@/lib/crypto/keyring";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
-import { updateEnvironment } from "@/lib/environments/update-environment";
+import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { connectLocation } from "@/lib/locations/connect-location";
 import { openLocationToken } from "@/lib/locations/location-token";
@@ -243,20 +243,8 @@ async function changeOnePercent(db: Database, sourceKey: string) {
 }
 
 async function createBenchLocation(db: Database, sandbox: BenchSandbox, sourceKey: string): Promise<string> {
-  await updateEnvironment(
-    { db, actor: systemActor },
-    {
-      name: "staging",
-      settings: {
-        baseUrl: sandbox.apiBaseUrl,
-        uploadHosts: [new URL(sandbox.uploadOrigin).host],
-        clientId: sandboxDemo.clientId,
-        clientSecret: sandboxDemo.clientSecret,
-        apiKey: sandboxDemo.apiKey,
-        dataSourceName: sandboxDemo.dataSourceName,
-      },
-    },
-  );
+  const { apiBaseUrl, uploadOrigin } = sandbox;
+  await pointEnvironmentAtSandbox({ db, actor: systemActor }, { name: "staging", apiBaseUrl, uploadOrigin, credentials: sandboxDemo });
   const [source] = await queryRows<{ time_zone: string; country: string }>(
     db,
     sql`select time_zone, country from demo_source.locations where source_key = ${sourceKey}`,

@@ -3,7 +3,7 @@ import { locations } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { generateSecretKey } from "@/lib/crypto/keyring";
-import { updateEnvironment } from "@/lib/environments/update-environment";
+import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
 import { getLocationRow } from "@/lib/locations/get-location";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { createSandboxFixture, type SandboxFixture } from "@/lib/sandbox/testing";
@@ -19,19 +19,9 @@ let locationId: string;
 beforeAll(async () => {
   sandbox = await startSandboxServer({ db: testDb.db });
   fixture = await createSandboxFixture(testDb.db);
-  await updateEnvironment(
+  await pointEnvironmentAtSandbox(
     { db: testDb.db, actor: systemActor },
-    {
-      name: "staging",
-      settings: {
-        baseUrl: sandbox.apiBaseUrl,
-        uploadHosts: [new URL(sandbox.uploadOrigin).host],
-        clientId: fixture.clientId,
-        dataSourceName: fixture.dataSourceName,
-        apiKey: fixture.apiKey,
-        clientSecret: fixture.clientSecret,
-      },
-    },
+    { name: "staging", apiBaseUrl: sandbox.apiBaseUrl, uploadOrigin: sandbox.uploadOrigin, credentials: fixture },
   );
   const [row] = await testDb.db.insert(locations).values({ name: "CLI Salon", upstreamLocationId: fixture.locationId }).returning();
   locationId = row!.id;

@@ -6,7 +6,7 @@ import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { systemActorAs } from "@/lib/auth/permissions";
 import { isSealedSecret } from "@/lib/crypto/secret-box";
-import { updateEnvironment } from "@/lib/environments/update-environment";
+import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
 import { DomainError } from "@/lib/errors/domain-error";
 import { setSandboxResponseShape } from "@/lib/sandbox/provision";
 import { sandboxResponseShapes } from "@/lib/sandbox/response-shapes";
@@ -30,22 +30,9 @@ const noWaits = { retryRuntime: { random: () => 0, sleep: async () => {} } };
 
 const actorFor = () => systemActorAs("support@example.test", `198.51.100.${++address}`);
 
-async function pointStagingAt(baseUrl: string, overrides: { clientSecret?: string } = {}) {
-  await updateEnvironment(
-    { db, actor: systemActor },
-    {
-      name: "staging",
-      settings: {
-        baseUrl,
-        uploadHosts: [new URL(sandbox.uploadOrigin).host],
-        clientId: fixture.clientId,
-        dataSourceName: fixture.dataSourceName,
-        apiKey: fixture.apiKey,
-        clientSecret: fixture.clientSecret,
-        ...overrides,
-      },
-    },
-  );
+async function pointStagingAt(apiBaseUrl: string, overrides: { clientSecret?: string } = {}) {
+  const credentials = { ...fixture, ...overrides };
+  await pointEnvironmentAtSandbox({ db, actor: systemActor }, { name: "staging", apiBaseUrl, uploadOrigin: sandbox.uploadOrigin, credentials });
 }
 
 async function addLocation(values: Partial<typeof locations.$inferInsert> = {}) {

@@ -4,7 +4,7 @@ import { auditLog, locations, sandboxRequestLog, syncSessions } from "@/db/schem
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActorAs } from "@/lib/auth/permissions";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
-import { updateEnvironment } from "@/lib/environments/update-environment";
+import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
 import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { closeUpstreamSession } from "@/lib/sync/close-upstream-session";
@@ -38,22 +38,9 @@ const options: RunSessionOptions = {
   config: { stepBackoffMs: 0, stepAttempts: 1 },
 };
 
-function pointStagingAt(baseUrl: string, extra: { tokensMoveToNewAddress?: boolean } = {}) {
-  return updateEnvironment(
-    { db, actor: admin },
-    {
-      name: "staging",
-      settings: {
-        baseUrl,
-        uploadHosts: [new URL(setup.sandbox.uploadOrigin).host],
-        clientId: setup.fixture.clientId,
-        dataSourceName: setup.fixture.dataSourceName,
-        apiKey: setup.fixture.apiKey,
-        clientSecret: setup.fixture.clientSecret,
-        ...extra,
-      },
-    },
-  );
+function pointStagingAt(apiBaseUrl: string, extra: { tokensMoveToNewAddress?: boolean } = {}) {
+  const { uploadOrigin } = setup.sandbox;
+  return pointEnvironmentAtSandbox({ db, actor: admin }, { name: "staging", apiBaseUrl, uploadOrigin, credentials: setup.fixture, ...extra });
 }
 
 async function sandboxLogCount(upstreamLocationId: string) {

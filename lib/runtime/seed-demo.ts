@@ -5,7 +5,7 @@ import { systemActor } from "@/lib/audit/record-audit-event";
 import { hashPassword } from "@/lib/auth/passwords";
 import type { Role } from "@/lib/auth/roles";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
-import { updateEnvironment } from "@/lib/environments/update-environment";
+import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
 import { systemContext } from "@/lib/operations/context";
 import { ensureSandboxDemo } from "@/lib/sandbox/provision";
 import { readResponseShapeSetting } from "@/lib/sandbox/response-shapes";
@@ -86,20 +86,9 @@ export async function pointStagingAtSandbox(db: Database, port: number): Promise
   const staging = await getEnvironmentView(systemContext(db), { name: "staging" });
   const untouched = !staging.configured || (staging.baseUrl !== null && builtInSandboxUrl.test(staging.baseUrl));
   if (!untouched || staging.baseUrl === baseUrl) return;
-  await updateEnvironment(
+  // The same built-in sandbox on this start's port: the tokens it issued stay valid.
+  await pointEnvironmentAtSandbox(
     { db, actor: systemActor },
-    {
-      name: "staging",
-      settings: {
-        baseUrl,
-        uploadHosts: [`127.0.0.1:${port}`],
-        clientId: demo.clientId,
-        dataSourceName: demo.dataSourceName,
-        apiKey: demo.apiKey,
-        clientSecret: demo.clientSecret,
-        // The same built-in sandbox on this start's port: the tokens it issued stay valid.
-        tokensMoveToNewAddress: true,
-      },
-    },
+    { name: "staging", apiBaseUrl: baseUrl, uploadOrigin: `http://127.0.0.1:${port}`, credentials: demo, tokensMoveToNewAddress: true },
   );
 }

@@ -7,7 +7,7 @@ import { systemContext } from "@/lib/operations/context";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { systemActorAs } from "@/lib/auth/permissions";
-import { updateEnvironment } from "@/lib/environments/update-environment";
+import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
 import { connectLocation } from "@/lib/locations/connect-location";
 import { createSandboxLocation } from "@/lib/sandbox/provision";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
@@ -43,19 +43,9 @@ export async function useSyncSandbox(db: Database): Promise<SyncSandbox> {
 export async function startSyncSandbox(db: Database): Promise<SyncSandbox> {
   const sandbox = await startSandboxServer({ db, faultsEnabled: true });
   const fixture = await createSandboxFixture(db);
-  await updateEnvironment(
+  await pointEnvironmentAtSandbox(
     { db, actor: systemActor },
-    {
-      name: "staging",
-      settings: {
-        baseUrl: sandbox.apiBaseUrl,
-        uploadHosts: [new URL(sandbox.uploadOrigin).host],
-        clientId: fixture.clientId,
-        dataSourceName: fixture.dataSourceName,
-        apiKey: fixture.apiKey,
-        clientSecret: fixture.clientSecret,
-      },
-    },
+    { name: "staging", apiBaseUrl: sandbox.apiBaseUrl, uploadOrigin: sandbox.uploadOrigin, credentials: fixture },
   );
   return { sandbox, fixture, close: () => sandbox.close() };
 }
