@@ -28,11 +28,14 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials, request) {
         const input = SignInInput.safeParse(credentials ?? {});
         if (!input.success) return null;
-        const result = await signInWithPassword(getDatabase(), {
-          email: input.data.email,
-          password: input.data.password,
-          clientAddress: clientAddressFromHeaders(request.headers ?? {}),
-        }).catch(answerGenerically);
+        const result = await signInWithPassword(
+          { db: getDatabase() },
+          {
+            email: input.data.email,
+            password: input.data.password,
+            clientAddress: clientAddressFromHeaders(request.headers ?? {}),
+          },
+        ).catch(answerGenerically);
         if (!result.ok) {
           // next-auth hands this message to the sign-in form as the error code.
           if (result.reason === "throttled") throw new Error("Throttled");

@@ -14,7 +14,10 @@ async function createAccount(email: string, password: string, active = true) {
 describe("signInWithPassword", () => {
   it("accepts the right password, case-insensitively on the email, and audits the sign-in", async () => {
     await createAccount("Right@Example.test", "correct horse battery");
-    const result = await signInWithPassword(testDb.db, { email: "right@example.TEST", password: "correct horse battery", clientAddress: "10.0.0.1" });
+    const result = await signInWithPassword(
+      { db: testDb.db },
+      { email: "right@example.TEST", password: "correct horse battery", clientAddress: "10.0.0.1" },
+    );
     expect(result.ok).toBe(true);
     const entries = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "auth.sign_in"));
     expect(entries.map((entry) => entry.actorEmail)).toContain("Right@Example.test");
@@ -23,10 +26,10 @@ describe("signInWithPassword", () => {
   it("refuses a wrong password and a deactivated account the same way, auditing each failure", async () => {
     await createAccount("gone@example.test", "correct horse battery", false);
     await createAccount("typo@example.test", "correct horse battery");
-    expect(await signInWithPassword(testDb.db, { email: "gone@example.test", password: "correct horse battery", clientAddress: "10.0.0.2" })).toEqual(
-      { ok: false, reason: "invalid" },
-    );
-    expect(await signInWithPassword(testDb.db, { email: "typo@example.test", password: "wrong", clientAddress: "10.0.0.2" })).toEqual({
+    expect(
+      await signInWithPassword({ db: testDb.db }, { email: "gone@example.test", password: "correct horse battery", clientAddress: "10.0.0.2" }),
+    ).toEqual({ ok: false, reason: "invalid" });
+    expect(await signInWithPassword({ db: testDb.db }, { email: "typo@example.test", password: "wrong", clientAddress: "10.0.0.2" })).toEqual({
       ok: false,
       reason: "invalid",
     });
@@ -37,18 +40,24 @@ describe("signInWithPassword", () => {
   it("throttles an account after its failed attempts, even with the right password, from any address", async () => {
     await createAccount("target@example.test", "correct horse battery");
     for (let attempt = 0; attempt < signInLimits.perAccount.limit; attempt++) {
-      const result = await signInWithPassword(testDb.db, {
-        email: "target@example.test",
-        password: `guess-${attempt}`,
-        clientAddress: `10.1.0.${attempt}`,
-      });
+      const result = await signInWithPassword(
+        { db: testDb.db },
+        {
+          email: "target@example.test",
+          password: `guess-${attempt}`,
+          clientAddress: `10.1.0.${attempt}`,
+        },
+      );
       expect(result).toEqual({ ok: false, reason: "invalid" });
     }
-    const blocked = await signInWithPassword(testDb.db, {
-      email: "target@example.test",
-      password: "correct horse battery",
-      clientAddress: "10.9.9.9",
-    });
+    const blocked = await signInWithPassword(
+      { db: testDb.db },
+      {
+        email: "target@example.test",
+        password: "correct horse battery",
+        clientAddress: "10.9.9.9",
+      },
+    );
     expect(blocked).toMatchObject({ ok: false, reason: "throttled" });
     expect(blocked.ok === false && blocked.retryAfterSeconds).toBeGreaterThan(0);
     expect(await testDb.db.select().from(auditLog).where(eq(auditLog.action, "auth.sign_in_throttled"))).toHaveLength(1);
@@ -56,19 +65,25 @@ describe("signInWithPassword", () => {
 
   it("throttles an address that tries many accounts", async () => {
     for (let attempt = 0; attempt < signInLimits.perAddress.limit; attempt++) {
-      await signInWithPassword(testDb.db, { email: `spray-${attempt}@example.test`, password: "x", clientAddress: "10.2.2.2" });
+      await signInWithPassword({ db: testDb.db }, { email: `spray-${attempt}@example.test`, password: "x", clientAddress: "10.2.2.2" });
     }
     await createAccount("innocent@example.test", "correct horse battery");
-    const fromSprayer = await signInWithPassword(testDb.db, {
-      email: "innocent@example.test",
-      password: "correct horse battery",
-      clientAddress: "10.2.2.2",
-    });
-    const fromElsewhere = await signInWithPassword(testDb.db, {
-      email: "innocent@example.test",
-      password: "correct horse battery",
-      clientAddress: "10.3.3.3",
-    });
+    const fromSprayer = await signInWithPassword(
+      { db: testDb.db },
+      {
+        email: "innocent@example.test",
+        password: "correct horse battery",
+        clientAddress: "10.2.2.2",
+      },
+    );
+    const fromElsewhere = await signInWithPassword(
+      { db: testDb.db },
+      {
+        email: "innocent@example.test",
+        password: "correct horse battery",
+        clientAddress: "10.3.3.3",
+      },
+    );
     expect(fromSprayer).toMatchObject({ ok: false, reason: "throttled" });
     expect(fromElsewhere.ok).toBe(true);
   });
@@ -77,7 +92,9 @@ describe("signInWithPassword", () => {
     await createAccount("stormed@example.test", "correct horse battery");
     const attempts = Array.from({ length: 40 }, (_, index) => (index === 39 ? "correct horse battery" : `guess-${index}`));
     const results = await Promise.all(
-      attempts.map((password, index) => signInWithPassword(testDb.db, { email: "stormed@example.test", password, clientAddress: `10.4.0.${index}` })),
+      attempts.map((password, index) =>
+        signInWithPassword({ db: testDb.db }, { email: "stormed@example.test", password, clientAddress: `10.4.0.${index}` }),
+      ),
     );
     const checked = results.filter((result) => result.ok || result.reason === "invalid");
     expect(checked.length).toBeLessThanOrEqual(signInLimits.perAccount.limit);
@@ -89,11 +106,14 @@ describe("signInWithPassword", () => {
   it("a successful sign-in does not use up the address's allowance", async () => {
     await createAccount("regular@example.test", "correct horse battery");
     for (let attempt = 0; attempt < signInLimits.perAddress.limit + 5; attempt++) {
-      const result = await signInWithPassword(testDb.db, {
-        email: "regular@example.test",
-        password: "correct horse battery",
-        clientAddress: "10.5.5.5",
-      });
+      const result = await signInWithPassword(
+        { db: testDb.db },
+        {
+          email: "regular@example.test",
+          password: "correct horse battery",
+          clientAddress: "10.5.5.5",
+        },
+      );
       expect(result.ok).toBe(true);
     }
   });

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import type { PublicOperationContext } from "@/lib/operations/context";
 import { users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { releaseRateLimitSlot, reserveRateLimitSlots, type RateLimitRule } from "@/lib/rate-limit/rate-limit";
@@ -22,7 +22,11 @@ export type SignInResult =
  * successful sign-in gives its slots back, so the limits count failures (and
  * attempts still being checked), not people signing in.
  */
-export async function signInWithPassword(db: Database, input: { email: string; password: string; clientAddress: string }): Promise<SignInResult> {
+export async function signInWithPassword(
+  ctx: PublicOperationContext,
+  input: { email: string; password: string; clientAddress: string },
+): Promise<SignInResult> {
+  const { db } = ctx;
   const email = input.email.trim().toLowerCase();
   const actor = { id: null, email, clientAddress: input.clientAddress };
 

@@ -37,7 +37,7 @@ describe("user:create", () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ email: "first.admin@example.test", role: "admin" });
     expect(result.stdout + result.stderr).not.toContain(password);
-    const signIn = await signInWithPassword(testDb.db, { email: "first.admin@example.test", password, clientAddress: "cli-test" });
+    const signIn = await signInWithPassword({ db: testDb.db }, { email: "first.admin@example.test", password, clientAddress: "cli-test" });
     expect(signIn).toMatchObject({ ok: true, user: { role: "admin" } });
   });
 

@@ -150,7 +150,7 @@ describe("secret rotation", () => {
     await configureBoth({});
     const oldRing = loadKeyring(parseConfig(env));
 
-    const result = await runSecretsRotation(testDb.db, actor, parseConfig(env));
+    const result = await runSecretsRotation({ db: testDb.db, actor }, { config: parseConfig(env) });
     const newRing = loadKeyring(parseConfig(env));
     expect(newRing.current.id).not.toBe(oldRing.current.id);
     expect(result.currentKeyId).toBe(newRing.current.id);

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database, DatabaseOrTransaction } from "@/db/client";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { getConfig, type Config } from "@/lib/config/config";
+import type { OperationContext } from "@/lib/operations/context";
 import { encryptedColumnLabel, encryptedColumns, type EncryptedColumn } from "./encrypted-columns";
 import { generateSecretKey, loadKeyring, readKeyFile, writeKeyFile, type Keyring } from "./keyring";
 import { keyIdOf, openSecret, sealSecret } from "./secret-box";
@@ -80,7 +81,9 @@ export async function listKeyIdsInUse(db: DatabaseOrTransaction): Promise<Set<st
  * default's key file: generate a new key, make it current with the old ones as
  * previous, re-encrypt, then drop previous keys no value uses any more.
  */
-export async function runSecretsRotation(db: Database, actor: AuditActor, config: Config = getConfig()): Promise<RotationResult> {
+export async function runSecretsRotation(ctx: OperationContext, input: { config?: Config } = {}): Promise<RotationResult> {
+  const { db, actor } = ctx;
+  const config = input.config ?? getConfig();
   let keyring = loadKeyring(config);
   if (keyring.source === "environment") return { ...(await rotateSecrets(db, keyring, actor)), droppedKeyIds: [] };
   const file = keyring.keyFilePath!;

@@ -27,7 +27,12 @@ describe("invite flow", () => {
 
     await acceptInvite({ db: testDb.db }, { token, password: "a long enough password", clientAddress: "10.0.0.1" });
     expect(
-      (await signInWithPassword(testDb.db, { email: "new.person@example.test", password: "a long enough password", clientAddress: "10.0.0.1" })).ok,
+      (
+        await signInWithPassword(
+          { db: testDb.db },
+          { email: "new.person@example.test", password: "a long enough password", clientAddress: "10.0.0.1" },
+        )
+      ).ok,
     ).toBe(true);
 
     await expect(acceptInvite({ db: testDb.db }, { token, password: "another long password", clientAddress: "10.0.0.1" })).rejects.toMatchObject({
@@ -118,7 +123,8 @@ describe("races and passwords", () => {
 
     const accepted = await acceptInvite({ db: testDb.db }, { token, password: "an attacker's password", clientAddress: "x" });
     expect(accepted).toMatchObject({ passwordSet: false, locationId: location!.id });
-    const signIn = (password: string) => signInWithPassword(testDb.db, { email: "has-password@example.test", password, clientAddress: "10.7.7.7" });
+    const signIn = (password: string) =>
+      signInWithPassword({ db: testDb.db }, { email: "has-password@example.test", password, clientAddress: "10.7.7.7" });
     expect((await signIn("an attacker's password")).ok).toBe(false);
     expect((await signIn("the original password")).ok).toBe(true);
     expect(await testDb.db.select().from(locationMembers).where(eq(locationMembers.userId, created.id))).toHaveLength(1);

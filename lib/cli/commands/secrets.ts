@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { getDatabase } from "@/db/client";
 import { runSecretsRotation } from "@/lib/crypto/rotate-secrets";
+import { systemContext } from "@/lib/operations/context";
 import { runWithDatabase } from "../run-with-database";
 import { jsonForTerminal } from "../terminal-output";
 
@@ -14,7 +15,7 @@ export function register(program: Command) {
     .option("--json", "print the result as JSON")
     .action(async (options: { json?: boolean }) => {
       await runWithDatabase(async () => {
-        const result = await runSecretsRotation(getDatabase(), { id: null, email: "cli" });
+        const result = await runSecretsRotation(systemContext(getDatabase(), "cli", "cli"));
         if (options.json) {
           console.log(jsonForTerminal(result, 2));
           return;
