@@ -90,14 +90,14 @@ describe("alerts on status changes", () => {
     // Retried attempts that end in success: the location was never failing, nothing to say.
     await injectFault(db, { target: "batch_sync_calendars", mode: { kind: "status", status: 503 }, count: 1 });
     const first = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await runSession(testDb.db, first.sessionId!, options())).toBe("succeeded");
+    expect(await runSession(systemContext(testDb.db), { sessionId: first.sessionId!, ...options() })).toBe("succeeded");
     // The preview job's part: a streamed first sync leaves the location's first preview queued.
     await computeQueuedPreview(testDb.db, location.id, options().reader!, options().now);
 
     // A permanent fault: the session's final failure (a full resync, so that its openings are sent again).
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
     const failing = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null, full: true });
-    expect(await runSession(testDb.db, failing.sessionId!, options(failFast))).toBe("failed");
+    expect(await runSession(systemContext(testDb.db), { sessionId: failing.sessionId!, ...options(failFast) })).toBe("failed");
     await waitFor(() => webhook.bodies.length === 1 && smtp.messages.length === 1, "the failure alert");
     expect(textsOf()[0]).toMatch(/^Sync failed: Alert Salon \(staging\)\. The last sync failed at openings: .*502.*\/sessions\//);
     expect(smtp.messages[0]!.to).toEqual(["ops@example.test", "oncall@example.test"]);
@@ -105,11 +105,11 @@ describe("alerts on status changes", () => {
 
     // Failing again (resume still failing): still the same status, no second alert.
     const stillFailing = await resumeSession({ db, actor: systemActor }, { sessionId: failing.sessionId! });
-    expect(await runSession(testDb.db, stillFailing.sessionId!, options(failFast))).toBe("failed");
+    expect(await runSession(systemContext(testDb.db), { sessionId: stillFailing.sessionId!, ...options(failFast) })).toBe("failed");
 
     await clearFaults(db);
     const recovered = await resumeSession({ db, actor: systemActor }, { sessionId: stillFailing.sessionId! });
-    expect(await runSession(testDb.db, recovered.sessionId!, options())).toBe("succeeded");
+    expect(await runSession(systemContext(testDb.db), { sessionId: recovered.sessionId!, ...options() })).toBe("succeeded");
     await waitFor(() => webhook.bodies.length === 2 && smtp.messages.length === 2, "the recovery alert");
     expect(textsOf()[1]).toMatch(/^Sync recovered: Alert Salon \(staging\)\. The latest sync session succeeded\./);
     expect(webhook.bodies[1]).toMatchObject({ blocks: [{ type: "section" }] });
@@ -131,7 +131,7 @@ describe("alerts on status changes", () => {
     const before = { hooks: webhook.bodies.length, mails: smtp.messages.length };
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
     const failing = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await runSession(testDb.db, failing.sessionId!, options(failFast))).toBe("failed");
+    expect(await runSession(systemContext(testDb.db), { sessionId: failing.sessionId!, ...options(failFast) })).toBe("failed");
     await waitFor(
       async () => (await db.select().from(alertEvents).where(eq(alertEvents.locationId, location.id)))[0]?.lastError != null,
       "a failed delivery",

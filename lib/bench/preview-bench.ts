@@ -3,6 +3,7 @@
 // has about 1,500,000 appointments), then computes its preview in a child process, as the worker would. Prints
 // when the first page (calendars) and the contacts page can be shown, the time to complete counts, rows per
 // second and the child's peak RSS, for both sizes; exits 1 if memory grows with the number of rows.
+import { systemContext } from "@/lib/operations/context";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
@@ -96,7 +97,7 @@ async function measure(size: (typeof sizes)[number]) {
 
 async function child(runId: string) {
   const connection = connectDatabase(getConfig().DATABASE_URL!, { max: 4 });
-  await computePreview(connection.db, runId);
+  await computePreview(systemContext(connection.db), { runId });
   await connection.close();
   console.log(JSON.stringify({ maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
 }

@@ -97,7 +97,7 @@ async function syncChild(sessionId: string): Promise<ChildReport> {
   const connection = connectDatabase(getConfig().DATABASE_URL!);
   phaseClock.reset();
   const started = performance.now();
-  const result = await runSession(connection.db, sessionId, { owner: "bench-worker" });
+  const result = await runSession(systemContext(connection.db), { sessionId, owner: "bench-worker" });
   const seconds = (performance.now() - started) / 1000;
   const phases = phaseClock.totals();
   await connection.close();

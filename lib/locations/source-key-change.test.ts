@@ -26,7 +26,7 @@ async function requestSession(locationId: string) {
 
 /** Runs a requested session to success; returns it with the mode of the preview run it sent from. */
 async function runToSuccess(sessionId: string) {
-  const result = await runSession(testDb.db, sessionId, { reader, now, client: noWaits, config: { stepBackoffMs: 0 } });
+  const result = await runSession(systemContext(testDb.db), { sessionId, reader, now, client: noWaits, config: { stepBackoffMs: 0 } });
   const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
   expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
   // The preview job's part: a streamed first sync leaves the location's first preview queued.

@@ -66,7 +66,7 @@ describe("location tokens after a base-URL change", () => {
     expect(check).toMatchObject({ ok: false, message: ADDRESS_CHANGED_REASON, location: { attentionReason: ADDRESS_CHANGED_REASON } });
 
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await runSession(testDb.db, requested.sessionId!, options)).toBe("failed");
+    expect(await runSession(systemContext(testDb.db), { sessionId: requested.sessionId!, ...options })).toBe("failed");
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect(session!.error).toBe(ADDRESS_CHANGED_REASON);
     expect((await getLocationRow(db, location.id)).attentionReason).toBe(ADDRESS_CHANGED_REASON);
@@ -103,7 +103,7 @@ describe("location tokens after a base-URL change", () => {
 
     expect(await testConnection({ db, actor: support }, { locationId: location.id })).toMatchObject({ ok: true });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await runSession(testDb.db, requested.sessionId!, options)).toBe("succeeded");
+    expect(await runSession(systemContext(testDb.db), { sessionId: requested.sessionId!, ...options })).toBe("succeeded");
     const withToken = second.exchanges.filter((exchange) => exchange.requestHeaders.authorization?.startsWith("Bearer "));
     expect(withToken.map((exchange) => `${exchange.method} ${exchange.path}`)).toContain("GET /v1/users/me");
     expect(withToken.some((exchange) => exchange.path.includes("update_management_system"))).toBe(true);

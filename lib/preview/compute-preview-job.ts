@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { z } from "zod";
 import { getDatabase } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
@@ -8,5 +9,5 @@ export const computePreviewJob = defineJob({
   payload: z.object({ runId: z.uuid() }),
   // A crashed worker's job comes back after expiry and starts the run over.
   queue: { retryLimit: 2, retryBackoff: true, expireInSeconds: 60 * 60 },
-  handle: async ({ runId }) => computePreview(getDatabase(), runId),
+  handle: async ({ runId }) => computePreview(systemContext(getDatabase()), { runId }),
 });

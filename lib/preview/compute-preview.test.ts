@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { locations, previewIssues, previewRecords, previewRuns, syncedRecords } from "@/db/schema";
@@ -50,7 +51,7 @@ let locationId: string;
 
 async function runPreview(rows: SourceRows = sourceRows()) {
   const [run] = await db.insert(previewRuns).values({ locationId }).returning();
-  await computePreview(testDb.db, run!.id, { reader: createArraySourceReader(rows), now, batchSize: 2 });
+  await computePreview(systemContext(testDb.db), { runId: run!.id, reader: createArraySourceReader(rows), now, batchSize: 2 });
   const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, run!.id));
   return done!;
 }
@@ -256,7 +257,7 @@ describe("computePreview", () => {
       yield* read(resource, params, options);
     };
     const [run] = await db.insert(previewRuns).values({ locationId }).returning();
-    await computePreview(testDb.db, run!.id, { reader, now, batchSize: 2 });
+    await computePreview(systemContext(testDb.db), { runId: run!.id, reader, now, batchSize: 2 });
     expect(await db.select().from(previewRecords).where(eq(previewRecords.locationId, locationId))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
 import type { Database, DatabaseOrTransaction, DatabaseTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
+import type { OperationContext } from "@/lib/operations/context";
 import { locations, previewRuns } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { SourceReader } from "@/lib/source/source-reader";
@@ -139,7 +140,9 @@ async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: Pl
  * this one commits. Cross-checks, diff and counts are SQL. Memory is bounded by one batch (plus the ids
  * of one batch of changes).
  */
-export async function computePreview(db: Database, runId: string, options: ComputePreviewOptions = {}): Promise<void> {
+export async function computePreview(ctx: OperationContext, input: { runId: string } & ComputePreviewOptions): Promise<void> {
+  const { db } = ctx;
+  const { runId, ...options } = input;
   const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, runId));
   if (!run || run.status === "succeeded") return;
   const [location] = await db.select().from(locations).where(eq(locations.id, run.locationId));

@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -149,7 +150,7 @@ async function createLocation(name: string) {
 
 async function run(locationId: string, rows: SourceRows, options: { full?: boolean } = {}) {
   const [created] = await db.insert(previewRuns).values({ locationId }).returning();
-  await computePreview(testDb.db, created!.id, { reader: createArraySourceReader(rows), now, batchSize: 3, ...options });
+  await computePreview(systemContext(testDb.db), { runId: created!.id, reader: createArraySourceReader(rows), now, batchSize: 3, ...options });
   const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created!.id));
   expect(done).toMatchObject({ status: "succeeded" });
   return done!;
@@ -246,7 +247,7 @@ describe("an incremental preview", () => {
     rows.customers![2]!.first_name = "Changed";
     rows.customers![2]!.updated_at = new Date();
     const [created] = await db.insert(previewRuns).values({ locationId }).returning();
-    await computePreview(testDb.db, created!.id, { reader, now });
+    await computePreview(systemContext(testDb.db), { runId: created!.id, reader, now });
     expect(mapped).toEqual(["customers:cu3"]);
 
     await db.update(locations).set({ country: "AT" }).where(eq(locations.id, locationId));
@@ -266,7 +267,7 @@ describe("an incremental preview", () => {
     try {
       const runWith = async (locationId: string, full = false) => {
         const [created] = await db.insert(previewRuns).values({ locationId }).returning();
-        await computePreview(testDb.db, created!.id, { reader, now, full });
+        await computePreview(systemContext(testDb.db), { runId: created!.id, reader, now, full });
         const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created!.id));
         expect(done).toMatchObject({ status: "succeeded" });
         return done!;
@@ -305,7 +306,7 @@ describe("an incremental preview", () => {
     await run(locationId, baseSource());
     await sql`insert into sync_sessions (location_id, environment, trigger, status, optional_steps) values (${locationId}, 'staging', 'manual', 'running', '{}')`;
     const [created] = await db.insert(previewRuns).values({ locationId }).returning();
-    await computePreview(testDb.db, created!.id, { reader: createArraySourceReader(baseSource()), now });
+    await computePreview(systemContext(testDb.db), { runId: created!.id, reader: createArraySourceReader(baseSource()), now });
     const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created!.id));
     expect(done).toMatchObject({ status: "failed", error: expect.stringContaining("sync session is sending") });
   });

@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { z } from "zod";
 import { getDatabase, type DatabaseTransaction } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
@@ -10,7 +11,7 @@ export const recountPreviewJob = defineJob({
   name: "preview.count",
   payload: z.object({ locationId: z.uuid() }),
   queue: { retryLimit: 2, retryBackoff: true, expireInSeconds: 15 * 60, policy: "short" },
-  handle: async ({ locationId }) => recountPreview(getDatabase(), locationId),
+  handle: async ({ locationId }) => recountPreview(systemContext(getDatabase()), { locationId }),
 });
 
 /** Counts are for display: a queue that cannot be reached is logged, and the preview page asks again. */

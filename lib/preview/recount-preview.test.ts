@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { locations, previewRecords, previewRuns, syncedRecords, syncSessions } from "@/db/schema";
@@ -43,7 +44,7 @@ beforeEach(async () => {
 /** A preview run as a sync session makes it: `sessionId` set, so it is not counted. */
 async function sessionRun() {
   const [run] = await db.insert(previewRuns).values({ locationId }).returning();
-  await computePreview(testDb.db, run!.id, { reader: createArraySourceReader(rows()), now, sessionId: crypto.randomUUID() });
+  await computePreview(systemContext(testDb.db), { runId: run!.id, reader: createArraySourceReader(rows()), now, sessionId: crypto.randomUUID() });
   return run!.id;
 }
 
@@ -77,7 +78,7 @@ async function accept(...keys: string[]) {
 describe("preview counts", () => {
   it("a page's or the CLI's run is counted when it ends", async () => {
     const [run] = await db.insert(previewRuns).values({ locationId }).returning();
-    await computePreview(testDb.db, run!.id, { reader: createArraySourceReader(rows()), now });
+    await computePreview(systemContext(testDb.db), { runId: run!.id, reader: createArraySourceReader(rows()), now });
     const done = await runOf(run!.id);
     expect(done.counts!.contact_details).toMatchObject({ sourceRows: 3, valid: 3, new: 3 });
     expect(done.countedAt).not.toBeNull();
@@ -90,13 +91,13 @@ describe("preview counts", () => {
 
     await session("running", null);
     expect(await previewCountsState(db, await runOf(runId))).toBe("sync_running");
-    await recountPreview(testDb.db, locationId);
+    await recountPreview(systemContext(testDb.db), { locationId });
     expect((await runOf(runId)).counts).toBeNull();
 
     await accept("cu1", "cu2");
     await db.update(syncSessions).set({ status: "succeeded", finishedAt: new Date() }).where(eq(syncSessions.locationId, locationId));
     expect(await previewCountsState(db, await runOf(runId))).toBe("outdated");
-    await recountPreview(testDb.db, locationId);
+    await recountPreview(systemContext(testDb.db), { locationId });
     const counted = await runOf(runId);
     expect(counted.counts!.contact_details).toMatchObject({ sourceRows: 3, valid: 3, new: 1, unchanged: 2 });
     expect(counted.counts).toEqual(
@@ -107,7 +108,7 @@ describe("preview counts", () => {
 
   it("a session that ended after the counts makes them outdated; the preview.count job counts them again", async () => {
     const runId = await sessionRun();
-    await recountPreview(testDb.db, locationId);
+    await recountPreview(systemContext(testDb.db), { locationId });
     expect((await runOf(runId)).counts!.contact_details).toMatchObject({ new: 3, unchanged: 0 });
 
     await accept("cu1", "cu2", "cu3");

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
+import type { OperationContext } from "@/lib/operations/context";
 import { previewRuns, syncSessions } from "@/db/schema";
 import { countPreview } from "./preview-counts";
 import { previewRecordTypes } from "./preview-plan";
@@ -32,7 +33,9 @@ export async function previewCountsState(db: Database, run: Pick<PreviewRun, "lo
 }
 
 /** Counts the location's shown preview against what the upstream has accepted now, unless that is already done. */
-export async function recountPreview(db: Database, locationId: string): Promise<void> {
+export async function recountPreview(ctx: OperationContext, input: { locationId: string }): Promise<void> {
+  const { db } = ctx;
+  const { locationId } = input;
   const { shown } = await getPreviewRuns(db, locationId);
   if (!shown || (await previewCountsState(db, shown)) !== "outdated") return;
   // The database's clock (sessions' finished_at is too), read before counting: a session ending while this counts

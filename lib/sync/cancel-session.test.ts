@@ -21,7 +21,8 @@ describe("cancel", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "contact_details", mode: { kind: "delay", ms: 1500 }, count: 1 });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    const running = runSession(testDb.db, requested.sessionId!, {
+    const running = runSession(systemContext(testDb.db), {
+      sessionId: requested.sessionId!,
       reader: createArraySourceReader(sampleSourceRows()),
       now: sampleNow,
       client: noWaits,
@@ -54,7 +55,7 @@ describe("cancel", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(await cancelSession({ db, actor: systemActor }, { sessionId: requested.sessionId! })).toEqual({ status: "cancelled" });
-    expect(await runSession(testDb.db, requested.sessionId!, { client: noWaits })).toBe("finished");
+    expect(await runSession(systemContext(testDb.db), { sessionId: requested.sessionId!, client: noWaits })).toBe("finished");
     const again = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(again.started).toBe(true);
   });

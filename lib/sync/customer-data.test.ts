@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, locations, previewRuns } from "@/db/schema";
@@ -86,7 +87,7 @@ describe("customers' data upstream", () => {
     const gone = { ...rows, customers: rows.customers!.filter((customer) => customer.id !== "cu4") };
     // The preview lists who the next sync unsubscribes.
     const [run] = await db.insert(previewRuns).values({ locationId: location.id }).returning();
-    await computePreview(testDb.db, run!.id, { reader: createArraySourceReader(structuredClone(gone)), now });
+    await computePreview(systemContext(testDb.db), { runId: run!.id, reader: createArraySourceReader(structuredClone(gone)), now });
     const [counted] = await db.select().from(previewRuns).where(eq(previewRuns.id, run!.id));
     expect(counted!.counts!.contact_details).toMatchObject({ removed: 1 });
     expect(await listContactsToUnsubscribe(db, location.id)).toEqual(["cu4"]);

@@ -234,7 +234,8 @@ describe("openings imports", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "delay", ms: 1000 }, count: 2 });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    const running = runSession(testDb.db, requested.sessionId!, {
+    const running = runSession(systemContext(testDb.db), {
+      sessionId: requested.sessionId!,
       reader: createArraySourceReader(rowsWithServices(6)),
       now: sampleNow,
       client: noWaits,
@@ -254,7 +255,8 @@ describe("openings imports", () => {
     const rows = rowsWithServices(6);
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "delay", ms: 5000 }, count: 1000 });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    const running = runSession(testDb.db, requested.sessionId!, {
+    const running = runSession(systemContext(testDb.db), {
+      sessionId: requested.sessionId!,
       reader: createArraySourceReader(structuredClone(rows)),
       now: sampleNow,
       client: noWaits,

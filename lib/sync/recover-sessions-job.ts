@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { z } from "zod";
 import { getDatabase } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
@@ -10,6 +11,6 @@ export const recoverSyncSessionsJob = defineJob({
   queue: { retryLimit: 0, expireInSeconds: 120, policy: "singleton" },
   schedule: { cron: "* * * * *" },
   handle: async () => {
-    await recoverAbandonedSessions(getDatabase());
+    await recoverAbandonedSessions(systemContext(getDatabase()));
   },
 });

@@ -48,7 +48,7 @@ describe("recoverAbandonedSessions", () => {
     await testDb.sql`delete from pgboss.job where data ->> 'sessionId' = ${lost}`;
     const fresh = await queuedSession();
 
-    expect((await recoverAbandonedSessions(db)).sort()).toEqual([running, lost].sort());
+    expect((await recoverAbandonedSessions(systemContext(db))).sort()).toEqual([running, lost].sort());
     expect([await jobsOf(running), await jobsOf(waiting), await jobsOf(lost), await jobsOf(fresh)]).toEqual([2, 1, 1, 1]);
   });
 });

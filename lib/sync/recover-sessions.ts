@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import type { OperationContext } from "@/lib/operations/context";
 import { sendJob } from "@/lib/jobs/job-sender";
 import { syncSessionJob } from "./sync-session-job";
 
@@ -10,7 +10,8 @@ import { syncSessionJob } from "./sync-session-job";
  * transaction (lib/sync/request-session.ts), so no session starts out without a job. A duplicate job is harmless:
  * the claim lets only one worker run a session.
  */
-export async function recoverAbandonedSessions(db: Database): Promise<string[]> {
+export async function recoverAbandonedSessions(ctx: OperationContext): Promise<string[]> {
+  const { db } = ctx;
   const rows = await db.execute<{ id: string }>(sql`
     select s.id from sync_sessions s
     where (s.status = 'running' and s.lease_expires_at < now())

@@ -34,7 +34,12 @@ describe("a first sync of a demo location", () => {
       requestedByEmail: "support@example.test",
     });
     expect(requested.started).toBe(true);
-    const result = await runSession(testDb.db, requested.sessionId!, { reader, client: noWaits, config: { stepBackoffMs: 0, contactChunkSize: 10 } });
+    const result = await runSession(systemContext(testDb.db), {
+      sessionId: requested.sessionId!,
+      reader,
+      client: noWaits,
+      config: { stepBackoffMs: 0, contactChunkSize: 10 },
+    });
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect({ result, error: session!.error, streamed: session!.streamed }).toEqual({ result: "succeeded", error: null, streamed: true });
     // Sent straight from the source; the preview the location gets afterwards says what was sent.

@@ -1,6 +1,7 @@
 import { queryRows } from "@/db/raw-sql";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import type { OperationContext } from "@/lib/operations/context";
 import { locations, syncSessions } from "@/db/schema";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
@@ -146,7 +147,9 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
  * the preview it sends from, then runs the steps in protocol order, persisting each step,
  * item and HTTP attempt. Returns how it ended for this worker ("lost": another took over).
  */
-export async function runSession(db: Database, sessionId: string, options: RunSessionOptions = {}): Promise<RunSessionResult> {
+export async function runSession(ctx: OperationContext, input: { sessionId: string } & RunSessionOptions): Promise<RunSessionResult> {
+  const { db } = ctx;
+  const { sessionId, ...options } = input;
   const config = { ...syncConfigFromEnvironment(), ...options.config };
   const fence = await claimSession(db, sessionId, { owner: options.owner, leaseSeconds: config.leaseSeconds });
   if (!fence) return "finished";

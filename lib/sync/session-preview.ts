@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { previewRuns } from "@/db/schema";
@@ -51,7 +52,7 @@ async function computeFreshPreview(
       .onConflictDoNothing()
       .returning();
     if (created) {
-      await computePreview(db, created.id, { reader: input.reader, now: input.now, sessionId: fence.sessionId });
+      await computePreview(systemContext(db), { runId: created.id, reader: input.reader, now: input.now, sessionId: fence.sessionId });
       const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created.id));
       if (done?.status !== "succeeded") throw new Error(`The preview of the source failed: ${done?.error ?? "unknown error"}`);
       return { runId: done.id, readAt: done.startedAt ?? done.createdAt };

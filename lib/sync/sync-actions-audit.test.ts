@@ -1,4 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
+import { systemContext } from "@/lib/operations/context";
 import { afterEach, describe, expect, it } from "vitest";
 import { auditLog } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
@@ -70,7 +71,7 @@ describe("sync actions are audited with who did them", () => {
       client: { ...noWaits, maxAttempts: 1 },
       config: { stepBackoffMs: 0, stepAttempts: 1 },
     };
-    expect(await runSession(testDb.db, started.sessionId, options)).toBe("failed");
+    expect(await runSession(systemContext(testDb.db), { sessionId: started.sessionId, ...options })).toBe("failed");
     await clearFaults(db);
 
     await injectFault(db, { target: "update_management_system", mode: { kind: "status", status: 503 }, count: 1000 });

@@ -152,7 +152,13 @@ describe("random source changes, each followed by a sync", () => {
           if (next) apply(rows, next);
           const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
           const reader = createArraySourceReader(structuredClone(rows));
-          const result = await runSession(testDb.db, requested.sessionId!, { reader, now: sampleNow, client: noWaits, config: { stepBackoffMs: 0 } });
+          const result = await runSession(systemContext(testDb.db), {
+            sessionId: requested.sessionId!,
+            reader,
+            now: sampleNow,
+            client: noWaits,
+            config: { stepBackoffMs: 0 },
+          });
           // The preview job's part: a streamed first sync leaves the location's first preview queued.
           await computeQueuedPreview(testDb.db, location.id, reader, sampleNow);
           const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));

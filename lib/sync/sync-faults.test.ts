@@ -55,7 +55,7 @@ describe("faults", () => {
     await injectFault(db, { target: "contact_details", mode: { kind: "rate-limit", retryAfterSeconds: 7 }, count: 1 });
     await injectFault(db, { target: "upload", mode: { kind: "reset" }, count: 1 });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await runSession(testDb.db, requested.sessionId!, options())).toBe("succeeded");
+    expect(await runSession(systemContext(testDb.db), { sessionId: requested.sessionId!, ...options() })).toBe("succeeded");
 
     const { attempts } = await sessionOf(requested.sessionId!);
     const failed = attempts.filter((attempt) => attempt.retryDelayMs !== null);
@@ -79,11 +79,10 @@ describe("faults", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 502 }, count: 1000 });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    const result = await runSession(
-      testDb.db,
-      requested.sessionId!,
-      options({ client: { ...noWaits, maxAttempts: 2 }, config: { stepBackoffMs: 0, stepAttempts: 2 } }),
-    );
+    const result = await runSession(systemContext(testDb.db), {
+      sessionId: requested.sessionId!,
+      ...options({ client: { ...noWaits, maxAttempts: 2 }, config: { stepBackoffMs: 0, stepAttempts: 2 } }),
+    });
     expect(result).toBe("failed");
 
     const failed = await sessionOf(requested.sessionId!);
@@ -99,11 +98,11 @@ describe("faults", () => {
     await clearFaults(db);
     // Someone opens the preview meanwhile; the resume of a first sync streams from the source again, without it.
     const [newer] = await db.insert(previewRuns).values({ locationId: location.id }).returning();
-    await computePreview(testDb.db, newer!.id, { reader: createArraySourceReader(sampleSourceRows()), now: sampleNow });
+    await computePreview(systemContext(testDb.db), { runId: newer!.id, reader: createArraySourceReader(sampleSourceRows()), now: sampleNow });
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: requested.sessionId! });
     expect(resumed.started).toBe(true);
-    expect(await runSession(testDb.db, resumed.sessionId!, options())).toBe("succeeded");
+    expect(await runSession(systemContext(testDb.db), { sessionId: resumed.sessionId!, ...options() })).toBe("succeeded");
     const after = await sessionOf(resumed.sessionId!);
     expect(after.session).toMatchObject({
       trigger: "resume",
@@ -145,11 +144,10 @@ describe("faults", () => {
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "status", status: 503 }, probability: 0.5, seed: 8, count: 1 });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(
-      await runSession(
-        testDb.db,
-        requested.sessionId!,
-        options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }),
-      ),
+      await runSession(systemContext(testDb.db), {
+        sessionId: requested.sessionId!,
+        ...options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }),
+      }),
     ).toBe("failed");
     const failedItems = await db
       .select({ key: syncStepItems.key, status: syncStepItems.status })
@@ -163,7 +161,7 @@ describe("faults", () => {
 
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: requested.sessionId! });
-    expect(await runSession(testDb.db, resumed.sessionId!, options())).toBe("succeeded");
+    expect(await runSession(systemContext(testDb.db), { sessionId: resumed.sessionId!, ...options() })).toBe("succeeded");
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual([
       "POST batch_sync_openings 200",
       "PUT upload 200",
@@ -183,11 +181,10 @@ describe("faults", () => {
     await injectFault(db, { target: "batch_sync_services", mode: { kind: "status", status: 500 }, count: 1000 });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     expect(
-      await runSession(
-        testDb.db,
-        requested.sessionId!,
-        options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }),
-      ),
+      await runSession(systemContext(testDb.db), {
+        sessionId: requested.sessionId!,
+        ...options({ client: { ...noWaits, maxAttempts: 1 }, config: { stepBackoffMs: 0, stepAttempts: 1 } }),
+      }),
     ).toBe("failed");
     await clearFaults(db);
     expect(await sandboxInProgress(location.upstreamLocationId)).toBe(true);
@@ -209,14 +206,16 @@ describe("lease and fencing", () => {
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const { claimSession, LeaseLostError } = await import("./session-fence");
     const stale = (await claimSession(testDb.db, requested.sessionId!, { owner: "worker-a", leaseSeconds: 60 }))!;
-    await expect(runSession(testDb.db, requested.sessionId!, options({ owner: "worker-b" }))).rejects.toThrow(/held by another worker/);
+    await expect(runSession(systemContext(testDb.db), { sessionId: requested.sessionId!, ...options({ owner: "worker-b" }) })).rejects.toThrow(
+      /held by another worker/,
+    );
 
     // Worker A hangs past its lease: worker B takes the session over and completes it.
     await db
       .update(syncSessions)
       .set({ leaseExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(syncSessions.id, requested.sessionId!));
-    expect(await runSession(testDb.db, requested.sessionId!, options({ owner: "worker-b" }))).toBe("succeeded");
+    expect(await runSession(systemContext(testDb.db), { sessionId: requested.sessionId!, ...options({ owner: "worker-b" }) })).toBe("succeeded");
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect(session).toMatchObject({ status: "succeeded", leaseOwner: "worker-b", fencingToken: stale.token + 1 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { systemContext } from "@/lib/operations/context";
 import { getDatabase } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
 import { runSession } from "./run-session";
@@ -9,6 +10,6 @@ export const syncSessionJob = defineJob({
   // A killed worker's job comes back after expiry (or a retry) and takes the session over once its lease has expired.
   queue: { retryLimit: 5, retryBackoff: true, expireInSeconds: 4 * 60 * 60 },
   handle: async ({ sessionId }) => {
-    await runSession(getDatabase(), sessionId);
+    await runSession(systemContext(getDatabase()), { sessionId });
   },
 });

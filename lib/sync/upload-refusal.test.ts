@@ -83,7 +83,7 @@ describe("refused upload addresses", () => {
     await pointStaging(setup.sandbox.apiBaseUrl, ["uploads.example.test"]);
     try {
       const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-      expect(await runSession(testDb.db, requested.sessionId!, options)).toBe("failed");
+      expect(await runSession(systemContext(testDb.db), { sessionId: requested.sessionId!, ...options })).toBe("failed");
 
       const step = await contactStep(requested.sessionId!);
       expect(step).toMatchObject({ status: "failed", attempts: 1 });
@@ -106,7 +106,7 @@ describe("refused upload addresses", () => {
     upstream.seen.length = 0;
 
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    expect(await runSession(testDb.db, requested.sessionId!, options)).toBe("failed");
+    expect(await runSession(systemContext(testDb.db), { sessionId: requested.sessionId!, ...options })).toBe("failed");
 
     const step = await contactStep(requested.sessionId!);
     expect(step).toMatchObject({ status: "failed", attempts: 1 });

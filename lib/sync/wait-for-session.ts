@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import type { OperationContext } from "@/lib/operations/context";
 import { syncSessions } from "@/db/schema";
 import { runSession, type RunSessionOptions } from "./run-session";
 import { LeaseHeldError } from "./session-fence";
@@ -10,10 +10,15 @@ const finished = new Set(["succeeded", "failed", "cancelled"]);
  * Runs the session in this process, or, when a worker already holds it, waits for it
  * to finish (taking it over should that worker's lease expire). Returns the final status.
  */
-export async function runOrWaitForSession(db: Database, sessionId: string, options: RunSessionOptions & { pollMs?: number } = {}): Promise<string> {
+export async function runOrWaitForSession(
+  ctx: OperationContext,
+  input: { sessionId: string } & RunSessionOptions & { pollMs?: number },
+): Promise<string> {
+  const { db } = ctx;
+  const { sessionId, ...options } = input;
   for (;;) {
     try {
-      await runSession(db, sessionId, options);
+      await runSession(ctx, { sessionId, ...options });
     } catch (error) {
       if (!(error instanceof LeaseHeldError)) throw error;
     }

@@ -89,10 +89,14 @@ describe("a worker killed mid-step", () => {
       const [abandoned] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
       expect(abandoned).toMatchObject({ status: "running", leaseOwner: "doomed-worker", fencingToken: 1 });
       // Too early: the lease still holds.
-      await expect(runSession(testDb.db, sessionId, { reader, client: noWaits, owner: "survivor" })).rejects.toThrow(/held by another worker/);
-      await until(async () => ((await recoverAbandonedSessions(db)).includes(sessionId) ? true : undefined), "the lease to expire");
+      await expect(runSession(systemContext(testDb.db), { sessionId, reader, client: noWaits, owner: "survivor" })).rejects.toThrow(
+        /held by another worker/,
+      );
+      await until(async () => ((await recoverAbandonedSessions(systemContext(db))).includes(sessionId) ? true : undefined), "the lease to expire");
 
-      expect(await runSession(testDb.db, sessionId, { reader, client: noWaits, owner: "survivor", config: { stepBackoffMs: 0 } })).toBe("succeeded");
+      expect(
+        await runSession(systemContext(testDb.db), { sessionId, reader, client: noWaits, owner: "survivor", config: { stepBackoffMs: 0 } }),
+      ).toBe("succeeded");
       const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
       expect(session).toMatchObject({ status: "succeeded", leaseOwner: "survivor", fencingToken: 2, upstreamOpen: false });
       const items = await db.select().from(syncStepItems).where(eq(syncStepItems.stepId, crashedStep.id)).orderBy(asc(syncStepItems.position));

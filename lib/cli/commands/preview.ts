@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { once } from "node:events";
 import type { Command } from "commander";
 import { eq, sql } from "drizzle-orm";
@@ -45,7 +46,7 @@ export function register(program: Command) {
           .onConflictDoNothing()
           .returning();
         if (!run) throw new DomainError("CONFLICT", "A preview of this location is being computed right now; run this again when it has finished.");
-        await computePreview(db, run.id);
+        await computePreview(systemContext(db), { runId: run.id });
         const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, run.id));
         if (done?.status !== "succeeded") throw new DomainError("CONFLICT", done?.error ?? "The preview failed.");
         const counts = type ? { [type]: done.counts![type] } : done.counts!;

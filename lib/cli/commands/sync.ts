@@ -67,7 +67,7 @@ export function register(program: Command) {
         });
         const { sessionId } = started;
         if (!options.wait) return void print(started, options.json, sessionRequestMessage({ started: true, sessionId }));
-        const status = await runOrWaitForSession(getDatabase(), sessionId);
+        const status = await runOrWaitForSession(ctx, { sessionId });
         const view = await getSessionView(ctx, { sessionId });
         print(view, options.json, `session ${sessionId} ${status}${view.session.error ? `: ${forTerminal(view.session.error)}` : ""}`);
         if (status !== "succeeded") process.exitCode = 1;

@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { DateTime } from "luxon";
@@ -35,7 +36,7 @@ async function tickThroughLocalDay(timeZone: string, date: string) {
   for (let now = start.toMillis(); now < end.toMillis(); now += minute) {
     const local = DateTime.fromMillis(now, { zone: timeZone });
     if (local.minute % 10 !== 0 && (local.hour < 9 || local.hour >= 11)) continue;
-    const tick = await startDueSyncs(testDb.db, new Date(now));
+    const tick = await startDueSyncs({ ...systemContext(testDb.db), now: new Date(now) });
     expect(tick.failed).toEqual([]);
     for (const request of tick.requested) if (request.result.started) startedAt.push(new Date(now).toISOString());
   }

@@ -1,3 +1,4 @@
+import { systemContext } from "@/lib/operations/context";
 import { z } from "zod";
 import { getDatabase } from "@/db/client";
 import { defineJob } from "@/lib/jobs/define-job";
@@ -15,7 +16,7 @@ export const scheduleSyncsJob = defineJob({
   queue: { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
   schedule: { cron: "* * * * *", tz: "UTC" },
   handle: async () => {
-    const { failed } = await startDueSyncs(getDatabase(), new Date());
+    const { failed } = await startDueSyncs(systemContext(getDatabase()));
     if (failed.length > 0) {
       const ids = failed.map((failure) => failure.locationId).join(", ");
       throw new AggregateError(

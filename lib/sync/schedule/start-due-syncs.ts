@@ -1,5 +1,4 @@
-import type { Database } from "@/db/client";
-import { systemContext } from "@/lib/operations/context";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { requestSyncSession, type RequestSessionResult } from "@/lib/sync/request-session";
 import { findDueLocations } from "./due-locations";
 
@@ -23,15 +22,16 @@ export interface ScheduleTick {
  * (location, scheduled_for), so a second request for the same local day is answered
  * `already_scheduled`. A location whose request throws does not stop the others.
  */
-export async function startDueSyncs(db: Database, now: Date): Promise<ScheduleTick> {
-  const due = await findDueLocations(db, now);
+export async function startDueSyncs(ctx: OperationContext): Promise<ScheduleTick> {
+  const { db } = ctx;
+  const due = await findDueLocations(db, nowOf(ctx));
   const tick: ScheduleTick = { requested: [], failed: [] };
   let next = 0;
   const requestRemaining = async () => {
     while (next < due.length) {
       const { locationId, localToday } = due[next++]!;
       try {
-        const result = await requestSyncSession(systemContext(db), {
+        const result = await requestSyncSession(ctx, {
           locationId,
           trigger: "schedule",
           requestedByEmail: null,

@@ -34,7 +34,7 @@ function breakingReader(rows: SourceRows) {
 }
 
 async function run(sessionId: string, reader: SourceReader) {
-  return runSession(testDb.db, sessionId, { reader, now: sampleNow, client: noWaits, config: { stepBackoffMs: 0, stepAttempts: 1 } });
+  return runSession(systemContext(testDb.db), { sessionId, reader, now: sampleNow, client: noWaits, config: { stepBackoffMs: 0, stepAttempts: 1 } });
 }
 
 describe("a streamed first sync", () => {

@@ -93,7 +93,8 @@ export async function runTestSync(db: Database, sessionId: string, source: Sourc
   const reader =
     "read" in source && typeof source.read === "function" ? (source as SourceReader) : createArraySourceReader(structuredClone(source as SourceRows));
   const now = options.now ?? sampleNow;
-  const result = await runSession(db, sessionId, {
+  const result = await runSession(systemContext(db), {
+    sessionId,
     reader,
     now,
     client: { ...noWaits, ...options.client },
@@ -115,7 +116,7 @@ export async function computeQueuedPreview(db: Database, locationId: string, rea
     .select()
     .from(previewRuns)
     .where(and(eq(previewRuns.locationId, locationId), eq(previewRuns.status, "queued")));
-  for (const run of queued) await computePreview(db, run.id, { reader, now });
+  for (const run of queued) await computePreview(systemContext(db), { runId: run.id, reader, now });
 }
 
 /** "Sync now" for a location, run in this process (runTestSync). */
