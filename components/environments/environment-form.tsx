@@ -1,5 +1,7 @@
 "use client";
 
+import { pluralize } from "@/lib/format/plural";
+import { Time } from "@/components/time/time";
 import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
 import { Alert, FieldError } from "@/components/ui/alert";
@@ -65,7 +67,7 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
   const storedOrigin = originOrNull(environment.baseUrl);
   const typedOrigin = originOrNull(baseUrl);
   const addressMoves = storedOrigin !== null && typedOrigin !== null && typedOrigin !== storedOrigin && environment.connectedLocations > 0;
-  const locationCount = `${environment.connectedLocations} connected location${environment.connectedLocations === 1 ? "" : "s"}`;
+  const locationCount = pluralize(environment.connectedLocations, "connected location");
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -170,7 +172,11 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
           {environment.configured ? <Badge tone="success">Configured</Badge> : <Badge tone="warning">Not configured</Badge>}
         </div>
         <CardDescription>
-          {environment.updatedBy ? `Last changed ${new Date(environment.updatedAt).toLocaleString()} by ${environment.updatedBy}.` : null}
+          {environment.updatedBy ? (
+            <>
+              Last changed <Time value={environment.updatedAt} timeZone="UTC" /> by {environment.updatedBy}.
+            </>
+          ) : null}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">

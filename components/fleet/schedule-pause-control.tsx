@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent } from "react";
+import { toast } from "sonner";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -20,6 +21,7 @@ export function SchedulePauseControl({ locationId, locationName, paused }: { loc
     onSuccess: (_data, body) => {
       setError(null);
       if (body.paused) dialog.current?.close();
+      toast.success(body.paused ? `The daily sync of ${locationName} is paused.` : `The daily sync of ${locationName} is resumed.`);
     },
     onError: (problem) => setError((problem instanceof ApiProblem ? problem.fieldErrors.reason : undefined) ?? problem.message),
     onSettled: () =>

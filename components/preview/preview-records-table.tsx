@@ -1,3 +1,4 @@
+import { pluralize } from "@/lib/format/plural";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -88,7 +89,7 @@ export function PreviewRecordsTable({
       {items.length === 0 ? <p className="py-6 text-center text-sm text-slate-600">No records match.</p> : null}
       <nav aria-label="Record pages" className="flex items-center justify-between text-sm">
         <span>
-          {total.toLocaleString("en")} record{total === 1 ? "" : "s"} · page {query.page + 1} of {lastPage + 1}
+          {pluralize(total, "record")} · page {query.page + 1} of {lastPage + 1}
         </span>
         <span className="flex gap-4">
           {query.page > 0 ? <Link href={previewHref(locationId, query, { page: query.page - 1, record: undefined })}>Previous</Link> : null}
