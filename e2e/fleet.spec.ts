@@ -76,7 +76,7 @@ test("the fleet view lists failures needing attention first, links each session,
   await expect(row.getByRole("link", { name: /^Session / })).toHaveAttribute("href", `/sessions/${failingSessionId}`);
   // A session started meanwhile (here: by the factories) shows up without a reload.
   const started = await createFleetSession(database.db, { locationId: failingId, status: "queued", createdAt: new Date() });
-  await expect(page.getByTestId(`fleet-session-${started.id}`)).toContainText("queued", { timeout: 30_000 });
+  await expect(page.getByTestId(`fleet-session-${started.id}`)).toContainText("Queued", { timeout: 30_000 });
   await database.db.delete(syncSessions).where(eq(syncSessions.id, started.id));
 
   await page.goto("/sessions");
@@ -120,15 +120,15 @@ test("the fleet matrix puts the worst first, labels every cell, pauses and resum
   await dialog.getByLabel("Why").fill("Owner is importing data");
   await dialog.getByRole("button", { name: "Pause schedule" }).click();
   await expect(healthyRow).toContainText("Owner is importing data");
-  await expect(healthyRow).toContainText("paused");
+  await expect(healthyRow).toContainText("Paused by");
   await expectNoSeriousAxeViolations(page);
   await page.screenshot({ path: "e2e/.artifacts/screenshots/fleet-matrix.png", fullPage: true });
   await healthyRow.getByRole("button", { name: `Resume the schedule of ${names.healthy}` }).click();
-  await expect(healthyRow).not.toContainText("paused");
+  await expect(healthyRow).not.toContainText("Paused by");
 
   // The matrix follows the running session: when it ends, having left records out, the row says so without a reload.
   const latestSession = healthyRow.getByTestId("matrix-latest-session");
-  await expect(latestSession).toContainText("running");
+  await expect(latestSession).toContainText("Running");
   await database.db.insert(syncSteps).values({
     sessionId: runningSessionId,
     name: "appointments",

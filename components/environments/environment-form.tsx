@@ -1,6 +1,7 @@
 "use client";
 
 import { pluralize } from "@/lib/format/plural";
+import { productionDestinationWarning } from "@/lib/environments/destination-warning";
 import { Time } from "@/components/time/time";
 import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
@@ -67,6 +68,7 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
   const storedOrigin = originOrNull(environment.baseUrl);
   const typedOrigin = originOrNull(baseUrl);
   const addressMoves = storedOrigin !== null && typedOrigin !== null && typedOrigin !== storedOrigin && environment.connectedLocations > 0;
+  const destinationWarning = productionDestinationWarning(environment.name, baseUrl);
   const locationCount = pluralize(environment.connectedLocations, "connected location");
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -198,6 +200,15 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
               aria-describedby={id("baseUrl-error")}
             />
             <FieldError id={id("baseUrl-error")} message={fieldErrors.baseUrl} />
+            {destinationWarning ? (
+              <p
+                role="note"
+                data-testid="production-destination-warning"
+                className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950"
+              >
+                {destinationWarning}
+              </p>
+            ) : null}
           </div>
           <div className="flex flex-col gap-1.5 md:col-span-2">
             <Label htmlFor={id("uploadHosts")}>Upload hosts</Label>
