@@ -71,7 +71,7 @@ test("the fleet view lists failures needing attention first, links each session,
   const page = await pageAs(browser, "support");
   await page.goto(`/sessions?q=${encodeURIComponent(`Fleet Failing ${suffix}`)}`);
   const row = page.getByTestId(`fleet-session-${failingSessionId}`);
-  await expect(row).toContainText("needs attention");
+  await expect(row).toContainText("Needs attention");
   await expect(row.getByRole("link", { name: names.failing })).toHaveAttribute("href", `/locations/${failingId}`);
   await expect(row.getByRole("link", { name: /^Session / })).toHaveAttribute("href", `/sessions/${failingSessionId}`);
   // A session started meanwhile (here: by the factories) shows up without a reload.
@@ -85,9 +85,9 @@ test("the fleet view lists failures needing attention first, links each session,
   await expect(page.locator(".recharts-surface").first()).toBeVisible();
   // Running first, then failures of a location that needs attention.
   const texts = await page.locator("tbody tr[data-testid^='fleet-session-']").allTextContents();
-  const firstSettled = texts.findIndex((text) => !/running|queued/.test(text));
+  const firstSettled = texts.findIndex((text) => !/running|queued/i.test(text));
   expect(firstSettled).toBeGreaterThan(0);
-  expect(texts[firstSettled]).toContain("needs attention");
+  expect(texts[firstSettled]).toContain("Needs attention");
   await expectNoSeriousAxeViolations(page);
   await page.screenshot({ path: "e2e/.artifacts/screenshots/fleet-sessions.png", fullPage: true });
 });

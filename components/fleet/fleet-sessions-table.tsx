@@ -41,7 +41,7 @@ export function FleetSessionsTable({ items }: { items: FleetSessionJson[] }) {
             <TableCell>
               <div className="flex flex-wrap items-center gap-1">
                 <StatusBadge status={session.status} notSent={session.recordsNotSent} />
-                {session.needsAttention ? <Badge tone="warning">needs attention</Badge> : null}
+                {session.needsAttention ? <Badge tone="warning">Needs attention</Badge> : null}
               </div>
               {session.status === "running" && session.currentStep ? <div className="text-xs text-slate-600">at {session.currentStep}</div> : null}
               {session.status === "failed" && session.error ? (

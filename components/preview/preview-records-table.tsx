@@ -1,17 +1,11 @@
 import { pluralize } from "@/lib/format/plural";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { statusLabel, statusTone } from "@/lib/format/status";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "@/lib/preview/preview-inputs";
 import type { PreviewRecordListItem } from "@/lib/preview/read-preview";
 import { previewHref } from "./preview-href";
-
-const statusLooks = {
-  valid: { tone: "success", label: "Valid" },
-  warning: { tone: "warning", label: "Warning" },
-  error: { tone: "danger", label: "Error" },
-  excluded: { tone: "neutral", label: "Excluded" },
-} as const;
 
 function summaryOf(payload: unknown): string {
   if (!payload || typeof payload !== "object") return "—";
@@ -64,7 +58,6 @@ export function PreviewRecordsTable({
         </TableHeader>
         <TableBody>
           {items.map((item) => {
-            const look = statusLooks[item.status as keyof typeof statusLooks] ?? statusLooks.error;
             return (
               <TableRow key={item.seq} data-testid={`preview-row-${item.sourceId}`}>
                 <TableCell className="text-slate-500">{item.seq + 1}</TableCell>
@@ -75,8 +68,8 @@ export function PreviewRecordsTable({
                 </TableCell>
                 <TableCell className="max-w-md truncate">{summaryOf(item.payload)}</TableCell>
                 <TableCell>
-                  <Badge tone={look.tone}>
-                    {item.status === "excluded" && item.excludedReason ? `Excluded: ${item.excludedReason}` : look.label}
+                  <Badge tone={statusTone(item.status)} data-status={item.status}>
+                    {item.status === "excluded" && item.excludedReason ? `Excluded: ${item.excludedReason}` : statusLabel(item.status)}
                   </Badge>
                 </TableCell>
                 <TableCell>{item.diff ?? "—"}</TableCell>

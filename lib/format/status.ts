@@ -1,5 +1,5 @@
 /**
- * The one status vocabulary of the dashboard, for sessions, steps, items and preview runs alike: each status's
+ * The one status vocabulary of the dashboard, for sessions, steps, items, preview runs and preview records alike: each status's
  * label (sentence case) and tone. A status not listed reads as itself, capitalised, in neutral grey.
  */
 export type StatusTone = "neutral" | "info" | "success" | "warning" | "danger";
@@ -12,6 +12,11 @@ export const statusVocabulary: Record<string, { label: string; tone: StatusTone 
   failed: { label: "Failed", tone: "danger" },
   cancelled: { label: "Cancelled", tone: "warning" },
   skipped: { label: "Skipped", tone: "neutral" },
+  // A preview record's state.
+  valid: { label: "Valid", tone: "success" },
+  warning: { label: "Warning", tone: "warning" },
+  error: { label: "Error", tone: "danger" },
+  excluded: { label: "Excluded", tone: "neutral" },
 };
 
 export function statusLabel(status: string): string {

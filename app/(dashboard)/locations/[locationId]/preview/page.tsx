@@ -1,4 +1,5 @@
 import { pluralize } from "@/lib/format/plural";
+import { statusLabel } from "@/lib/format/status";
 import { Time } from "@/components/time/time";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -186,7 +187,7 @@ export default async function PreviewPage({
                           <option value="">Any</option>
                           {previewStatusFilters.map((status) => (
                             <option key={status} value={status}>
-                              {status}
+                              {statusLabel(status)}
                             </option>
                           ))}
                         </Select>
