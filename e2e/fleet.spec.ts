@@ -116,7 +116,7 @@ test("the fleet matrix puts the worst first, labels every cell, pauses and resum
 
   const healthyRow = rows.nth(2);
   await healthyRow.getByRole("button", { name: `Pause the schedule of ${names.healthy}` }).click();
-  const dialog = page.getByRole("dialog", { name: `Pause the daily sync of ${names.healthy}?` });
+  const dialog = page.getByRole("alertdialog", { name: `Pause the daily sync of ${names.healthy}?` });
   await dialog.getByLabel("Why").fill("Owner is importing data");
   await dialog.getByRole("button", { name: "Pause schedule" }).click();
   await expect(healthyRow).toContainText("Owner is importing data");

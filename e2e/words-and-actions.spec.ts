@@ -96,7 +96,7 @@ for (const [size, viewport] of Object.entries(viewports)) {
       const schedule = page.getByRole("region", { name: "Schedule" });
       await expect(schedule.getByTestId("next-run")).toContainText(/^\w{3} 10:00/);
       await schedule.getByRole("button", { name: `Pause the schedule of ${name}` }).click();
-      const pause = page.getByRole("dialog", { name: `Pause the daily sync of ${name}?` });
+      const pause = page.getByRole("alertdialog", { name: `Pause the daily sync of ${name}?` });
       await pause.getByLabel("Why").fill("Owner is moving premises");
       await pause.getByRole("button", { name: "Pause schedule" }).click();
       await expect(page.getByText(`The daily sync of ${name} is paused.`)).toBeVisible();
