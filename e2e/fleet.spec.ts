@@ -71,12 +71,12 @@ test("the fleet view lists failures needing attention first, links each session,
   const page = await pageAs(browser, "support");
   await page.goto(`/sessions?q=${encodeURIComponent(`Fleet Failing ${suffix}`)}`);
   const row = page.getByTestId(`fleet-session-${failingSessionId}`);
-  await expect(row).toContainText("needs attention");
+  await expect(row).toContainText("Needs attention");
   await expect(row.getByRole("link", { name: names.failing })).toHaveAttribute("href", `/locations/${failingId}`);
   await expect(row.getByRole("link", { name: /^Session / })).toHaveAttribute("href", `/sessions/${failingSessionId}`);
   // A session started meanwhile (here: by the factories) shows up without a reload.
   const started = await createFleetSession(database.db, { locationId: failingId, status: "queued", createdAt: new Date() });
-  await expect(page.getByTestId(`fleet-session-${started.id}`)).toContainText("queued", { timeout: 30_000 });
+  await expect(page.getByTestId(`fleet-session-${started.id}`)).toContainText("Queued", { timeout: 30_000 });
   await database.db.delete(syncSessions).where(eq(syncSessions.id, started.id));
 
   await page.goto("/sessions");
@@ -85,9 +85,9 @@ test("the fleet view lists failures needing attention first, links each session,
   await expect(page.locator(".recharts-surface").first()).toBeVisible();
   // Running first, then failures of a location that needs attention.
   const texts = await page.locator("tbody tr[data-testid^='fleet-session-']").allTextContents();
-  const firstSettled = texts.findIndex((text) => !/running|queued/.test(text));
+  const firstSettled = texts.findIndex((text) => !/running|queued/i.test(text));
   expect(firstSettled).toBeGreaterThan(0);
-  expect(texts[firstSettled]).toContain("needs attention");
+  expect(texts[firstSettled]).toContain("Needs attention");
   await expectNoSeriousAxeViolations(page);
   await page.screenshot({ path: "e2e/.artifacts/screenshots/fleet-sessions.png", fullPage: true });
 });
@@ -116,19 +116,19 @@ test("the fleet matrix puts the worst first, labels every cell, pauses and resum
 
   const healthyRow = rows.nth(2);
   await healthyRow.getByRole("button", { name: `Pause the schedule of ${names.healthy}` }).click();
-  const dialog = page.getByRole("dialog", { name: `Pause the daily sync of ${names.healthy}?` });
+  const dialog = page.getByRole("alertdialog", { name: `Pause the daily sync of ${names.healthy}?` });
   await dialog.getByLabel("Why").fill("Owner is importing data");
   await dialog.getByRole("button", { name: "Pause schedule" }).click();
   await expect(healthyRow).toContainText("Owner is importing data");
-  await expect(healthyRow).toContainText("paused");
+  await expect(healthyRow).toContainText("Paused by");
   await expectNoSeriousAxeViolations(page);
   await page.screenshot({ path: "e2e/.artifacts/screenshots/fleet-matrix.png", fullPage: true });
   await healthyRow.getByRole("button", { name: `Resume the schedule of ${names.healthy}` }).click();
-  await expect(healthyRow).not.toContainText("paused");
+  await expect(healthyRow).not.toContainText("Paused by");
 
   // The matrix follows the running session: when it ends, having left records out, the row says so without a reload.
   const latestSession = healthyRow.getByTestId("matrix-latest-session");
-  await expect(latestSession).toContainText("running");
+  await expect(latestSession).toContainText("Running");
   await database.db.insert(syncSteps).values({
     sessionId: runningSessionId,
     name: "appointments",

@@ -149,14 +149,14 @@ test("support syncs, cancels and resumes, and every status on the location page 
     // Marks the document: the whole run must be followed by the live query, without a reload.
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     expectAgreement(await snapshotOf(page));
-    const panel = page.getByRole("region", { name: "Preview and sync" });
-    await panel.getByRole("button", { name: "Sync now" }).click();
-    await page.getByRole("dialog", { name: "Sync this location now?" }).getByRole("button", { name: "Start the sync" }).click();
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await page.getByRole("alertdialog", { name: "Sync this location now?" }).getByRole("button", { name: "Start the sync" }).click();
 
     // Running, at the slowed calendars step: cancel it there.
-    await watchUntil(page, (snapshot) => snapshot.latestStatus === "running" && snapshot.latestChips.includes("Calendars: running"));
+    await watchUntil(page, (snapshot) => snapshot.latestStatus === "running" && snapshot.latestChips.includes("Calendars: Running"));
     await expectNoSeriousAxeViolations(page);
     await page.getByTestId("live-progress").getByRole("button", { name: "Cancel session" }).click();
+    await page.getByRole("alertdialog", { name: "Cancel this sync?" }).getByRole("button", { name: "Cancel the sync" }).click();
     const cancelled = await watchUntil(page, (snapshot) => snapshot.latestStatus === "cancelled");
     expect(cancelled.last.latestLabel).toBe("Cancelled");
     expect(cancelled.last.latestNeedsAttention).toBe(true);

@@ -92,7 +92,10 @@ test("the demo owner connects their location; a wrong password stores nothing; n
   await expect(connection.getByText("Connected", { exact: true })).toBeVisible();
   await expect(connection.getByText(sandboxOwner.email)).toBeVisible();
   await expect(connection.getByRole("definition").filter({ hasText: "owner@demo.test" })).toBeVisible();
-  await expect(connection.getByRole("definition").nth(2)).toHaveText(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2} \(Europe\/Berlin\)$/);
+  // Connected at: how long ago, with the whole instant in the location's zone on hover.
+  const connectedAt = connection.getByRole("definition").nth(2).locator("time");
+  await expect(connectedAt).toHaveText(/^(just now|\d+ \w+ ago)$/);
+  await expect(connectedAt).toHaveAttribute("title", /^\w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} [+-]\d{2}:\d{2} \(Europe\/Berlin\)$/);
 
   const userToken = JSON.parse(proxy.exchanges.find((exchange) => exchange.path === "/v1/access_tokens")!.responseBody).access_token as string;
   const locationToken = JSON.parse(proxy.exchanges.find((exchange) => exchange.path === "/v1/access_tokens/locations/sbx-loc-1001")!.responseBody)
@@ -202,7 +205,7 @@ test("support sees the connected location, reconnects, tests and disconnects it"
   await expect(connection.getByRole("status")).toHaveText(`Connected: the token acts as ${sandboxOwner.email}.`);
 
   await connection.getByRole("button", { name: "Disconnect" }).click();
-  const dialog = page.getByRole("dialog", { name: "Disconnect this location?" });
+  const dialog = page.getByRole("alertdialog", { name: "Disconnect this location?" });
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(connection.getByText("Connected", { exact: true })).toBeVisible();
   await connection.getByRole("button", { name: "Disconnect" }).click();

@@ -23,7 +23,7 @@ test("support previews a demo location: counts, an invalid phone with its reason
 
   await page
     .getByRole("navigation", { name: "Record types" })
-    .getByRole("link", { name: /^Contact details/ })
+    .getByRole("link", { name: /^Contacts/ })
     .click();
   await expect(page).toHaveURL(/type=contact_details/);
   const issues = page.getByRole("region", { name: "Issues by reason" });

@@ -68,13 +68,14 @@ test("support starts a sync from the location page with the keyboard and watches
   const page = await pageAs(browser, "support");
   await page.goto(`/locations/${southId}`);
   const panel = page.getByRole("region", { name: "Preview and sync" });
-  await expect(panel.getByRole("group", { name: "Optional steps" }).getByRole("checkbox")).toHaveCount(3);
   await expectNoSeriousAxeViolations(page);
 
-  const syncNow = panel.getByRole("button", { name: "Sync now" });
+  // Sync now is the header's primary action; the optional steps are chosen in its confirmation.
+  const syncNow = page.getByRole("button", { name: "Sync now" });
   await syncNow.focus();
   await page.keyboard.press("Enter");
-  const dialog = page.getByRole("dialog", { name: "Sync this location now?" });
+  const dialog = page.getByRole("alertdialog", { name: "Sync this location now?" });
+  await expect(dialog.getByRole("group", { name: "Optional steps" }).getByRole("checkbox")).toHaveCount(3);
   await expect(dialog).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();

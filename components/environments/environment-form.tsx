@@ -1,5 +1,8 @@
 "use client";
 
+import { pluralize } from "@/lib/format/plural";
+import { productionDestinationWarning } from "@/lib/environments/destination-warning";
+import { Time } from "@/components/time/time";
 import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
 import { Alert, FieldError } from "@/components/ui/alert";
@@ -65,7 +68,8 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
   const storedOrigin = originOrNull(environment.baseUrl);
   const typedOrigin = originOrNull(baseUrl);
   const addressMoves = storedOrigin !== null && typedOrigin !== null && typedOrigin !== storedOrigin && environment.connectedLocations > 0;
-  const locationCount = `${environment.connectedLocations} connected location${environment.connectedLocations === 1 ? "" : "s"}`;
+  const destinationWarning = productionDestinationWarning(environment.name, baseUrl);
+  const locationCount = pluralize(environment.connectedLocations, "connected location");
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -170,7 +174,11 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
           {environment.configured ? <Badge tone="success">Configured</Badge> : <Badge tone="warning">Not configured</Badge>}
         </div>
         <CardDescription>
-          {environment.updatedBy ? `Last changed ${new Date(environment.updatedAt).toLocaleString()} by ${environment.updatedBy}.` : null}
+          {environment.updatedBy ? (
+            <>
+              Last changed <Time value={environment.updatedAt} timeZone="UTC" /> by {environment.updatedBy}.
+            </>
+          ) : null}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
@@ -192,6 +200,15 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
               aria-describedby={id("baseUrl-error")}
             />
             <FieldError id={id("baseUrl-error")} message={fieldErrors.baseUrl} />
+            {destinationWarning ? (
+              <p
+                role="note"
+                data-testid="production-destination-warning"
+                className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950"
+              >
+                {destinationWarning}
+              </p>
+            ) : null}
           </div>
           <div className="flex flex-col gap-1.5 md:col-span-2">
             <Label htmlFor={id("uploadHosts")}>Upload hosts</Label>

@@ -1,11 +1,11 @@
+import { SchedulePausedNote } from "@/components/locations/schedule-paused-note";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { FleetMatrixRowJson } from "@/lib/fleet/fleet-matrix-responses";
-import { formatDateTime } from "@/lib/format/date-time";
 import { matrixStepLabels, matrixSteps } from "@/lib/fleet/step-freshness";
 import { MatrixCellView } from "./matrix-cell";
 import { SchedulePauseControl } from "./schedule-pause-control";
-import { SessionStatusBadge } from "./session-status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 
 export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRowJson[]; canPause: boolean }) {
   return (
@@ -54,7 +54,7 @@ export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRowJson[
                 {row.latestSession ? (
                   <Link href={`/sessions/${row.latestSession.id}`} className="inline-flex">
                     <span className="sr-only">Last session of {row.name}: </span>
-                    <SessionStatusBadge status={row.latestSession.status} notSent={row.latestSession.recordsNotSent} />
+                    <StatusBadge status={row.latestSession.status} notSent={row.latestSession.recordsNotSent} />
                   </Link>
                 ) : (
                   <span className="text-slate-600">none yet</span>
@@ -63,14 +63,13 @@ export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRowJson[
               <td className="px-3 py-2 align-top text-xs">
                 {row.schedulePaused ? (
                   <div className="mb-1">
-                    <Badge tone="warning">paused</Badge>
+                    <Badge tone="warning">Paused</Badge>
                     <div className="text-slate-700">
-                      {row.schedulePaused.reason ?? "No reason given"} — {row.schedulePaused.byEmail ?? "unknown"},{" "}
-                      {formatDateTime(row.schedulePaused.at, "UTC")} UTC
+                      <SchedulePausedNote pause={row.schedulePaused} timeZone="UTC" />
                     </div>
                   </div>
                 ) : (
-                  <div className="mb-1 text-slate-600">daily</div>
+                  <div className="mb-1 text-slate-600">Daily</div>
                 )}
                 {canPause ? <SchedulePauseControl locationId={row.locationId} locationName={row.name} paused={row.schedulePaused !== null} /> : null}
               </td>

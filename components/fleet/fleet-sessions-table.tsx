@@ -1,10 +1,10 @@
+import { Time } from "@/components/time/time";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { FleetSessionJson } from "@/lib/fleet/fleet-session-responses";
-import { formatDateTime } from "@/lib/format/date-time";
 import { formatDuration } from "./format-duration";
-import { SessionStatusBadge } from "./session-status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 
 const triggerLabels: Record<string, string> = { schedule: "Schedule", manual: "Manual", resume: "Resume", cli: "CLI" };
 
@@ -40,8 +40,8 @@ export function FleetSessionsTable({ items }: { items: FleetSessionJson[] }) {
             </TableCell>
             <TableCell>
               <div className="flex flex-wrap items-center gap-1">
-                <SessionStatusBadge status={session.status} notSent={session.recordsNotSent} />
-                {session.needsAttention ? <Badge tone="warning">needs attention</Badge> : null}
+                <StatusBadge status={session.status} notSent={session.recordsNotSent} />
+                {session.needsAttention ? <Badge tone="warning">Needs attention</Badge> : null}
               </div>
               {session.status === "running" && session.currentStep ? <div className="text-xs text-slate-600">at {session.currentStep}</div> : null}
               {session.status === "failed" && session.error ? (
@@ -55,7 +55,7 @@ export function FleetSessionsTable({ items }: { items: FleetSessionJson[] }) {
               {session.requestedByEmail ? <div className="text-xs text-slate-600">{session.requestedByEmail}</div> : null}
             </TableCell>
             <TableCell className="whitespace-nowrap">
-              <time dateTime={session.startedAt ?? session.createdAt}>{formatDateTime(session.startedAt ?? session.createdAt, "UTC")}</time>
+              <Time value={session.startedAt ?? session.createdAt} timeZone="UTC" />
             </TableCell>
             <TableCell className="whitespace-nowrap">
               {session.startedAt && session.finishedAt ? (

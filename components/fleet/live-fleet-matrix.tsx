@@ -1,5 +1,6 @@
 "use client";
 
+import { pluralize } from "@/lib/format/plural";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { FleetMatrixQuery } from "@/lib/fleet/fleet-inputs";
@@ -15,7 +16,7 @@ export function LiveFleetMatrix({ query, canPause }: { query: FleetMatrixQuery; 
   return (
     <>
       <p className="text-sm text-slate-600" aria-live="polite">
-        {matrix.total === 1 ? "1 location" : `${matrix.total} locations`} · page {matrix.page} of {matrix.pageCount}
+        {pluralize(matrix.total, "location")} · page {matrix.page} of {matrix.pageCount}
       </p>
       {matrix.rows.length === 0 ? (
         <p className="py-8 text-center text-sm text-slate-600">No locations match.</p>

@@ -1,4 +1,4 @@
-import { formatDateTime } from "@/lib/format/date-time";
+import { formatAbsoluteTime } from "@/lib/format/time";
 import type { FleetMatrixRowJson } from "@/lib/fleet/fleet-matrix-responses";
 import { cellStateLabels, matrixStepLabels, type CellState } from "@/lib/fleet/step-freshness";
 import { cn } from "@/lib/utils";
@@ -14,7 +14,7 @@ const looks: Record<CellState, { symbol: string; word: string; className: string
 
 export function MatrixCellView({ cell }: { cell: FleetMatrixRowJson["cells"][number] }) {
   const look = looks[cell.state];
-  const when = cell.at ? `, last ended ${formatDateTime(cell.at, "UTC")} UTC` : "";
+  const when = cell.at ? `, last ended ${formatAbsoluteTime(cell.at, { timeZone: "UTC", utc: true })} UTC` : "";
   const label = `${matrixStepLabels[cell.step]}: ${cellStateLabels[cell.state]}${when}`;
   return (
     <td

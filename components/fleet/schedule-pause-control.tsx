@@ -1,25 +1,35 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
+import { toast } from "sonner";
 import { Alert } from "@/components/ui/alert";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { ApiProblem, mutateApi } from "@/lib/queries/api-mutation";
 import { queryKeys } from "@/lib/queries/query-keys";
 
-/** Pause (with a reason, in a modal dialog) or resume a location's daily schedule; the fleet and the location read again. */
+/** Pause (with a reason, in the dashboard's AlertDialog) or resume a location's daily schedule; the fleet and the location read again. */
 export function SchedulePauseControl({ locationId, locationName, paused }: { locationId: string; locationName: string; paused: boolean }) {
   const queryClient = useQueryClient();
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [asking, setAsking] = useState(false);
   const ids = useId();
   const [error, setError] = useState<string | null>(null);
   const schedule = useMutation({
     mutationFn: (body: { paused: boolean; reason?: string }) => mutateApi("POST", `/api/locations/${locationId}/schedule`, body),
     onSuccess: (_data, body) => {
       setError(null);
-      if (body.paused) dialog.current?.close();
+      if (body.paused) setAsking(false);
+      toast.success(body.paused ? `The daily sync of ${locationName} is paused.` : `The daily sync of ${locationName} is resumed.`);
     },
     onError: (problem) => setError((problem instanceof ApiProblem ? problem.fieldErrors.reason : undefined) ?? problem.message),
     onSettled: () =>
@@ -55,34 +65,30 @@ export function SchedulePauseControl({ locationId, locationName, paused }: { loc
   }
   return (
     <>
-      <Button variant="secondary" size="sm" onClick={() => dialog.current?.showModal()} aria-label={`Pause the schedule of ${locationName}`}>
+      <Button variant="secondary" size="sm" onClick={() => setAsking(true)} aria-label={`Pause the schedule of ${locationName}`}>
         Pause
       </Button>
-      <dialog
-        ref={dialog}
-        aria-labelledby={`${ids}-title`}
-        className="m-auto w-full max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
-      >
-        <form onSubmit={onPause} className="flex flex-col gap-3 p-5">
-          <h2 id={`${ids}-title`} className="text-base font-semibold">
-            Pause the daily sync of {locationName}?
-          </h2>
-          <p className="text-sm text-slate-700">Scheduled syncs stop until someone resumes them. Manual syncs still run.</p>
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor={`${ids}-reason`}>Why</Label>
-            <Input id={`${ids}-reason`} name="reason" required maxLength={500} aria-invalid={error ? true : undefined} />
-          </div>
-          {error ? <Alert tone="error">{error}</Alert> : null}
-          <div className="mt-2 flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              Pause schedule
-            </Button>
-          </div>
-        </form>
-      </dialog>
+      <AlertDialog open={asking} onOpenChange={setAsking}>
+        <AlertDialogContent>
+          <form onSubmit={onPause} className="flex flex-col gap-3">
+            <AlertDialogTitle>Pause the daily sync of {locationName}?</AlertDialogTitle>
+            <AlertDialogDescription>
+              <p>Scheduled syncs stop until someone resumes them. Manual syncs still run.</p>
+            </AlertDialogDescription>
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor={`${ids}-reason`}>Why</Label>
+              <Input id={`${ids}-reason`} name="reason" required maxLength={500} aria-invalid={error ? true : undefined} />
+            </div>
+            {error ? <Alert tone="error">{error}</Alert> : null}
+            <AlertDialogFooter>
+              <AlertDialogCancel type="button">Cancel</AlertDialogCancel>
+              <Button type="submit" disabled={pending}>
+                Pause schedule
+              </Button>
+            </AlertDialogFooter>
+          </form>
+        </AlertDialogContent>
+      </AlertDialog>
     </>
   );
 }

@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import type { CurrentUser } from "@/lib/auth/current-user";
-import { permissionsOf } from "@/lib/auth/permissions";
+import { can, permissionsOf } from "@/lib/auth/permissions";
 import { roleLabels } from "@/lib/auth/roles";
+import { UtcToggle } from "@/components/time/utc-toggle";
 import { NavLinks } from "./nav-links";
 import { SignOutButton } from "./sign-out-button";
 
@@ -26,6 +27,7 @@ export function AppShell({ user, attentionCount, children }: { user: CurrentUser
               {roleLabels[user.role]}
             </div>
           </div>
+          {can(user, "times.utc") ? <UtcToggle /> : null}
           <SignOutButton />
         </div>
       </aside>

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { toast } from "sonner";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -24,8 +25,11 @@ export function ConnectionActions({ locationId, connected }: { locationId: strin
   });
   const disconnect = useMutation({
     mutationFn: () => mutateApi("DELETE", `/api/locations/${locationId}/connection`),
-    onSuccess: () => setOutcome({ tone: "success", text: "Disconnected. The location token was deleted." }),
-    onError: (error) => setOutcome({ tone: "error", text: error.message }),
+    onSuccess: () => {
+      setOutcome(null);
+      toast.success("Disconnected. The location token was deleted.");
+    },
+    onError: (error) => toast.error(error.message),
     onSettled,
   });
   const pending = test.isPending || disconnect.isPending;

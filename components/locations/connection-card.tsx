@@ -1,6 +1,6 @@
+import { Time } from "@/components/time/time";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { formatDateTime } from "@/lib/format/date-time";
 import type { LocationConnection } from "@/lib/locations/location-response";
 import { isSessionAttentionReason } from "@/lib/sync/session-attention";
 import { ConnectionActions } from "./connection-actions";
@@ -11,7 +11,7 @@ import { ConnectionStatusBadge, connectionStatusOf } from "./connection-status-b
  * the Latest session card shows it, next to the session it is about.
  */
 export function ConnectionCard({ location, timeZone, canAct }: { location: LocationConnection; timeZone: string; canAct: boolean }) {
-  const when = (value: string | null) => (value ? `${formatDateTime(value, timeZone)} (${timeZone})` : "—");
+  const when = (value: string | null) => (value ? <Time value={value} timeZone={timeZone} /> : "—");
   const connectionProblem = isSessionAttentionReason(location.attentionReason) ? null : location.attentionReason;
   return (
     <Card role="region" aria-labelledby="connection-title">
@@ -30,7 +30,15 @@ export function ConnectionCard({ location, timeZone, canAct }: { location: Locat
             <dt className="text-slate-600">Connected at</dt>
             <dd>{when(location.connectedAt)}</dd>
             <dt className="text-slate-600">Last checked</dt>
-            <dd>{location.lastCheckedAt ? `${when(location.lastCheckedAt)} · ${location.lastCheckOk ? "working" : "refused"}` : "—"}</dd>
+            <dd>
+              {location.lastCheckedAt ? (
+                <>
+                  {when(location.lastCheckedAt)} · {location.lastCheckOk ? "working" : "refused"}
+                </>
+              ) : (
+                "—"
+              )}
+            </dd>
           </dl>
         ) : (
           <p className="text-sm text-slate-600">

@@ -8,6 +8,8 @@ import type { Permissions } from "@/lib/auth/permissions";
 import { locationLiveQueryOptions } from "@/lib/queries/location-live-queries";
 import { isSessionAttentionReason } from "@/lib/sync/session-attention";
 import { ConnectionCard } from "./connection-card";
+import { SchedulePausedNote } from "./schedule-paused-note";
+import { Time } from "@/components/time/time";
 
 /**
  * The location page's cards that show the connection or a sync session, all from one live query
@@ -18,16 +20,14 @@ export function LocationLiveCards({
   locationId,
   timeZone,
   permissions,
-  outsideWindow,
-  nextRun,
+  nextRunAt,
   schedule,
   owners,
 }: {
   locationId: string;
   timeZone: string;
   permissions: Permissions;
-  outsideWindow: boolean;
-  nextRun: string;
+  nextRunAt: string;
   schedule: ReactNode;
   owners: ReactNode;
 }) {
@@ -35,6 +35,10 @@ export function LocationLiveCards({
   // The server page put the state in the cache (components/queries/prefetched): it is there from the first render.
   if (!data) return null;
   const { location, latest, open } = data;
+  const pause = location.schedulePausedAt
+    ? { at: location.schedulePausedAt, byEmail: location.schedulePausedByEmail, reason: location.schedulePauseReason }
+    : null;
+  const nextRun = pause ? <SchedulePausedNote pause={pause} timeZone={timeZone} /> : <Time value={nextRunAt} timeZone={timeZone} style="weekday" />;
   const sessionAttention = isSessionAttentionReason(location.attentionReason) ? location.attentionReason : null;
   return (
     <>
@@ -52,7 +56,6 @@ export function LocationLiveCards({
         location={{ id: locationId, timeZone, connected: location.connected }}
         openSession={open}
         permissions={permissions}
-        outsideWindow={outsideWindow}
         nextRun={nextRun}
         now={dataUpdatedAt}
       />

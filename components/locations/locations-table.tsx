@@ -1,8 +1,10 @@
+import { Time } from "@/components/time/time";
 import Link from "next/link";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { formatWeekdayTime } from "@/lib/format/weekday-time";
 import type { LocationListItem } from "@/lib/locations/list-locations";
 import { ConnectionStatusBadge } from "./connection-status-badge";
+import { SchedulePausedNote } from "./schedule-paused-note";
 
 const environmentLabels = { staging: "Staging", production: "Production" } as const;
 
@@ -37,18 +39,24 @@ export function LocationsTable({ items }: { items: LocationListItem[] }) {
             <TableCell>
               {location.lastSession ? (
                 <>
-                  {location.lastSession.status} ·{" "}
-                  <time dateTime={location.lastSession.endedAt.toISOString()}>
-                    {formatWeekdayTime(location.lastSession.endedAt, location.timeZone)}
-                  </time>
+                  <StatusBadge status={location.lastSession.status} /> <Time value={location.lastSession.endedAt} timeZone={location.timeZone} />
                 </>
               ) : (
                 <span className="text-slate-600">Never synced</span>
               )}
             </TableCell>
             <TableCell className="whitespace-nowrap">
-              <time dateTime={location.nextSyncAt.toISOString()}>{formatWeekdayTime(location.nextSyncAt, location.timeZone)}</time>{" "}
-              <span className="text-slate-600">{location.timeZone}</span>
+              {location.schedulePaused ? (
+                <SchedulePausedNote
+                  pause={{ ...location.schedulePaused, at: location.schedulePaused.at.toISOString() }}
+                  timeZone={location.timeZone}
+                />
+              ) : (
+                <>
+                  <Time value={location.nextSyncAt} timeZone={location.timeZone} style="weekday" />{" "}
+                  <span className="text-slate-600">{location.timeZone}</span>
+                </>
+              )}
             </TableCell>
           </TableRow>
         ))}

@@ -60,7 +60,7 @@ export function OwnerInviteForm({ locationId }: { locationId: string }) {
           <Input id="owner-name" name="name" aria-invalid={Boolean(fieldErrors.name)} aria-describedby="owner-name-error" />
           <FieldError id="owner-name-error" message={fieldErrors.name} />
         </div>
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" variant="secondary" disabled={pending}>
           {pending ? "Inviting…" : "Invite owner"}
         </Button>
       </form>

@@ -1,3 +1,4 @@
+import { pluralize } from "@/lib/format/plural";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { PreviewQuery } from "@/lib/preview/preview-inputs";
@@ -15,9 +16,7 @@ export function IssueGroups({ locationId, query, groups }: { locationId: string;
             <span className="font-medium">
               {group.field} · {group.code}
             </span>
-            <span className="text-slate-600">
-              {group.count.toLocaleString("en")} record{group.count === 1 ? "" : "s"}
-            </span>
+            <span className="text-slate-600">{pluralize(group.count, "record")}</span>
           </div>
           <ul className="mt-2 flex flex-col gap-0.5 text-slate-700">
             {group.samples.map((sample) => (

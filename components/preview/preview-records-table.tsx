@@ -1,16 +1,11 @@
+import { pluralize } from "@/lib/format/plural";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { statusLabel, statusTone } from "@/lib/format/status";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "@/lib/preview/preview-inputs";
 import type { PreviewRecordListItem } from "@/lib/preview/read-preview";
 import { previewHref } from "./preview-href";
-
-const statusLooks = {
-  valid: { tone: "success", label: "Valid" },
-  warning: { tone: "warning", label: "Warning" },
-  error: { tone: "danger", label: "Error" },
-  excluded: { tone: "neutral", label: "Excluded" },
-} as const;
 
 function summaryOf(payload: unknown): string {
   if (!payload || typeof payload !== "object") return "—";
@@ -63,7 +58,6 @@ export function PreviewRecordsTable({
         </TableHeader>
         <TableBody>
           {items.map((item) => {
-            const look = statusLooks[item.status as keyof typeof statusLooks] ?? statusLooks.error;
             return (
               <TableRow key={item.seq} data-testid={`preview-row-${item.sourceId}`}>
                 <TableCell className="text-slate-500">{item.seq + 1}</TableCell>
@@ -74,8 +68,8 @@ export function PreviewRecordsTable({
                 </TableCell>
                 <TableCell className="max-w-md truncate">{summaryOf(item.payload)}</TableCell>
                 <TableCell>
-                  <Badge tone={look.tone}>
-                    {item.status === "excluded" && item.excludedReason ? `Excluded: ${item.excludedReason}` : look.label}
+                  <Badge tone={statusTone(item.status)} data-status={item.status}>
+                    {item.status === "excluded" && item.excludedReason ? `Excluded: ${item.excludedReason}` : statusLabel(item.status)}
                   </Badge>
                 </TableCell>
                 <TableCell>{item.diff ?? "—"}</TableCell>
@@ -88,7 +82,7 @@ export function PreviewRecordsTable({
       {items.length === 0 ? <p className="py-6 text-center text-sm text-slate-600">No records match.</p> : null}
       <nav aria-label="Record pages" className="flex items-center justify-between text-sm">
         <span>
-          {total.toLocaleString("en")} record{total === 1 ? "" : "s"} · page {query.page + 1} of {lastPage + 1}
+          {pluralize(total, "record")} · page {query.page + 1} of {lastPage + 1}
         </span>
         <span className="flex gap-4">
           {query.page > 0 ? <Link href={previewHref(locationId, query, { page: query.page - 1, record: undefined })}>Previous</Link> : null}

@@ -1,9 +1,11 @@
+import { Time } from "@/components/time/time";
+import { formatAbsoluteTime } from "@/lib/format/time";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { SandboxLocationInspection } from "@/lib/sandbox/inspect";
 
-const formatTime = (value: Date | null) => (value ? value.toISOString().replace("T", " ").slice(0, 19) : "—");
+const formatTime = (value: Date | null) => (value ? <Time value={value} timeZone="UTC" style="absolute" /> : "—");
 
 const uploadTone = { applied: "success", accepted: "info", rejected: "danger", receiving: "warning", issued: "neutral" } as const;
 
@@ -17,9 +19,13 @@ export function SandboxSessions({ sessions }: { sessions: SandboxLocationInspect
       <CardContent className="flex flex-col gap-6">
         {sessions.length === 0 ? <p className="text-sm text-slate-600">No sync session yet.</p> : null}
         {sessions.map((session) => (
-          <section key={session.id} aria-label={`Session opened ${formatTime(session.openedAt)}`} className="flex flex-col gap-2">
+          <section
+            key={session.id}
+            aria-label={`Session opened ${formatAbsoluteTime(session.openedAt, { timeZone: "UTC" })} UTC`}
+            className="flex flex-col gap-2"
+          >
             <div className="flex flex-wrap items-center gap-2 text-sm">
-              <span className="font-medium">Opened {formatTime(session.openedAt)} UTC</span>
+              <span className="font-medium">Opened {formatTime(session.openedAt)}</span>
               {session.closedAt ? (
                 <Badge tone="neutral">closed {formatTime(session.closedAt)}</Badge>
               ) : (

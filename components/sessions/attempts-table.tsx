@@ -1,5 +1,5 @@
+import { Time } from "@/components/time/time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { formatDateTime } from "@/lib/format/date-time";
 import type { AttemptView } from "@/lib/sync/read-session-view";
 import { formatDuration } from "./format-duration";
 
@@ -23,7 +23,9 @@ export function AttemptsTable({ attempts, label, timeZone }: { attempts: Attempt
       <TableBody>
         {attempts.map((attempt) => (
           <TableRow key={attempt.id}>
-            <TableCell className="whitespace-nowrap">{formatDateTime(attempt.startedAt, timeZone)}</TableCell>
+            <TableCell className="whitespace-nowrap">
+              <Time value={attempt.startedAt} timeZone={timeZone} style="absolute" />
+            </TableCell>
             <TableCell className="font-mono break-all">
               {attempt.method} {attempt.path}
             </TableCell>

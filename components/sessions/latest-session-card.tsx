@@ -1,17 +1,17 @@
+import { Time } from "@/components/time/time";
 import { isInFlight } from "@/lib/queries/session-queries";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import type { Permissions } from "@/lib/auth/permissions";
-import { formatDateTime } from "@/lib/format/date-time";
 import type { SessionHistoryItem } from "@/lib/sync/read-session-history";
 import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
 import { durationBetween } from "./format-duration";
 import { RecordsNotSentList } from "./records-not-sent-list";
 import { SessionActions } from "./session-actions";
 import { triggerLabels } from "./session-labels";
-import { SessionStatusBadge } from "./session-status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { StepChips } from "./step-chips";
 
 /**
@@ -50,7 +50,7 @@ export function LatestSessionCard({
             <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
               <dt className="text-slate-600">Status</dt>
               <dd>
-                <SessionStatusBadge status={latest.status} notSent={notSent.total} />
+                <StatusBadge status={latest.status} notSent={notSent.total} />
               </dd>
               <dt className="text-slate-600">Trigger</dt>
               <dd>
@@ -59,7 +59,9 @@ export function LatestSessionCard({
                 {latest.requestedByEmail ? ` · ${latest.requestedByEmail}` : ""}
               </dd>
               <dt className="text-slate-600">{latest.startedAt ? "Started" : "Requested"}</dt>
-              <dd>{formatDateTime(latest.startedAt ?? latest.createdAt, timeZone)}</dd>
+              <dd>
+                <Time value={latest.startedAt ?? latest.createdAt} timeZone={timeZone} />
+              </dd>
               <dt className="text-slate-600">Duration</dt>
               <dd>{durationBetween(latest.startedAt, latest.finishedAt, now) || "not started"}</dd>
             </dl>

@@ -4,7 +4,7 @@ import type { SessionView } from "@/lib/sync/read-session-view";
 import { durationBetween } from "./format-duration";
 import { SessionActions } from "./session-actions";
 import { stepLabel } from "./session-labels";
-import { SessionStatusBadge } from "./session-status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { StepChips } from "./step-chips";
 
 /** The open session of a location as the page's live query last read it (`now`: when it was read). */
@@ -22,7 +22,7 @@ export function LiveProgress({ view, now, permissions }: { view: SessionView; no
       className="flex flex-col gap-2 rounded-md border border-blue-200 bg-blue-50 p-4 text-sm text-blue-950"
     >
       <p className="flex flex-wrap items-center gap-2 font-medium">
-        <SessionStatusBadge status={session.status} />
+        <StatusBadge status={session.status} />
         {session.status === "queued" ? "Waiting for a worker…" : current ? `Step: ${stepLabel(current.name)}` : "Starting…"}
       </p>
       {current ? (

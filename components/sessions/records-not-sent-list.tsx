@@ -1,3 +1,4 @@
+import { pluralize } from "@/lib/format/plural";
 import Link from "next/link";
 import type { RecordsNotSent } from "@/lib/sync/records-not-sent";
 import { stepLabel } from "./session-labels";
@@ -11,9 +12,7 @@ export function RecordsNotSentList({ locationId, notSent }: { locationId: string
   const previewOf = (step: string, status: "error" | "excluded") => `/locations/${locationId}/preview?type=${step}&status=${status}`;
   return (
     <section aria-label="Records not sent" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-      <p className="font-medium">
-        {notSent.total.toLocaleString("en")} {notSent.total === 1 ? "record was" : "records were"} not sent
-      </p>
+      <p className="font-medium">{pluralize(notSent.total, "record was", "records were")} not sent</p>
       <ul className="mt-1 flex flex-col gap-1">
         {notSent.steps.map((step) => (
           <li key={step.name}>

@@ -4,6 +4,7 @@ import { isInFlight } from "@/lib/queries/session-queries";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { toast } from "sonner";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -50,11 +51,15 @@ export function SessionActions({
     mutationFn: (action: "cancel" | "resume" | "close-upstream") =>
       mutateApi<{ sessionId?: string }>("POST", `/api/sessions/${session.id}/${action}`, {}),
     onSuccess: async (data, action) => {
-      setOutcome({ tone: "success", text: texts[action] });
+      setOutcome(null);
+      toast.success(texts[action]);
       if (action === "resume" && openResumed && data.sessionId) router.push(`/sessions/${data.sessionId}`);
       await invalidateSyncViews(queryClient);
     },
-    onError: (error) => setOutcome({ tone: "error", text: error.message }),
+    onError: (error) => {
+      setOutcome({ tone: "error", text: error.message });
+      toast.error(error.message);
+    },
   });
   const pending = mutation.isPending;
   const act = (action: "cancel" | "resume" | "close-upstream") => mutation.mutate(action);
@@ -70,9 +75,15 @@ export function SessionActions({
           </Button>
         ) : null}
         {canCancel ? (
-          <Button variant="secondary" onClick={() => act("cancel")} disabled={pending}>
-            Cancel session
-          </Button>
+          <ConfirmDialog
+            trigger="Cancel session"
+            title="Cancel this sync?"
+            confirmLabel="Cancel the sync"
+            onConfirm={() => act("cancel")}
+            disabled={pending}
+          >
+            The session stops before its next request. What was sent stays sent; Resume continues from the step it stopped in.
+          </ConfirmDialog>
         ) : null}
         {canClose ? (
           <ConfirmDialog

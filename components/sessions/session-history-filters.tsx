@@ -3,7 +3,8 @@ import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { sessionStatuses, sessionTriggers, type SessionHistoryQuery } from "@/lib/sync/session-inputs";
-import { sessionStatusLabels, triggerLabels } from "./session-labels";
+import { statusLabel } from "@/lib/format/status";
+import { triggerLabels } from "./session-labels";
 
 /** A plain GET form: the filters live in the URL and work without JavaScript. */
 export function SessionHistoryFilters({ locationId, query }: { locationId: string; query: Pick<SessionHistoryQuery, "status" | "trigger"> }) {
@@ -22,7 +23,7 @@ export function SessionHistoryFilters({ locationId, query }: { locationId: strin
           <option value="">Any</option>
           {sessionStatuses.map((status) => (
             <option key={status} value={status}>
-              {sessionStatusLabels[status]}
+              {statusLabel(status)}
             </option>
           ))}
         </Select>

@@ -1,11 +1,11 @@
+import { Time } from "@/components/time/time";
 import Link from "next/link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { formatDateTime } from "@/lib/format/date-time";
 import type { SessionHistoryItem } from "@/lib/sync/read-session-history";
 import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
 import { durationBetween } from "./format-duration";
 import { triggerLabels } from "./session-labels";
-import { SessionStatusBadge } from "./session-status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { StepChips } from "./step-chips";
 
 /** `now`: when the items were read (elapsed times of sessions in flight). */
@@ -28,7 +28,7 @@ export function SessionHistoryTable({ items, timeZone, now }: { items: SessionHi
           <TableRow key={item.id}>
             <TableCell className="whitespace-nowrap">
               <Link href={`/sessions/${item.id}`} className="text-blue-700 underline">
-                {formatDateTime(item.startedAt ?? item.createdAt, timeZone)}
+                <Time value={item.startedAt ?? item.createdAt} timeZone={timeZone} />
               </Link>
             </TableCell>
             <TableCell>
@@ -38,7 +38,7 @@ export function SessionHistoryTable({ items, timeZone, now }: { items: SessionHi
             <TableCell>{item.requestedByEmail ?? "—"}</TableCell>
             <TableCell>{item.environment}</TableCell>
             <TableCell>
-              <SessionStatusBadge status={item.status} notSent={recordsNotSentOf(item.steps).total} />
+              <StatusBadge status={item.status} notSent={recordsNotSentOf(item.steps).total} />
             </TableCell>
             <TableCell className="whitespace-nowrap">{durationBetween(item.startedAt, item.finishedAt, now) || "—"}</TableCell>
             <TableCell>

@@ -5,7 +5,7 @@ export const stepLabels: Record<SyncStepName, string> = {
   calendars: "Calendars",
   service_categories: "Service categories",
   services: "Services",
-  contact_details: "Contact details",
+  contact_details: "Contacts",
   vehicles: "Vehicles",
   appointments: "Appointments",
   openings: "Openings",
@@ -13,14 +13,6 @@ export const stepLabels: Record<SyncStepName, string> = {
 };
 
 export const triggerLabels: Record<string, string> = { schedule: "Schedule", manual: "Manual", resume: "Resume", cli: "CLI" };
-
-export const sessionStatusLabels: Record<string, string> = {
-  queued: "Queued",
-  running: "Running",
-  succeeded: "Succeeded",
-  failed: "Failed",
-  cancelled: "Cancelled",
-};
 
 export function stepLabel(name: string): string {
   return stepLabels[name as SyncStepName] ?? name;

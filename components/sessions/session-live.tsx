@@ -1,12 +1,12 @@
 "use client";
 
+import { Time } from "@/components/time/time";
 import { isInFlight } from "@/lib/queries/session-queries";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";
 import type { Permissions } from "@/lib/auth/permissions";
-import { formatDateTime } from "@/lib/format/date-time";
 import { sessionQueryOptions } from "@/lib/queries/session-queries";
 import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
 import { CopyJsonButton } from "./copy-json-button";
@@ -15,7 +15,7 @@ import { RecordsNotSentList } from "./records-not-sent-list";
 import { RemovalStopPanel } from "./removal-stop-panel";
 import { mayActOnSessions, SessionActions } from "./session-actions";
 import { stepLabel, triggerLabels } from "./session-labels";
-import { SessionStatusBadge } from "./session-status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { StepTimeline } from "./step-timeline";
 
 /**
@@ -44,7 +44,7 @@ export function SessionLive({ sessionId, permissions }: { sessionId: string; per
             </dd>
             <dt className="text-slate-600">Status</dt>
             <dd aria-live="polite">
-              <SessionStatusBadge status={session.status} notSent={notSent.total} />
+              <StatusBadge status={session.status} notSent={notSent.total} />
               {session.currentStep && inFlight ? ` at ${stepLabel(session.currentStep)}` : ""}
             </dd>
             <dt className="text-slate-600">Trigger</dt>
@@ -55,7 +55,7 @@ export function SessionLive({ sessionId, permissions }: { sessionId: string; per
             <dt className="text-slate-600">Who</dt>
             <dd>{session.requestedByEmail ?? "the schedule"}</dd>
             <dt className="text-slate-600">Started</dt>
-            <dd>{session.startedAt ? `${formatDateTime(session.startedAt, timeZone)} (${timeZone})` : "not yet"}</dd>
+            <dd>{session.startedAt ? <Time value={session.startedAt} timeZone={timeZone} style="absolute" /> : "not yet"}</dd>
             <dt className="text-slate-600">Duration</dt>
             <dd>{durationBetween(session.startedAt, session.finishedAt, now) || "—"}</dd>
             <dt className="text-slate-600">Environment</dt>

@@ -1,4 +1,5 @@
 import { cn } from "@/lib/utils";
+import { statusLabel } from "@/lib/format/status";
 import { stepLabel } from "./session-labels";
 
 // succeeded green, failed red, running blue, everything else (pending, skipped, cancelled) grey.
@@ -13,7 +14,7 @@ export function StepChip({ name, status }: { name: string; status: string }) {
   return (
     <span className={cn("inline-flex items-center rounded border px-1.5 py-0.5 text-xs", chipClasses[status] ?? greyChip)} data-status={status}>
       {stepLabel(name)}
-      <span className="sr-only">: {status}</span>
+      <span className="sr-only">: {statusLabel(status)}</span>
     </span>
   );
 }
@@ -28,14 +29,5 @@ export function StepChips({ steps }: { steps: { name: string; status: string }[]
         </li>
       ))}
     </ul>
-  );
-}
-
-/** A status alone, in its step colour (the session page's step and item rows). */
-export function StatusChip({ status }: { status: string }) {
-  return (
-    <span className={cn("inline-flex items-center rounded border px-1.5 py-0.5 text-xs", chipClasses[status] ?? greyChip)} data-status={status}>
-      {status}
-    </span>
   );
 }

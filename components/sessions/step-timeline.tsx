@@ -1,9 +1,10 @@
-import { formatDateTime } from "@/lib/format/date-time";
+import { pluralize } from "@/lib/format/plural";
+import { Time } from "@/components/time/time";
 import type { StepView } from "@/lib/sync/read-session-view";
 import { AttemptsTable } from "./attempts-table";
 import { durationBetween } from "./format-duration";
 import { stepLabel } from "./session-labels";
-import { StatusChip } from "./step-chips";
+import { StatusBadge } from "@/components/ui/status-badge";
 
 function Numbers({ sent, invalid, excluded, bytes }: { sent: number; invalid?: number; excluded?: number; bytes: number }) {
   return (
@@ -31,8 +32,10 @@ export function StepTimeline({ steps, timeZone, now, showAttempts }: { steps: St
             <h3 id={`step-${step.name}`} className="font-semibold">
               {stepLabel(step.name)}
             </h3>
-            <StatusChip status={step.status} />
-            <span className="text-slate-700">{step.startedAt ? formatDateTime(step.startedAt, timeZone) : "not started"}</span>
+            <StatusBadge status={step.status} />
+            <span className="text-slate-700">
+              {step.startedAt ? <Time value={step.startedAt} timeZone={timeZone} style="absolute" /> : "not started"}
+            </span>
             <span className="text-slate-700">{durationBetween(step.startedAt, step.finishedAt, now)}</span>
             <Numbers sent={step.recordsSent} invalid={step.recordsInvalid} excluded={step.recordsExcluded} bytes={step.bytes} />
             {step.attempts > 1 ? <span className="text-amber-800">{step.attempts} engine attempts</span> : null}
@@ -44,7 +47,7 @@ export function StepTimeline({ steps, timeZone, now, showAttempts }: { steps: St
                 <li key={item.id} className="px-4 py-2 pl-8 text-sm">
                   <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
                     <span className="font-mono">{item.key}</span>
-                    <StatusChip status={item.status} />
+                    <StatusBadge status={item.status} />
                     <span className="text-slate-700">{durationBetween(item.startedAt, item.finishedAt, now)}</span>
                     <Numbers sent={item.recordsSent} bytes={item.bytes} />
                   </div>
@@ -52,9 +55,7 @@ export function StepTimeline({ steps, timeZone, now, showAttempts }: { steps: St
                   {showAttempts && item.httpAttempts.length ? (
                     // Collapsed unless the import failed: a first sync has dozens of month imports.
                     <details open={item.status === "failed"} className="mt-1">
-                      <summary className="cursor-pointer text-slate-700">
-                        {item.httpAttempts.length} HTTP {item.httpAttempts.length === 1 ? "attempt" : "attempts"}
-                      </summary>
+                      <summary className="cursor-pointer text-slate-700">{pluralize(item.httpAttempts.length, "HTTP attempt")}</summary>
                       <AttemptsTable attempts={item.httpAttempts} label={`Attempts of ${stepLabel(step.name)} ${item.key}`} timeZone={timeZone} />
                     </details>
                   ) : null}

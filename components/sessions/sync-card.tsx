@@ -1,17 +1,16 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { Permissions } from "@/lib/auth/permissions";
 import type { SessionView } from "@/lib/sync/read-session-view";
 import { LiveProgress } from "./live-progress";
-import { SyncPanel } from "./sync-panel";
 
-/** Preview, start a sync, or watch the one in flight; engineers only read. */
+/** Preview, or watch the sync in flight (Sync now is in the page header); engineers only read. */
 export function SyncCard({
   location,
   openSession,
   permissions,
-  outsideWindow,
   nextRun,
   now,
 }: {
@@ -19,8 +18,8 @@ export function SyncCard({
   openSession: SessionView | null;
   /** What the viewer may do (lib/auth/permissions, computed on the server). */
   permissions: Permissions;
-  outsideWindow: boolean;
-  nextRun: string;
+  /** The next scheduled run, or who paused the schedule. */
+  nextRun: ReactNode;
   /** When the page's live query read `openSession`. */
   now: number;
 }) {
@@ -39,7 +38,7 @@ export function SyncCard({
         ) : !location.connected ? (
           <p className="text-sm text-slate-600">Connect the location first: syncs use its access token.</p>
         ) : permissions["sync.start"] ? (
-          <SyncPanel locationId={location.id} timeZone={location.timeZone} outsideWindowAtRender={outsideWindow} />
+          <p className="text-sm text-slate-600">Sync now and Full resync are at the top of the page.</p>
         ) : (
           <p className="text-sm text-slate-600">Engineers see syncs read-only: support and admin start, resume and cancel them.</p>
         )}

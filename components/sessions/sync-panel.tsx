@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Alert } from "@/components/ui/alert";
+import { toast } from "sonner";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { mutateApi } from "@/lib/queries/api-mutation";
 import { invalidateSyncViews } from "@/lib/queries/invalidate";
@@ -15,13 +15,23 @@ import { stepLabels } from "./session-labels";
 export const OUTSIDE_WINDOW_WARNING =
   "Text messages are not delivered after 9pm or before 9am; a sync now may trigger campaigns outside business hours.";
 
-type Outcome = { tone: "success" | "error"; text: string } | null;
-
-/** "Sync now" and "Full resync" with a choice of the optional steps, each behind a confirmation. */
-export function SyncPanel({ locationId, timeZone, outsideWindowAtRender }: { locationId: string; timeZone: string; outsideWindowAtRender: boolean }) {
+/**
+ * "Sync now" (the location page's primary action) and "Full resync" beside it, each behind a confirmation in
+ * which the optional steps are chosen; the outcome is a toast. `disabledReason` disables both and says why.
+ */
+export function SyncPanel({
+  locationId,
+  timeZone,
+  outsideWindowAtRender,
+  disabledReason,
+}: {
+  locationId: string;
+  timeZone: string;
+  outsideWindowAtRender: boolean;
+  disabledReason: string | null;
+}) {
   const queryClient = useQueryClient();
   const [steps, setSteps] = useState<OptionalStepName[]>([...optionalStepNames]);
-  const [outcome, setOutcome] = useState<Outcome>(null);
   // The server's answer first (no hydration mismatch), then checked again whenever the person reaches for the buttons.
   const [outsideWindow, setOutsideWindow] = useState(outsideWindowAtRender);
   const recheckWindow = () => setOutsideWindow(isOutsideSyncWindow(timeZone));
@@ -30,26 +40,20 @@ export function SyncPanel({ locationId, timeZone, outsideWindowAtRender }: { loc
       const input: StartSessionInput = { full, optionalSteps: steps };
       return mutateApi<StartedSession>("POST", `/api/locations/${locationId}/sessions`, input);
     },
-    onSuccess: (_data, full) => setOutcome({ tone: "success", text: full ? "Full resync started." : "Sync started." }),
-    onError: (error) => setOutcome({ tone: "error", text: error.message }),
+    onSuccess: (_data, full) => toast.success(full ? "Full resync started." : "Sync started."),
+    onError: (error) => toast.error(error.message),
     onSettled: () => invalidateSyncViews(queryClient),
   });
-  const pending = start.isPending;
+  const disabled = start.isPending || disabledReason !== null;
 
   function toggle(step: OptionalStepName, checked: boolean) {
     setSteps((current) => optionalStepNames.filter((name) => (name === step ? checked : current.includes(name))));
   }
 
-  const warning = outsideWindow ? (
-    <p className="mt-2 rounded border border-amber-300 bg-amber-50 p-2 text-amber-950" role="note">
-      {OUTSIDE_WINDOW_WARNING}
-    </p>
-  ) : null;
-  const chosen = steps.length ? steps.map((step) => stepLabels[step]).join(", ") : "none";
-  return (
-    <div className="flex flex-col gap-3">
-      {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
-      <fieldset className="flex flex-col gap-1">
+  const details = (what: string) => (
+    <>
+      <p>{what}</p>
+      <fieldset className="mt-3 flex flex-col gap-1">
         <legend className="text-sm font-medium text-slate-800">Optional steps</legend>
         {optionalStepNames.map((step) => (
           <label key={step} className="flex items-center gap-2 text-sm">
@@ -58,17 +62,26 @@ export function SyncPanel({ locationId, timeZone, outsideWindowAtRender }: { loc
           </label>
         ))}
       </fieldset>
+      {outsideWindow ? (
+        <p className="mt-2 rounded border border-amber-300 bg-amber-50 p-2 text-amber-950" role="note">
+          {OUTSIDE_WINDOW_WARNING}
+        </p>
+      ) : null}
+    </>
+  );
+  return (
+    <div className="flex flex-col items-end gap-1">
       <div className="flex flex-wrap gap-2" onPointerEnter={recheckWindow} onFocus={recheckWindow}>
         <ConfirmDialog
           trigger="Sync now"
+          triggerVariant="default"
           title="Sync this location now?"
           confirmLabel="Start the sync"
           variant="default"
           onConfirm={() => start.mutate(false)}
-          disabled={pending}
+          disabled={disabled}
         >
-          <p>Sends new and changed records. Optional steps: {chosen}.</p>
-          {warning}
+          {details("Sends new and changed records.")}
         </ConfirmDialog>
         <ConfirmDialog
           trigger="Full resync"
@@ -76,12 +89,12 @@ export function SyncPanel({ locationId, timeZone, outsideWindowAtRender }: { loc
           confirmLabel="Start the full resync"
           variant="default"
           onConfirm={() => start.mutate(true)}
-          disabled={pending}
+          disabled={disabled}
         >
-          <p>Sends every contact again, not only the changed ones. Optional steps: {chosen}.</p>
-          {warning}
+          {details("Sends every contact again, not only the changed ones.")}
         </ConfirmDialog>
       </div>
+      {disabledReason ? <p className="text-xs text-slate-600">{disabledReason}</p> : null}
     </div>
   );
 }

@@ -1,59 +1,70 @@
 "use client";
 
-import { useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "./alert-dialog";
 import { Button, type ButtonProps } from "./button";
 
-/** A button that asks first, in a native modal <dialog> (focus trapped, Escape closes). */
+/**
+ * The one confirmation of the dashboard: a button that asks first, in an AlertDialog. Every destructive or
+ * role-changing action goes through it; its outcome is told in a toast (lib/ui toasts via sonner).
+ * Controlled (`open`, `onOpenChange`, no `trigger`) when something other than a button opens it, e.g. a select.
+ */
 export function ConfirmDialog({
   trigger,
+  triggerVariant = "secondary",
+  triggerLabel,
   title,
   children,
   confirmLabel,
   onConfirm,
   variant = "destructive",
   disabled,
+  open,
+  onOpenChange,
 }: {
-  trigger: string;
+  trigger?: string;
+  triggerVariant?: ButtonProps["variant"];
+  /** The trigger's accessible name when its text alone is ambiguous in a list. */
+  triggerLabel?: string;
   title: string;
   children: ReactNode;
   confirmLabel: string;
   onConfirm: () => void;
-  variant?: ButtonProps["variant"];
+  variant?: "default" | "destructive";
   disabled?: boolean;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = `${trigger.replace(/\W+/g, "-").toLowerCase()}-dialog-title`;
   return (
-    <>
-      <Button variant="secondary" onClick={() => dialog.current?.showModal()} disabled={disabled}>
-        {trigger}
-      </Button>
-      <dialog
-        ref={dialog}
-        aria-labelledby={titleId}
-        className="m-auto max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
-      >
-        <div className="flex flex-col gap-3 p-5">
-          <h2 id={titleId} className="text-base font-semibold">
-            {title}
-          </h2>
-          <div className="text-sm text-slate-700">{children}</div>
-          <div className="mt-2 flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
-            </Button>
-            <Button
-              variant={variant}
-              onClick={() => {
-                dialog.current?.close();
-                onConfirm();
-              }}
-            >
-              {confirmLabel}
-            </Button>
-          </div>
-        </div>
-      </dialog>
-    </>
+    <AlertDialog open={open} onOpenChange={onOpenChange}>
+      {trigger ? (
+        <AlertDialogTrigger asChild>
+          <Button variant={triggerVariant} disabled={disabled} aria-label={triggerLabel}>
+            {trigger}
+          </Button>
+        </AlertDialogTrigger>
+      ) : null}
+      <AlertDialogContent>
+        <AlertDialogTitle>{title}</AlertDialogTitle>
+        <AlertDialogDescription>
+          <div>{children}</div>
+        </AlertDialogDescription>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction variant={variant} onClick={onConfirm}>
+            {confirmLabel}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
   );
 }

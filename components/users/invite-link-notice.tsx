@@ -1,5 +1,6 @@
 "use client";
 
+import { Time } from "@/components/time/time";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -10,7 +11,9 @@ export function InviteLinkNotice({ email, path, expiresAt }: { email: string; pa
   return (
     <Alert tone="success">
       <p className="font-medium">Invite link for {email}</p>
-      <p className="mt-1">Send this link to them; it works once and expires {new Date(expiresAt).toLocaleString()}. It is not shown again.</p>
+      <p className="mt-1">
+        Send this link to them; it works once and expires <Time value={expiresAt} timeZone="UTC" />. It is not shown again.
+      </p>
       <div className="mt-2 flex flex-col gap-2 sm:flex-row sm:items-center">
         <code className="block break-all rounded bg-white px-2 py-1 text-xs text-slate-900" data-testid="invite-link">
           {url}

@@ -1,11 +1,14 @@
 "use client";
 
+import { Time } from "@/components/time/time";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { toast } from "sonner";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Select } from "@/components/ui/input";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { ALL_ROLES, roleLabels, type Role } from "@/lib/auth/roles";
@@ -30,10 +33,14 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
   const updateUser = useApiMutation();
   const reinviteUser = useApiMutation<{ invite: { path: string; expiresAt: string } }>();
 
-  async function update(user: UserRow, change: { role?: Role; active?: boolean }) {
-    if (change.active === false && !window.confirm(`Deactivate ${user.email}? They are signed out at once.`)) return;
+  // A role chosen in a row's select waits here until the admin confirms it.
+  const [roleChange, setRoleChange] = useState<{ user: UserRow; role: Role } | null>(null);
+
+  async function update(user: UserRow, change: { role?: Role; active?: boolean }, done: string) {
     const result = await updateUser.mutateAsync({ method: "PATCH", url: `/api/users/${user.id}`, body: change });
     setError(result.ok ? null : result.detail);
+    if (result.ok) toast.success(done);
+    else toast.error(result.detail);
     router.refresh();
   }
 
@@ -74,7 +81,7 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                     aria-label={`Role of ${user.email}`}
                     value={user.role}
                     disabled={user.id === currentUserId}
-                    onChange={(event) => update(user, { role: event.target.value as Role })}
+                    onChange={(event) => setRoleChange({ user, role: event.target.value as Role })}
                     className="w-44"
                   >
                     {ALL_ROLES.map((role) => (
@@ -93,7 +100,7 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                     <Badge tone="warning">{user.pendingInviteExpiresAt ? "Invited" : "Invite expired"}</Badge>
                   )}
                 </TableCell>
-                <TableCell>{user.lastSignInAt ? new Date(user.lastSignInAt).toLocaleString() : "Never"}</TableCell>
+                <TableCell>{user.lastSignInAt ? <Time value={user.lastSignInAt} timeZone="UTC" /> : "Never"}</TableCell>
                 <TableCell className="flex flex-wrap justify-end gap-2">
                   {user.active && !user.hasPassword ? (
                     <Button size="sm" variant="secondary" onClick={() => reinvite(user)}>
@@ -101,11 +108,18 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                     </Button>
                   ) : null}
                   {user.id === currentUserId ? null : user.active ? (
-                    <Button size="sm" variant="destructive" onClick={() => update(user, { active: false })}>
-                      Deactivate
-                    </Button>
+                    <ConfirmDialog
+                      trigger="Deactivate"
+                      triggerVariant="destructive"
+                      triggerLabel={`Deactivate ${user.email}`}
+                      title={`Deactivate ${user.email}?`}
+                      confirmLabel="Deactivate"
+                      onConfirm={() => update(user, { active: false }, `${user.email} was deactivated.`)}
+                    >
+                      They are signed out at once and can no longer sign in. You can reactivate them later.
+                    </ConfirmDialog>
                   ) : (
-                    <Button size="sm" variant="secondary" onClick={() => update(user, { active: true })}>
+                    <Button size="sm" variant="secondary" onClick={() => update(user, { active: true }, `${user.email} was reactivated.`)}>
                       Reactivate
                     </Button>
                   )}
@@ -114,6 +128,22 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
             ))}
           </TableBody>
         </Table>
+        <ConfirmDialog
+          open={roleChange !== null}
+          onOpenChange={(open) => (open ? null : setRoleChange(null))}
+          title={roleChange ? `Change the role of ${roleChange.user.email} to ${roleLabels[roleChange.role]}?` : ""}
+          confirmLabel="Change role"
+          variant="default"
+          onConfirm={() => {
+            if (!roleChange) return;
+            const { user, role } = roleChange;
+            void update(user, { role }, `The role of ${user.email} is now ${roleLabels[role]}.`);
+          }}
+        >
+          {roleChange
+            ? `Their role changes from ${roleLabels[roleChange.user.role]} to ${roleLabels[roleChange.role]}: what they may see and do changes at their next request.`
+            : null}
+        </ConfirmDialog>
       </CardContent>
     </Card>
   );

@@ -40,7 +40,7 @@ async function fillSessions(db: Database, locationId: string, count: number): Pr
     select ${locationId}::uuid, 'staging', (array['schedule', 'manual', 'resume', 'cli'])[1 + n % 4]::sync_trigger,
            case when n % 4 = 1 then 'support@example.test' end, n % 50 = 0, '{calendars,service_categories,services}',
            (case when n % 10 = 0 then 'failed' else 'succeeded' end)::sync_session_status,
-           case when n % 10 = 0 then 'The upstream answered 503 after 5 attempt(s)' end,
+           case when n % 10 = 0 then 'The upstream answered 503 after 5 attempts' end,
            now() - n * interval '5 minutes', now() - n * interval '5 minutes' + interval '2 seconds', now() - n * interval '5 minutes' + interval '95 seconds'
     from generate_series(1, ${count}) as n`);
   await db.execute(sql`

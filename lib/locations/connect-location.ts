@@ -1,3 +1,4 @@
+import { pluralize } from "@/lib/format/plural";
 import { eq } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locations } from "@/db/schema";
@@ -123,7 +124,7 @@ async function throttle(db: DatabaseOrTransaction, actor: OperationActor, locati
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   throw new DomainError(
     "RATE_LIMITED",
-    `Too many connection attempts. Nothing was sent to the Marketing Automation Service. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    `Too many connection attempts. Nothing was sent to the Marketing Automation Service. Try again in ${pluralize(minutes, "minute")}.`,
     [],
     retryAfterSeconds,
   );

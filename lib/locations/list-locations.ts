@@ -23,6 +23,8 @@ export interface LocationListItem {
   /** The newest session: its status, and when it ended (or started, while it runs). */
   lastSession: { status: string; endedAt: Date } | null;
   nextSyncAt: Date;
+  /** Set while the daily schedule is paused: then there is no next run. */
+  schedulePaused: { at: Date; byEmail: string | null; reason: string | null } | null;
   syncTime: string;
   timeZone: string;
 }
@@ -100,6 +102,9 @@ export async function listLocations(ctx: OperationContext<LocationViewer>, query
     lastCheckOk: locations.lastCheckOk,
     syncTime: locations.syncTime,
     timeZone: locations.timeZone,
+    schedulePausedAt: locations.schedulePausedAt,
+    schedulePausedByEmail: locations.schedulePausedByEmail,
+    schedulePauseReason: locations.schedulePauseReason,
   };
   const base = db.select(columns).from(locations);
   const scoped = scope === "all" ? base : base.innerJoin(locationMembers, eq(locationMembers.locationId, locations.id));
@@ -120,8 +125,9 @@ export async function listLocations(ctx: OperationContext<LocationViewer>, query
     page.map((row) => row.id),
   );
   return {
-    items: page.map(({ sortName: _sortName, ...row }) => ({
+    items: page.map(({ sortName: _sortName, schedulePausedAt, schedulePausedByEmail, schedulePauseReason, ...row }) => ({
       ...row,
+      schedulePaused: schedulePausedAt ? { at: schedulePausedAt, byEmail: schedulePausedByEmail, reason: schedulePauseReason } : null,
       connectionStatus: connectionStatusOf(row),
       lastSession: lastSessions.get(row.id) ?? null,
       nextSyncAt: nextScheduledSync(row.syncTime, row.timeZone, now),

@@ -14,6 +14,9 @@ export const LocationConnectionResponse = z.object({
     connectedAt: z.string().nullable(),
     lastCheckedAt: z.string().nullable(),
     lastCheckOk: z.boolean().nullable(),
+    schedulePausedAt: z.string().nullable(),
+    schedulePausedByEmail: z.string().nullable(),
+    schedulePauseReason: z.string().nullable(),
   }),
 });
 export type LocationConnection = z.infer<typeof LocationConnectionResponse>["location"];

@@ -219,6 +219,7 @@ describe("listLocations", async () => {
       lastSession: null,
       // 10:00 in Berlin (summer time) on the day of "now".
       nextSyncAt: new Date("2026-06-01T08:00:00Z"),
+      schedulePaused: null,
       syncTime: "10:00",
       timeZone: "Europe/Berlin",
     });

@@ -5,7 +5,7 @@ export const recordTypeLabels: Record<PreviewRecordType, string> = {
   calendars: "Calendars",
   service_categories: "Service categories",
   services: "Services",
-  contact_details: "Contact details",
+  contact_details: "Contacts",
   vehicles: "Vehicles",
   appointments: "Appointments",
   openings: "Openings",

@@ -1,3 +1,4 @@
+import { pluralize } from "@/lib/format/plural";
 import { DomainError } from "@/lib/errors/domain-error";
 import { UpstreamError, UpstreamUploadAddressError } from "@/lib/upstream/errors";
 
@@ -7,7 +8,7 @@ export function describeSyncError(error: unknown): string {
   if (error instanceof UpstreamUploadAddressError) return error.message.slice(0, 2000);
   if (error instanceof UpstreamError) {
     const status = error.status ? ` (HTTP ${error.status})` : "";
-    const attempts = error.attempts ? ` after ${error.attempts} attempt${error.attempts === 1 ? "" : "s"}` : "";
+    const attempts = error.attempts ? ` after ${pluralize(error.attempts, "attempt")}` : "";
     return `${error.message}${status}${attempts}`.slice(0, 2000);
   }
   if (error instanceof DomainError) return error.message;

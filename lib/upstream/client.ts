@@ -174,7 +174,9 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       details.push({ index: duplicate.index, field: "external_id", reason: `repeats the external_id of record ${duplicate.firstIndex}` });
     }
     if (details.length) {
-      throw new UpstreamRejectedError(`${where} was not sent: ${details.length} problem(s) in its records`, { details: details.slice(0, 50) });
+      throw new UpstreamRejectedError(`${where} was not sent: ${details.length} ${details.length === 1 ? "problem" : "problems"} in its records`, {
+        details: details.slice(0, 50),
+      });
     }
     return checked;
   }

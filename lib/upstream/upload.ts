@@ -2,13 +2,10 @@ import { Readable } from "node:stream";
 import type { z } from "zod";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { UpstreamUploadAddressError, UpstreamUploadError, type UpstreamErrorDetail } from "./errors";
+import { isLoopbackHost } from "./loopback-host";
 
 /** Records for an upload: an iterable, or a function that opens one (needed to retry with a fresh address). */
 export type RecordSource<T> = AsyncIterable<T> | Iterable<T> | (() => AsyncIterable<T> | Iterable<T>);
-
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
 
 function hostMatches(url: URL, entry: string): boolean {
   const allowed = entry.trim().toLowerCase();

@@ -1,3 +1,4 @@
+import { pluralize } from "@/lib/format/plural";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
@@ -73,7 +74,7 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
       <Card>
         <CardContent className="flex flex-col gap-4">
           <p className="text-sm text-slate-600" aria-live="polite">
-            {page.total === 1 ? "1 location" : `${page.total} locations`}
+            {pluralize(page.total, "location")}
           </p>
           {page.items.length === 0 ? (
             <p className="py-8 text-center text-sm text-slate-600">

@@ -1,3 +1,4 @@
+import { pluralize } from "@/lib/format/plural";
 import type { Command } from "commander";
 import { getDatabase } from "@/db/client";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -105,7 +106,7 @@ export function register(program: Command) {
             (step) =>
               `  ${step.name.padEnd(18)} ${step.status.padEnd(9)} sent ${step.recordsSent}, invalid ${step.recordsInvalid}, excluded ${step.recordsExcluded}${step.error ? ` – ${forTerminal(step.error)}` : ""}`,
           ),
-          `  ${view.attempts.length} HTTP attempt(s)`,
+          `  ${pluralize(view.attempts.length, "HTTP attempt")}`,
         ];
         print(view, options.json, lines.join("\n"));
       });

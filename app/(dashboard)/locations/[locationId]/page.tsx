@@ -2,14 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { LocationLiveCards } from "@/components/locations/location-live-cards";
+import { LocationSyncActions } from "@/components/locations/location-sync-actions";
 import { OwnersCard } from "@/components/locations/owners-card";
+import { ScheduleCard } from "@/components/locations/schedule-card";
 import { Prefetched } from "@/components/queries/prefetched";
 import { buttonVariants } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { can, permissionsOf } from "@/lib/auth/permissions";
-import { formatDateTime } from "@/lib/format/date-time";
 import { listLocationOwners } from "@/lib/locations/list-location-owners";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { SYNC_WINDOW } from "@/lib/locations/location-inputs";
@@ -41,54 +41,48 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
   // The same snapshot the browser's live query reads (lib/queries/location-live-queries), parsed with the same schema.
   const { location: connection } = LocationConnectionResponse.parse({ location: serializeDates(location) });
   const live = locationLiveStateOf(connection, latest, open);
-  const nextRun = `${formatDateTime(nextSync, location.timeZone)} (${location.timeZone})`;
+  const outsideWindow = isOutsideSyncWindow(location.timeZone);
   return (
-    <>
+    <Prefetched entries={[{ queryKey: queryKeys.locationLive(location.id), data: live }]}>
       <PageHeader
         title={location.name}
         description={`${location.environment} · upstream location ${location.upstreamLocationId ?? "not set"} · ${location.timeZone} · ${location.country}${location.automotive ? " · automotive" : ""}`}
         actions={
-          permissions["location.edit"] ? (
-            <Link href={`/locations/${location.id}/edit`} className={buttonVariants({ variant: "secondary" })}>
-              Edit location
-            </Link>
-          ) : null
+          <div className="flex flex-wrap items-start gap-2">
+            {permissions["sync.start"] ? (
+              <LocationSyncActions locationId={location.id} timeZone={location.timeZone} outsideWindow={outsideWindow} />
+            ) : null}
+            {permissions["location.edit"] ? (
+              <Link href={`/locations/${location.id}/edit`} className={buttonVariants({ variant: "secondary" })}>
+                Edit location
+              </Link>
+            ) : null}
+          </div>
         }
       />
       <div className="grid gap-6 lg:grid-cols-2">
-        <Prefetched entries={[{ queryKey: queryKeys.locationLive(location.id), data: live }]}>
-          <LocationLiveCards
-            locationId={location.id}
-            timeZone={location.timeZone}
-            permissions={permissions}
-            outsideWindow={isOutsideSyncWindow(location.timeZone)}
-            nextRun={nextRun}
-            schedule={
-              <Card role="region" aria-labelledby="schedule-title">
-                <CardHeader>
-                  <CardTitle id="schedule-title">Schedule</CardTitle>
-                  <CardDescription>
-                    Daily, inside the upstream&apos;s recommended window of {SYNC_WINDOW.start}–{SYNC_WINDOW.end} in the business&apos;s time zone.
-                  </CardDescription>
-                </CardHeader>
-                <CardContent>
-                  <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-                    <dt className="text-slate-600">Daily sync</dt>
-                    <dd>
-                      {location.syncTime} {location.timeZone}
-                    </dd>
-                    <dt className="text-slate-600">Next run</dt>
-                    <dd>{nextRun}</dd>
-                    <dt className="text-slate-600">Source</dt>
-                    <dd>{location.sourceKey ?? "not set"}</dd>
-                  </dl>
-                </CardContent>
-              </Card>
-            }
-            owners={showsOwners ? <OwnersCard locationId={location.id} owners={owners} canInvite={permissions["location.owners.invite"]} /> : null}
-          />
-        </Prefetched>
+        <LocationLiveCards
+          locationId={location.id}
+          timeZone={location.timeZone}
+          permissions={permissions}
+          nextRunAt={nextSync.toISOString()}
+          schedule={
+            <ScheduleCard
+              location={{
+                id: location.id,
+                name: location.name,
+                timeZone: location.timeZone,
+                syncTime: location.syncTime,
+                sourceKey: location.sourceKey,
+              }}
+              nextRunAt={nextSync.toISOString()}
+              syncWindow={SYNC_WINDOW}
+              canPause={permissions["schedule.pause"]}
+            />
+          }
+          owners={showsOwners ? <OwnersCard locationId={location.id} owners={owners} canInvite={permissions["location.owners.invite"]} /> : null}
+        />
       </div>
-    </>
+    </Prefetched>
   );
 }

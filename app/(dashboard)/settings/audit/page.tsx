@@ -1,3 +1,4 @@
+import { Time } from "@/components/time/time";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
@@ -81,7 +82,9 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
               <TableBody>
                 {events.map((event) => (
                   <TableRow key={event.id}>
-                    <TableCell className="whitespace-nowrap">{event.at.toISOString().replace("T", " ").slice(0, 19)}</TableCell>
+                    <TableCell className="whitespace-nowrap">
+                      <Time value={event.at} timeZone="UTC" style="absolute" />
+                    </TableCell>
                     <TableCell>
                       <div>{event.actorEmail ?? "—"}</div>
                       {event.clientAddress ? <div className="text-xs text-slate-600">{event.clientAddress}</div> : null}

@@ -1,3 +1,4 @@
+import { Time } from "@/components/time/time";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
@@ -15,7 +16,7 @@ import { inspectSandboxLocation, listSandboxLocations, SandboxInspectQuery } fro
 
 export const metadata: Metadata = { title: "Sandbox inspector" };
 
-const formatTime = (value: Date) => value.toISOString().replace("T", " ").slice(0, 19);
+const formatTime = (value: Date) => <Time value={value} timeZone="UTC" style="absolute" />;
 const statusTone = (status: number) => (status === 0 || status >= 500 ? "danger" : status >= 400 ? "warning" : "success");
 
 export default async function SandboxInspectorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

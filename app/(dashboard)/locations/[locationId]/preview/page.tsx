@@ -1,3 +1,6 @@
+import { pluralize } from "@/lib/format/plural";
+import { statusLabel } from "@/lib/format/status";
+import { Time } from "@/components/time/time";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
@@ -18,7 +21,6 @@ import { Label } from "@/components/ui/label";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/permissions";
-import { formatDateTime } from "@/lib/format/date-time";
 import { queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { ensureFreshPreview } from "@/lib/preview/ensure-fresh-preview";
@@ -111,8 +113,7 @@ export default async function PreviewPage({
             <>
               {shown ? (
                 <p className="text-sm text-slate-600">
-                  Computed {formatDateTime(shown.finishedAt ?? shown.createdAt, location.timeZone)} ({location.timeZone}) · cached until the source
-                  changes ·{" "}
+                  Computed <Time value={shown.finishedAt ?? shown.createdAt} timeZone={location.timeZone} /> · cached until the source changes ·{" "}
                   <a className="text-blue-700 hover:underline" href={`/api/locations/${location.id}/preview/issues`}>
                     Download all issues (CSV)
                   </a>
@@ -132,7 +133,9 @@ export default async function PreviewPage({
                   >
                     {recordTypeLabels[candidate]}{" "}
                     {counts ? <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span> : null}
-                    {counts?.[candidate]!.errors ? <span className="ml-1 text-red-700">· {counts[candidate]!.errors} errors</span> : null}
+                    {counts?.[candidate]!.errors ? (
+                      <span className="ml-1 text-red-700">· {pluralize(counts[candidate]!.errors, "error")}</span>
+                    ) : null}
                   </Link>
                 ))}
               </nav>
@@ -184,7 +187,7 @@ export default async function PreviewPage({
                           <option value="">Any</option>
                           {previewStatusFilters.map((status) => (
                             <option key={status} value={status}>
-                              {status}
+                              {statusLabel(status)}
                             </option>
                           ))}
                         </Select>
