@@ -211,6 +211,9 @@ test.describe("empty states", () => {
     await expect(empty).toContainText(`Responsive Never Synced ${suffix} has not synced yet`);
     await empty.getByRole("link", { name: "Go to the location to sync it" }).click();
     await expect(support).toHaveURL(new RegExp(`/locations/${ids.neverSynced}$`));
+    const latest = support.getByRole("region", { name: "Latest session" }).getByTestId("empty-state");
+    await expect(latest).toContainText("No sync session has run for this location yet");
+    await expect(latest).toContainText("or at once with Sync now");
     await support.goto(`/locations/${ids.neverSynced}/sessions`);
     await expectFinished(support, sizes[1], "empty-location-sessions");
     await support.context().close();
@@ -219,6 +222,10 @@ test.describe("empty states", () => {
     await engineer.goto(`/locations/${ids.neverSynced}/sessions`);
     await expect(engineer.getByTestId("empty-state")).toContainText("has not synced yet");
     await expect(engineer.getByTestId("empty-state").getByRole("link")).toHaveCount(0);
+    await engineer.goto(`/locations/${ids.neverSynced}`);
+    const readOnly = engineer.getByRole("region", { name: "Latest session" }).getByTestId("empty-state");
+    await expect(readOnly).toContainText("No sync session has run for this location yet");
+    await expect(readOnly).not.toContainText("Sync now");
     await engineer.context().close();
   });
 
