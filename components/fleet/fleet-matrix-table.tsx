@@ -1,6 +1,7 @@
 import { SchedulePausedNote } from "@/components/locations/schedule-paused-note";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { FleetMatrixRowJson } from "@/lib/fleet/fleet-matrix-responses";
 import { matrixStepLabels, matrixSteps } from "@/lib/fleet/step-freshness";
 import { MatrixCellView } from "./matrix-cell";
@@ -9,7 +10,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 
 export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRowJson[]; canPause: boolean }) {
   return (
-    <div className="w-full overflow-x-auto">
+    <ScrollRegion>
       <table className="w-full border-collapse text-sm">
         <caption className="sr-only">Locations by sync step: the last outcome of each step and how fresh it is, worst locations first</caption>
         <thead>
@@ -77,6 +78,6 @@ export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRowJson[
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -17,10 +17,19 @@ const items: { href: string; label: string; requires?: Action }[] = [
  * `attentionCount`: locations the user may see that need attention; `permissions`: what the user may do
  * (lib/auth/permissions). Both computed by the layout, on the server: the pages check again.
  */
-export function NavLinks({ attentionCount, permissions }: { attentionCount: number; permissions: Permissions }) {
+export function NavLinks({
+  attentionCount,
+  permissions,
+  onNavigate,
+}: {
+  attentionCount: number;
+  permissions: Permissions;
+  /** Called when a link is followed (the sheet closes). */
+  onNavigate?: () => void;
+}) {
   const pathname = usePathname();
   return (
-    <nav aria-label="Main" className="flex flex-row flex-wrap gap-1 md:flex-col">
+    <nav aria-label="Main" className="flex flex-col gap-1">
       {items
         .filter((item) => !item.requires || permissions[item.requires])
         .map((item) => {
@@ -30,6 +39,7 @@ export function NavLinks({ attentionCount, permissions }: { attentionCount: numb
               key={item.href}
               href={item.href}
               aria-current={active ? "page" : undefined}
+              onClick={onNavigate}
               className={cn(
                 "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100",
                 active && "bg-slate-900 text-white hover:bg-slate-800",
@@ -42,6 +52,7 @@ export function NavLinks({ attentionCount, permissions }: { attentionCount: numb
       {attentionCount > 0 ? (
         <Link
           href="/locations?status=needs_attention"
+          onClick={onNavigate}
           className="flex items-center justify-between gap-2 rounded-md px-3 py-2 text-sm font-medium text-red-900 hover:bg-red-50"
           data-testid="attention-badge"
         >

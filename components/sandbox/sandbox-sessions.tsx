@@ -1,7 +1,9 @@
 import { Time } from "@/components/time/time";
 import { formatAbsoluteTime } from "@/lib/format/time";
+import { InboxIcon } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { SandboxLocationInspection } from "@/lib/sandbox/inspect";
 
@@ -17,7 +19,13 @@ export function SandboxSessions({ sessions }: { sessions: SandboxLocationInspect
         <CardTitle>Sessions</CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
-        {sessions.length === 0 ? <p className="text-sm text-slate-600">No sync session yet.</p> : null}
+        {sessions.length === 0 ? (
+          <EmptyState
+            icon={InboxIcon}
+            className="py-6"
+            message="No sync session yet: the simulator records one each time this location syncs against it."
+          />
+        ) : null}
         {sessions.map((session) => (
           <section
             key={session.id}

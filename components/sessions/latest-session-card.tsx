@@ -1,9 +1,11 @@
 import { Time } from "@/components/time/time";
 import { isInFlight } from "@/lib/queries/session-queries";
+import { HistoryIcon } from "lucide-react";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
 import type { Permissions } from "@/lib/auth/permissions";
 import type { SessionHistoryItem } from "@/lib/sync/read-session-history";
 import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
@@ -83,7 +85,11 @@ export function LatestSessionCard({
             {!inFlight ? <SessionActions session={latest} permissions={permissions} /> : null}
           </>
         ) : (
-          <p className="text-sm text-slate-600">No sync session has run for this location yet.</p>
+          <EmptyState
+            icon={HistoryIcon}
+            className="py-6"
+            message={`No sync session has run for this location yet: once it is connected it syncs on its daily schedule${permissions["sync.start"] ? ", or at once with Sync now" : ""}.`}
+          />
         )}
       </CardContent>
     </Card>

@@ -1,11 +1,13 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cn } from "@/lib/utils";
+import { ScrollRegion } from "./scroll-region";
 
+/** A table that scrolls sideways inside its own box on a narrow screen, never the page. */
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
   return (
-    <div className="w-full overflow-x-auto">
+    <ScrollRegion>
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
-    </div>
+    </ScrollRegion>
   );
 }
 export const TableHeader = (props: HTMLAttributes<HTMLTableSectionElement>) => <thead className="border-b border-slate-200" {...props} />;

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { MapPinIcon, SearchXIcon } from "lucide-react";
 import { FleetMatrixFilters } from "@/components/fleet/fleet-matrix-filters";
 import { LiveFleetMatrix } from "@/components/fleet/live-fleet-matrix";
 import { MatrixLegend } from "@/components/fleet/matrix-cell";
@@ -6,6 +8,8 @@ import { queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { PageHeader } from "@/components/layout/page-header";
 import { Prefetched } from "@/components/queries/prefetched";
 import { Alert } from "@/components/ui/alert";
+import { buttonVariants } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
@@ -27,6 +31,30 @@ export default async function FleetPage({ searchParams }: { searchParams: Promis
     .filter((step) => freshForHours[step] <= 48)
     .map((step) => `${matrixStepLabels[step].toLowerCase()} ${freshForHours[step]} h`)
     .join(", ");
+  const empty =
+    query.q || query.environment ? (
+      <EmptyState
+        icon={SearchXIcon}
+        message="No locations match. Try another search or clear the filters."
+        action={
+          <Link href="/fleet" className={buttonVariants({ variant: "secondary" })}>
+            Clear filters
+          </Link>
+        }
+      />
+    ) : (
+      <EmptyState
+        icon={MapPinIcon}
+        message="No locations yet: once a location is added, its sync steps and how fresh each one is show here."
+        action={
+          can(user, "location.create") ? (
+            <Link href="/locations/new" className={buttonVariants({ variant: "secondary" })}>
+              Add a location
+            </Link>
+          ) : null
+        }
+      />
+    );
 
   return (
     <>
@@ -49,7 +77,7 @@ export default async function FleetPage({ searchParams }: { searchParams: Promis
         <CardContent className="flex flex-col gap-4">
           {/* The same JSON the browser's live query reads (GET /api/fleet), parsed with the same schema. */}
           <Prefetched entries={[{ queryKey: queryKeys.fleetMatrix(query), data: FleetMatrixPageResponse.parse(JSON.parse(JSON.stringify(matrix))) }]}>
-            <LiveFleetMatrix query={query} canPause={can(user, "schedule.pause")} />
+            <LiveFleetMatrix query={query} canPause={can(user, "schedule.pause")} empty={empty} />
           </Prefetched>
         </CardContent>
       </Card>

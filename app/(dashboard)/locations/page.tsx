@@ -4,9 +4,11 @@ import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { LocationFilters } from "@/components/locations/location-filters";
 import { LocationsTable } from "@/components/locations/locations-table";
+import { MapPinIcon, SearchXIcon } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { can, seesOwnLocationsOnly } from "@/lib/auth/permissions";
@@ -77,13 +79,33 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
             {pluralize(page.total, "location")}
           </p>
           {page.items.length === 0 ? (
-            <p className="py-8 text-center text-sm text-slate-600">
-              {filtered
-                ? "No locations match. Try another search or clear the filters."
-                : canCreate
-                  ? "No locations yet. Add the first with New location."
-                  : "No locations yet."}
-            </p>
+            filtered ? (
+              <EmptyState
+                icon={SearchXIcon}
+                message="No locations match. Try another search or clear the filters."
+                action={
+                  <Link href="/locations" className={buttonVariants({ variant: "secondary" })}>
+                    Clear filters
+                  </Link>
+                }
+              />
+            ) : (
+              <EmptyState
+                icon={MapPinIcon}
+                message={
+                  seesOwnLocationsOnly(user)
+                    ? "No location is shared with you yet: once your account manager adds you to your business, it appears here."
+                    : "No locations yet: add a business location to keep it in sync with the Marketing Automation Service."
+                }
+                action={
+                  canCreate ? (
+                    <Link href="/locations/new" className={buttonVariants({ variant: "secondary" })}>
+                      Add a location
+                    </Link>
+                  ) : null
+                }
+              />
+            )
           ) : (
             <LocationsTable items={page.items} />
           )}

@@ -7,11 +7,14 @@ import { FleetTodayCountsView } from "@/components/fleet/fleet-today-counts";
 import { hrefWith, queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { PageHeader } from "@/components/layout/page-header";
 import { Prefetched } from "@/components/queries/prefetched";
+import { HistoryIcon, SearchXIcon } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
+import { buttonVariants } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
-import { seesOwnLocationsOnly } from "@/lib/auth/permissions";
+import { can, seesOwnLocationsOnly } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { FleetSessionQuery } from "@/lib/fleet/fleet-inputs";
 import { FleetSessionPageResponse } from "@/lib/fleet/fleet-session-responses";
@@ -39,6 +42,29 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
   }
   const [counts, days] = await Promise.all([countFleetSessionsToday(ctx), listFleetDays(ctx)]);
   const filters = { q: query.q, status: query.status, trigger: query.trigger, environment: query.environment };
+  const empty = Object.values(filters).some(Boolean) ? (
+    <EmptyState
+      icon={SearchXIcon}
+      message="No sessions match these filters."
+      action={
+        <Link href="/sessions" className={buttonVariants({ variant: "secondary" })}>
+          Clear filters
+        </Link>
+      }
+    />
+  ) : (
+    <EmptyState
+      icon={HistoryIcon}
+      message="No sync sessions yet: a session appears here when a location syncs, on its daily schedule or with Sync now on its page."
+      action={
+        can(user, "location.view") ? (
+          <Link href="/locations" className={buttonVariants({ variant: "secondary" })}>
+            Go to locations
+          </Link>
+        ) : null
+      }
+    />
+  );
 
   return (
     <>
@@ -74,7 +100,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
           <Prefetched
             entries={[{ queryKey: queryKeys.fleetSessions(query), data: FleetSessionPageResponse.parse(JSON.parse(JSON.stringify(page))) }]}
           >
-            <LiveFleetSessions query={query} filtered={Object.values(filters).some(Boolean)} />
+            <LiveFleetSessions query={query} empty={empty} />
           </Prefetched>
           {query.after || page.nextCursor ? (
             <nav aria-label="Pages" className="flex justify-between text-sm">

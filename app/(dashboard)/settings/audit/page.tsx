@@ -2,8 +2,10 @@ import { Time } from "@/components/time/time";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
+import { ScrollTextIcon, SearchXIcon } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
+import { Button, buttonVariants } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input, Select } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -67,7 +69,22 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
       <Card>
         <CardContent>
           {events.length === 0 ? (
-            <p className="py-8 text-center text-sm text-slate-600">No entries match.</p>
+            query.action || query.actor || query.from || query.to ? (
+              <EmptyState
+                icon={SearchXIcon}
+                message="No entries match these filters."
+                action={
+                  <Link href="/settings/audit" className={buttonVariants({ variant: "secondary" })}>
+                    Clear filters
+                  </Link>
+                }
+              />
+            ) : (
+              <EmptyState
+                icon={ScrollTextIcon}
+                message="Nothing has been recorded yet: sign-ins, user and role changes, credential changes and syncs started by hand appear here as they happen."
+              />
+            )
           ) : (
             <Table>
               <TableHeader>

@@ -1,11 +1,13 @@
 import { Time } from "@/components/time/time";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ServerIcon } from "lucide-react";
 import { PageHeader } from "@/components/layout/page-header";
 import { SandboxSessions } from "@/components/sandbox/sandbox-sessions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -64,7 +66,16 @@ export default async function SandboxInspectorPage({ searchParams }: { searchPar
       </Card>
 
       {!inspection ? (
-        <p className="text-sm text-slate-600">{locations.length === 0 ? "The sandbox holds no locations yet." : "No location has this id."}</p>
+        <Card>
+          <EmptyState
+            icon={ServerIcon}
+            message={
+              locations.length === 0
+                ? "The simulator holds no locations yet: they appear here once the demo is provisioned or a test creates one."
+                : "No location has this id. Choose one from the list above."
+            }
+          />
+        </Card>
       ) : (
         <div className="flex flex-col gap-4">
           <Card>

@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
+import { UsersIcon } from "lucide-react";
 import { PageHeader } from "@/components/layout/page-header";
+import { Card } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
 import { CreateUserForm } from "@/components/users/create-user-form";
 import { UsersTable } from "@/components/users/users-table";
 import { getDatabase } from "@/db/client";
@@ -28,6 +31,14 @@ export default async function UsersPage() {
             createdAt: user.createdAt.toISOString(),
           }))}
         />
+        {users.every((user) => user.id === currentUser.id) ? (
+          <Card>
+            <EmptyState
+              icon={UsersIcon}
+              message="You are the only user so far: invite a colleague or a location's owner with the form above, and they get a one-time link to set their password."
+            />
+          </Card>
+        ) : null}
       </div>
     </>
   );

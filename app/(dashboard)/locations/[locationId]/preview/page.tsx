@@ -94,7 +94,7 @@ export default async function PreviewPage({
         title={`Preview · ${location.name}`}
         description="What a sync sends, checked record by record: a first sync every valid record, later syncs the new and changed ones. Nothing is sent from this page."
         actions={
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             <Link href={`/locations/${location.id}`} className={buttonVariants({ variant: "ghost" })}>
               Back to the location
             </Link>
@@ -114,7 +114,7 @@ export default async function PreviewPage({
               {shown ? (
                 <p className="text-sm text-slate-600">
                   Computed <Time value={shown.finishedAt ?? shown.createdAt} timeZone={location.timeZone} /> · cached until the source changes ·{" "}
-                  <a className="text-blue-700 hover:underline" href={`/api/locations/${location.id}/preview/issues`}>
+                  <a className="text-blue-700 underline" href={`/api/locations/${location.id}/preview/issues`}>
                     Download all issues (CSV)
                   </a>
                 </p>

@@ -4,10 +4,14 @@ import { PageHeader } from "@/components/layout/page-header";
 import { SessionHistoryFilters } from "@/components/sessions/session-history-filters";
 import { Prefetched } from "@/components/queries/prefetched";
 import { LiveSessionHistory } from "@/components/sessions/live-session-history";
+import { HistoryIcon, SearchXIcon } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
+import { buttonVariants } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
+import { can } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { queryKeys } from "@/lib/queries/query-keys";
@@ -50,6 +54,30 @@ export default async function SessionHistoryPage({
     if (cursor.before) search.set("before", cursor.before);
     return `${base}?${search.toString()}`;
   };
+  const empty =
+    query.status || query.trigger ? (
+      <EmptyState
+        icon={SearchXIcon}
+        message="No sessions of this location match these filters."
+        action={
+          <Link href={base} className={buttonVariants({ variant: "secondary" })}>
+            Clear filters
+          </Link>
+        }
+      />
+    ) : (
+      <EmptyState
+        icon={HistoryIcon}
+        message={`${location.name} has not synced yet: its sessions appear here once it syncs, on its daily schedule or with Sync now.`}
+        action={
+          can(user, "sync.start") ? (
+            <Link href={`/locations/${location.id}`} className={buttonVariants({ variant: "secondary" })}>
+              Go to the location to sync it
+            </Link>
+          ) : null
+        }
+      />
+    );
   return (
     <>
       <PageHeader
@@ -67,7 +95,7 @@ export default async function SessionHistoryPage({
         <Card>
           <CardContent>
             <Prefetched entries={[{ queryKey: queryKeys.locationSessions(location.id, shownQuery), data: page }]}>
-              <LiveSessionHistory locationId={location.id} query={shownQuery} timeZone={location.timeZone} />
+              <LiveSessionHistory locationId={location.id} query={shownQuery} timeZone={location.timeZone} empty={empty} />
             </Prefetched>
           </CardContent>
         </Card>
