@@ -57,6 +57,7 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/sessions": "session.view",
   "api /api/sessions/[sessionId]": "session.view",
   "api /api/fleet": "fleet.view",
+  "api /api/sessions/[sessionId]/attempts/[attemptId]": "session.attempts.view",
   "api /api/sessions/[sessionId]/cancel": "sync.cancel",
   "api /api/sessions/[sessionId]/resume": "sync.resume",
   "api /api/sessions/[sessionId]/close-upstream": "sync.close-upstream",
