@@ -60,6 +60,11 @@ export const permissionTable = {
   "alerts.manage": { roles: ["admin"], scope: "global", description: "See and change where alerts go." },
   "audit.view": { roles: ["admin"], scope: "global", description: "Read the audit log." },
   "sandbox.inspect": { roles: ["admin", "engineer"], scope: "global", description: "Inspect the built-in upstream simulator." },
+  "sandbox.faults": {
+    roles: ["admin", "engineer"],
+    scope: "global",
+    description: "Inject and clear faults in the built-in upstream simulator (never in production mode).",
+  },
 } as const satisfies Record<string, Permission>;
 
 export type Action = keyof typeof permissionTable;

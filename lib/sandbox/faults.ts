@@ -44,8 +44,25 @@ export async function injectFault(db: DatabaseOrTransaction, input: InjectFaultI
   return { id: row!.id };
 }
 
-export async function clearFaults(db: DatabaseOrTransaction, input: { target?: string } = {}): Promise<void> {
-  if (input.target) await db.delete(sandboxFaults).where(sql`${sandboxFaults.target} = ${input.target}`);
+/** The armed faults, oldest first (a spent one, count reached, is left out). */
+export async function listFaults(db: DatabaseOrTransaction) {
+  const rows = await db
+    .select()
+    .from(sandboxFaults)
+    .where(sql`${sandboxFaults.remaining} is null or ${sandboxFaults.remaining} > 0`)
+    .orderBy(sandboxFaults.id);
+  return rows.map((row) => ({
+    id: row.id,
+    target: row.target,
+    mode: FaultMode.parse(row.mode),
+    remaining: row.remaining,
+    probability: row.probability,
+  }));
+}
+
+export async function clearFaults(db: DatabaseOrTransaction, input: { target?: string; id?: number } = {}): Promise<void> {
+  if (input.id !== undefined) await db.delete(sandboxFaults).where(sql`${sandboxFaults.id} = ${input.id}`);
+  else if (input.target) await db.delete(sandboxFaults).where(sql`${sandboxFaults.target} = ${input.target}`);
   else await db.delete(sandboxFaults);
 }
 

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCan, type Actor } from "@/lib/auth/permissions";
+import { DomainError } from "@/lib/errors/domain-error";
+import type { OperationContext } from "@/lib/operations/context";
+import { sandboxFaultTargets } from "./endpoints";
+import { areFaultsEnabled } from "./fault-policy";
+import { clearFaults, FaultMode, injectFault, listFaults } from "./faults";
+
+/** A fault as the inspector arms it: the next `count` requests to `target` fail, or every one until cleared. */
+export const InjectSandboxFaultInput = z.object({
+  target: z.enum(sandboxFaultTargets as [string, ...string[]], "must be a sandbox endpoint or upload"),
+  mode: FaultMode,
+  /** Omitted: every request until the fault is cleared. */
+  count: z.number().int().min(1).max(10_000).optional(),
+});
+export type InjectSandboxFaultInput = z.infer<typeof InjectSandboxFaultInput>;
+
+export const ClearSandboxFaultsQuery = z.object({ id: z.coerce.number().int().positive().optional() });
+
+export const SandboxFaultsView = z.object({
+  /** False in production mode (and wherever faults are off): the inspector shows no controls. */
+  enabled: z.boolean(),
+  targets: z.array(z.string()),
+  faults: z.array(
+    z.object({ id: z.number(), target: z.string(), mode: FaultMode, remaining: z.number().nullable(), probability: z.number().nullable() }),
+  ),
+});
+export type SandboxFaultsView = z.infer<typeof SandboxFaultsView>;
+
+function assertFaultsEnabled(): void {
+  if (!areFaultsEnabled()) throw new DomainError("CONFLICT", "Faults can be injected only in the built-in demo, never in production mode.");
+}
+
+export async function getSandboxFaults(ctx: OperationContext<Actor>): Promise<SandboxFaultsView> {
+  assertCan(ctx.actor, "sandbox.inspect");
+  const enabled = areFaultsEnabled();
+  return { enabled, targets: sandboxFaultTargets, faults: enabled ? await listFaults(ctx.db) : [] };
+}
+
+export async function injectSandboxFault(ctx: OperationContext, input: InjectSandboxFaultInput): Promise<{ id: number }> {
+  assertCan(ctx.actor, "sandbox.faults");
+  assertFaultsEnabled();
+  return ctx.db.transaction(async (tx) => {
+    const armed = await injectFault(tx, { target: input.target, mode: input.mode, count: input.count, probability: input.count ? undefined : 1 });
+    await recordAuditEvent(tx, {
+      actor: ctx.actor,
+      action: "sandbox.fault_injected",
+      target: { type: "sandbox_fault", id: String(armed.id), label: input.target },
+      details: { target: input.target, mode: input.mode, count: input.count ?? "until cleared" },
+    });
+    return armed;
+  });
+}
+
+/** Clears one fault (`id`) or all of them. */
+export async function clearSandboxFaults(ctx: OperationContext, input: { id?: number }): Promise<{ cleared: true }> {
+  assertCan(ctx.actor, "sandbox.faults");
+  assertFaultsEnabled();
+  await ctx.db.transaction(async (tx) => {
+    await clearFaults(tx, { id: input.id });
+    await recordAuditEvent(tx, {
+      actor: ctx.actor,
+      action: "sandbox.faults_cleared",
+      target: input.id ? { type: "sandbox_fault", id: String(input.id) } : undefined,
+      details: { which: input.id ?? "all" },
+    });
+  });
+  return { cleared: true };
+}
