@@ -10,7 +10,7 @@ import { Input, Select } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { queryKeys } from "@/lib/queries/query-keys";
 import { sandboxFaultsQueryOptions } from "@/lib/queries/sandbox-queries";
-import type { FaultMode } from "@/lib/sandbox/faults";
+import type { FaultMode } from "@/lib/sandbox/fault-inputs";
 
 const modes: Record<string, { label: string; mode: FaultMode }> = {
   "status-503": { label: "Answer 503 Service Unavailable", mode: { kind: "status", status: 503 } },

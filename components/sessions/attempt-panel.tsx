@@ -15,6 +15,8 @@ export interface OpenAttempt {
   number: number;
   /** Ms from the session start. */
   offset: number;
+  /** The row that opened the panel: focus returns to it. */
+  opener: HTMLElement | null;
 }
 
 function Headers({ headers, label }: { headers: Record<string, string> | null; label: string }) {
@@ -75,7 +77,13 @@ export function AttemptPanel({
   return (
     <Sheet open={open !== null} onOpenChange={(next) => (next ? undefined : onClose())}>
       {open && attempt ? (
-        <SheetContent aria-describedby="attempt-panel-description">
+        <SheetContent
+          aria-describedby="attempt-panel-description"
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            open.opener?.focus();
+          }}
+        >
           <SheetHeader>
             <SheetTitle>
               Request #{open.number}: {attempt.method} {attempt.status ?? "no answer"}

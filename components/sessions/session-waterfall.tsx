@@ -39,27 +39,27 @@ function AttemptRow({
 }) {
   const start = offsetOf(scale, attempt.startedAt);
   const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-  const status = attempt.status ?? "no answer";
-  const retry = attempt.retryDelayMs === null ? "" : `, retried after ${formatMilliseconds(attempt.retryDelayMs)}`;
+  // The row's visible text is its accessible name ("Request #12 POST /path 503 retry +1.234 s · 12 ms").
   return (
     <li>
       <button
         type="button"
         data-testid="attempt-row"
-        onClick={() => onOpen({ attempt, number, offset: start })}
-        aria-label={`Request #${number}: ${attempt.method} ${attempt.path}, ${status}, ${formatMilliseconds(attempt.durationMs)}${retry}`}
+        onClick={(event) => onOpen({ attempt, number, offset: start, opener: event.currentTarget })}
         className={cn(
           rowGrid,
           "w-full rounded px-2 py-1 text-left text-xs hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none",
         )}
       >
         <span className="flex min-w-0 items-baseline gap-2 pl-6">
-          <span className="shrink-0 text-slate-600">#{number}</span>
+          <span className="shrink-0 text-slate-600">
+            <span className="sr-only">Request </span>#{number}
+          </span>{" "}
           <span className="min-w-0 truncate font-mono" title={`${attempt.method} ${attempt.path}`}>
             {attempt.method} {attempt.path}
-          </span>
-          <span className={cn("shrink-0 font-medium", ok ? "text-green-800" : "text-red-800")}>{status}</span>
-          {attempt.retryDelayMs !== null ? <span className="shrink-0 text-amber-800">retry</span> : null}
+          </span>{" "}
+          <span className={cn("shrink-0 font-medium", ok ? "text-green-800" : "text-red-800")}>{attempt.status ?? "no answer"}</span>{" "}
+          {attempt.retryDelayMs !== null ? <span className="shrink-0 text-amber-800">retry</span> : null}{" "}
         </span>
         <span className="flex items-center gap-2">
           <WaterfallBar

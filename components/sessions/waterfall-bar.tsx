@@ -51,7 +51,7 @@ export function WaterfallBar({
   );
 }
 
-/** The axis above the rows: the session start, quarters, and its length. */
+/** The axis above the rows: the session start, quarters (not on a phone: no room), and its length. */
 export function WaterfallAxis({ scale }: { scale: WaterfallScale }) {
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   return (
@@ -59,7 +59,10 @@ export function WaterfallAxis({ scale }: { scale: WaterfallScale }) {
       {ticks.map((fraction) => (
         <span
           key={fraction}
-          className={cn("absolute top-0 whitespace-nowrap", fraction === 0 ? "" : fraction === 1 ? "-translate-x-full" : "-translate-x-1/2")}
+          className={cn(
+            "absolute top-0 whitespace-nowrap",
+            fraction === 0 ? "" : fraction === 1 ? "-translate-x-full" : "hidden -translate-x-1/2 sm:inline",
+          )}
           style={{ left: `${fraction * 100}%` }}
         >
           {formatOffset(scale.total * fraction)}

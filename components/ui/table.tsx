@@ -3,7 +3,8 @@ import { cn } from "@/lib/utils";
 
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
   return (
-    <div className="w-full overflow-x-auto">
+    // Focusable, so that a keyboard can scroll a table wider than the screen (axe: scrollable-region-focusable).
+    <div className="w-full overflow-x-auto" tabIndex={0}>
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { SandboxFaultsView } from "@/lib/sandbox/manage-faults";
+import { SandboxFaultsView } from "@/lib/sandbox/fault-inputs";
 import { fetchParsed } from "./fetch-parsed";
 import { queryKeys } from "./query-keys";
 

@@ -2,14 +2,9 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { sandboxFaults } from "@/db/schema";
+import { FaultMode } from "./fault-inputs";
 
-export const FaultMode = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("status"), status: z.union([z.literal(500), z.literal(502), z.literal(503)]) }),
-  z.object({ kind: z.literal("rate-limit"), retryAfterSeconds: z.number().int().min(0).max(3600) }),
-  z.object({ kind: z.literal("delay"), ms: z.number().int().min(0).max(600_000) }),
-  z.object({ kind: z.literal("reset") }),
-]);
-export type FaultMode = z.infer<typeof FaultMode>;
+export { FaultMode };
 
 export const InjectFaultInput = z
   .object({

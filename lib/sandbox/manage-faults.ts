@@ -1,32 +1,11 @@
-import { z } from "zod";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { OperationContext } from "@/lib/operations/context";
 import { sandboxFaultTargets } from "./endpoints";
 import { areFaultsEnabled } from "./fault-policy";
-import { clearFaults, FaultMode, injectFault, listFaults } from "./faults";
-
-/** A fault as the inspector arms it: the next `count` requests to `target` fail, or every one until cleared. */
-export const InjectSandboxFaultInput = z.object({
-  target: z.enum(sandboxFaultTargets as [string, ...string[]], "must be a sandbox endpoint or upload"),
-  mode: FaultMode,
-  /** Omitted: every request until the fault is cleared. */
-  count: z.number().int().min(1).max(10_000).optional(),
-});
-export type InjectSandboxFaultInput = z.infer<typeof InjectSandboxFaultInput>;
-
-export const ClearSandboxFaultsQuery = z.object({ id: z.coerce.number().int().positive().optional() });
-
-export const SandboxFaultsView = z.object({
-  /** False in production mode (and wherever faults are off): the inspector shows no controls. */
-  enabled: z.boolean(),
-  targets: z.array(z.string()),
-  faults: z.array(
-    z.object({ id: z.number(), target: z.string(), mode: FaultMode, remaining: z.number().nullable(), probability: z.number().nullable() }),
-  ),
-});
-export type SandboxFaultsView = z.infer<typeof SandboxFaultsView>;
+import type { InjectSandboxFaultInput, SandboxFaultsView } from "./fault-inputs";
+import { clearFaults, injectFault, listFaults } from "./faults";
 
 function assertFaultsEnabled(): void {
   if (!areFaultsEnabled()) throw new DomainError("CONFLICT", "Faults can be injected only in the built-in demo, never in production mode.");
@@ -41,6 +20,9 @@ export async function getSandboxFaults(ctx: OperationContext<Actor>): Promise<Sa
 export async function injectSandboxFault(ctx: OperationContext, input: InjectSandboxFaultInput): Promise<{ id: number }> {
   assertCan(ctx.actor, "sandbox.faults");
   assertFaultsEnabled();
+  if (!sandboxFaultTargets.includes(input.target)) {
+    throw new DomainError("INVALID", "The fault is not valid.", [{ field: "target", reason: `must be one of ${sandboxFaultTargets.join(", ")}` }]);
+  }
   return ctx.db.transaction(async (tx) => {
     const armed = await injectFault(tx, { target: input.target, mode: input.mode, count: input.count, probability: input.count ? undefined : 1 });
     await recordAuditEvent(tx, {

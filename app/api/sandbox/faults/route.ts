@@ -1,13 +1,8 @@
 // GET/POST/DELETE /api/sandbox/faults – the inspector's fault controls for the built-in sandbox (not in production mode)
 import { getDatabase } from "@/db/client";
 import { routeHandler } from "@/lib/http/route-handler";
-import {
-  ClearSandboxFaultsQuery,
-  clearSandboxFaults,
-  getSandboxFaults,
-  InjectSandboxFaultInput,
-  injectSandboxFault,
-} from "@/lib/sandbox/manage-faults";
+import { ClearSandboxFaultsQuery, InjectSandboxFaultInput } from "@/lib/sandbox/fault-inputs";
+import { clearSandboxFaults, getSandboxFaults, injectSandboxFault } from "@/lib/sandbox/manage-faults";
 
 export const GET = routeHandler({ action: "sandbox.inspect" }, async ({ actor }) => getSandboxFaults({ db: getDatabase(), actor }));
 
