@@ -95,6 +95,11 @@ test("support starts a sync from the location page with the keyboard and watches
   firstSessionId = page.url().split("/").at(-1)!;
   // A marker that a reload would wipe: the steps must complete through polling, not navigation.
   await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
+  // The running step is scrolled into view and followed: appointments (its month imports) start below the fold.
+  const appointments = page.getByTestId("step-appointments");
+  await expect(appointments).toHaveAttribute("data-status", "running", { timeout: SYNC_TIMEOUT });
+  await expect(appointments).toHaveAttribute("aria-current", "step");
+  await expect(appointments).toBeInViewport();
   for (const step of ["open", "contact_details", "appointments", "openings", "close"]) {
     await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "succeeded", { timeout: SYNC_TIMEOUT });
   }
