@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Agent, type Dispatcher } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { syncAttempts } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { getAttemptExchange } from "./read-attempt-exchange";
 import { sampleSourceRows } from "./testing/sample-source";
 import { createConnectedLocation, runManualTestSync, useSyncSandbox } from "./testing/sync-test-setup";
 
@@ -74,5 +76,21 @@ describe("recorded attempts", () => {
     const recorded = JSON.stringify(rows);
     const leaked = [...secrets].filter((secret) => secret.length >= 4 && recorded.includes(secret));
     expect(leaked).toEqual([]);
+
+    // The session page reads one attempt's exchange at a time: staff only, and only of a session they may see.
+    const support = { id: randomUUID(), role: "support" } as const;
+    const exchange = await getAttemptExchange({ db, actor: support }, { sessionId: session.id, attemptId: uploadRequest!.id });
+    expect(exchange).toMatchObject({
+      recorded: true,
+      responseBody: uploadRequest!.responseBody,
+      responseBodyBytes: uploadRequest!.responseBodyBytes,
+    });
+    const owner = { id: randomUUID(), role: "owner" } as const;
+    await expect(getAttemptExchange({ db, actor: owner }, { sessionId: session.id, attemptId: uploadRequest!.id })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    await expect(getAttemptExchange({ db, actor: support }, { sessionId: randomUUID(), attemptId: uploadRequest!.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 });

@@ -3,7 +3,7 @@ import { syncAttempts } from "@/db/schema";
 import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { OperationContext } from "@/lib/operations/context";
-import { getSessionView } from "./read-session-view";
+import { selectVisibleSession } from "./read-session-view";
 import type { AttemptExchangeView } from "./session-view";
 
 /**
@@ -17,7 +17,8 @@ export async function getAttemptExchange(
   const { db, actor } = ctx;
   // The attempts are for staff, and the session must be one the viewer may see (same 404 otherwise).
   assertCan(actor, "session.attempts.view");
-  await getSessionView(ctx, { sessionId });
+  const [session] = await selectVisibleSession(db, actor, sessionId);
+  if (!session) throw new DomainError("NOT_FOUND", "Sync session not found.");
   const [row] = await db
     .select({
       id: syncAttempts.id,

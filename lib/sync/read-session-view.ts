@@ -24,7 +24,7 @@ const {
 /**
  * The session as `viewer` may see it: owners only their own locations' sessions (another's answers like an unknown id).
  */
-function selectVisibleSession(db: DatabaseOrTransaction, viewer: Actor, sessionId: string) {
+export function selectVisibleSession(db: DatabaseOrTransaction, viewer: Actor, sessionId: string) {
   const base = selectSessionRows(db);
   const scope = locationScopeOf(viewer, "session.view");
   const scoped =
