@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { locations, syncSessions } from "../db/schema";
 import { sandboxDemo } from "../lib/sandbox/provision";
 import { apiAs, pointEnvironmentAt } from "./support/api";
@@ -12,6 +12,7 @@ import { baseUrl, expect, test } from "./support/test";
 // Demo Salon South: connected here and nowhere else (locations.spec connects and disconnects North);
 // its schedule stays paused so that no scheduled session races the ones this spec starts.
 const [sandboxOwner] = sandboxDemo.owners;
+const sandboxSouthId = "sbx-loc-1002";
 const database = connectToAppDatabase();
 const SYNC_TIMEOUT = 90_000;
 // The demo data holds invalid and excluded records: a successful sync says how many it left out.
@@ -95,6 +96,11 @@ test("support starts a sync from the location page with the keyboard and watches
   firstSessionId = page.url().split("/").at(-1)!;
   // A marker that a reload would wipe: the steps must complete through polling, not navigation.
   await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
+  // The running step is scrolled into view and followed: appointments (its month imports) start below the fold.
+  const appointments = page.getByTestId("step-appointments");
+  await expect(appointments).toHaveAttribute("data-status", "running", { timeout: SYNC_TIMEOUT });
+  await expect(appointments).toHaveAttribute("aria-current", "step");
+  await expect(appointments).toBeInViewport();
   for (const step of ["open", "contact_details", "appointments", "openings", "close"]) {
     await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "succeeded", { timeout: SYNC_TIMEOUT });
   }
@@ -137,65 +143,156 @@ test("after the sync the preview counts against what the upstream accepted: noth
   await page.context().close();
 });
 
-test("an engineer reads the attempts of the contact details step, without any action button", async ({ browser }) => {
-  const page = await pageAs(browser, "engineer");
-  await page.goto(`/sessions/${firstSessionId}`);
-  const contacts = page.getByTestId("step-contact_details");
-  await contacts
-    .getByText(/^\d+ HTTP attempts?$/)
-    .first()
-    .click();
-  const attempts = contacts.getByRole("table").first();
-  await expect(attempts).toBeVisible();
-  await expect(attempts).toContainText("POST");
-  await expect(attempts).toContainText("contact_details/batch_create_or_update");
-  await expect(attempts.getByRole("cell", { name: "200", exact: true }).first()).toBeVisible();
-  await expect(page.getByRole("button", { name: /^(Resume|Cancel session|Close upstream session)$/ })).toHaveCount(0);
-  await page.goto(`/locations/${southId}`);
-  await expect(page.getByRole("button", { name: "Sync now" })).toHaveCount(0);
-  await expect(page.getByText("Engineers see syncs read-only")).toBeVisible();
-  await page.context().close();
-});
+for (const viewport of [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+]) {
+  test(`an engineer reads the session as a waterfall and opens a request's redacted exchange (${viewport.name})`, async ({ browser }) => {
+    const page = await pageAs(browser, "engineer");
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.goto(`/sessions/${firstSessionId}`);
+    const timeline = page.getByRole("region", { name: "Timeline" });
+    await expect(timeline).toBeVisible();
+    // Millisecond offsets from the session start on the axis and every row.
+    await expect(timeline.getByText(/^\+0\.000 s/).first()).toBeVisible();
+    const contacts = page.getByTestId("step-contact_details");
+    await expect(contacts).toContainText(/\+\d+\.\d{3} s · [\d,]+ ms/);
+    const toggle = contacts.getByRole("button", { name: /^Show the Contact details rows/ });
+    if (await toggle.count()) await toggle.click();
+    // Requests are numbered once across the session; none says "Try 1" beside the engine's runs.
+    const request = contacts.getByRole("button", { name: /^Request #\d+ POST \S*contact_details\/batch_create_or_update 200 / }).first();
+    await expect(request).toBeVisible();
+    await expect(page.getByText(/^Try \d/)).toHaveCount(0);
+    await expectNoSeriousAxeViolations(page);
+    await page.screenshot({ path: `e2e/.artifacts/screenshots/session-waterfall-${viewport.name}.png`, fullPage: true });
 
-test("with a permanent 5xx injected, support sees the failed step and needs attention, clears the fault, resumes, and it succeeds", async ({
-  browser,
-}) => {
-  test.setTimeout(2 * SYNC_TIMEOUT + 60_000);
-  await sandboxControl("POST", { target: "batch_sync_services", mode: { kind: "status", status: 503 }, count: 10_000 });
-  try {
-    const support = await apiAs("support");
-    const started = await support.post(`/api/locations/${southId}/sessions`, { data: { full: false } });
-    expect(started.status(), await started.text()).toBe(202);
-    const { sessionId, outsideWindow } = (await started.json()) as { sessionId: string; outsideWindow: boolean };
-    expect(typeof outsideWindow).toBe("boolean");
-    const conflict = await support.post(`/api/locations/${southId}/sessions`, { data: {} });
-    expect(conflict.status()).toBe(409);
-    expect((await conflict.json()).detail).toContain(sessionId);
-    await support.dispose();
+    await request.click();
+    const panel = page.getByRole("dialog");
+    await expect(panel).toBeVisible();
+    await expect(panel.getByRole("heading", { name: /^Request #\d+: POST 200$/ })).toBeVisible();
+    await expect(panel).toContainText("/contact_details/batch_create_or_update");
+    const requestSection = panel.getByRole("region", { name: "Request" });
+    const requestHeaders = requestSection.getByLabel("Request headers");
+    await expect(requestHeaders).toContainText("x-api-key[REDACTED]");
+    await expect(requestHeaders).toContainText("authorization[REDACTED]");
+    // The one-time upload address the service answered is shown by its host only.
+    const response = panel.getByRole("region", { name: "Response" });
+    await expect(response).toContainText(/"put_data_url":"[^"/]+\/\[REDACTED\]"/);
+    await expect(response).toContainText(/Response body \(\d+ B\)/);
+    const shown = (await panel.textContent()) ?? "";
+    for (const secret of [sandboxDemo.apiKey, sandboxDemo.clientSecret, sandboxOwner.password]) expect(shown).not.toContain(secret);
+    await expectNoSeriousAxeViolations(page);
+    await page.screenshot({ path: `e2e/.artifacts/screenshots/session-attempt-panel-${viewport.name}.png` });
+    await page.keyboard.press("Escape");
+    await expect(panel).toHaveCount(0);
+    await expect(request).toBeFocused();
 
-    const page = await pageAs(browser, "support");
-    await page.goto(`/sessions/${sessionId}`);
-    const services = page.getByTestId("step-services");
-    await expect(services).toHaveAttribute("data-status", "failed", { timeout: SYNC_TIMEOUT });
-    await expect(services).toContainText("503");
-    await expect(services.getByRole("table").first()).toContainText("503");
-    await expect(page.getByRole("button", { name: "Close upstream session" })).toBeVisible();
-
+    await expect(page.getByRole("button", { name: /^(Resume|Cancel session|Close upstream session)$/ })).toHaveCount(0);
     await page.goto(`/locations/${southId}`);
-    await expect(page.getByText("Needs attention", { exact: true }).first()).toBeVisible();
-    await sandboxControl("DELETE");
-
-    await page.goto(`/sessions/${sessionId}`);
-    await page.getByRole("button", { name: "Resume" }).click();
-    await expect(page).not.toHaveURL(new RegExp(sessionId));
-    await expect(page.getByText("Resume", { exact: true }).first()).toBeVisible();
-    await expect(page.getByTestId("step-close")).toHaveAttribute("data-status", "succeeded", { timeout: SYNC_TIMEOUT });
-    await page.goto(`/locations/${southId}`);
-    await expect(page.getByRole("region", { name: "Latest session" }).getByText(SUCCEEDED)).toBeVisible();
-    await expect(page.getByText("Needs attention", { exact: true })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Sync now" })).toHaveCount(0);
+    await expect(page.getByText("Engineers see syncs read-only")).toBeVisible();
     await page.context().close();
-  } finally {
-    await sandboxControl("DELETE");
+  });
+}
+
+async function injectFaultInInspector(page: Page, target: string) {
+  await page.goto(`/settings/sandbox?location=${sandboxSouthId}`);
+  const form = page.getByRole("form", { name: "Inject a fault" });
+  await form.getByLabel("Endpoint").selectOption(target);
+  await form.getByLabel("Fault").selectOption({ label: "Answer 503 Service Unavailable" });
+  await form.getByRole("button", { name: "Inject fault" }).click();
+  await expect(page.getByText(`Armed: ${target} answers 503 until cleared.`)).toBeVisible();
+  await expect(page.getByRole("list", { name: "Armed faults" })).toContainText(target);
+}
+
+for (const [role, viewport] of [
+  ["engineer", { name: "desktop", width: 1440, height: 900 }],
+  ["admin", { name: "phone", width: 390, height: 844 }],
+] as const) {
+  test(`the ${role} arms a 5xx in the sandbox inspector, the next sync fails on it, they clear it, support resumes and it succeeds (${viewport.name})`, async ({
+    browser,
+  }) => {
+    test.setTimeout(2 * SYNC_TIMEOUT + 90_000);
+    const inspector = await pageAs(browser, role);
+    await inspector.setViewportSize({ width: viewport.width, height: viewport.height });
+    try {
+      await injectFaultInInspector(inspector, "batch_sync_services");
+      await expectNoSeriousAxeViolations(inspector);
+      await inspector.screenshot({ path: `e2e/.artifacts/screenshots/sandbox-inspector-fault-${viewport.name}.png`, fullPage: true });
+
+      const support = await apiAs("support");
+      const started = await support.post(`/api/locations/${southId}/sessions`, { data: { full: false } });
+      expect(started.status(), await started.text()).toBe(202);
+      const { sessionId, outsideWindow } = (await started.json()) as { sessionId: string; outsideWindow: boolean };
+      expect(typeof outsideWindow).toBe("boolean");
+      const conflict = await support.post(`/api/locations/${southId}/sessions`, { data: {} });
+      expect(conflict.status()).toBe(409);
+      expect((await conflict.json()).detail).toContain(sessionId);
+      await support.dispose();
+
+      const page = await pageAs(browser, "support");
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      await page.goto(`/sessions/${sessionId}`);
+      const services = page.getByTestId("step-services");
+      await expect(services).toHaveAttribute("data-status", "failed", { timeout: SYNC_TIMEOUT });
+      // A failed step is open: its requests show the 503 each time, the error once.
+      await expect(services.getByRole("button", { name: /^Request #\d+ POST \S*batch_sync_services 503 / }).first()).toBeVisible();
+      const errors = await page.getByText(/batch_sync_services answered 503/).count();
+      expect(errors, "the error is shown once").toBe(1);
+      await expect(page.getByRole("button", { name: "Close upstream session" })).toBeVisible();
+      await expectNoSeriousAxeViolations(page);
+      await page.screenshot({ path: `e2e/.artifacts/screenshots/session-failed-${viewport.name}.png`, fullPage: true });
+
+      await page.goto(`/locations/${southId}`);
+      await expect(page.getByText("Needs attention", { exact: true }).first()).toBeVisible();
+
+      // The inspector shows the sandbox answering 503, then clears the fault.
+      await inspector.goto(`/settings/sandbox?location=${sandboxSouthId}`);
+      await expect(inspector.getByRole("table", { name: "Requests received" })).toContainText("503");
+      await inspector.getByRole("button", { name: "Clear the batch_sync_services fault" }).click();
+      await expect(inspector.getByText("No fault armed: the sandbox answers normally.")).toBeVisible();
+
+      await page.goto(`/sessions/${sessionId}`);
+      await page.getByRole("button", { name: "Resume" }).click();
+      await expect(page).not.toHaveURL(new RegExp(sessionId));
+      await expect(page.getByText("Resume", { exact: true }).first()).toBeVisible();
+      await expect(page.getByTestId("step-close")).toHaveAttribute("data-status", "succeeded", { timeout: SYNC_TIMEOUT });
+      await page.goto(`/locations/${southId}`);
+      await expect(page.getByRole("region", { name: "Latest session" }).getByText(SUCCEEDED)).toBeVisible();
+      await expect(page.getByText("Needs attention", { exact: true })).toHaveCount(0);
+      await page.context().close();
+    } finally {
+      await inspector.context().close();
+      await sandboxControl("DELETE");
+    }
+  });
+}
+
+test("support may not arm sandbox faults; the inspector pages its requests newest first", async ({ browser }) => {
+  const support = await apiAs("support");
+  const refused = await support.post("/api/sandbox/faults", { data: { target: "batch_sync_services", mode: { kind: "status", status: 503 } } });
+  expect(refused.status()).toBe(403);
+  await support.dispose();
+
+  for (const viewport of [
+    { name: "desktop", width: 1440, height: 900 },
+    { name: "phone", width: 390, height: 844 },
+  ]) {
+    const page = await pageAs(browser, "engineer");
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.goto(`/settings/sandbox?location=${sandboxSouthId}`);
+    const requests = page.getByRole("table", { name: "Requests received" });
+    await expect(requests.getByRole("row")).toHaveCount(51);
+    const newest = await requests.getByRole("row").nth(1).textContent();
+    await page.getByRole("link", { name: "Older requests" }).click();
+    await expect(page).toHaveURL(/before=\d+/);
+    await expect(requests.getByRole("row").nth(1)).not.toHaveText(newest ?? "");
+    await expectNoSeriousAxeViolations(page);
+    await page.screenshot({ path: `e2e/.artifacts/screenshots/sandbox-inspector-older-${viewport.name}.png`, fullPage: true });
+    await page.getByRole("link", { name: "Newest requests" }).click();
+    await expect(page).not.toHaveURL(/before=/);
+    await expect(requests.getByRole("row").nth(1)).toHaveText(newest ?? "");
+    await page.context().close();
   }
 });
 
@@ -254,11 +351,16 @@ test("an owner sees their own location's history and gets 404 on another locatio
   await page.getByLabel("Trigger").selectOption("resume");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/trigger=resume/);
-  await expect(table.getByRole("row")).toHaveCount(2);
+  const resumes = await database.db
+    .select({ id: syncSessions.id })
+    .from(syncSessions)
+    .where(and(eq(syncSessions.locationId, southId), eq(syncSessions.trigger, "resume")));
+  expect(resumes.length, "each fault test resumed once").toBeGreaterThan(0);
+  await expect(table.getByRole("row")).toHaveCount(1 + resumes.length);
 
   await page.goto(`/sessions/${firstSessionId}`);
   await expect(page.getByTestId("step-contact_details")).toBeVisible();
-  await expect(page.getByTestId("step-contact_details").getByRole("table")).toHaveCount(0);
+  await expect(page.getByTestId("attempt-row")).toHaveCount(0);
   expect((await page.request.get(`/api/sessions/${firstSessionId}`).then((response) => response.json())).includesAttempts).toBe(false);
 
   const foreignPage = await page.goto(`/sessions/${foreign!.id}`);

@@ -27,7 +27,7 @@ export function MobileNav({
         </span>
         {attentionCount > 0 ? <span aria-hidden="true" className="absolute right-1.5 top-1.5 size-2.5 rounded-full bg-red-700" /> : null}
       </SheetTrigger>
-      <SheetContent aria-describedby={undefined}>
+      <SheetContent side="left" closeLabel="Close menu" aria-describedby={undefined}>
         <SheetTitle>Location Sync</SheetTitle>
         <NavLinks attentionCount={attentionCount} permissions={permissions} onNavigate={() => setOpen(false)} />
         <div className="mt-auto flex flex-col gap-2 border-t border-slate-100 pt-4 text-sm">{userSummary}</div>

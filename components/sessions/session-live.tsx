@@ -4,33 +4,37 @@ import { Time } from "@/components/time/time";
 import { isInFlight } from "@/lib/queries/session-queries";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent } from "@/components/ui/card";
 import type { Permissions } from "@/lib/auth/permissions";
 import { sessionQueryOptions } from "@/lib/queries/session-queries";
 import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
+import { AttemptPanel, type OpenAttempt } from "./attempt-panel";
 import { CopyJsonButton } from "./copy-json-button";
+import { ErrorWithFix } from "./error-fix";
 import { durationBetween } from "./format-duration";
 import { RecordsNotSentList } from "./records-not-sent-list";
 import { RemovalStopPanel } from "./removal-stop-panel";
 import { mayActOnSessions, SessionActions } from "./session-actions";
 import { stepLabel, triggerLabels } from "./session-labels";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { StepTimeline } from "./step-timeline";
+import { SessionWaterfall } from "./session-waterfall";
 
 /**
- * The session page's body: header, actions and the step timeline, from the session's live query (polled once a
+ * The session page's body: header, actions and the waterfall of steps, imports and requests (a request opens its side
+ * panel), from the session's live query (polled once a
  * second while it is queued or running; the server page prefetched it). `permissions`: what the viewer may do
  * (lib/auth/permissions, computed on the server; the API checks again).
  */
 export function SessionLive({ sessionId, permissions }: { sessionId: string; permissions: Permissions }) {
   const { data: view, dataUpdatedAt: now } = useQuery(sessionQueryOptions(sessionId));
+  const [openAttempt, setOpenAttempt] = useState<OpenAttempt | null>(null);
   if (!view) return null;
   const { session } = view;
   const notSent = recordsNotSentOf(view.steps);
   const timeZone = session.locationTimeZone;
   const inFlight = isInFlight(session.status);
-  const attemptsOutsideSteps = view.attempts.filter((attempt) => attempt.stepId === null).length;
   return (
     <div className="flex flex-col gap-4">
       <Card>
@@ -72,7 +76,9 @@ export function SessionLive({ sessionId, permissions }: { sessionId: string; per
           canConfirm={permissions["sync.confirm-removals"] && session.status === "failed"}
         />
       ) : session.error ? (
-        <Alert tone="error">{session.error}</Alert>
+        <Alert tone="error">
+          <ErrorWithFix error={session.error} locationId={session.locationId} permissions={permissions} />
+        </Alert>
       ) : null}
       {session.status === "succeeded" ? <RecordsNotSentList locationId={session.locationId} notSent={notSent} /> : null}
       {session.confirmedRemovals ? (
@@ -91,13 +97,18 @@ export function SessionLive({ sessionId, permissions }: { sessionId: string; per
         <CopyJsonButton sessionId={session.id} />
       </div>
       {view.steps.length ? (
-        <StepTimeline steps={view.steps} timeZone={timeZone} now={now} showAttempts={view.includesAttempts} />
+        <SessionWaterfall view={view} now={now} permissions={permissions} onOpenAttempt={setOpenAttempt} />
       ) : (
         <p className="text-sm text-slate-600">{inFlight ? "Waiting for a worker to start the session…" : "This session has no steps."}</p>
       )}
-      {view.includesAttempts && attemptsOutsideSteps ? (
-        <p className="text-sm text-slate-600">{attemptsOutsideSteps} attempts outside any step (see Copy as JSON).</p>
-      ) : null}
+      <AttemptPanel
+        sessionId={session.id}
+        locationId={session.locationId}
+        open={openAttempt}
+        timeZone={timeZone}
+        permissions={permissions}
+        onClose={() => setOpenAttempt(null)}
+      />
     </div>
   );
 }

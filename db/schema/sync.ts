@@ -159,6 +159,17 @@ export const syncAttempts = pgTable(
     records: integer("records"),
     bytes: bigint("bytes", { mode: "number" }),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    /**
+     * The exchange as the client saw it, redacted (lib/upstream/exchange-record.ts): secret headers blanked, bodies
+     * stripped of credentials and upload tokens and cut to a few KB; the *_bytes columns keep their full size. Null for
+     * attempts recorded before these columns, and for streamed upload bodies (records, not kept).
+     */
+    requestHeaders: jsonb("request_headers").$type<Record<string, string>>(),
+    requestBody: text("request_body"),
+    requestBodyBytes: integer("request_body_bytes"),
+    responseHeaders: jsonb("response_headers").$type<Record<string, string>>(),
+    responseBody: text("response_body"),
+    responseBodyBytes: integer("response_body_bytes"),
   },
   (table) => [index("sync_attempts_session_idx").on(table.sessionId, table.id)],
 );

@@ -42,6 +42,7 @@ const sampleParams: Record<string, string> = {
   name: "staging",
   locationId: "00000000-0000-4000-8000-000000000000",
   sessionId: "00000000-0000-4000-8000-000000000000",
+  attemptId: "1",
 };
 
 export function concretePath(pattern: string): string {

@@ -11,6 +11,8 @@ export const auditActionLabels: Record<string, string> = {
   "user.deactivated": "User deactivated",
   "user.reactivated": "User reactivated",
   "environment.updated": "Environment changed",
+  "sandbox.fault_injected": "Sandbox fault injected",
+  "sandbox.faults_cleared": "Sandbox faults cleared",
   "environment.credentials_changed": "Environment credentials changed",
   "environment.location_tokens_moved": "Service moved: location tokens go to the new address",
   "secrets.rotated": "Encryption key rotated",

@@ -62,6 +62,7 @@ describe("the permission table", () => {
       "audit.view": "admin",
       "sandbox.inspect": "admin engineer",
       "times.utc": "admin support engineer",
+      "sandbox.faults": "admin engineer",
     });
   });
 

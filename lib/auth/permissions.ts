@@ -61,6 +61,11 @@ export const permissionTable = {
   "audit.view": { roles: ["admin"], scope: "global", description: "Read the audit log." },
   "sandbox.inspect": { roles: ["admin", "engineer"], scope: "global", description: "Inspect the built-in upstream simulator." },
   "times.utc": { roles: STAFF_ROLES, scope: "global", description: "Switch the dashboard's times between each location's own time and UTC." },
+  "sandbox.faults": {
+    roles: ["admin", "engineer"],
+    scope: "global",
+    description: "Inject and clear faults in the built-in upstream simulator (never in production mode).",
+  },
 } as const satisfies Record<string, Permission>;
 
 export type Action = keyof typeof permissionTable;

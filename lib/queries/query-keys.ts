@@ -10,7 +10,9 @@ export const queryKeys = {
   previewRuns: (locationId: string) => ["locations", locationId, "preview-runs"] as const,
   sessions: ["sessions"] as const,
   session: (sessionId: string) => ["sessions", sessionId] as const,
+  sessionAttempt: (sessionId: string, attemptId: number) => ["sessions", sessionId, "attempts", attemptId] as const,
   fleet: ["fleet"] as const,
+  sandboxFaults: ["sandbox", "faults"] as const,
   fleetSessions: (query: Partial<FleetSessionQuery>) => ["fleet", "sessions", query] as const,
   fleetMatrix: (query: Partial<FleetMatrixQuery>) => ["fleet", "matrix", query] as const,
 };

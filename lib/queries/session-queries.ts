@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { SessionHistoryQuery } from "@/lib/sync/session-inputs";
 import { SessionHistoryResponse } from "@/lib/sync/session-responses";
-import { SessionView } from "@/lib/sync/session-view";
+import { AttemptExchangeView, SessionView } from "@/lib/sync/session-view";
 import { fetchParsed, LIST_IDLE_POLL_MS, LIVE_POLL_MS } from "./fetch-parsed";
 import { queryKeys } from "./query-keys";
 
@@ -15,6 +15,15 @@ export function sessionQueryOptions(sessionId: string) {
     queryKey: queryKeys.session(sessionId),
     queryFn: () => fetchParsed(`/api/sessions/${sessionId}`, SessionView),
     refetchInterval: (query) => (query.state.data && isInFlight(query.state.data.session.status) ? LIVE_POLL_MS : false),
+  });
+}
+
+/** One attempt's recorded request and response, read when its panel opens; an attempt never changes once recorded. */
+export function attemptExchangeQueryOptions(sessionId: string, attemptId: number) {
+  return queryOptions({
+    queryKey: queryKeys.sessionAttempt(sessionId, attemptId),
+    queryFn: () => fetchParsed(`/api/sessions/${sessionId}/attempts/${attemptId}`, AttemptExchangeView),
+    staleTime: Infinity,
   });
 }
 

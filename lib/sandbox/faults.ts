@@ -2,14 +2,9 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { sandboxFaults } from "@/db/schema";
+import { FaultMode } from "./fault-inputs";
 
-export const FaultMode = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("status"), status: z.union([z.literal(500), z.literal(502), z.literal(503)]) }),
-  z.object({ kind: z.literal("rate-limit"), retryAfterSeconds: z.number().int().min(0).max(3600) }),
-  z.object({ kind: z.literal("delay"), ms: z.number().int().min(0).max(600_000) }),
-  z.object({ kind: z.literal("reset") }),
-]);
-export type FaultMode = z.infer<typeof FaultMode>;
+export { FaultMode };
 
 export const InjectFaultInput = z
   .object({
@@ -44,8 +39,25 @@ export async function injectFault(db: DatabaseOrTransaction, input: InjectFaultI
   return { id: row!.id };
 }
 
-export async function clearFaults(db: DatabaseOrTransaction, input: { target?: string } = {}): Promise<void> {
-  if (input.target) await db.delete(sandboxFaults).where(sql`${sandboxFaults.target} = ${input.target}`);
+/** The armed faults, oldest first (a spent one, count reached, is left out). */
+export async function listFaults(db: DatabaseOrTransaction) {
+  const rows = await db
+    .select()
+    .from(sandboxFaults)
+    .where(sql`${sandboxFaults.remaining} is null or ${sandboxFaults.remaining} > 0`)
+    .orderBy(sandboxFaults.id);
+  return rows.map((row) => ({
+    id: row.id,
+    target: row.target,
+    mode: FaultMode.parse(row.mode),
+    remaining: row.remaining,
+    probability: row.probability,
+  }));
+}
+
+export async function clearFaults(db: DatabaseOrTransaction, input: { target?: string; id?: number } = {}): Promise<void> {
+  if (input.id !== undefined) await db.delete(sandboxFaults).where(sql`${sandboxFaults.id} = ${input.id}`);
+  else if (input.target) await db.delete(sandboxFaults).where(sql`${sandboxFaults.target} = ${input.target}`);
   else await db.delete(sandboxFaults);
 }
 

@@ -53,3 +53,32 @@ test("prunes request-log entries older than the kept days", async () => {
   expect(await pruneSandboxRequestLog(testDb.db, { keepDays: 14, now: new Date() })).toBe(0);
   expect(await pruneSandboxRequestLog(testDb.db, { keepDays: 14, now: inTwentyDays })).toBeGreaterThan(0);
 });
+
+test("pages the requests newest first, by id, without repeating or skipping one", async () => {
+  const fixture = await createSandboxFixture(testDb.db);
+  const http = createSandboxHttp(server.apiBaseUrl, fixture.apiKey);
+  const token = await http.userToken(fixture.owner.email, fixture.owner.password, fixture.clientId, fixture.clientSecret);
+  const path = `/locations/${fixture.locationId}`;
+  for (let index = 0; index < 7; index++) await http.call("POST", `${path}/calendars/batch_sync_calendars`, { token, body: { data: [] } });
+
+  const seen: number[] = [];
+  let before: number | undefined;
+  let pages = 0;
+  do {
+    const page = await inspectSandboxLocation(testDb.db, {
+      locationId: fixture.locationId,
+      type: "calendars",
+      requestLimit: 3,
+      requestsBefore: before,
+    });
+    const ids = page!.requests.map((request) => request.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    seen.push(...ids);
+    before = page!.olderRequestsBefore ?? undefined;
+    pages++;
+  } while (before !== undefined);
+  expect(pages).toBe(3);
+  expect(seen).toHaveLength(7);
+  expect(new Set(seen).size).toBe(7);
+  expect(seen).toEqual([...seen].sort((a, b) => b - a));
+});

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { DatabaseOrTransaction } from "@/db/client";
 import {
@@ -18,6 +18,8 @@ import { safeText } from "@/lib/validation/safe-text";
 export const SandboxInspectQuery = z.object({
   location: safeText().min(1).max(200).optional(),
   type: z.enum(sandboxRecordTypes).default("contact_details"),
+  /** Keyset page of the requests: those older than this request id (newest first). */
+  before: z.coerce.number().int().positive().optional(),
 });
 export type SandboxInspectQuery = z.infer<typeof SandboxInspectQuery>;
 
@@ -42,7 +44,7 @@ export async function listSandboxLocations(db: DatabaseOrTransaction) {
 /** What the sandbox holds for one location: records per type, sessions with events and uploads, recent requests. */
 export async function inspectSandboxLocation(
   db: DatabaseOrTransaction,
-  input: { locationId: string; type: SandboxRecordType; recordLimit?: number; sessionLimit?: number; requestLimit?: number },
+  input: { locationId: string; type: SandboxRecordType; recordLimit?: number; sessionLimit?: number; requestLimit?: number; requestsBefore?: number },
 ) {
   const [location] = await db.select().from(sandboxLocations).where(eq(sandboxLocations.id, input.locationId));
   if (!location) return undefined;
@@ -87,12 +89,21 @@ export async function inspectSandboxLocation(
         .where(inArray(sandboxUploads.sessionId, sessionIds))
         .orderBy(asc(sandboxUploads.createdAt))
     : [];
-  const requests = await db
+  // Newest first, a page at a time by id (the index is on location, id); one more row says whether an older page exists.
+  const requestLimit = input.requestLimit ?? 50;
+  const requestRows = await db
     .select()
     .from(sandboxRequestLog)
-    .where(eq(sandboxRequestLog.locationId, location.id))
+    .where(
+      and(
+        eq(sandboxRequestLog.locationId, location.id),
+        input.requestsBefore === undefined ? undefined : lt(sandboxRequestLog.id, input.requestsBefore),
+      ),
+    )
     .orderBy(desc(sandboxRequestLog.id))
-    .limit(input.requestLimit ?? 50);
+    .limit(requestLimit + 1);
+  const requests = requestRows.slice(0, requestLimit);
+  const olderRequestsBefore = requestRows.length > requestLimit ? requests.at(-1)!.id : null;
   return {
     location,
     counts,
@@ -103,6 +114,8 @@ export async function inspectSandboxLocation(
       uploads: uploads.filter((upload) => upload.sessionId === session.id),
     })),
     requests,
+    /** The `before` of the next (older) page of requests; null on the last page. */
+    olderRequestsBefore,
   };
 }
 export type SandboxLocationInspection = NonNullable<Awaited<ReturnType<typeof inspectSandboxLocation>>>;

@@ -21,14 +21,19 @@ export function createAttemptRecorder(fence: SessionFence) {
 
   function record(report: AttemptReport): void {
     const at = attribution.getStore() ?? { stepId: null, itemId: null };
+    const exchange = report.exchange;
+    const json = (value: Record<string, string> | null | undefined) => (value ? JSON.stringify(value) : null);
     chain = chain.then(() =>
       fence
         .write((tx) =>
           tx.execute(sql`
-            insert into sync_attempts (session_id, step_id, item_id, operation, attempt, method, path, status, duration_ms, retry_delay_ms, error, records, bytes, started_at)
+            insert into sync_attempts (session_id, step_id, item_id, operation, attempt, method, path, status, duration_ms, retry_delay_ms, error, records, bytes, started_at,
+                                       request_headers, request_body, request_body_bytes, response_headers, response_body, response_body_bytes)
             values (${fence.sessionId}, ${at.stepId}, ${at.itemId}, ${report.operation}, ${report.attempt}, ${report.method}, ${report.path},
                     ${report.status ?? null}, ${Math.round(report.durationMs)}, ${report.retryDelayMs ?? null}, ${report.error ?? null},
-                    ${report.records ?? null}, ${report.bytes ?? null}, ${report.startedAt.toISOString()})`),
+                    ${report.records ?? null}, ${report.bytes ?? null}, ${report.startedAt.toISOString()},
+                    ${json(exchange?.requestHeaders)}::jsonb, ${exchange?.requestBody ?? null}, ${exchange?.requestBodyBytes ?? null},
+                    ${json(exchange?.responseHeaders)}::jsonb, ${exchange?.responseBody ?? null}, ${exchange?.responseBodyBytes ?? null})`),
         )
         .then(
           () => undefined,

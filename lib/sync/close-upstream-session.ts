@@ -66,6 +66,7 @@ export async function closeUpstreamSession(ctx: OperationContext, { sessionId }:
           retryDelayMs: report.retryDelayMs ?? null,
           error: report.error ?? null,
           startedAt: report.startedAt,
+          ...report.exchange,
         })),
       );
     }

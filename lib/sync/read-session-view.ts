@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locationMembers, syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { can, locationScopeOf, type Actor } from "@/lib/auth/permissions";
@@ -10,10 +10,21 @@ import type { SessionView } from "./session-view";
 
 export type { AttemptView, SessionView, StepItemView, StepView } from "./session-view";
 
+// The list of attempts leaves out the recorded request and response (read one at a time: read-attempt-exchange.ts).
+const {
+  requestHeaders: _requestHeaders,
+  requestBody: _requestBody,
+  requestBodyBytes: _requestBodyBytes,
+  responseHeaders: _responseHeaders,
+  responseBody: _responseBody,
+  responseBodyBytes: _responseBodyBytes,
+  ...attemptListColumns
+} = getTableColumns(syncAttempts);
+
 /**
  * The session as `viewer` may see it: owners only their own locations' sessions (another's answers like an unknown id).
  */
-function selectVisibleSession(db: DatabaseOrTransaction, viewer: Actor, sessionId: string) {
+export function selectVisibleSession(db: DatabaseOrTransaction, viewer: Actor, sessionId: string) {
   const base = selectSessionRows(db);
   const scope = locationScopeOf(viewer, "session.view");
   const scoped =
@@ -49,7 +60,7 @@ export async function getSessionView(ctx: OperationContext<Actor>, { sessionId }
   // The session is one the viewer may see (selectVisibleSession): the role decides about its attempts.
   const includesAttempts = can(viewer, "session.attempts.view");
   const attempts = includesAttempts
-    ? await db.select().from(syncAttempts).where(eq(syncAttempts.sessionId, sessionId)).orderBy(asc(syncAttempts.id))
+    ? await db.select(attemptListColumns).from(syncAttempts).where(eq(syncAttempts.sessionId, sessionId)).orderBy(asc(syncAttempts.id))
     : [];
   const attemptViews = attempts.map(({ sessionId: _sessionId, ...attempt }) => serializeDates(attempt));
 

@@ -5,6 +5,7 @@ import { safeText } from "@/lib/validation/safe-text";
 // One schema per input of the session routes; the sync panel's form and the history filters use the same ones.
 
 export const SessionId = z.object({ sessionId: z.uuid("must be a session id") });
+export const SessionAttemptId = SessionId.extend({ attemptId: z.coerce.number().int().positive("must be an attempt id") });
 
 export const sessionTriggers = ["schedule", "manual", "resume", "cli"] as const;
 export const sessionStatuses = ["queued", "running", "succeeded", "failed", "cancelled"] as const;

@@ -65,6 +65,20 @@ export const AttemptView = z.object({
 });
 export type AttemptView = z.infer<typeof AttemptView>;
 
+/** The request and response of one attempt as recorded (redacted, bodies truncated; the byte counts are the full sizes). */
+export const AttemptExchangeView = z.object({
+  id: z.number(),
+  /** False for attempts recorded before requests and responses were kept. */
+  recorded: z.boolean(),
+  requestHeaders: z.record(z.string(), z.string()).nullable(),
+  requestBody: z.string().nullable(),
+  requestBodyBytes: z.number().nullable(),
+  responseHeaders: z.record(z.string(), z.string()).nullable(),
+  responseBody: z.string().nullable(),
+  responseBodyBytes: z.number().nullable(),
+});
+export type AttemptExchangeView = z.infer<typeof AttemptExchangeView>;
+
 const progress = {
   id: z.uuid(),
   status: z.enum(stepStatuses),

@@ -11,6 +11,7 @@ import {
   type UpstreamErrorInit,
 } from "./errors";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
+import { redactBody, redactHeaders, type ExchangeRecord } from "./exchange-record";
 import { redactText, truncateText } from "./redact";
 import { AttemptFailure, parseRetryAfter } from "./retry";
 
@@ -33,6 +34,8 @@ export interface AttemptReport {
   /** Upload exchanges: records and bytes sent. */
   records?: number;
   bytes?: number;
+  /** The request and response, redacted and truncated (lib/upstream/exchange-record.ts). */
+  exchange?: ExchangeRecord;
 }
 
 export type AttemptListener = (report: AttemptReport) => void;
@@ -59,6 +62,8 @@ export interface ExchangeResult {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The response body's full size, also when `text` was cut at the read limit. */
+  bytes?: number;
 }
 
 // Keep at most this much of a response: enough for any error body, bounded for a hostile one.
@@ -69,17 +74,30 @@ export function createUpstreamDispatcher(options: { connectTimeoutMs?: number } 
   return new Agent({ connect: { timeout: options.connectTimeoutMs ?? 10_000 }, keepAliveTimeout: 4_000 });
 }
 
-async function readLimited(body: AsyncIterable<Buffer | Uint8Array>): Promise<string> {
+async function readLimited(body: AsyncIterable<Buffer | Uint8Array>): Promise<{ text: string; bytes: number }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     if (size < maxResponseBytes) {
       const buffer = Buffer.from(chunk);
       chunks.push(buffer);
-      size += buffer.length;
     }
+    size += chunk.length;
   }
-  return Buffer.concat(chunks).toString("utf8").slice(0, maxResponseBytes);
+  return { text: Buffer.concat(chunks).toString("utf8").slice(0, maxResponseBytes), bytes: size };
+}
+
+/** The exchange as the history keeps it: nothing secret, bodies bounded (an upload's streamed records are not kept). */
+function recordExchange(exchange: Exchange, result: ExchangeResult | undefined): ExchangeRecord {
+  const streamed = exchange.body !== undefined && typeof exchange.body !== "string";
+  return {
+    requestHeaders: redactHeaders(exchange.headers, exchange.secrets),
+    requestBody: typeof exchange.body === "string" ? redactBody(exchange.body, exchange.secrets) : null,
+    requestBodyBytes: typeof exchange.body === "string" ? Buffer.byteLength(exchange.body) : streamed ? (exchange.progress?.().bytes ?? null) : null,
+    responseHeaders: result ? redactHeaders(result.headers, exchange.secrets) : null,
+    responseBody: result ? redactBody(result.text, exchange.secrets) : null,
+    responseBodyBytes: result ? (result.bytes ?? Buffer.byteLength(result.text)) : null,
+  };
 }
 
 function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: number): string {
@@ -146,16 +164,18 @@ function headerValue(headers: ExchangeResult["headers"], name: string): string |
 export async function performExchange(exchange: Exchange, dispatcher: Dispatcher, onAttempt?: AttemptListener): Promise<ExchangeResult> {
   const startedAt = new Date();
   const base = { operation: exchange.operation, attempt: exchange.attempt, method: exchange.method, path: exchange.reportedPath, startedAt };
+  let result: ExchangeResult | undefined;
   const emit = (extra: Partial<AttemptReport>) => {
     try {
-      onAttempt?.({ ...base, durationMs: Date.now() - startedAt.getTime(), ...exchange.progress?.(), ...extra });
+      if (!onAttempt) return;
+      const durationMs = Date.now() - startedAt.getTime();
+      onAttempt({ ...base, durationMs, ...exchange.progress?.(), exchange: recordExchange(exchange, result), ...extra });
     } catch {
       // A failing listener must not fail the sync.
     }
   };
   const timeout = AbortSignal.timeout(exchange.timeoutMs);
   const signal = exchange.signal ? AbortSignal.any([timeout, exchange.signal]) : timeout;
-  let result: ExchangeResult;
   const sendStarted = phaseClock.start();
   try {
     const response = await request(exchange.url, {
@@ -167,7 +187,7 @@ export async function performExchange(exchange: Exchange, dispatcher: Dispatcher
       headersTimeout: exchange.timeoutMs,
       bodyTimeout: exchange.timeoutMs,
     });
-    result = { status: response.statusCode, headers: response.headers, text: await readLimited(response.body) };
+    result = { status: response.statusCode, headers: response.headers, ...(await readLimited(response.body)) };
   } catch (thrown) {
     if (thrown instanceof UpstreamError) {
       // Raised by our own body stream (e.g. a record failed validation): not the network's fault.
@@ -187,12 +207,13 @@ export async function performExchange(exchange: Exchange, dispatcher: Dispatcher
   } finally {
     phaseClock.stop("send", sendStarted);
   }
-  if (result.status >= 200 && result.status < 300) {
-    emit({ status: result.status });
-    return result;
+  const answered = result;
+  if (answered.status >= 200 && answered.status < 300) {
+    emit({ status: answered.status });
+    return answered;
   }
-  const failure = classifyFailure(result, exchange);
+  const failure = classifyFailure(answered, exchange);
   throw new AttemptFailure(failure.error, failure.retryable, failure.retryAfterMs, (retryDelayMs) =>
-    emit({ status: result.status, error: failure.error.message, retryDelayMs }),
+    emit({ status: answered.status, error: failure.error.message, retryDelayMs }),
   );
 }

@@ -3,6 +3,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ServerIcon } from "lucide-react";
 import { PageHeader } from "@/components/layout/page-header";
+import { Prefetched } from "@/components/queries/prefetched";
+import { SandboxFaults } from "@/components/sandbox/sandbox-faults";
 import { SandboxSessions } from "@/components/sandbox/sandbox-sessions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -14,7 +16,10 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { getDatabase } from "@/db/client";
 import { sandboxRecordTypes } from "@/db/schema";
 import { requirePageUser } from "@/lib/auth/guard";
+import { can } from "@/lib/auth/permissions";
+import { queryKeys } from "@/lib/queries/query-keys";
 import { inspectSandboxLocation, listSandboxLocations, SandboxInspectQuery } from "@/lib/sandbox/inspect";
+import { getSandboxFaults } from "@/lib/sandbox/manage-faults";
 
 export const metadata: Metadata = { title: "Sandbox inspector" };
 
@@ -22,14 +27,17 @@ const formatTime = (value: Date) => <Time value={value} timeZone="UTC" style="ab
 const statusTone = (status: number) => (status === 0 || status >= 500 ? "danger" : status >= 400 ? "warning" : "success");
 
 export default async function SandboxInspectorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser({ action: "sandbox.inspect" });
+  const user = await requirePageUser({ action: "sandbox.inspect" });
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
   const parsed = SandboxInspectQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : SandboxInspectQuery.parse({});
   const db = getDatabase();
   const locations = await listSandboxLocations(db);
   const locationId = query.location ?? locations[0]?.id;
-  const inspection = locationId ? await inspectSandboxLocation(db, { locationId, type: query.type }) : undefined;
+  const inspection = locationId ? await inspectSandboxLocation(db, { locationId, type: query.type, requestsBefore: query.before }) : undefined;
+  const faults = await getSandboxFaults({ db, actor: user });
+  const pageHref = (before?: number) =>
+    `/settings/sandbox?${new URLSearchParams({ location: locationId ?? "", type: query.type, ...(before ? { before: String(before) } : {}) }).toString()}`;
 
   return (
     <>
@@ -37,6 +45,11 @@ export default async function SandboxInspectorPage({ searchParams }: { searchPar
         title="Sandbox inspector"
         description="What the built-in simulator of the upstream service holds for a location: records, sync sessions and the requests it received."
       />
+      <div className="mb-4">
+        <Prefetched entries={[{ queryKey: queryKeys.sandboxFaults, data: faults }]}>
+          <SandboxFaults canChange={can(user, "sandbox.faults")} />
+        </Prefetched>
+      </div>
       <Card className="mb-4">
         <CardContent>
           <form method="get" className="grid gap-3 sm:grid-cols-3 sm:items-end">
@@ -142,11 +155,12 @@ export default async function SandboxInspectorPage({ searchParams }: { searchPar
             <CardHeader>
               <CardTitle>Requests received</CardTitle>
             </CardHeader>
-            <CardContent>
+            <CardContent className="flex flex-col gap-3">
+              <p className="text-sm text-slate-600">Newest first, 50 a page{query.before ? ", older than the newest page" : ""}.</p>
               {inspection.requests.length === 0 ? (
                 <p className="text-sm text-slate-600">No requests yet.</p>
               ) : (
-                <Table>
+                <Table aria-label="Requests received">
                   <TableHeader>
                     <TableRow>
                       <TableHead>Time (UTC)</TableHead>
@@ -174,6 +188,18 @@ export default async function SandboxInspectorPage({ searchParams }: { searchPar
                   </TableBody>
                 </Table>
               )}
+              <nav aria-label="Request pages" className="flex flex-wrap gap-3 text-sm">
+                {query.before ? (
+                  <Link className="text-blue-700 underline" href={pageHref()}>
+                    Newest requests
+                  </Link>
+                ) : null}
+                {inspection.olderRequestsBefore ? (
+                  <Link className="text-blue-700 underline" href={pageHref(inspection.olderRequestsBefore)}>
+                    Older requests
+                  </Link>
+                ) : null}
+              </nav>
             </CardContent>
           </Card>
         </div>

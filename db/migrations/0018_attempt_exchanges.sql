@@ -1,0 +1,6 @@
+ALTER TABLE "sync_attempts" ADD COLUMN "request_headers" jsonb;--> statement-breakpoint
+ALTER TABLE "sync_attempts" ADD COLUMN "request_body" text;--> statement-breakpoint
+ALTER TABLE "sync_attempts" ADD COLUMN "request_body_bytes" integer;--> statement-breakpoint
+ALTER TABLE "sync_attempts" ADD COLUMN "response_headers" jsonb;--> statement-breakpoint
+ALTER TABLE "sync_attempts" ADD COLUMN "response_body" text;--> statement-breakpoint
+ALTER TABLE "sync_attempts" ADD COLUMN "response_body_bytes" integer;
