@@ -100,10 +100,13 @@ function recordExchange(exchange: Exchange, result: ExchangeResult | undefined):
   };
 }
 
+// undici's own header and body timers run with the same limit as ours: whichever fires first, it is the same timeout.
+const timeoutCodes = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
 function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `timed out after ${timeoutMs} ms`;
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  if (timedOut || (typeof code === "string" && timeoutCodes.has(code))) return `timed out after ${timeoutMs} ms`;
   if (!(error instanceof Error)) return "network error";
-  const code = (error as { code?: unknown }).code;
   const causeCode = (error.cause as { code?: unknown } | undefined)?.code;
   return [typeof code === "string" ? code : undefined, typeof causeCode === "string" ? causeCode : undefined, error.message]
     .filter(Boolean)
