@@ -45,6 +45,13 @@ async function failedLocation(name: string) {
   return { location, session };
 }
 
+/** The UTC switch where the viewer finds it: in the sidebar, or on a phone in the navigation sheet the menu button opens. */
+async function utcSwitch(page: Page, size: string) {
+  if (size !== "phone") return page.getByLabel("Times in UTC");
+  await page.getByRole("button", { name: /^Open menu/ }).click();
+  return page.getByRole("dialog").getByLabel("Times in UTC");
+}
+
 for (const [size, viewport] of Object.entries(viewports)) {
   test.describe(`at ${size} size`, () => {
     test("support: the status badge reads the same on the location page, the sessions lists and the fleet", async ({ browser }) => {
@@ -175,14 +182,16 @@ for (const [size, viewport] of Object.entries(viewports)) {
       const nextRun = page.getByRole("region", { name: "Schedule" }).getByTestId("next-run").locator("time").first();
       await expect(nextRun).toHaveText(/^\w{3} 10:00$/);
 
-      await page.getByLabel("Times in UTC").check();
+      await (await utcSwitch(page, size)).check();
+      await page.keyboard.press("Escape");
       await expect(started).toHaveAttribute("title", /\+00:00 \(UTC\)$/);
       await expect(nextRun).toHaveText(/^\w{3} 0[89]:00 UTC$/);
       await page.reload();
-      await expect(page.getByLabel("Times in UTC")).toBeChecked();
       await expect(page.getByRole("region", { name: "Schedule" }).getByTestId("next-run").locator("time").first()).toHaveText(/^\w{3} 0[89]:00 UTC$/);
       await expectNoSeriousAxeViolations(page);
-      await page.getByLabel("Times in UTC").uncheck();
+      const again = await utcSwitch(page, size);
+      await expect(again).toBeChecked();
+      await again.uncheck();
       await page.context().close();
     });
 
