@@ -1,7 +1,7 @@
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { SQL } from "drizzle-orm";
 import type postgres from "postgres";
-import type { DatabaseOrTransaction } from "./client";
+import type { DatabaseOrTransaction, DatabaseTransaction } from "./client";
 
 // Raw SQL goes through drizzle's `sql` on the one handle (a database or an open transaction). What drizzle cannot
 // do itself (server-side cursors, COPY) reaches the postgres.js client under the same handle here, and only here.
@@ -11,6 +11,11 @@ const dialect = new PgDialect();
 /** The rows of a raw query. */
 export async function queryRows<Row>(db: DatabaseOrTransaction, query: SQL): Promise<Row[]> {
   return [...(await db.execute(query))] as Row[];
+}
+
+/** Whether the handle is an open transaction (drizzle's transactions can roll back; the database cannot). */
+export function isTransaction(db: DatabaseOrTransaction): db is DatabaseTransaction {
+  return "rollback" in db;
 }
 
 /** The postgres.js client (or transaction) under a drizzle handle. */

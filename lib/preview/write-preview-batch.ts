@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
-import { queryRows } from "@/db/raw-sql";
+import { isTransaction, queryRows } from "@/db/raw-sql";
 import { copyRows } from "@/db/copy-rows";
 import { DomainError } from "@/lib/errors/domain-error";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
@@ -51,15 +51,17 @@ async function lockLocation(tx: DatabaseOrTransaction, locationId: string): Prom
   if (!location) throw new DomainError("NOT_FOUND", "The location was deleted while its preview was computed.");
 }
 
-/** A batch of the source becomes one COPY of records and one of issues, in a transaction (a savepoint of the caller's). */
+/** A batch of the source becomes one COPY of records and one of issues, in the caller's transaction (else its own). */
 export async function writePreviewBatch(db: DatabaseOrTransaction, records: PreviewRecordRow[], issues: PreviewIssueRow[]): Promise<void> {
   const locationId = records[0]?.location_id ?? issues[0]?.location_id;
   if (!locationId) return;
   const started = phaseClock.start();
-  await db.transaction(async (tx) => {
+  const write = async (tx: DatabaseOrTransaction) => {
     await lockLocation(tx, locationId);
     await copyRows(tx, "preview_records", recordColumns, records);
     await copyRows(tx, "preview_issues", issueColumns, issues);
-  });
+  };
+  // In the caller's transaction as it is (a savepoint per batch would cost two more round trips), else in its own.
+  await (isTransaction(db) ? write(db) : db.transaction(write));
   phaseClock.stop("record", started);
 }
