@@ -205,10 +205,23 @@ async function injectFaultInInspector(page: Page, target: string) {
   await expect(page.getByRole("list", { name: "Armed faults" })).toContainText(target);
 }
 
-for (const [role, viewport] of [
-  ["engineer", { name: "desktop", width: 1440, height: 900 }],
-  ["admin", { name: "phone", width: 390, height: 844 }],
-] as const) {
+test("the admin arms and clears a fault in the sandbox inspector on a phone", async ({ browser }) => {
+  const inspector = await pageAs(browser, "admin");
+  await inspector.setViewportSize({ width: 390, height: 844 });
+  try {
+    await injectFaultInInspector(inspector, "batch_sync_services");
+    await expectNoSeriousAxeViolations(inspector);
+    await inspector.screenshot({ path: "e2e/.artifacts/screenshots/sandbox-inspector-fault-phone.png", fullPage: true });
+    await inspector.getByRole("button", { name: "Clear the batch_sync_services fault" }).click();
+    await expect(inspector.getByText("No fault armed: the sandbox answers normally.")).toBeVisible();
+  } finally {
+    await inspector.context().close();
+    await sandboxControl("DELETE");
+  }
+});
+
+// The whole story once, at desktop size: the phone's controls are the same form (above).
+for (const [role, viewport] of [["engineer", { name: "desktop", width: 1440, height: 900 }]] as const) {
   test(`the ${role} arms a 5xx in the sandbox inspector, the next sync fails on it, they clear it, support resumes and it succeeds (${viewport.name})`, async ({
     browser,
   }) => {

@@ -1,5 +1,7 @@
-import type { LucideIcon } from "lucide-react";
+import { SearchXIcon, type LucideIcon } from "lucide-react";
+import Link from "next/link";
 import type { ReactNode } from "react";
+import { buttonVariants } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 
 /**
@@ -25,5 +27,20 @@ export function EmptyState({
       <p className="max-w-md text-sm text-slate-700">{message}</p>
       {action ? <div className="flex flex-wrap justify-center gap-2">{action}</div> : null}
     </div>
+  );
+}
+
+/** A list empty only because of its filters: says so, and offers the list without them. */
+export function FilteredEmptyState({ message, clearHref }: { message: ReactNode; clearHref: string }) {
+  return (
+    <EmptyState
+      icon={SearchXIcon}
+      message={message}
+      action={
+        <Link href={clearHref} className={buttonVariants({ variant: "secondary" })}>
+          Clear filters
+        </Link>
+      }
+    />
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MapPinIcon, SearchXIcon } from "lucide-react";
+import { MapPinIcon } from "lucide-react";
 import { FleetMatrixFilters } from "@/components/fleet/fleet-matrix-filters";
 import { LiveFleetMatrix } from "@/components/fleet/live-fleet-matrix";
 import { MatrixLegend } from "@/components/fleet/matrix-cell";
@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/layout/page-header";
 import { Prefetched } from "@/components/queries/prefetched";
 import { Alert } from "@/components/ui/alert";
 import { buttonVariants } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyState, FilteredEmptyState } from "@/components/ui/empty-state";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
@@ -33,15 +33,7 @@ export default async function FleetPage({ searchParams }: { searchParams: Promis
     .join(", ");
   const empty =
     query.q || query.environment ? (
-      <EmptyState
-        icon={SearchXIcon}
-        message="No locations match. Try another search or clear the filters."
-        action={
-          <Link href="/fleet" className={buttonVariants({ variant: "secondary" })}>
-            Clear filters
-          </Link>
-        }
-      />
+      <FilteredEmptyState message="No locations match. Try another search or clear the filters." clearHref="/fleet" />
     ) : (
       <EmptyState
         icon={MapPinIcon}

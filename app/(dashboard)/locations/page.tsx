@@ -4,11 +4,11 @@ import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { LocationFilters } from "@/components/locations/location-filters";
 import { LocationsTable } from "@/components/locations/locations-table";
-import { MapPinIcon, SearchXIcon } from "lucide-react";
+import { MapPinIcon } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyState, FilteredEmptyState } from "@/components/ui/empty-state";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { can, seesOwnLocationsOnly } from "@/lib/auth/permissions";
@@ -80,15 +80,7 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
           </p>
           {page.items.length === 0 ? (
             filtered ? (
-              <EmptyState
-                icon={SearchXIcon}
-                message="No locations match. Try another search or clear the filters."
-                action={
-                  <Link href="/locations" className={buttonVariants({ variant: "secondary" })}>
-                    Clear filters
-                  </Link>
-                }
-              />
+              <FilteredEmptyState message="No locations match. Try another search or clear the filters." clearHref="/locations" />
             ) : (
               <EmptyState
                 icon={MapPinIcon}

@@ -7,10 +7,10 @@ import { FleetTodayCountsView } from "@/components/fleet/fleet-today-counts";
 import { hrefWith, queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { PageHeader } from "@/components/layout/page-header";
 import { Prefetched } from "@/components/queries/prefetched";
-import { HistoryIcon, SearchXIcon } from "lucide-react";
+import { HistoryIcon } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { buttonVariants } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyState, FilteredEmptyState } from "@/components/ui/empty-state";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
@@ -43,15 +43,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
   const [counts, days] = await Promise.all([countFleetSessionsToday(ctx), listFleetDays(ctx)]);
   const filters = { q: query.q, status: query.status, trigger: query.trigger, environment: query.environment };
   const empty = Object.values(filters).some(Boolean) ? (
-    <EmptyState
-      icon={SearchXIcon}
-      message="No sessions match these filters."
-      action={
-        <Link href="/sessions" className={buttonVariants({ variant: "secondary" })}>
-          Clear filters
-        </Link>
-      }
-    />
+    <FilteredEmptyState message="No sessions match these filters." clearHref="/sessions" />
   ) : (
     <EmptyState
       icon={HistoryIcon}

@@ -2,10 +2,10 @@ import { Time } from "@/components/time/time";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
-import { ScrollTextIcon, SearchXIcon } from "lucide-react";
+import { ScrollTextIcon } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
-import { Button, buttonVariants } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { Button } from "@/components/ui/button";
+import { EmptyState, FilteredEmptyState } from "@/components/ui/empty-state";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input, Select } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -70,15 +70,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
         <CardContent>
           {events.length === 0 ? (
             query.action || query.actor || query.from || query.to ? (
-              <EmptyState
-                icon={SearchXIcon}
-                message="No entries match these filters."
-                action={
-                  <Link href="/settings/audit" className={buttonVariants({ variant: "secondary" })}>
-                    Clear filters
-                  </Link>
-                }
-              />
+              <FilteredEmptyState message="No entries match these filters." clearHref="/settings/audit" />
             ) : (
               <EmptyState
                 icon={ScrollTextIcon}

@@ -4,10 +4,10 @@ import { PageHeader } from "@/components/layout/page-header";
 import { SessionHistoryFilters } from "@/components/sessions/session-history-filters";
 import { Prefetched } from "@/components/queries/prefetched";
 import { LiveSessionHistory } from "@/components/sessions/live-session-history";
-import { HistoryIcon, SearchXIcon } from "lucide-react";
+import { HistoryIcon } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { buttonVariants } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyState, FilteredEmptyState } from "@/components/ui/empty-state";
 import { Card, CardContent } from "@/components/ui/card";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
@@ -56,15 +56,7 @@ export default async function SessionHistoryPage({
   };
   const empty =
     query.status || query.trigger ? (
-      <EmptyState
-        icon={SearchXIcon}
-        message="No sessions of this location match these filters."
-        action={
-          <Link href={base} className={buttonVariants({ variant: "secondary" })}>
-            Clear filters
-          </Link>
-        }
-      />
+      <FilteredEmptyState message="No sessions of this location match these filters." clearHref={base} />
     ) : (
       <EmptyState
         icon={HistoryIcon}
