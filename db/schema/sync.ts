@@ -27,6 +27,16 @@ export interface RemovalCheck {
   threshold: number;
   examples: string[];
 }
+/** What a session knew of the source before reading it: the next session is quiet when none of it moved. */
+export interface SourceState {
+  /** The source's fingerprint (lib/source: count and latest change of every table of the source key). */
+  fingerprint: string;
+  /** What mapping depends on besides the rows (lib/preview/mapping-basis.ts). */
+  mappingBasis: string;
+  /** The end of the appointment window read (local wall time, excluded). */
+  appointmentsUntil: string | null;
+}
+
 export interface RemovalStop {
   checks: RemovalCheck[];
 }
@@ -73,6 +83,13 @@ export const syncSessions = pgTable(
      * every resume of one. Others send from the location's preview records.
      */
     streamed: boolean("streamed").notNull().default(false),
+    /**
+     * The source as this session read it (lib/sync/quiet/source-state.ts): taken before its first read, kept by a
+     * takeover. The next session compares the source with it to know whether anything changed since.
+     */
+    sourceState: jsonb("source_state").$type<SourceState>(),
+    /** Nothing changed in the source since the last session (lib/sync/quiet): only what time moves is sent. */
+    quiet: boolean("quiet").notNull().default(false),
     error: text("error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),

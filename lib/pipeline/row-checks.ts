@@ -1,6 +1,6 @@
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { PreviewIssueRow, PreviewRecordRow } from "@/lib/preview/preview-row";
-import { createRecordChecks, type DuplicateTracker } from "./cross-checks";
+import { createRecordChecks, type DuplicateTracker, type KeyLookup } from "./cross-checks";
 
 /** The types other records name: their usable keys are kept while later types are read. */
 const targetTypes: readonly PreviewRecordType[] = ["calendars", "service_categories", "services", "contact_details"];
@@ -16,10 +16,11 @@ const isUsable = (record: PreviewRecordRow) => record.status === "valid" || reco
 /**
  * Checks for rows read in protocol order: keeps the usable keys of the types others name (calendars, categories,
  * services, contacts) and asks `duplicates` (default: remember every first source) whether a record repeats a key.
+ * `heldUpstream`: targets not read here that the upstream holds (a quiet session's contacts).
  */
-export function createRowChecks(duplicates?: DuplicateTracker): CheckRow {
+export function createRowChecks(duplicates?: DuplicateTracker, heldUpstream?: KeyLookup): CheckRow {
   const usable = new Map(targetTypes.map((type) => [type, new Set<string>()]));
-  const checks = createRecordChecks((type, key) => usable.get(type)?.has(key) ?? false, duplicates);
+  const checks = createRecordChecks((type, key) => (usable.get(type)?.has(key) ?? false) || (heldUpstream?.(type, key) ?? false), duplicates);
   return (record, duplicates) => {
     const found = checks.check(record, duplicates);
     if (isUsable(record) && record.record_key !== null) usable.get(record.record_type)?.add(record.record_key);

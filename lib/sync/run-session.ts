@@ -17,7 +17,10 @@ import { finishStopped, finishSucceeded } from "./session-outcome";
 import { ensureSessionPreview } from "./session-preview";
 import { ensureStepRows } from "./session-steps";
 import { stepsByName } from "./steps/all-steps";
-import { decideStreamed, primeUnsentTargets, requestFirstPreview, streamedSource } from "./stream/streamed-session";
+import { decideStreamed, primeUnsentTargets, requestFirstPreview, requireSourceKey, streamedSource } from "./stream/streamed-session";
+import { carriedSkippedCounts, decideQuiet, quietStepsOf } from "./quiet/quiet-session";
+import { observeSourceState } from "./quiet/source-state";
+import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { closeStreamedReads, streamedStepsByName } from "./stream/stream-steps";
 import { anythingAccepted } from "./stream/synced-lookups";
 import type { StepContext } from "./steps/sync-step";
@@ -62,18 +65,25 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     const credentials = await getEnvironmentCredentials(db, session.environment);
     // Before anything is sent: a token goes only to the origin that issued it.
     const call = { accessToken: openLocationToken(location, credentials), locationId: location.upstreamLocationId };
-    const streamed = await decideStreamed(db, fence, { session, resumedStreamed: resumed?.streamed ?? false });
-    const firstSync = streamed && !(await anythingAccepted(db, location.id));
-    const source = streamed ? streamedSource(location, options, session.startedAt) : null;
-    closeReader = source?.close;
+    const reader = options.reader ?? sourceReaderFromEnvironment();
+    if (!options.reader) closeReader = () => reader.close();
+    const now = options.now ?? session.startedAt ?? new Date();
+    const observe = () => observeSourceState(reader, { ...location, sourceKey: requireSourceKey(location) }, now);
+    const quietBase = await decideQuiet(db, fence, { session, location, reader, now });
+    const streamed = quietBase !== null || (await decideStreamed(db, fence, { session, resumedStreamed: resumed?.streamed ?? false, observe }));
+    const firstSync = streamed && !quietBase && !(await anythingAccepted(db, location.id));
+    const carriedSkipped = quietBase ? await carriedSkippedCounts(db, quietBase) : undefined;
+    const source = streamed ? streamedSource(location, { reader, now, carriedSkipped }) : null;
     const preview = source
       ? { runId: null, readAt: source.now }
       : await ensureSessionPreview(db, fence, {
           locationId: location.id,
           requestedByEmail: session.requestedByEmail,
           ownRunId: session.previewRunId,
-          reader: options.reader,
+          reader,
           now: options.now,
+          // A resume sends only from its failed step on: it is no base for a quiet session.
+          keepsSourceState: !session.resumesSessionId,
         });
     const upstreamOpen = await inheritUpstreamSession(fence, location.id);
     const steps = await ensureStepRows(db, fence, {
@@ -99,9 +109,9 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       config,
     };
     // A first sync removes nothing (the upstream holds nothing of the location): only a session sent from the preview can trip the valve.
-    if (source) await primeUnsentTargets(source.records, steps);
+    if (source) await primeUnsentTargets(source.records, steps, quietBase ? ["contact_details"] : []);
     else await checkRemovals(context, steps, session.confirmedRemovals);
-    const definitions = source ? streamedStepsByName : stepsByName;
+    const definitions = quietBase ? quietStepsOf(quietBase) : source ? streamedStepsByName : stepsByName;
     for (const step of steps) {
       if (step.status === "succeeded" || step.status === "skipped") continue;
       if (step.name === "open" && upstreamOpen) {
@@ -116,7 +126,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     }
     await finishSucceeded(fence, location.id);
     // What the next session builds on, computed in the background: a streamed session stored no preview.
-    if (source) await requestFirstPreview(db, location.id);
+    if (source && !quietBase) await requestFirstPreview(db, location.id);
     return "succeeded";
   } catch (error) {
     if (error instanceof LeaseLostError || fence.isLost) return "lost";

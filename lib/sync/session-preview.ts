@@ -1,7 +1,8 @@
 import { systemContext } from "@/lib/operations/context";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { previewRuns } from "@/db/schema";
+import { previewRuns, type SourceState } from "@/db/schema";
+import { sourceStateOfRun } from "./quiet/source-state";
 import { computePreview } from "@/lib/preview/compute-preview";
 import type { SourceReader } from "@/lib/source/source-reader";
 import type { SessionFence } from "./session-fence";
@@ -12,12 +13,20 @@ export interface SessionPreview {
   runId: string;
   /** When the preview read the source. */
   readAt: Date;
+  /** What the run knew of the source. */
+  sourceState: SourceState | null;
 }
+
+const sessionPreviewOf = (run: typeof previewRuns.$inferSelect): SessionPreview => ({
+  runId: run.id,
+  readAt: run.startedAt ?? run.createdAt,
+  sourceState: sourceStateOfRun(run),
+});
 
 async function succeededRun(db: Database, runId: string | null): Promise<SessionPreview | null> {
   if (!runId) return null;
   const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, runId));
-  return run?.status === "succeeded" ? { runId: run.id, readAt: run.startedAt ?? run.createdAt } : null;
+  return run?.status === "succeeded" ? sessionPreviewOf(run) : null;
 }
 
 /**
@@ -28,11 +37,22 @@ async function succeededRun(db: Database, runId: string | null): Promise<Session
 export async function ensureSessionPreview(
   db: Database,
   fence: SessionFence,
-  input: { locationId: string; requestedByEmail: string | null; ownRunId: string | null; reader?: SourceReader; now?: Date },
+  input: {
+    locationId: string;
+    requestedByEmail: string | null;
+    ownRunId: string | null;
+    reader?: SourceReader;
+    now?: Date;
+    /** The session keeps what the run knew of the source (the next session compares with it: lib/sync/quiet). */
+    keepsSourceState: boolean;
+  },
 ): Promise<SessionPreview> {
   const preview = (await succeededRun(db, input.ownRunId)) ?? (await computeFreshPreview(db, fence, input));
   if (preview.runId !== input.ownRunId) {
-    await fence.write((tx) => tx.execute(sql`update sync_sessions set preview_run_id = ${preview.runId} where id = ${fence.sessionId}`));
+    const state = input.keepsSourceState && preview.sourceState ? JSON.stringify(preview.sourceState) : null;
+    await fence.write((tx) =>
+      tx.execute(sql`update sync_sessions set preview_run_id = ${preview.runId}, source_state = ${state}::jsonb where id = ${fence.sessionId}`),
+    );
   }
   return preview;
 }
@@ -55,7 +75,7 @@ async function computeFreshPreview(
       await computePreview(systemContext(db), { runId: created.id, reader: input.reader, now: input.now, sessionId: fence.sessionId });
       const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created.id));
       if (done?.status !== "succeeded") throw new Error(`The preview of the source failed: ${done?.error ?? "unknown error"}`);
-      return { runId: done.id, readAt: done.startedAt ?? done.createdAt };
+      return sessionPreviewOf(done);
     }
     if (Date.now() > deadline) throw new Error("A preview run of this location did not finish in time.");
     const active = await db

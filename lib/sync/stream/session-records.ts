@@ -33,10 +33,12 @@ export interface SessionRecords {
   read(type: PreviewRecordType, scope: string, window?: DateWindow): AsyncGenerator<PreviewRecordRow[]>;
   /** Reads a type through the checks without sending it, so that records read later can name it. */
   prime(type: PreviewRecordType): Promise<void>;
-  /** Records of a type left out (errors, excluded by rule), over the latest read of each scope. */
+  /** Records of a type left out (errors, excluded by rule), over the latest read of each scope, plus those carried. */
   skipped(type: PreviewRecordType): SkippedCounts;
-  /** How many source rows a read of the type returns (0 for a type not read). */
-  count(type: PreviewRecordType): Promise<number>;
+  /** How many source rows a read of the type returns (0 for a type not read), inside `window` if given. */
+  count(type: PreviewRecordType, window?: DateWindow): Promise<number>;
+  /** Keys of a type others name that the upstream holds without this session reading them (usable for the checks). */
+  useHeld(type: PreviewRecordType, keys: ReadonlySet<string>): void;
   /** The local date of the earliest appointment the source has in the session's window, or null. */
   earliestAppointment(): Promise<string | null>;
 }
@@ -69,6 +71,8 @@ export function createSessionRecords(input: {
   location: { id: string; sourceKey: string; timeZone: string; country: string; automotive: boolean };
   now: Date;
   batchSize?: number;
+  /** Records left out without being read (a quiet session's: as its base left them out). */
+  carriedSkipped?: Partial<Record<PreviewRecordType, SkippedCounts>>;
 }): SessionRecords {
   const { reader, location } = input;
   const plan = planPreviewReads(location, input.now);
@@ -77,7 +81,8 @@ export function createSessionRecords(input: {
   const repeated = new Map<PreviewRecordType, Promise<Set<string>>>();
   const repeatedNow = new Map<PreviewRecordType, Set<string>>();
   const claims = scopedClaims((type, key) => repeatedNow.get(type)?.has(withoutWhiteSpace(key)) ?? true);
-  const check = createRowChecks();
+  const held = new Map<PreviewRecordType, ReadonlySet<string>>();
+  const check = createRowChecks(undefined, (type, key) => held.get(type)?.has(key) ?? false);
   const skipped = new Map<PreviewRecordType, Map<string, SkippedCounts>>();
 
   const readOf = (type: PreviewRecordType) => {
@@ -137,10 +142,10 @@ export function createSessionRecords(input: {
       if (!plan.some((candidate) => candidate.recordType === type)) return;
       for await (const _batch of guardedRead(read(type, `prime ${type}`), type.replace("_", " "))) void _batch;
     },
-    async count(type) {
+    async count(type, window) {
       const planned = plan.find((candidate) => candidate.recordType === type);
       if (!planned) return 0;
-      const params = { sourceKey: location.sourceKey, windowStart: planned.windowStart, windowEnd: planned.windowEnd };
+      const params = { sourceKey: location.sourceKey, ...windowOf(planned, window) };
       return reader.count(planned.resource, params).catch((error: unknown) => Promise.reject(sourceFailure(error, type.replace("_", " "))));
     },
     async earliestAppointment() {
@@ -151,8 +156,11 @@ export function createSessionRecords(input: {
         .catch((error: unknown) => Promise.reject(sourceFailure(error, "appointments")));
       return earliest?.slice(0, 10) ?? null;
     },
+    useHeld(type, keys) {
+      held.set(type, keys);
+    },
     skipped(type) {
-      const total: SkippedCounts = { invalid: 0, excluded: 0 };
+      const total: SkippedCounts = { ...(input.carriedSkipped?.[type] ?? { invalid: 0, excluded: 0 }) };
       for (const counts of skipped.get(type)?.values() ?? []) {
         total.invalid += counts.invalid;
         total.excluded += counts.excluded;

@@ -1,15 +1,14 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { previewRuns, type syncSessions } from "@/db/schema";
+import { previewRuns, type SourceState, type syncSessions } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { requestPreview } from "@/lib/preview/request-preview";
 import { systemContext } from "@/lib/operations/context";
-import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import type { SourceReader } from "@/lib/source/source-reader";
 import type { SessionFence } from "../session-fence";
 import type { StepRow } from "../session-steps";
-import { createSessionRecords, type SessionRecords } from "./session-records";
+import { createSessionRecords, type SessionRecords, type SkippedCounts } from "./session-records";
 import { anythingAccepted } from "./synced-lookups";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 
@@ -19,48 +18,63 @@ type Session = typeof syncSessions.$inferSelect;
  * A first sync (the upstream holds nothing of the location) is sent straight from the source: nothing is stored
  * before it is sent. So is every resume of one. Decided once, before anything is sent: a takeover keeps the decision.
  */
-export async function decideStreamed(db: Database, fence: SessionFence, input: { session: Session; resumedStreamed: boolean }): Promise<boolean> {
+export async function decideStreamed(
+  db: Database,
+  fence: SessionFence,
+  input: { session: Session; resumedStreamed: boolean; observe: () => Promise<SourceState> },
+): Promise<boolean> {
   const { session } = input;
   if (session.streamed) return true;
   // A session that already computed its preview (a takeover of one) goes on from it.
   if (session.previewRunId) return false;
-  const streamed = input.resumedStreamed || !(await anythingAccepted(db, session.locationId));
-  if (streamed) await fence.write((tx) => tx.execute(sql`update sync_sessions set streamed = true where id = ${fence.sessionId}`));
-  return streamed;
+  const resume = input.resumedStreamed;
+  const streamed = resume || !(await anythingAccepted(db, session.locationId));
+  if (!streamed) return false;
+  // A resume read the source only from its failed step on: it is no base for a quiet session.
+  const state = resume ? null : await input.observe();
+  await fence.write((tx) =>
+    tx.execute(
+      sql`update sync_sessions set streamed = true, source_state = ${state ? JSON.stringify(state) : null}::jsonb where id = ${fence.sessionId}`,
+    ),
+  );
+  return true;
 }
 
 export interface StreamedSource {
   records: SessionRecords;
   /** The session's clock: today, the horizons and the openings window follow from it (a takeover keeps it). */
   now: Date;
-  close: () => Promise<void>;
+}
+
+export function requireSourceKey(location: { sourceKey: string | null }): string {
+  if (location.sourceKey) return location.sourceKey;
+  throw new DomainError(
+    "CONFLICT",
+    "This location has no source key: support sets it (Edit location) to say which location of the management system it reads.",
+  );
 }
 
 export function streamedSource(
   location: { id: string; sourceKey: string | null; timeZone: string; country: string; automotive: boolean },
-  options: { reader?: SourceReader; now?: Date },
-  startedAt: Date | null,
+  input: { reader: SourceReader; now: Date; carriedSkipped?: Partial<Record<PreviewRecordType, SkippedCounts>> },
 ): StreamedSource {
-  if (!location.sourceKey) {
-    throw new DomainError(
-      "CONFLICT",
-      "This location has no source key: support sets it (Edit location) to say which location of the management system it reads.",
-    );
-  }
-  const reader = options.reader ?? sourceReaderFromEnvironment();
-  const now = options.now ?? startedAt ?? new Date();
-  return {
-    records: createSessionRecords({ reader, location: { ...location, sourceKey: location.sourceKey }, now }),
-    now,
-    close: options.reader ? async () => {} : () => reader.close(),
-  };
+  const { reader, now, carriedSkipped } = input;
+  return { records: createSessionRecords({ reader, location: { ...location, sourceKey: requireSourceKey(location) }, now, carriedSkipped }), now };
 }
 
 const targetSteps: readonly PreviewRecordType[] = ["calendars", "service_categories", "services", "contact_details"];
 
-/** Types others name whose step does not run now (left out, or done before a resume or takeover) are read through the checks first. */
-export async function primeUnsentTargets(records: SessionRecords, steps: readonly StepRow[]): Promise<void> {
+/**
+ * Types others name whose step does not run now (left out, or done before a resume or takeover) are read through the
+ * checks first; `heldInstead`: types the checks take from what the upstream holds instead (a quiet session's contacts).
+ */
+export async function primeUnsentTargets(
+  records: SessionRecords,
+  steps: readonly StepRow[],
+  heldInstead: readonly PreviewRecordType[] = [],
+): Promise<void> {
   for (const type of targetSteps) {
+    if (heldInstead.includes(type)) continue;
     const step = steps.find((candidate) => candidate.name === type);
     if (!step || step.status === "succeeded" || step.status === "skipped") await records.prime(type);
   }
