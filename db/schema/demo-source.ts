@@ -98,6 +98,8 @@ export const demoSourceCustomers = demoSource.table(
   (table) => [
     index("demo_source_customers_read").on(table.sourceKey, table.id),
     index("demo_source_customers_number").on(table.sourceKey, table.customerNo),
+    // What changed since (an incremental read) and the latest change (the fingerprint) without a scan.
+    index("demo_source_customers_changed").on(table.sourceKey, table.updatedAt),
   ],
 );
 
@@ -114,7 +116,7 @@ export const demoSourceVehicles = demoSource.table(
     vin: text("vin"),
     updatedAt: updatedAt(),
   },
-  (table) => [primaryKey({ columns: [table.sourceKey, table.id] })],
+  (table) => [primaryKey({ columns: [table.sourceKey, table.id] }), index("demo_source_vehicles_changed").on(table.sourceKey, table.updatedAt)],
 );
 
 export const demoSourceAppointments = demoSource.table(
@@ -134,6 +136,7 @@ export const demoSourceAppointments = demoSource.table(
   (table) => [
     primaryKey({ columns: [table.sourceKey, table.id] }),
     index("demo_source_appointments_window").on(table.sourceKey, table.startsAt, table.id),
+    index("demo_source_appointments_changed").on(table.sourceKey, table.updatedAt),
   ],
 );
 
