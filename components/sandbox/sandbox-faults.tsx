@@ -19,12 +19,14 @@ const modes: Record<string, { label: string; mode: FaultMode }> = {
   "rate-limit": { label: "Answer 429 with Retry-After: 1 s", mode: { kind: "rate-limit", retryAfterSeconds: 1 } },
   delay: { label: "Answer after a 3 s delay", mode: { kind: "delay", ms: 3000 } },
   reset: { label: "Reset the connection mid-answer", mode: { kind: "reset" } },
+  miscount: { label: "Keep an upload but answer a wrong count", mode: { kind: "miscount" } },
 };
 
 function describeMode(mode: FaultMode): string {
   if (mode.kind === "status") return `answers ${mode.status}`;
   if (mode.kind === "rate-limit") return `answers 429, Retry-After ${mode.retryAfterSeconds} s`;
   if (mode.kind === "delay") return `answers after ${mode.ms.toLocaleString("en")} ms`;
+  if (mode.kind === "miscount") return "keeps an upload, answers a wrong count";
   return "resets the connection";
 }
 

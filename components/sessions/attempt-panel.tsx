@@ -115,6 +115,14 @@ export function AttemptPanel({
                 </dd>
               </>
             ) : null}
+            {attempt.bodySha256 ? (
+              <>
+                <dt className="text-slate-600">Body SHA-256</dt>
+                <dd className="font-mono text-xs break-all" data-testid="attempt-body-sha256">
+                  {attempt.bodySha256}
+                </dd>
+              </>
+            ) : null}
           </dl>
           {attempt.error ? <ErrorWithFix error={attempt.error} locationId={locationId} permissions={permissions} /> : null}
           {exchange.isPending ? (

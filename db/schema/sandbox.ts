@@ -136,6 +136,8 @@ export const sandboxUploads = sandbox.table(
     status: text("status").notNull().default("issued"),
     recordCount: integer("record_count"),
     byteCount: integer("byte_count"),
+    /** SHA-256 (hex) of the body as it arrived. */
+    bodySha256: text("body_sha256"),
     rejection: jsonb("rejection").$type<Record<string, unknown>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),

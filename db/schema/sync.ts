@@ -175,6 +175,8 @@ export const syncAttempts = pgTable(
     error: text("error"),
     records: integer("records"),
     bytes: bigint("bytes", { mode: "number" }),
+    /** An upload sent to its end: the SHA-256 (hex) of its body as sent, to reconcile with what arrived. */
+    bodySha256: text("body_sha256"),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
     /**
      * The exchange as the client saw it, redacted (lib/upstream/exchange-record.ts): secret headers blanked, bodies

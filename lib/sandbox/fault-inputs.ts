@@ -7,6 +7,8 @@ export const FaultMode = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("rate-limit"), retryAfterSeconds: z.number().int().min(0).max(3600) }),
   z.object({ kind: z.literal("delay"), ms: z.number().int().min(0).max(600_000) }),
   z.object({ kind: z.literal("reset") }),
+  // An upload is kept whole, but the answer states one record fewer than arrived (the spec shows no answer at all).
+  z.object({ kind: z.literal("miscount") }),
 ]);
 export type FaultMode = z.infer<typeof FaultMode>;
 

@@ -112,7 +112,7 @@ async function handleUpload(request: Request, context: SandboxContext, token: st
   }
   const upload = await claimUpload(context, token);
   note.locationId = upload.locationId;
-  return receiveUpload(request, context, upload, await findUploadEnvironment(context, upload));
+  return receiveUpload(request, context, upload, await findUploadEnvironment(context, upload), { miscount: fault?.kind === "miscount" });
 }
 
 async function takeFaultFor(context: SandboxContext, target: string): Promise<FaultMode | undefined> {
@@ -130,6 +130,9 @@ async function applyFault(fault: FaultMode, request: Request, isUpload: boolean)
       throw new SandboxError(429, "rate_limited", "Too many requests.", [], { "retry-after": String(fault.retryAfterSeconds) });
     case "delay":
       await new Promise((resolve) => setTimeout(resolve, fault.ms));
+      return undefined;
+    case "miscount":
+      // Only an upload's answer states a count (receiveUpload); elsewhere the answer is the normal one.
       return undefined;
     case "reset": {
       if (isUpload && request.body) {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { JSONParser } from "@streamparser/json";
 import { and, eq, sql } from "drizzle-orm";
 import { sandboxStagedRecords, sandboxUploads } from "@/db/schema";
@@ -146,7 +147,13 @@ async function findKnownKeys(context: SandboxContext, upload: Upload, type: stri
  * PUT to a one-time upload address: the body is parsed as a stream, every element is
  * validated as it arrives, valid ones are staged in batches; any problem rejects the whole upload.
  */
-export async function receiveUpload(request: Request, context: SandboxContext, upload: Upload, environment: UploadEnvironment): Promise<Response> {
+export async function receiveUpload(
+  request: Request,
+  context: SandboxContext,
+  upload: Upload,
+  environment: UploadEnvironment,
+  options: { miscount?: boolean } = {},
+): Promise<Response> {
   const rules = rulesOf(upload, environment.style, context.now?.() ?? new Date());
   const problems: RecordProblem[] = [];
   const seen = new Set<string>();
@@ -154,6 +161,7 @@ export async function receiveUpload(request: Request, context: SandboxContext, u
   let pending: StagedRow[] = [];
   let count = 0;
   let bytes = 0;
+  const hash = createHash("sha256");
   let sawArray: boolean | undefined;
 
   const parser = new JSONParser({ paths: ["$.*"], keepStack: false });
@@ -221,6 +229,7 @@ export async function receiveUpload(request: Request, context: SandboxContext, u
       });
       if (done) break;
       bytes += value.byteLength;
+      hash.update(value);
       if (sawArray === undefined) {
         const first = value.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
         if (first !== undefined) sawArray = first === 0x5b;
@@ -255,7 +264,7 @@ export async function receiveUpload(request: Request, context: SandboxContext, u
         problems.slice(0, maxReportedDetails).map(toDetail),
       );
     }
-    await acceptUpload(context, upload, count, bytes);
+    await acceptUpload(context, upload, { count, bytes, sha256: hash.digest("hex") });
   } catch (error) {
     await rejectUpload(context, upload, error, count, bytes);
     throw error;
@@ -266,10 +275,10 @@ export async function receiveUpload(request: Request, context: SandboxContext, u
     context.stats.bytes += bytes;
   }
   // The spec shows neither the status nor the body of the upload's answer.
-  return shapedResponse(environment.responseShape, { received: count });
+  return shapedResponse(environment.responseShape, { received: options.miscount ? count - 1 : count });
 }
 
-async function acceptUpload(context: SandboxContext, upload: Upload, count: number, bytes: number): Promise<void> {
+async function acceptUpload(context: SandboxContext, upload: Upload, body: { count: number; bytes: number; sha256: string }): Promise<void> {
   await context.db.transaction(async (tx) => {
     const location = await lockLocation(tx, upload.locationId);
     if (!location.syncInProgress || location.currentSessionId !== upload.sessionId) {
@@ -277,7 +286,7 @@ async function acceptUpload(context: SandboxContext, upload: Upload, count: numb
     }
     await tx
       .update(sandboxUploads)
-      .set({ status: "accepted", recordCount: count, byteCount: Math.min(bytes, 2 ** 31 - 1) })
+      .set({ status: "accepted", recordCount: body.count, byteCount: Math.min(body.bytes, 2 ** 31 - 1), bodySha256: body.sha256 })
       .where(eq(sandboxUploads.id, upload.id));
   });
 }

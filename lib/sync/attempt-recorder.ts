@@ -27,11 +27,11 @@ export function createAttemptRecorder(fence: SessionFence) {
       fence
         .write((tx) =>
           tx.execute(sql`
-            insert into sync_attempts (session_id, step_id, item_id, operation, attempt, method, path, status, duration_ms, retry_delay_ms, error, records, bytes, started_at,
+            insert into sync_attempts (session_id, step_id, item_id, operation, attempt, method, path, status, duration_ms, retry_delay_ms, error, records, bytes, body_sha256, started_at,
                                        request_headers, request_body, request_body_bytes, response_headers, response_body, response_body_bytes)
             values (${fence.sessionId}, ${at.stepId}, ${at.itemId}, ${report.operation}, ${report.attempt}, ${report.method}, ${report.path},
                     ${report.status ?? null}, ${Math.round(report.durationMs)}, ${report.retryDelayMs ?? null}, ${report.error ?? null},
-                    ${report.records ?? null}, ${report.bytes ?? null}, ${report.startedAt.toISOString()},
+                    ${report.records ?? null}, ${report.bytes ?? null}, ${report.sha256 ?? null}, ${report.startedAt.toISOString()},
                     ${json(exchange?.requestHeaders)}::jsonb, ${exchange?.requestBody ?? null}, ${exchange?.requestBodyBytes ?? null},
                     ${json(exchange?.responseHeaders)}::jsonb, ${exchange?.responseBody ?? null}, ${exchange?.responseBodyBytes ?? null})`),
         )

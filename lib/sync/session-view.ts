@@ -61,6 +61,8 @@ export const AttemptView = z.object({
   error: z.string().nullable(),
   records: z.number().nullable(),
   bytes: z.number().nullable(),
+  /** An upload sent whole: the SHA-256 of its body as sent. */
+  bodySha256: z.string().nullable(),
   startedAt: isoTime,
 });
 export type AttemptView = z.infer<typeof AttemptView>;

@@ -59,9 +59,10 @@ export interface LocationCall {
 }
 
 export interface UploadOutcome {
-  /** Records and bytes of the upload that succeeded. */
+  /** Records and bytes of the upload that succeeded, and the SHA-256 (hex) of its body as sent. */
   records: number;
   bytes: number;
+  sha256: string | null;
   status: number;
   /** Attempts of the whole operation (POST + upload). */
   attempts: number;
@@ -204,7 +205,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       if (error instanceof UpstreamError) throw new AttemptFailure(error, false);
       throw error;
     }
-    const progress: UploadProgress = { records: 0, bytes: 0 };
+    const progress: UploadProgress = { records: 0, bytes: 0, sha256: null };
     const exchange: Exchange = {
       operation,
       attempt,
@@ -262,7 +263,14 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
         const { put_data_url: putDataUrl } = readJsonOrFail(posted, PutDataUrlResponse, `POST ${path}`);
         try {
           const { result, progress } = await putRecords(operation, attempt, putDataUrl, call.records, schema);
-          return { records: progress.records, bytes: progress.bytes, status: result.status, attempts: attempt, response: readUnspecified(result) };
+          return {
+            records: progress.records,
+            bytes: progress.bytes,
+            sha256: progress.sha256,
+            status: result.status,
+            attempts: attempt,
+            response: readUnspecified(result),
+          };
         } catch (failure) {
           // A one-shot iterator was partly consumed: another attempt would send a truncated set.
           if (failure instanceof AttemptFailure && failure.retryable && !reopenable) {
@@ -372,7 +380,13 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
     async uploadRecords<T>(input: { putDataUrl: string; records: RecordSource<T>; schema: SchemaFor<T> }): Promise<Omit<UploadOutcome, "attempts">> {
       try {
         const { result, progress } = await putRecords("uploadRecords", 1, input.putDataUrl, input.records, input.schema);
-        return { records: progress.records, bytes: progress.bytes, status: result.status, response: readUnspecified(result) };
+        return {
+          records: progress.records,
+          bytes: progress.bytes,
+          sha256: progress.sha256,
+          status: result.status,
+          response: readUnspecified(result),
+        };
       } catch (failure) {
         if (failure instanceof AttemptFailure) {
           failure.report?.(undefined);

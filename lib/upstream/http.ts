@@ -31,9 +31,10 @@ export interface AttemptReport {
   error?: string;
   /** Set when another attempt follows after this many milliseconds. */
   retryDelayMs?: number;
-  /** Upload exchanges: records and bytes sent. */
+  /** Upload exchanges: records and bytes sent, and the SHA-256 of the body when it was sent whole. */
   records?: number;
   bytes?: number;
+  sha256?: string | null;
   /** The request and response, redacted and truncated (lib/upstream/exchange-record.ts). */
   exchange?: ExchangeRecord;
 }
@@ -55,7 +56,7 @@ export interface Exchange {
   /** Values to remove from anything reported or thrown. */
   secrets: readonly (string | undefined)[];
   /** Counts filled in while an upload body streams. */
-  progress?: () => { records: number; bytes: number };
+  progress?: () => { records: number; bytes: number; sha256: string | null };
 }
 
 export interface ExchangeResult {

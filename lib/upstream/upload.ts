@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import type { z } from "zod";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
@@ -58,6 +59,8 @@ export function canReopen(source: RecordSource<unknown>): boolean {
 export interface UploadProgress {
   records: number;
   bytes: number;
+  /** SHA-256 (hex) of the whole body as sent, once it was sent to its end; null before. */
+  sha256: string | null;
 }
 
 const chunkBytes = 64 * 1024;
@@ -68,6 +71,8 @@ const chunkBytes = 64 * 1024;
  */
 export function streamJsonArray<T>(source: RecordSource<T>, schema: z.ZodType | undefined, progress: UploadProgress): Readable {
   async function* generate(): AsyncGenerator<Buffer> {
+    const hash = createHash("sha256");
+    progress.sha256 = null;
     let pending: string[] = ["["];
     let pendingLength = 1;
     let index = 0;
@@ -86,6 +91,7 @@ export function streamJsonArray<T>(source: RecordSource<T>, schema: z.ZodType | 
       if (pendingLength >= chunkBytes) {
         const chunk = Buffer.from(pending.join(""), "utf8");
         progress.bytes += chunk.length;
+        hash.update(chunk);
         pending = [];
         pendingLength = 0;
         yield chunk;
@@ -94,6 +100,7 @@ export function streamJsonArray<T>(source: RecordSource<T>, schema: z.ZodType | 
     pending.push("]");
     const chunk = Buffer.from(pending.join(""), "utf8");
     progress.bytes += chunk.length;
+    progress.sha256 = hash.update(chunk).digest("hex");
     yield chunk;
   }
   return Readable.from(generate(), { objectMode: false });
