@@ -37,6 +37,15 @@ export interface SourceState {
   appointmentsUntil: string | null;
 }
 
+/** A scoped replay: these steps only (appointments: of these dates), with why (lib/sync/replay). */
+export interface SessionReplay {
+  steps: ("calendars" | "service_categories" | "services" | "contact_details" | "vehicles" | "appointments" | "openings")[];
+  /** Local dates, both included; only with the appointments step alone. Null: the whole window. */
+  from: string | null;
+  to: string | null;
+  reason: string;
+}
+
 export interface RemovalStop {
   checks: RemovalCheck[];
 }
@@ -90,6 +99,8 @@ export const syncSessions = pgTable(
     sourceState: jsonb("source_state").$type<SourceState>(),
     /** Nothing changed in the source since the last session (lib/sync/quiet): only what time moves is sent. */
     quiet: boolean("quiet").notNull().default(false),
+    /** A scoped replay (lib/sync/replay): only these steps are sent again, read from the source. Null: a whole session. */
+    replay: jsonb("replay").$type<SessionReplay>(),
     error: text("error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),

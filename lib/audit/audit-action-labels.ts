@@ -31,6 +31,7 @@ export const auditActionLabels: Record<string, string> = {
   "location.schedule_resumed": "Schedule resumed",
   "sync.session_started": "Sync started",
   "sync.session_resumed": "Sync resumed",
+  "sync.replay_started": "Replay started",
   "sync.session_cancelled": "Sync cancelled",
   "sync.upstream_closed": "Upstream session closed",
   "sync.upstream_close_failed": "Closing the upstream session failed",

@@ -51,6 +51,7 @@ describe("the permission table", () => {
       "session.view": "admin support engineer owner",
       "session.attempts.view": "admin support engineer",
       "sync.start": "admin support owner",
+      "sync.replay": "admin support engineer",
       "sync.cancel": "admin support",
       "sync.resume": "admin support",
       "sync.close-upstream": "admin support",

@@ -50,6 +50,11 @@ export const permissionTable = {
   "session.view": { roles: ALL_ROLES, scope: "location", description: "See sync sessions: history, the session page, the sessions overview." },
   "session.attempts.view": { roles: STAFF_ROLES, scope: "location", description: "See every HTTP attempt of a sync session." },
   "sync.start": { roles: ACTORS, scope: "location", description: "Start a sync (Sync now, Full resync)." },
+  "sync.replay": {
+    roles: STAFF_ROLES,
+    scope: "location",
+    description: "Send one step (or a date range of appointments) again, with a reason (scoped replay).",
+  },
   "sync.cancel": { roles: EDITORS, scope: "location", description: "Cancel a sync session." },
   "sync.resume": { roles: EDITORS, scope: "location", description: "Resume a failed or cancelled session." },
   "sync.close-upstream": { roles: EDITORS, scope: "location", description: "Close a session left open upstream." },

@@ -44,6 +44,7 @@ export async function confirmRemovals(ctx: OperationContext, input: ConfirmRemov
     full: stopped.full,
     optionalSteps: stopped.optionalSteps as OptionalStepName[],
     confirmedRemovals: confirmed,
+    replay: stopped.replay,
   });
   assertSessionStarted(result);
   await recordAuditEvent(db, {

@@ -38,7 +38,7 @@ export function removalLimit(held: number, config: Pick<SyncConfig, "removalThre
 }
 
 /** Only a count past the minimum can trip the valve: what the upstream holds is counted only then. */
-async function measured(
+export async function measured(
   config: Pick<SyncConfig, "removalThresholdPercent" | "removalThresholdMinimum">,
   step: RemovalCheck["step"],
   removals: number,

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { locations, syncSessions, type ConfirmedRemovals } from "@/db/schema";
+import { locations, syncSessions, type ConfirmedRemovals, type SessionReplay } from "@/db/schema";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { DomainError } from "@/lib/errors/domain-error";
 import { sendJob } from "@/lib/jobs/job-sender";
@@ -21,6 +21,8 @@ export interface RequestSessionInput {
   resumesSessionId?: string;
   /** Removals a person confirmed after the safety valve stopped an earlier session (lib/sync/confirm-removals.ts). */
   confirmedRemovals?: ConfirmedRemovals;
+  /** A scoped replay (lib/sync/replay): only these steps, never full. */
+  replay?: SessionReplay | null;
 }
 
 export type StartedSessionRequest = { started: true; sessionId: string };
@@ -43,15 +45,15 @@ export function assertSessionStarted(result: RequestSessionResult): asserts resu
 /**
  * Queues a sync session and its pg-boss job. The database decides between racing
  * requests: one queued-or-running session per location, one scheduled run per local date.
- * The actor must be allowed "sync.start" at the location.
+ * The actor must be allowed "sync.start" at the location ("sync.replay" for a scoped replay).
  */
 export async function requestSyncSession(ctx: OperationContext, input: RequestSessionInput): Promise<RequestSessionResult> {
   const { db, actor } = ctx;
-  await assertCanAtLocation(db, actor, "sync.start", input.locationId);
+  await assertCanAtLocation(db, actor, input.replay ? "sync.replay" : "sync.start", input.locationId);
   const [location] = await db.select().from(locations).where(eq(locations.id, input.locationId));
   if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
   if (!location.locationTokenEncrypted || !location.upstreamLocationId) return { started: false, reason: "not_connected", sessionId: null };
-  const chosen = input.optionalSteps ?? [...optionalStepNames];
+  const chosen: readonly string[] = input.replay ? input.replay.steps : (input.optionalSteps ?? [...optionalStepNames]);
   // Twice: the open session may finish between our insert and our look-up.
   for (let attempt = 0; attempt < 2; attempt++) {
     // The session and its job commit together: no session waits for a job that was never sent.
@@ -64,11 +66,12 @@ export async function requestSyncSession(ctx: OperationContext, input: RequestSe
           trigger: input.trigger,
           requestedByEmail: input.requestedByEmail === undefined ? actor.email : input.requestedByEmail,
           // A location whose data changed source (fullSyncReason) is sent whole until a full session succeeds.
-          full: (input.full ?? false) || location.fullSyncReason !== null,
+          full: input.replay ? false : (input.full ?? false) || location.fullSyncReason !== null,
           optionalSteps: optionalStepNames.filter((name) => chosen.includes(name)),
           scheduledFor: input.scheduledFor ?? null,
           resumesSessionId: input.resumesSessionId ?? null,
           confirmedRemovals: input.confirmedRemovals ?? null,
+          replay: input.replay ?? null,
         })
         .onConflictDoNothing()
         .returning({ id: syncSessions.id });

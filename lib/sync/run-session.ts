@@ -22,7 +22,8 @@ import { carriedSkippedCounts, decideQuiet, quietStepsOf } from "./quiet/quiet-s
 import { observeSourceState } from "./quiet/source-state";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { closeStreamedReads, streamedStepsByName } from "./stream/stream-steps";
-import { anythingAccepted } from "./stream/synced-lookups";
+import { anythingAccepted, heldContactKeys } from "./stream/synced-lookups";
+import { checkReplayRemovals, replayStepsOf } from "./replay/replay-steps";
 import type { StepContext } from "./steps/sync-step";
 import { syncConfigFromEnvironment, type SyncConfig } from "./sync-config";
 
@@ -69,7 +70,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     if (!options.reader) closeReader = () => reader.close();
     const now = options.now ?? session.startedAt ?? new Date();
     const observe = () => observeSourceState(reader, { ...location, sourceKey: requireSourceKey(location) }, now);
-    const quietBase = await decideQuiet(db, fence, { session, location, reader, now });
+    const quietBase = session.replay ? null : await decideQuiet(db, fence, { session, location, reader, now });
     const streamed = quietBase !== null || (await decideStreamed(db, fence, { session, resumedStreamed: resumed?.streamed ?? false, observe }));
     const firstSync = streamed && !quietBase && !(await anythingAccepted(db, location.id));
     const carriedSkipped = quietBase ? await carriedSkippedCounts(db, quietBase) : undefined;
@@ -90,6 +91,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       optionalSteps: session.optionalSteps,
       automotive: location.automotive,
       resumed: resumed ? { sessionId: resumed.id, failedStep: resumed.currentStep } : null,
+      replayed: session.replay?.steps ?? null,
     });
     const recorder = createAttemptRecorder(fence);
     // The preview already checked every record against the same upstream schemas (lib/mapping); a second check per record cost ~10 µs each.
@@ -104,14 +106,26 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       firstSync,
       location: { id: location.id, timeZone: location.timeZone, automotive: location.automotive },
       full: session.full,
+      resend: session.replay !== null,
       managementSystem: credentials.dataSourceName,
       now: preview.readAt,
       config,
     };
-    // A first sync removes nothing (the upstream holds nothing of the location): only a session sent from the preview can trip the valve.
-    if (source) await primeUnsentTargets(source.records, steps, quietBase ? ["contact_details"] : []);
-    else await checkRemovals(context, steps, session.confirmedRemovals);
-    const definitions = quietBase ? quietStepsOf(quietBase) : source ? streamedStepsByName : stepsByName;
+    // What a quiet session or a replay sends names the contacts the upstream holds (a replay without the contacts step
+    // must not name one the upstream does not have yet); other types are read through the checks.
+    const contactsHeld = quietBase !== null || (session.replay !== null && !session.replay.steps.includes("contact_details"));
+    if (source) await primeUnsentTargets(source.records, steps, contactsHeld ? ["contact_details"] : []);
+    if (source && session.replay && contactsHeld) source.records.useHeld("contact_details", await heldContactKeys(db, location.id));
+    // A first sync removes nothing (the upstream holds nothing of the location): a session sent from the preview or a replay can trip the valve.
+    if (session.replay) await checkReplayRemovals(context, steps, session.replay, session.confirmedRemovals);
+    else if (!source) await checkRemovals(context, steps, session.confirmedRemovals);
+    const definitions = session.replay
+      ? replayStepsOf(session.replay)
+      : quietBase
+        ? quietStepsOf(quietBase)
+        : source
+          ? streamedStepsByName
+          : stepsByName;
     for (const step of steps) {
       if (step.status === "succeeded" || step.status === "skipped") continue;
       if (step.name === "open" && upstreamOpen) {
@@ -126,7 +140,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     }
     await finishSucceeded(fence, location.id);
     // What the next session builds on, computed in the background: a streamed session stored no preview.
-    if (source && !quietBase) await requestFirstPreview(db, location.id);
+    if (source && !quietBase && !session.replay) await requestFirstPreview(db, location.id);
     return "succeeded";
   } catch (error) {
     if (error instanceof LeaseLostError || fence.isLost) return "lost";

@@ -42,6 +42,7 @@ export async function resumeSession(ctx: OperationContext, input: { sessionId: s
     full: session.full,
     optionalSteps: session.optionalSteps as OptionalStepName[],
     resumesSessionId: session.id,
+    replay: session.replay,
   });
   assertSessionStarted(result);
   await recordAuditEvent(db, {

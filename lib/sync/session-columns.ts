@@ -27,6 +27,8 @@ const sessionRowColumns = {
   error: syncSessions.error,
   removalStop: syncSessions.removalStop,
   confirmedRemovals: syncSessions.confirmedRemovals,
+  replay: syncSessions.replay,
+  quiet: syncSessions.quiet,
   cancelRequestedAt: syncSessions.cancelRequestedAt,
   startedAt: syncSessions.startedAt,
   finishedAt: syncSessions.finishedAt,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalStepNames } from "./step-names";
+import { optionalStepNames, replayStepNames } from "./step-names";
 import { safeText } from "@/lib/validation/safe-text";
 
 // One schema per input of the session routes; the sync panel's form and the history filters use the same ones.
@@ -20,6 +20,31 @@ export const StartSessionInput = z.object({
     .optional(),
 });
 export type StartSessionInput = z.infer<typeof StartSessionInput>;
+
+const localDate = z.iso.date("must be a date (YYYY-MM-DD)");
+
+/**
+ * A scoped replay: one or more steps sent again from the source, inside an upstream session of their own (open → the
+ * steps → close), with why. A date range narrows the appointments step, and only that step.
+ */
+export const ReplayInput = z
+  .object({
+    steps: z
+      .array(z.enum(replayStepNames, `must be one of ${replayStepNames.join(", ")}`))
+      .min(1, "choose at least one step")
+      .max(replayStepNames.length)
+      .refine((steps) => new Set(steps).size === steps.length, "must not repeat a step"),
+    from: localDate.optional(),
+    to: localDate.optional(),
+    reason: safeText({ lineBreaks: true }).trim().min(3, "say why this is sent again").max(500),
+  })
+  .superRefine((input, issues) => {
+    const ranged = input.from !== undefined || input.to !== undefined;
+    if (ranged && (input.steps.length !== 1 || input.steps[0] !== "appointments"))
+      issues.addIssue({ code: "custom", path: ["from"], message: "a date range applies to the appointments step alone" });
+    if (input.from && input.to && input.from > input.to) issues.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
+  });
+export type ReplayInput = z.infer<typeof ReplayInput>;
 
 export const SESSION_HISTORY_PAGE_SIZE = 50;
 

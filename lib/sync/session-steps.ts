@@ -17,9 +17,12 @@ export interface SessionShape {
   automotive: boolean;
   /** A resumed session and its failed step, whose items are carried over. */
   resumed: { sessionId: string; failedStep: SyncStepName | null } | null;
+  /** A scoped replay sends these steps only (between open and close). */
+  replayed: readonly SyncStepName[] | null;
 }
 
 function initialStatus(name: SyncStepName, position: number, shape: SessionShape): "pending" | "skipped" {
+  if (shape.replayed && name !== "open" && name !== "close" && !shape.replayed.includes(name)) return "skipped";
   if ((name === "calendars" || name === "service_categories" || name === "services") && !shape.optionalSteps.includes(name)) return "skipped";
   if (name === "vehicles" && !shape.automotive) return "skipped";
   // Resume: steps before the failed one were done by the resumed session ("open" is decided when it runs).

@@ -37,6 +37,10 @@ export const SessionRow = z.object({
   confirmedRemovals: z
     .object({ limits: z.partialRecord(z.enum(removalSteps), z.number()), byEmail: z.string().nullable(), reason: z.string() })
     .nullable(),
+  /** A scoped replay: the steps sent again, the appointments' dates, and why. */
+  replay: z.object({ steps: z.array(z.enum(syncStepNames)), from: z.string().nullable(), to: z.string().nullable(), reason: z.string() }).nullable(),
+  /** Nothing had changed in the source: only what time moves was read and sent (lib/sync/quiet). */
+  quiet: z.boolean(),
   cancelRequestedAt: isoTime.nullable(),
   startedAt: isoTime.nullable(),
   finishedAt: isoTime.nullable(),

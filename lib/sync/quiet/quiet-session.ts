@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import type { Database, DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import type { SourceState, syncSessions } from "@/db/schema";
-import { UNSUBSCRIBED_HASH } from "@/lib/preview/live-diff";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { appointmentHorizonEnd } from "../plan/local-dates";
@@ -12,6 +11,7 @@ import type { SyncStepName } from "../step-names";
 import type { StepContext, SyncStep } from "../steps/sync-step";
 import type { SessionRecords, SkippedCounts } from "../stream/session-records";
 import { streamedStepsByName } from "../stream/stream-steps";
+import { heldContactKeys } from "../stream/synced-lookups";
 import { latestQuietBase, observeSourceState, type QuietBase } from "./source-state";
 
 // A quiet session: nothing in the source changed since the location's last session succeeded (same fingerprint, same
@@ -53,16 +53,6 @@ export async function carriedSkippedCounts(db: DatabaseOrTransaction, base: Quie
         where session_id = ${base.sessionId} and name in ('contact_details', 'vehicles', 'appointments')`,
   );
   return Object.fromEntries(rows.map((row) => [row.name, { invalid: row.invalid, excluded: row.excluded }]));
-}
-
-/** The contacts the upstream holds and may be named (not unsubscribed): after a succeeded session, every usable one. */
-async function heldContactKeys(db: DatabaseOrTransaction, locationId: string): Promise<Set<string>> {
-  const rows = await queryRows<{ key: string }>(
-    db,
-    sql`select record_key as key from synced_records
-        where location_id = ${locationId} and record_type = 'contact_details' and content_hash <> ${UNSUBSCRIBED_HASH}`,
-  );
-  return new Set(rows.map((row) => row.key));
 }
 
 function recordsOf(context: StepContext): SessionRecords {

@@ -19,6 +19,8 @@ export interface StepContext {
   firstSync: boolean;
   location: { id: string; timeZone: string; automotive: boolean };
   full: boolean;
+  /** Every record is sent, also one the upstream accepted with the same content (a scoped replay). */
+  resend: boolean;
   /** The environment's Data Source Name. */
   managementSystem: string;
   /** When the preview (or a streamed session) read the source: today, the horizons and the openings window follow from it. */

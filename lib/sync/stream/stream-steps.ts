@@ -163,7 +163,7 @@ function partsStep(name: "contact_details" | "vehicles", post: (context: StepCon
       const byStep = dealers.get(context) ?? new Map<string, PartDealer>();
       dealers.set(context, byStep);
       await byStep.get(name)?.close();
-      byStep.set(name, dealParts(context, name, pendingKeys, Boolean(anyAccepted)));
+      byStep.set(name, dealParts(context, name, pendingKeys, Boolean(anyAccepted) && !context.resend));
     },
     async send(context, key) {
       const dealer = dealers.get(context)?.get(name);
@@ -256,7 +256,7 @@ const openingsStep: SyncStep = {
       current,
       accepted: await acceptedOpenings(context.db, context.location.id),
       heldServices: await heldServices(context.db, context.location.id),
-      full: context.full,
+      full: context.full || context.resend,
     });
   },
   concurrency: (config) => config.openingsConcurrency,

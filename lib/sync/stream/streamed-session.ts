@@ -16,7 +16,8 @@ type Session = typeof syncSessions.$inferSelect;
 
 /**
  * A first sync (the upstream holds nothing of the location) is sent straight from the source: nothing is stored
- * before it is sent. So is every resume of one. Decided once, before anything is sent: a takeover keeps the decision.
+ * before it is sent. So is every resume of one, and every scoped replay. Decided once, before anything is sent: a
+ * takeover keeps the decision.
  */
 export async function decideStreamed(
   db: Database,
@@ -28,10 +29,11 @@ export async function decideStreamed(
   // A session that already computed its preview (a takeover of one) goes on from it.
   if (session.previewRunId) return false;
   const resume = input.resumedStreamed;
-  const streamed = resume || !(await anythingAccepted(db, session.locationId));
+  const replay = session.replay !== null;
+  const streamed = replay || resume || !(await anythingAccepted(db, session.locationId));
   if (!streamed) return false;
-  // A resume read the source only from its failed step on: it is no base for a quiet session.
-  const state = resume ? null : await input.observe();
+  // A resume read the source only from its failed step on, a replay only its steps: neither is a base for a quiet session.
+  const state = resume || replay ? null : await input.observe();
   await fence.write((tx) =>
     tx.execute(
       sql`update sync_sessions set streamed = true, source_state = ${state ? JSON.stringify(state) : null}::jsonb where id = ${fence.sessionId}`,

@@ -1,6 +1,7 @@
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { sql } from "drizzle-orm";
+import { UNSUBSCRIBED_HASH } from "@/lib/preview/live-diff";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { serviceOfOpeningKey, type OpeningSummary } from "../plan/openings-to-send";
 
@@ -45,4 +46,14 @@ export async function acceptedOpenings(db: DatabaseOrTransaction, locationId: st
 /** Whether the upstream holds anything of the location (as last accepted). */
 export async function anythingAccepted(db: DatabaseOrTransaction, locationId: string): Promise<boolean> {
   return (await queryRows(db, sql`select 1 from synced_records where location_id = ${locationId} limit 1`)).length > 0;
+}
+
+/** The contacts the upstream holds that records may name (not unsubscribed). */
+export async function heldContactKeys(db: DatabaseOrTransaction, locationId: string): Promise<Set<string>> {
+  const rows = await queryRows<{ key: string }>(
+    db,
+    sql`select record_key as key from synced_records
+        where location_id = ${locationId} and record_type = 'contact_details' and content_hash <> ${UNSUBSCRIBED_HASH}`,
+  );
+  return new Set(rows.map((row) => row.key));
 }

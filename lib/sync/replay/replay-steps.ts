@@ -1,0 +1,63 @@
+import { sql } from "drizzle-orm";
+import type { ConfirmedRemovals, SessionReplay } from "@/db/schema";
+import { queryRows } from "@/db/raw-sql";
+import { monthlyRanges, parseRangeKey, rangeKey } from "../plan/date-ranges";
+import { appointmentHorizonEnd, localToday } from "../plan/local-dates";
+import { measured, RemovalStopError } from "../removal-guard";
+import { plannedItemsOf } from "../run-step";
+import type { StepRow } from "../session-steps";
+import type { SyncStepName } from "../step-names";
+import { streamedStepsByName } from "../stream/stream-steps";
+import type { StepContext, SyncStep } from "../steps/sync-step";
+
+// A scoped replay sends its steps as a streamed session does (read from the source as they are sent), every record
+// again (StepContext.resend: contacts and openings the upstream holds unchanged too), appointments one import per
+// calendar month of the asked range (or of the whole window), clipped to today + 6 months (spec 4.4).
+
+function appointmentRanges(replay: SessionReplay): SyncStep["planItems"] {
+  return async (context) => {
+    if (!context.stream) throw new Error("a replay reads from the source");
+    const today = localToday(context.now, context.location.timeZone);
+    const horizonEnd = appointmentHorizonEnd(context.now, context.location.timeZone);
+    const earliest = replay.from ?? (await context.stream.earliestAppointment()) ?? today;
+    const start = replay.from ?? (earliest < today ? earliest : today);
+    const end = replay.to !== null && replay.to < horizonEnd ? replay.to : horizonEnd;
+    return start > end ? [] : monthlyRanges(start, end).map(rangeKey);
+  };
+}
+
+export function replayStepsOf(replay: SessionReplay): Record<SyncStepName, SyncStep> {
+  return { ...streamedStepsByName, appointments: { ...streamedStepsByName.appointments, planItems: appointmentRanges(replay) } };
+}
+
+/**
+ * The safety valve of a replay, before anything is sent: each month it imports replaces what the upstream holds of
+ * those dates. At least (held − source rows) of them go; past the limit the replay stops, unless a person confirmed
+ * that many. A source query that comes back empty for the range cannot wipe it.
+ */
+export async function checkReplayRemovals(
+  context: StepContext,
+  steps: readonly StepRow[],
+  replay: SessionReplay,
+  confirmed: ConfirmedRemovals | null,
+): Promise<void> {
+  const step = steps.find((candidate) => candidate.name === "appointments" && candidate.status !== "succeeded" && candidate.status !== "skipped");
+  if (!step || !context.stream) return;
+  const items = (await plannedItemsOf(context, step, replayStepsOf(replay).appointments)).filter((item) => item.status !== "succeeded");
+  if (!items.length) return;
+  const ranges = items.map((item) => parseRangeKey(item.key));
+  const window = { startDate: ranges[0]!.startDate, endDate: ranges.at(-1)!.endDate };
+  const appointments = sql`from synced_records where location_id = ${context.location.id} and record_type = 'appointments'`;
+  const inWindow = sql`${appointments} and appointment_date between ${window.startDate} and ${window.endDate}`;
+  const [inRange] = await queryRows<{ count: number }>(context.db, sql`select count(*)::int as count ${inWindow}`);
+  const removals = Math.max(0, inRange!.count - (await context.stream.count("appointments", window)));
+  const check = await measured(
+    context.config,
+    "appointments",
+    removals,
+    async () => (await queryRows<{ count: number }>(context.db, sql`select count(*)::int as count ${appointments}`))[0]!.count,
+    async () =>
+      (await queryRows<{ key: string }>(context.db, sql`select record_key as key ${inWindow} order by record_key limit 5`)).map((row) => row.key),
+  );
+  if (check && check.removals > (confirmed?.limits.appointments ?? -1)) throw new RemovalStopError({ checks: [check] });
+}

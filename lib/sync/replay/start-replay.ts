@@ -1,0 +1,40 @@
+import { eq } from "drizzle-orm";
+import { locations } from "@/db/schema";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import { DomainError } from "@/lib/errors/domain-error";
+import type { OperationContext } from "@/lib/operations/context";
+import { assertSessionStarted, requestSyncSession } from "../request-session";
+import type { ReplayInput } from "../session-inputs";
+
+/**
+ * A scoped replay: the chosen steps (appointments: of a date range) sent again from the source inside an upstream
+ * session of their own, and nothing else. Audited with who asked and why; the history names it as a replay.
+ */
+export async function startReplay(
+  ctx: OperationContext,
+  input: ReplayInput & { locationId: string; trigger?: "manual" | "cli" },
+): Promise<{ sessionId: string }> {
+  const { db, actor } = ctx;
+  await assertCanAtLocation(db, actor, "sync.replay", input.locationId);
+  const [location] = await db
+    .select({ name: locations.name, automotive: locations.automotive })
+    .from(locations)
+    .where(eq(locations.id, input.locationId));
+  if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
+  if (input.steps.includes("vehicles") && !location.automotive) {
+    throw new DomainError("INVALID", "This location sends no vehicles (it is not an automotive business).", [
+      { field: "steps", reason: "vehicles are sent only for automotive locations" },
+    ]);
+  }
+  const replay = { steps: input.steps, from: input.from ?? null, to: input.to ?? null, reason: input.reason };
+  const result = await requestSyncSession(ctx, { locationId: input.locationId, trigger: input.trigger ?? "manual", replay });
+  assertSessionStarted(result);
+  await recordAuditEvent(db, {
+    actor,
+    action: "sync.replay_started",
+    target: { type: "location", id: input.locationId, label: location.name },
+    details: { sessionId: result.sessionId, ...replay },
+  });
+  return { sessionId: result.sessionId };
+}
