@@ -24,6 +24,12 @@ const sections: { href: string; title: string; description: string; action: Acti
   },
   { href: "/settings/audit", title: "Audit log", description: "Sign-ins, user changes and credential changes.", action: "audit.view" },
   { href: "/settings/sandbox", title: "Sandbox inspector", description: "What the built-in upstream simulator holds.", action: "sandbox.inspect" },
+  {
+    href: "/settings/api",
+    title: "API reference",
+    description: "Every operation of the dashboard's API, its parameters and schemas.",
+    action: "api.docs.view",
+  },
 ];
 
 export default async function SettingsPage() {
