@@ -42,6 +42,8 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/invites/[token]": "public",
   "api /api/health": "public",
   "api /api/openapi.json": "api.docs.view",
+  // A bearer token (METRICS_TOKEN), not a sign-in: lib/metrics/metrics.test.ts
+  "api /api/metrics": "external",
   "api /api/audit-log": "audit.view",
   "api /api/environments": "environments.manage",
   "api /api/environments/[name]": "environments.manage",

@@ -76,7 +76,7 @@ function operationOf(operation: ApiOperation): OpenApiOperation {
     : contentType !== "application/json"
       ? { [contentType]: { schema: { type: "string" } } }
       : undefined;
-  const security = operation.action === "public" ? [] : operation.action === "token" ? [{ metricsToken: [] }] : [{ sessionCookie: [] }];
+  const security = operation.auth ? [{ [operation.auth]: [] }] : operation.action === "public" ? [] : [{ sessionCookie: [] }];
   return {
     operationId: `${operation.method.toLowerCase()}${operation.path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? "").toUpperCase())}`,
     summary: operation.summary,

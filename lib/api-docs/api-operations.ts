@@ -36,8 +36,10 @@ export interface ApiOperation {
   path: string;
   tag: string;
   summary: string;
-  /** The permission the handler names (lib/auth/permissions); "public": no sign-in; "token": a bearer token setting. */
-  action: Action | "public" | "token";
+  /** The permission the handler names (lib/auth/permissions); "public": no sign-in. */
+  action: Action | "public";
+  /** A public operation that takes a bearer token setting instead of a sign-in. */
+  auth?: "metricsToken";
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -439,6 +441,15 @@ export const apiOperations: ApiOperation[] = [
     summary: "For load balancers: 200 when the database answers and every migration is applied, else 503",
     action: "public",
     response: json("The health report"),
+  },
+  {
+    method: "GET",
+    path: "/api/metrics",
+    tag: "Operations",
+    summary: "Prometheus metrics (Authorization: Bearer METRICS_TOKEN; 404 while no token is configured)",
+    action: "public",
+    auth: "metricsToken",
+    response: { status: 200, description: "The Prometheus text format", contentType: "text/plain" },
   },
   {
     method: "GET",

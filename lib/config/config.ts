@@ -189,6 +189,12 @@ const variables = {
     description: "Audit entries older than this are pruned daily by a job.",
     rule: "be a whole number of days, at least 1",
   }),
+  METRICS_TOKEN: variable(z.string().trim().min(16).optional(), {
+    defaultText: "unset (`/api/metrics` answers 404)",
+    description: "The bearer token Prometheus sends to `GET /api/metrics` (`Authorization: Bearer …`); `openssl rand -hex 32` makes one.",
+    rule: "be at least 16 characters",
+    secret: true,
+  }),
   UPSTREAM_API_KEY: variable(z.string().optional(), {
     defaultText: "unset",
     description: "Read by `npm run cli -- env:set` only (never from flags).",
