@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
-import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { requirePageUser } from "@/lib/auth/guard";
 import { can, type Action } from "@/lib/auth/permissions";
+import { pluralize } from "@/lib/format/plural";
+import { retentionPolicy } from "@/lib/retention/retention-policy";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -35,6 +37,7 @@ const sections: { href: string; title: string; description: string; action: Acti
 export default async function SettingsPage() {
   const user = await requirePageUser();
   const visible = sections.filter((section) => can(user, section.action));
+  const retention = retentionPolicy();
   return (
     <>
       <PageHeader title="Settings" />
@@ -58,6 +61,25 @@ export default async function SettingsPage() {
           ))}
         </div>
       )}
+      <Card className="mt-6">
+        <CardHeader>
+          <CardTitle>Data retention</CardTitle>
+          <CardDescription>What the dashboard keeps, and for how long. A daily job removes the rest.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[auto_1fr]">
+            <dt className="font-medium">{pluralize(retention.attemptDetailsDays, "day")}</dt>
+            <dd>
+              The request and response of each HTTP attempt to the upstream (headers and bodies). After that only the attempt&apos;s summary stays:
+              method, path, status, duration, records and sizes.
+            </dd>
+            <dt className="font-medium">{pluralize(retention.sessionDays, "day")}</dt>
+            <dd>Sync sessions with their steps, items and attempts (a session still queued or running is never removed).</dd>
+            <dt className="font-medium">{pluralize(retention.auditLogDays, "day")}</dt>
+            <dd>Audit log entries.</dd>
+          </dl>
+        </CardContent>
+      </Card>
     </>
   );
 }
