@@ -61,7 +61,7 @@ export default async function SettingsPage() {
           ))}
         </div>
       )}
-      <Card className="mt-6">
+      <Card className="mt-6" role="region" aria-label="Data retention">
         <CardHeader>
           <CardTitle>Data retention</CardTitle>
           <CardDescription>What the dashboard keeps, and for how long. A daily job removes the rest.</CardDescription>

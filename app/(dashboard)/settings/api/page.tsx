@@ -11,6 +11,19 @@ export const metadata: Metadata = { title: "API reference" };
 
 const methodTone = { get: "info", post: "success", put: "warning", patch: "warning", delete: "danger" } as const;
 
+/** The document's descriptions mark code with backticks (CommonMark); here only that is rendered. */
+function Described({ text }: { text: string }) {
+  return text.split("`").map((part, index) =>
+    index % 2 ? (
+      <code key={index} className="text-xs">
+        {part}
+      </code>
+    ) : (
+      part
+    ),
+  );
+}
+
 function SchemaLink({ schema }: { schema: Record<string, unknown> | undefined }) {
   const summary = schemaSummary(schema);
   const ref = typeof schema?.$ref === "string" ? schema.$ref.split("/").at(-1) : undefined;
@@ -32,7 +45,9 @@ function OperationCard({ method, path, operation }: { method: string; path: stri
           <Badge tone={methodTone[method as keyof typeof methodTone] ?? "neutral"}>{method.toUpperCase()}</Badge>
           <code className="break-all">{path}</code>
         </CardTitle>
-        <p className="text-sm text-slate-700">{operation.summary}</p>
+        <p className="text-sm text-slate-700">
+          <Described text={operation.summary} />
+        </p>
         <p className="text-xs text-slate-600">
           Permission: <code>{operation["x-permission"]}</code>
         </p>
@@ -74,7 +89,7 @@ function OperationCard({ method, path, operation }: { method: string; path: stri
             const [contentType, content] = Object.entries(response.content ?? {})[0] ?? [];
             return (
               <p key={status}>
-                {status}: {response.description}
+                {status}: <Described text={response.description} />
                 {content ? (
                   <>
                     {" "}
