@@ -51,6 +51,8 @@ describe("the API document", () => {
     const references = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/(schemas|responses)\/([^"]+)"/g)];
     expect(references.length).toBeGreaterThan(10);
     for (const [, kind, name] of references) expect(document.components[kind as "schemas" | "responses"], name).toHaveProperty(name!);
+    const operationIds = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+    expect(new Set(operationIds).size).toBe(operationIds.length);
     // The handler's own rules reach the document: a location id is a uuid, a history page holds at most 200.
     const history = document.paths["/api/locations/{locationId}/sessions"]!.get!;
     expect(history.parameters.find((parameter) => parameter.name === "locationId")!.schema).toMatchObject({ format: "uuid" });
