@@ -13,14 +13,9 @@ const inFlightStatuses = syncSessionStatus.enumValues.filter((status) => !(finis
 
 type HistogramRow = { label: string; count: number; sum: number; cumulative: number[] };
 
-/** Per label: how many, their sum, and how many are at most each bound (the bounds are our constants, not input). */
-function histogramQuery(source: SQL, buckets: readonly number[]): SQL {
-  const counts = sql.join(
-    buckets.map((bound) => sql.raw(`count(*) filter (where seconds <= ${Number(bound)})::float8`)),
-    sql`, `,
-  );
-  return sql`select label, count(*)::float8 as count, coalesce(sum(seconds), 0)::float8 as sum, array[${counts}] as cumulative
-             from (${source}) observed group by label order by label`;
+/** `count(*) filter (…)` per bucket bound, cumulative; the bounds are our constants, never input. */
+function bucketCounts(column: string, bounds: readonly number[]): SQL {
+  return sql.raw(`array[${bounds.map((bound) => `count(*) filter (where ${column} <= ${Number(bound)})`).join(", ")}]::float8[]`);
 }
 
 function histogram(name: string, help: string, labelName: string, buckets: readonly number[], rows: HistogramRow[]): MetricFamily {
@@ -90,21 +85,27 @@ export async function collectMetrics(db: DatabaseOrTransaction): Promise<MetricF
   );
   const stepDurations = await queryRows<HistogramRow>(
     db,
-    histogramQuery(
-      sql`select name::text as label, extract(epoch from finished_at - started_at)::float8 as seconds
-            from sync_steps where started_at is not null and finished_at is not null`,
-      STEP_DURATION_BUCKETS,
-    ),
+    sql`select label, count(*)::float8 as count, coalesce(sum(seconds), 0)::float8 as sum, ${bucketCounts("seconds", STEP_DURATION_BUCKETS)} as cumulative
+          from (select name::text as label, extract(epoch from finished_at - started_at) as seconds
+                  from sync_steps where started_at is not null and finished_at is not null) finished
+         group by label order by label`,
   );
-  const attemptDurations = await queryRows<HistogramRow>(
+  // One pass over the attempts for both their statuses and their durations (the largest table of all).
+  const attempts = await queryRows<{ operation: string; status: string; count: number; sum_ms: number; cumulative: number[] }>(
     db,
-    histogramQuery(sql`select operation as label, duration_ms / 1000.0 as seconds from sync_attempts`, ATTEMPT_DURATION_BUCKETS),
-  );
-  const responses = await queryRows<{ operation: string; status: string; count: number }>(
-    db,
-    sql`select operation, coalesce(status::text, 'none') as status, count(*)::float8 as count
+    sql`select operation, coalesce(status::text, 'none') as status, count(*)::float8 as count, coalesce(sum(duration_ms), 0)::float8 as sum_ms,
+               ${bucketCounts(
+                 "duration_ms",
+                 ATTEMPT_DURATION_BUCKETS.map((seconds) => seconds * 1000),
+               )} as cumulative
           from sync_attempts group by operation, status order by operation, status`,
   );
+  const attemptDurations = [...Map.groupBy(attempts, (row) => row.operation)].map(([operation, rows]): HistogramRow => ({
+    label: operation,
+    count: rows.reduce((total, row) => total + Number(row.count), 0),
+    sum: rows.reduce((total, row) => total + Number(row.sum_ms), 0) / 1000,
+    cumulative: ATTEMPT_DURATION_BUCKETS.map((_, index) => rows.reduce((total, row) => total + Number(row.cumulative[index]), 0)),
+  }));
 
   return [
     {
@@ -146,7 +147,7 @@ export async function collectMetrics(db: DatabaseOrTransaction): Promise<MetricF
       name: "location_sync_upstream_responses_total",
       help: 'HTTP attempts to the upstream, by client operation and response status ("none": no answer, e.g. a reset or timeout).',
       type: "counter",
-      samples: responses.map((row) => ({ labels: { operation: row.operation, status: row.status }, value: Number(row.count) })),
+      samples: attempts.map((row) => ({ labels: { operation: row.operation, status: row.status }, value: Number(row.count) })),
     },
     ...(await queueFamilies(db)),
   ];
