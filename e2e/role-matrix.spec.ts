@@ -33,6 +33,7 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "page /settings/environments": "environments.manage",
   "page /settings/sandbox": "sandbox.inspect",
   "page /settings/alerts": "alerts.manage",
+  "page /settings/api": "api.docs.view",
   "page /fleet": "fleet.view",
   "api /api/auth/[...nextauth]": "external",
   "api /api/users": "users.manage",
@@ -40,6 +41,9 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/users/[id]/invite": "users.manage",
   "api /api/invites/[token]": "public",
   "api /api/health": "public",
+  "api /api/openapi.json": "api.docs.view",
+  // A bearer token (METRICS_TOKEN), not a sign-in: lib/metrics/metrics.test.ts
+  "api /api/metrics": "external",
   "api /api/audit-log": "audit.view",
   "api /api/environments": "environments.manage",
   "api /api/environments/[name]": "environments.manage",

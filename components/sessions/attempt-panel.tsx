@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import type { Permissions } from "@/lib/auth/permissions";
+import { pluralize } from "@/lib/format/plural";
 import { Time } from "@/components/time/time";
 import { attemptExchangeQueryOptions } from "@/lib/queries/session-queries";
 import type { AttemptView } from "@/lib/sync/session-view";
@@ -129,6 +130,11 @@ export function AttemptPanel({
             <p className="text-sm text-slate-600">Loading the request and response…</p>
           ) : exchange.isError ? (
             <p className="text-sm text-red-800">Could not load the request and response: {exchange.error.message}</p>
+          ) : exchange.data.detailsRemovedAfterDays !== null ? (
+            <p className="text-sm text-slate-600">
+              Requests and responses are kept for {pluralize(exchange.data.detailsRemovedAfterDays, "day")}: this attempt&apos;s have been removed,
+              its summary above stays.
+            </p>
           ) : !exchange.data.recorded ? (
             <p className="text-sm text-slate-600">This attempt was made before requests and responses were recorded.</p>
           ) : (

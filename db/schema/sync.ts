@@ -201,5 +201,16 @@ export const syncAttempts = pgTable(
     responseBody: text("response_body"),
     responseBodyBytes: integer("response_body_bytes"),
   },
-  (table) => [index("sync_attempts_session_idx").on(table.sessionId, table.id)],
+  (table) => [
+    index("sync_attempts_session_idx").on(table.sessionId, table.id),
+    // Deleting a step or an item (a pruned session) looks up its attempts: without these, one table scan each.
+    index("sync_attempts_step_idx").on(table.stepId),
+    index("sync_attempts_item_idx").on(table.itemId),
+    // The attempts whose details retention has yet to remove (lib/retention): the index empties as they are reduced.
+    index("sync_attempts_details_kept_idx")
+      .on(table.startedAt)
+      .where(
+        sql`${table.requestHeaders} is not null or ${table.requestBody} is not null or ${table.responseHeaders} is not null or ${table.responseBody} is not null`,
+      ),
+  ],
 );

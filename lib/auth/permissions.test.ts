@@ -62,6 +62,7 @@ describe("the permission table", () => {
       "alerts.manage": "admin",
       "audit.view": "admin",
       "sandbox.inspect": "admin engineer",
+      "api.docs.view": "admin support engineer",
       "times.utc": "admin support engineer",
       "sandbox.faults": "admin engineer",
     });

@@ -65,6 +65,7 @@ export const permissionTable = {
   "alerts.manage": { roles: ["admin"], scope: "global", description: "See and change where alerts go." },
   "audit.view": { roles: ["admin"], scope: "global", description: "Read the audit log." },
   "sandbox.inspect": { roles: ["admin", "engineer"], scope: "global", description: "Inspect the built-in upstream simulator." },
+  "api.docs.view": { roles: STAFF_ROLES, scope: "global", description: "Read the dashboard's API reference (its OpenAPI document)." },
   "times.utc": { roles: STAFF_ROLES, scope: "global", description: "Switch the dashboard's times between each location's own time and UTC." },
   "sandbox.faults": {
     roles: ["admin", "engineer"],

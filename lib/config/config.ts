@@ -189,6 +189,23 @@ const variables = {
     description: "Audit entries older than this are pruned daily by a job.",
     rule: "be a whole number of days, at least 1",
   }),
+  ATTEMPT_DETAILS_RETENTION_DAYS: variable(integer(1).default(30), {
+    defaultText: "`30`",
+    description:
+      "The recorded request and response (headers, bodies) of each HTTP attempt are kept this long; a daily job then reduces the attempt to its summary (method, path, status, duration, sizes).",
+    rule: "be a whole number of days, at least 1",
+  }),
+  SESSION_RETENTION_DAYS: variable(integer(1).default(400), {
+    defaultText: "`400`",
+    description: "Finished sync sessions older than this are deleted daily, with their steps, items and attempts.",
+    rule: "be a whole number of days, at least 1",
+  }),
+  METRICS_TOKEN: variable(z.string().trim().min(16).optional(), {
+    defaultText: "unset (`/api/metrics` answers 404)",
+    description: "The bearer token Prometheus sends to `GET /api/metrics` (`Authorization: Bearer …`); `openssl rand -hex 32` makes one.",
+    rule: "be at least 16 characters",
+    secret: true,
+  }),
   UPSTREAM_API_KEY: variable(z.string().optional(), {
     defaultText: "unset",
     description: "Read by `npm run cli -- env:set` only (never from flags).",

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { safeText } from "@/lib/validation/safe-text";
 
 export const EnvironmentName = z.enum(["staging", "production"]);
+/** The route parameter of /api/environments/[name]. */
+export const EnvironmentNameParams = z.object({ name: EnvironmentName });
 export type EnvironmentName = z.infer<typeof EnvironmentName>;
 
 export const environmentNames = EnvironmentName.options;

@@ -36,6 +36,8 @@ export interface RouteArgs<P, B, Q, U = CurrentUser, A = OperationActor> {
   query: Q;
 }
 
+const routeSpecKey = Symbol("routeSpec");
+
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 /**
@@ -64,7 +66,7 @@ export function publicRouteHandler<
   spec: RouteSpec<P, B, Q>,
   handle: (args: RouteArgs<Infer<P>, Infer<B>, Infer<Q>, CurrentUser | null, OperationActor | null>) => Promise<Response | unknown>,
 ) {
-  return async (request: Request, context: NextContext): Promise<Response> => {
+  const handler = async (request: Request, context: NextContext): Promise<Response> => {
     try {
       if (isCrossOriginWrite(request.method, request.headers, { trustProxy: trustsProxy() })) {
         return problemResponse(403, "Cross-origin requests may not change anything.", { code: "CROSS_ORIGIN" });
@@ -103,6 +105,15 @@ export function publicRouteHandler<
       return problemFromError(error);
     }
   };
+  // The API document (lib/api-docs) is checked against the spec each handler was made from.
+  return Object.assign(handler, { [routeSpecKey]: spec as RouteSpec<Schema | undefined, Schema | undefined, Schema | undefined> });
+}
+
+/** The spec a handler made by routeHandler/publicRouteHandler was made from; undefined for any other function. */
+export function routeSpecOf(handler: unknown): RouteSpec<Schema | undefined, Schema | undefined, Schema | undefined> | undefined {
+  return typeof handler === "function" && routeSpecKey in handler
+    ? (handler as unknown as Record<symbol, RouteSpec<Schema | undefined, Schema | undefined, Schema | undefined>>)[routeSpecKey]
+    : undefined;
 }
 
 function parseOrThrow<S extends Schema>(schema: S, value: unknown): z.infer<S> {

@@ -2,6 +2,7 @@ import type { AnyJob } from "./define-job";
 import { pruneAuditLogJob } from "./prune-audit-log";
 import { pruneSignInRecordsJob } from "./prune-sign-in-records";
 import { pruneSandboxRequestLogJob } from "./prune-sandbox-request-log";
+import { pruneSyncHistoryJob } from "./prune-sync-history";
 import { deliverAlertJob } from "@/lib/alerts/deliver-alert-job";
 import { computePreviewJob } from "@/lib/preview/compute-preview-job";
 import { recountPreviewJob } from "@/lib/preview/recount-preview-job";
@@ -13,6 +14,7 @@ export const allJobs = [
   pruneAuditLogJob,
   pruneSandboxRequestLogJob,
   pruneSignInRecordsJob,
+  pruneSyncHistoryJob,
   computePreviewJob,
   recountPreviewJob,
   syncSessionJob,

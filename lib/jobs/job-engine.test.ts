@@ -40,6 +40,7 @@ describe("job engine", () => {
       expect.arrayContaining([
         ["audit-log.prune", "17 3 * * *"],
         ["sandbox.prune-request-log", "37 3 * * *"],
+        ["sync-history.prune", "27 3 * * *"],
       ]),
     );
   });

@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { syncAttempts } from "@/db/schema";
 import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
-import type { OperationContext } from "@/lib/operations/context";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
+import { retentionPolicy } from "@/lib/retention/retention-policy";
 import { selectVisibleSession } from "./read-session-view";
 import type { AttemptExchangeView } from "./session-view";
 
@@ -28,9 +29,14 @@ export async function getAttemptExchange(
       responseHeaders: syncAttempts.responseHeaders,
       responseBody: syncAttempts.responseBody,
       responseBodyBytes: syncAttempts.responseBodyBytes,
+      startedAt: syncAttempts.startedAt,
     })
     .from(syncAttempts)
     .where(and(eq(syncAttempts.sessionId, sessionId), eq(syncAttempts.id, attemptId)));
   if (!row) throw new DomainError("NOT_FOUND", "Attempt not found.");
-  return { ...row, recorded: row.requestHeaders !== null };
+  const { startedAt, ...exchange } = row;
+  const { attemptDetailsDays } = retentionPolicy();
+  const pastRetention = nowOf(ctx).getTime() - startedAt.getTime() > attemptDetailsDays * 24 * 60 * 60 * 1000;
+  const recorded = exchange.requestHeaders !== null;
+  return { ...exchange, recorded, detailsRemovedAfterDays: !recorded && pastRetention ? attemptDetailsDays : null };
 }

@@ -74,8 +74,10 @@ export type AttemptView = z.infer<typeof AttemptView>;
 /** The request and response of one attempt as recorded (redacted, bodies truncated; the byte counts are the full sizes). */
 export const AttemptExchangeView = z.object({
   id: z.number(),
-  /** False for attempts recorded before requests and responses were kept. */
+  /** False for attempts recorded before requests and responses were kept, and for those retention reduced. */
   recorded: z.boolean(),
+  /** Set when retention removed the exchange (older than this many days; lib/retention); the summary stays. */
+  detailsRemovedAfterDays: z.number().nullable(),
   requestHeaders: z.record(z.string(), z.string()).nullable(),
   requestBody: z.string().nullable(),
   requestBodyBytes: z.number().nullable(),

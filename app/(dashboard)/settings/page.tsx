@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
-import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { requirePageUser } from "@/lib/auth/guard";
 import { can, type Action } from "@/lib/auth/permissions";
+import { pluralize } from "@/lib/format/plural";
+import { retentionPolicy } from "@/lib/retention/retention-policy";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -24,11 +26,18 @@ const sections: { href: string; title: string; description: string; action: Acti
   },
   { href: "/settings/audit", title: "Audit log", description: "Sign-ins, user changes and credential changes.", action: "audit.view" },
   { href: "/settings/sandbox", title: "Sandbox inspector", description: "What the built-in upstream simulator holds.", action: "sandbox.inspect" },
+  {
+    href: "/settings/api",
+    title: "API reference",
+    description: "Every operation of the dashboard's API, its parameters and schemas.",
+    action: "api.docs.view",
+  },
 ];
 
 export default async function SettingsPage() {
   const user = await requirePageUser();
   const visible = sections.filter((section) => can(user, section.action));
+  const retention = retentionPolicy();
   return (
     <>
       <PageHeader title="Settings" />
@@ -52,6 +61,25 @@ export default async function SettingsPage() {
           ))}
         </div>
       )}
+      <Card className="mt-6" role="region" aria-label="Data retention">
+        <CardHeader>
+          <CardTitle>Data retention</CardTitle>
+          <CardDescription>What the dashboard keeps, and for how long. A daily job removes the rest.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[auto_1fr]">
+            <dt className="font-medium">{pluralize(retention.attemptDetailsDays, "day")}</dt>
+            <dd>
+              The request and response of each HTTP attempt to the upstream (headers and bodies). After that only the attempt&apos;s summary stays:
+              method, path, status, duration, records and sizes.
+            </dd>
+            <dt className="font-medium">{pluralize(retention.sessionDays, "day")}</dt>
+            <dd>Sync sessions with their steps, items and attempts (a session still queued or running is never removed).</dd>
+            <dt className="font-medium">{pluralize(retention.auditLogDays, "day")}</dt>
+            <dd>Audit log entries.</dd>
+          </dl>
+        </CardContent>
+      </Card>
     </>
   );
 }

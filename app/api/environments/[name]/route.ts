@@ -1,19 +1,16 @@
 // GET /api/environments/[name] – one environment (masked) · PUT – change its settings and credentials
-import { z } from "zod";
 import { getDatabase } from "@/db/client";
-import { EnvironmentName, EnvironmentUpdateInput } from "@/lib/environments/environment-inputs";
+import { EnvironmentNameParams, EnvironmentUpdateInput } from "@/lib/environments/environment-inputs";
 import { getEnvironmentView } from "@/lib/environments/get-environment-view";
 import { updateEnvironment } from "@/lib/environments/update-environment";
 import { routeHandler } from "@/lib/http/route-handler";
 
-const EnvironmentParams = z.object({ name: EnvironmentName });
-
-export const GET = routeHandler({ action: "environments.manage", params: EnvironmentParams }, async ({ actor, params }) => ({
+export const GET = routeHandler({ action: "environments.manage", params: EnvironmentNameParams }, async ({ actor, params }) => ({
   environment: await getEnvironmentView({ db: getDatabase(), actor }, params),
 }));
 
 export const PUT = routeHandler(
-  { action: "environments.manage", params: EnvironmentParams, body: EnvironmentUpdateInput },
+  { action: "environments.manage", params: EnvironmentNameParams, body: EnvironmentUpdateInput },
   async ({ actor, params, body }) => ({
     environment: await updateEnvironment({ db: getDatabase(), actor }, { name: params.name, settings: body }),
   }),

@@ -1,0 +1,3 @@
+CREATE INDEX "sync_attempts_step_idx" ON "sync_attempts" USING btree ("step_id");--> statement-breakpoint
+CREATE INDEX "sync_attempts_item_idx" ON "sync_attempts" USING btree ("item_id");--> statement-breakpoint
+CREATE INDEX "sync_attempts_details_kept_idx" ON "sync_attempts" USING btree ("started_at") WHERE "sync_attempts"."request_headers" is not null or "sync_attempts"."request_body" is not null or "sync_attempts"."response_headers" is not null or "sync_attempts"."response_body" is not null;
