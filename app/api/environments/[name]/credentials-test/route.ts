@@ -1,0 +1,13 @@
+// POST /api/environments/[name]/credentials-test – check the environment's credentials with one owner login (never kept)
+import { z } from "zod";
+import { getDatabase } from "@/db/client";
+import { CredentialsTestInput, EnvironmentName } from "@/lib/environments/environment-inputs";
+import { testEnvironmentCredentials } from "@/lib/environments/test-environment-credentials";
+import { routeHandler } from "@/lib/http/route-handler";
+
+const EnvironmentParams = z.object({ name: EnvironmentName });
+
+export const POST = routeHandler(
+  { action: "environments.manage", params: EnvironmentParams, body: CredentialsTestInput },
+  async ({ actor, params, body }) => testEnvironmentCredentials({ db: getDatabase(), actor }, { name: params.name, ...body }),
+);
