@@ -62,7 +62,7 @@ export function OwnerLocationView({
             <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
               <dt className="text-slate-600">Account</dt>
               <dd>{location.upstreamAccountEmail ?? "—"}</dd>
-              <dt className="text-slate-600">Connected</dt>
+              <dt className="text-slate-600">Since</dt>
               <dd>{location.connectedAt ? <Time value={location.connectedAt} timeZone={timeZone} /> : "—"}</dd>
             </dl>
           ) : null}
