@@ -26,6 +26,8 @@ export async function testEnvironmentCredentials(
   const { db, actor } = ctx;
   assertCan(actor, "environments.manage");
   const target = { type: "environment", id: name, label: name };
+  // Not configured: refused before anything counts or is sent.
+  const credentials = await getEnvironmentCredentials(db, name);
   const reservation = await reserveRateLimitSlots(db, [{ key: `credentials-test:environment:${name}`, rule: credentialsTestLimit }]);
   if (!reservation.reserved) {
     const minutes = Math.max(1, Math.ceil(reservation.retryAfterSeconds / 60));
@@ -36,7 +38,6 @@ export async function testEnvironmentCredentials(
       reservation.retryAfterSeconds,
     );
   }
-  const credentials = await getEnvironmentCredentials(db, name);
   const origin = new URL(credentials.baseUrl).origin;
   // One attempt: the password goes out once; a short wait, since a person is watching.
   const client = createEnvironmentClient(credentials, { timeoutMs: 10_000, maxAttempts: 1, ...ctx.upstreamClient });
