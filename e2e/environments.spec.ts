@@ -1,3 +1,5 @@
+import { sandboxDemo } from "../lib/sandbox/provision";
+import { expectNoSeriousAxeViolations } from "./support/axe";
 import { storageStateOf } from "./support/roles";
 import { expect, test } from "./support/test";
 
@@ -30,4 +32,34 @@ test("an admin sets production credentials; secrets are write-only and must be r
   await expect(page.getByText(/re-enter/i).first()).toBeVisible();
   await page.reload();
   await expect(page.getByRole("form", { name: "Production environment" }).getByLabel("Base URL")).toHaveValue("https://api.example.com");
+});
+
+test("an admin tests the staging credentials with an owner's login: a wrong password is told apart, the right one works, nothing is kept", async ({
+  page,
+}) => {
+  const [owner] = sandboxDemo.owners;
+  await page.goto("/settings/environments");
+  await page.getByRole("button", { name: "Test credentials" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Test the staging credentials" });
+  await dialog.getByLabel("Owner's email at the service").fill(owner.email);
+  await dialog.getByLabel("Password").fill("not the owner's password");
+  await dialog.getByRole("button", { name: "Test" }).click();
+  const result = dialog.getByTestId("credentials-test-result");
+  await expect(result).toHaveAttribute("data-outcome", "login");
+  await expect(result).toContainText("accepted the API key and the client ID and secret, but not that email and password");
+  await expect(dialog.getByLabel("Password")).toHaveValue("");
+  await expectNoSeriousAxeViolations(page);
+
+  await dialog.getByLabel("Password").fill(owner.password);
+  await dialog.getByRole("button", { name: "Test" }).click();
+  await expect(result).toHaveAttribute("data-outcome", "ok");
+  await expect(page.getByText("The staging credentials work.")).toBeVisible();
+  await dialog.getByRole("button", { name: "Close" }).first().click();
+  await expect(dialog).toBeHidden();
+  expect(await page.content()).not.toContain(owner.password);
+
+  const audit = JSON.stringify(await (await page.request.get("/api/audit-log?action=environment.credentials_tested")).json());
+  expect(audit).toContain('"outcome":"login"');
+  expect(audit).toContain('"outcome":"ok"');
+  expect(audit).not.toContain(owner.password);
 });

@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import type { Browser, Page, Response } from "@playwright/test";
-import { locations, userInvites } from "../db/schema";
+import { locations, syncSessions, syncSteps, userInvites } from "../db/schema";
 import { databaseAsText } from "../db/testing/database-text";
 import { isSealedSecret } from "../lib/crypto/secret-box";
 import { sandboxDemo } from "../lib/sandbox/provision";
 import { startRecordingProxy, type RecordingProxy } from "../lib/upstream/testing/recording-proxy";
 import { apiAs, pointEnvironmentAt } from "./support/api";
+import { expectNoSeriousAxeViolations } from "./support/axe";
 import { randomSuffix } from "./support/canary-values";
 import { connectToAppDatabase } from "./support/database";
 import { LOG_FILE } from "./support/global-setup";
@@ -91,9 +92,9 @@ test("the demo owner connects their location; a wrong password stores nothing; n
   await expect(page).toHaveURL(`/locations/${northId}`);
   await expect(connection.getByText("Connected", { exact: true })).toBeVisible();
   await expect(connection.getByText(sandboxOwner.email)).toBeVisible();
-  await expect(connection.getByRole("definition").filter({ hasText: "owner@demo.test" })).toBeVisible();
+  await expect(connection.getByRole("definition").filter({ hasText: sandboxOwner.email })).toBeVisible();
   // Connected at: how long ago, with the whole instant in the location's zone on hover.
-  const connectedAt = connection.getByRole("definition").nth(2).locator("time");
+  const connectedAt = connection.getByRole("definition").nth(1).locator("time");
   await expect(connectedAt).toHaveText(/^(just now|\d+ \w+ ago)$/);
   await expect(connectedAt).toHaveAttribute("title", /^\w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} [+-]\d{2}:\d{2} \(Europe\/Berlin\)$/);
 
@@ -114,6 +115,52 @@ test("the demo owner connects their location; a wrong password stores nothing; n
   const [connected] = await database.db.select().from(locations).where(eq(locations.id, northId));
   expect(isSealedSecret(connected!.locationTokenEncrypted!)).toBe(true);
   await page.context().close();
+});
+
+test("the owner's page in plain words: connected, how the last sync went, the paused schedule, whom to write to; no operator controls", async ({
+  browser,
+}) => {
+  const northId = await locationIdOf("Demo Salon North");
+  const [session] = await database.db
+    .insert(syncSessions)
+    .values({ locationId: northId, environment: "staging", trigger: "schedule", status: "succeeded", optionalSteps: [], finishedAt: new Date() })
+    .returning({ id: syncSessions.id });
+  await database.db.insert(syncSteps).values({ sessionId: session!.id, name: "appointments", position: 6, status: "succeeded", recordsInvalid: 3 });
+  try {
+    for (const viewport of [
+      { name: "desktop", width: 1440, height: 900 },
+      { name: "phone", width: 390, height: 844 },
+    ]) {
+      const context = await browser.newContext({ storageState: storageStateOf("owner"), baseURL: baseUrl(), viewport });
+      const page = await context.newPage();
+      await page.goto("/locations");
+      const table = page.getByRole("table");
+      await expect(table.getByRole("columnheader", { name: "Last sync" })).toBeVisible();
+      await expect(table.getByRole("columnheader", { name: "Environment" })).toHaveCount(0);
+      await expect(page.getByTestId(`location-row-${northId}`)).toContainText("Succeeded with 3 not sent");
+
+      await page.goto(`/locations/${northId}`);
+      const main = page.getByRole("main");
+      await expect(page.getByRole("region", { name: "Connection" }).getByText("Connected", { exact: true })).toBeVisible();
+      await expect(page.getByRole("region", { name: "Connection" }).getByRole("link", { name: "Reconnect" })).toBeVisible();
+      await expect(page.getByTestId("owner-last-sync")).toContainText("Succeeded with 3 not sent");
+      await expect(page.getByTestId("owner-last-sync")).toContainText("3 records were not sent");
+      await expect(page.getByTestId("owner-next-sync")).toContainText("Paused by support@demo.test since");
+      await expect(main.getByRole("link", { name: "support@location-sync.invalid" })).toHaveAttribute("href", "mailto:support@location-sync.invalid");
+      await expect(main.getByRole("button")).toHaveCount(0);
+      await expect(main.getByRole("link", { name: /Sync now|Full resync|Preview|Sessions|Edit location/ })).toHaveCount(0);
+      expect(await main.innerText()).not.toMatch(/upstream|session|\bstep|staging|sbx-loc|token/i);
+      const nav = page.getByRole("navigation", { name: "Main" });
+      if (viewport.name === "desktop")
+        await expect(nav.getByRole("link", { name: /^(Locations|Sessions|Fleet|Settings)$/ })).toHaveText(["Locations"]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await expectNoSeriousAxeViolations(page);
+      await page.screenshot({ path: `e2e/.artifacts/screenshots/location-owner-connected-${viewport.name}.png`, fullPage: true });
+      await context.close();
+    }
+  } finally {
+    await database.db.delete(syncSessions).where(eq(syncSessions.id, session!.id));
+  }
 });
 
 test("an account that does not own the location is refused with its message", async ({ browser }) => {

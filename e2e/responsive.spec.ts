@@ -196,10 +196,6 @@ test.describe("empty states", () => {
       await expect(page.getByRole("link", { name: "Add a location" })).toHaveCount(0);
       await expectFinished(page, size, "empty-locations-owner");
 
-      await page.goto("/sessions");
-      await expect(empty).toContainText("No sync sessions yet");
-      await expect(empty.getByRole("link", { name: "Go to locations" })).toBeVisible();
-      await expectFinished(page, size, "empty-sessions-owner");
       await context.close();
     });
   }

@@ -47,6 +47,7 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/audit-log": "audit.view",
   "api /api/environments": "environments.manage",
   "api /api/environments/[name]": "environments.manage",
+  "api /api/environments/[name]/credentials-test": "environments.manage",
   "api /api/locations": { GET: "location.view", POST: "location.create" },
   "api /api/locations/[locationId]": { GET: "location.view", PATCH: "location.edit" },
   "api /api/locations/[locationId]/connection": { POST: "location.connect", DELETE: "location.connect" },

@@ -65,7 +65,7 @@ test("a new service address asks whether the service moved; without that, the ne
   await form.getByLabel("API key").fill("made-up-key");
   await form.getByLabel("Client secret").fill("made-up-secret");
   await form.getByRole("button", { name: "Save production" }).click();
-  const dialog = page.getByRole("dialog", { name: "Did the service itself move?" });
+  const dialog = page.getByRole("alertdialog", { name: "Did the service itself move?" });
   await expect(dialog).toContainText("1 connected location holds a token issued by");
   await dialog.getByRole("button", { name: "Save; owners reconnect" }).click();
   await expect(page.getByText("Saved production settings.")).toBeVisible();

@@ -13,6 +13,16 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { EnvironmentView, SecretStatus } from "@/lib/environments/environment-inputs";
 import { useApiMutation } from "@/components/queries/use-api-mutation";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
+import { TestCredentialsDialog } from "./test-credentials-dialog";
 
 const titles = { staging: "Staging", production: "Production" } as const;
 
@@ -57,7 +67,7 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [pending, setPending] = useState(false);
-  const addressDialog = useRef<HTMLDialogElement>(null);
+  const [addressDialogOpen, setAddressDialogOpen] = useState(false);
   // Held only while the admin decides in the dialog (it may hold secrets typed into the form).
   const awaitingDecision = useRef<{ payload: EnvironmentPayload; form: HTMLFormElement } | null>(null);
 
@@ -89,7 +99,7 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
     };
     if (addressMoves) {
       awaitingDecision.current = { payload, form: formElement };
-      addressDialog.current?.showModal();
+      setAddressDialogOpen(true);
       return;
     }
     await save(payload, formElement);
@@ -98,7 +108,7 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
   async function decideAddress(tokensMoveToNewAddress: boolean | null) {
     const decision = awaitingDecision.current;
     awaitingDecision.current = null;
-    addressDialog.current?.close();
+    setAddressDialogOpen(false);
     if (decision && tokensMoveToNewAddress !== null) await save({ ...decision.payload, tokensMoveToNewAddress }, decision.form);
   }
 
@@ -169,9 +179,13 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
   return (
     <Card>
       <CardHeader>
-        <div className="flex items-center gap-3">
-          <CardTitle>{titles[environment.name]}</CardTitle>
-          {environment.configured ? <Badge tone="success">Configured</Badge> : <Badge tone="warning">Not configured</Badge>}
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div className="flex items-center gap-3">
+            <CardTitle>{titles[environment.name]}</CardTitle>
+            {environment.configured ? <Badge tone="success">Configured</Badge> : <Badge tone="warning">Not configured</Badge>}
+          </div>
+          {/* Outside the form: it tests the saved settings, and its own form must not submit this one. */}
+          <TestCredentialsDialog name={environment.name} title={titles[environment.name]} disabled={!environment.configured} />
         </div>
         <CardDescription>
           {environment.updatedBy ? (
@@ -249,37 +263,30 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
             </Button>
           </div>
         </form>
-        <dialog
-          ref={addressDialog}
-          aria-labelledby={id("address-dialog-title")}
-          onCancel={() => void decideAddress(null)}
-          className="m-auto max-w-lg rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
-        >
-          <div className="flex flex-col gap-3 p-5">
-            <h2 id={id("address-dialog-title")} className="text-base font-semibold">
-              Did the service itself move?
-            </h2>
-            <div className="flex flex-col gap-2 text-sm text-slate-700">
-              <p>
-                {locationCount} hold{environment.connectedLocations === 1 ? "s a token" : " tokens"} issued by {storedOrigin}. A token is only ever
-                sent to the address that issued it.
-              </p>
-              <p>
-                If the Marketing Automation Service itself moved to {typedOrigin}, the tokens of {locationCount} will be sent to the new address.
-                Otherwise those locations show &ldquo;Reconnect needed&rdquo; until their owners reconnect them.
-              </p>
-            </div>
-            <div className="mt-2 flex flex-wrap justify-end gap-2">
-              <Button variant="secondary" onClick={() => void decideAddress(null)}>
-                Cancel
-              </Button>
-              <Button variant="secondary" onClick={() => void decideAddress(false)}>
+        <AlertDialog open={addressDialogOpen} onOpenChange={(open) => (open ? setAddressDialogOpen(true) : void decideAddress(null))}>
+          <AlertDialogContent className="max-w-lg">
+            <AlertDialogTitle>Did the service itself move?</AlertDialogTitle>
+            <AlertDialogDescription>
+              <div className="flex flex-col gap-2">
+                <p>
+                  {locationCount} hold{environment.connectedLocations === 1 ? "s a token" : " tokens"} issued by {storedOrigin}. A token is only ever
+                  sent to the address that issued it.
+                </p>
+                <p>
+                  If the Marketing Automation Service itself moved to {typedOrigin}, the tokens of {locationCount} will be sent to the new address.
+                  Otherwise those locations show &ldquo;Reconnect needed&rdquo; until their owners reconnect them.
+                </p>
+              </div>
+            </AlertDialogDescription>
+            <AlertDialogFooter>
+              <AlertDialogCancel>Cancel</AlertDialogCancel>
+              <AlertDialogAction variant="secondary" onClick={() => void decideAddress(false)}>
                 Save; owners reconnect
-              </Button>
-              <Button onClick={() => void decideAddress(true)}>The service moved: send the tokens there</Button>
-            </div>
-          </div>
-        </dialog>
+              </AlertDialogAction>
+              <AlertDialogAction onClick={() => void decideAddress(true)}>The service moved: send the tokens there</AlertDialogAction>
+            </AlertDialogFooter>
+          </AlertDialogContent>
+        </AlertDialog>
       </CardContent>
     </Card>
   );

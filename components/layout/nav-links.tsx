@@ -2,15 +2,16 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { Action, Permissions } from "@/lib/auth/permissions";
+import type { Permissions } from "@/lib/auth/permissions";
+import { hasSettings } from "./settings-sections";
 import { cn } from "@/lib/utils";
 
-/** `requires`: the action a link's page takes; links to pages the user may not open are not shown. */
-const items: { href: string; label: string; requires?: Action }[] = [
-  { href: "/locations", label: "Locations", requires: "location.view" },
-  { href: "/sessions", label: "Sessions", requires: "session.view" },
-  { href: "/fleet", label: "Fleet", requires: "fleet.view" },
-  { href: "/settings", label: "Settings" },
+/** `shown`: whether the link's page has anything for the user; links to pages they may not open, or that would be empty, are not shown. */
+const items: { href: string; label: string; shown: (permissions: Permissions) => boolean }[] = [
+  { href: "/locations", label: "Locations", shown: (permissions) => permissions["location.view"] },
+  { href: "/sessions", label: "Sessions", shown: (permissions) => permissions["session.view"] },
+  { href: "/fleet", label: "Fleet", shown: (permissions) => permissions["fleet.view"] },
+  { href: "/settings", label: "Settings", shown: hasSettings },
 ];
 
 /**
@@ -31,7 +32,7 @@ export function NavLinks({
   return (
     <nav aria-label="Main" className="flex flex-col gap-1">
       {items
-        .filter((item) => !item.requires || permissions[item.requires])
+        .filter((item) => item.shown(permissions))
         .map((item) => {
           const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
           return (

@@ -7,17 +7,26 @@ const connectionOptions = [
   ["needs_attention", "Needs attention"],
 ] as const;
 
-export function LocationFilters({ query }: { query: Pick<LocationListQuery, "q" | "status" | "environment"> }) {
+/** `showDetails`: the operator's filters too (environment, upstream location ID), for whoever may see them. */
+export function LocationFilters({ query, showDetails }: { query: Pick<LocationListQuery, "q" | "status" | "environment">; showDetails: boolean }) {
   return (
     <FilterForm
       action="/locations"
       label="Filter locations"
-      columns="sm:grid-cols-[2fr_1fr_1fr_auto_auto]"
+      columns={showDetails ? "sm:grid-cols-[2fr_1fr_1fr_auto_auto]" : "sm:grid-cols-[2fr_1fr_auto_auto]"}
       filtered={Boolean(query.q || query.status || query.environment)}
     >
-      <FilterSearch id="locations-q" label="Search" value={query.q} placeholder="Name or exact upstream location ID" />
+      <FilterSearch id="locations-q" label="Search" value={query.q} placeholder={showDetails ? "Name or exact upstream location ID" : "Name"} />
       <FilterSelect id="locations-status" name="status" label="Connection" value={query.status} options={connectionOptions} />
-      <FilterSelect id="locations-environment" name="environment" label="Environment" value={query.environment} options={environmentFilterOptions} />
+      {showDetails ? (
+        <FilterSelect
+          id="locations-environment"
+          name="environment"
+          label="Environment"
+          value={query.environment}
+          options={environmentFilterOptions}
+        />
+      ) : null}
     </FilterForm>
   );
 }

@@ -8,15 +8,16 @@ import { SchedulePausedNote } from "./schedule-paused-note";
 
 const environmentLabels = { staging: "Staging", production: "Production" } as const;
 
-export function LocationsTable({ items }: { items: LocationListItem[] }) {
+/** `showDetails`: the operator's columns too (environment, upstream location ID), for whoever may see them. */
+export function LocationsTable({ items, showDetails }: { items: LocationListItem[]; showDetails: boolean }) {
   return (
     <Table>
       <TableHeader>
         <TableRow>
           <TableHead>Name</TableHead>
-          <TableHead>Environment</TableHead>
+          {showDetails ? <TableHead>Environment</TableHead> : null}
           <TableHead>Connection</TableHead>
-          <TableHead>Last session</TableHead>
+          <TableHead>Last sync</TableHead>
           <TableHead>Next scheduled sync</TableHead>
         </TableRow>
       </TableHeader>
@@ -27,9 +28,9 @@ export function LocationsTable({ items }: { items: LocationListItem[] }) {
               <Link href={`/locations/${location.id}`} className="font-medium text-blue-700 underline-offset-4 hover:underline">
                 {location.name}
               </Link>
-              {location.upstreamLocationId ? <div className="text-xs text-slate-600">{location.upstreamLocationId}</div> : null}
+              {showDetails && location.upstreamLocationId ? <div className="text-xs text-slate-600">{location.upstreamLocationId}</div> : null}
             </TableCell>
-            <TableCell>{environmentLabels[location.environment]}</TableCell>
+            {showDetails ? <TableCell>{environmentLabels[location.environment]}</TableCell> : null}
             <TableCell>
               <span title={location.attentionReason ?? undefined}>
                 <ConnectionStatusBadge status={location.connectionStatus} />
@@ -39,7 +40,8 @@ export function LocationsTable({ items }: { items: LocationListItem[] }) {
             <TableCell>
               {location.lastSession ? (
                 <>
-                  <StatusBadge status={location.lastSession.status} /> <Time value={location.lastSession.endedAt} timeZone={location.timeZone} />
+                  <StatusBadge status={location.lastSession.status} notSent={location.lastSession.notSent} />{" "}
+                  <Time value={location.lastSession.endedAt} timeZone={location.timeZone} />
                 </>
               ) : (
                 <span className="text-slate-600">Never synced</span>

@@ -2,9 +2,11 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState } from "react";
+import { useId, useState } from "react";
+import { toast } from "sonner";
 import { Alert, FieldError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
 import type { RemovalStop } from "@/db/schema";
 import { ApiProblem, mutateApi } from "@/lib/queries/api-mutation";
@@ -21,7 +23,7 @@ const checkWording = {
  */
 export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: string; stop: RemovalStop; canConfirm: boolean }) {
   const router = useRouter();
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
   const reasonId = useId();
   const [reason, setReason] = useState("");
   const queryClient = useQueryClient();
@@ -29,14 +31,15 @@ export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: s
   const confirmation = useMutation({
     mutationFn: () => mutateApi<{ sessionId: string }>("POST", `/api/sessions/${sessionId}/confirm-removals`, { reason }),
     onSuccess: async (data) => {
-      dialog.current?.close();
+      setOpen(false);
+      toast.success("Removals confirmed: a new session sends them.");
       router.push(`/sessions/${data.sessionId}`);
       await invalidateSyncViews(queryClient);
     },
     onError: (error) => setProblem({ detail: error.message, field: error instanceof ApiProblem ? error.fieldErrors.reason : undefined }),
   });
   const pending = confirmation.isPending;
-  const confirm = () => confirmation.mutate();
+  const confirmRemovals = () => confirmation.mutate();
 
   return (
     <section
@@ -60,26 +63,24 @@ export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: s
       </ul>
       <p>Fix the source and sync again, or, if these removals are right, confirm them.</p>
       {canConfirm ? (
-        <div>
-          <Button onClick={() => dialog.current?.showModal()}>Confirm and send…</Button>
-          <dialog
-            ref={dialog}
-            aria-labelledby="confirm-removals-title"
-            className="m-auto max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
-          >
+        <Dialog open={open} onOpenChange={setOpen}>
+          <div>
+            <DialogTrigger asChild>
+              <Button>Confirm and send…</Button>
+            </DialogTrigger>
+          </div>
+          <DialogContent className="max-w-md">
+            <DialogTitle>Confirm and send these removals?</DialogTitle>
+            <DialogDescription>
+              A new session sends everything, including these removals (no more than counted here). Your reason is kept in the audit log.
+            </DialogDescription>
             <form
-              className="flex flex-col gap-3 p-5"
+              className="flex flex-col gap-3"
               onSubmit={(event) => {
                 event.preventDefault();
-                void confirm();
+                confirmRemovals();
               }}
             >
-              <h2 id="confirm-removals-title" className="text-base font-semibold">
-                Confirm and send these removals?
-              </h2>
-              <p className="text-sm text-slate-700">
-                A new session sends everything, including these removals (no more than counted here). Your reason is kept in the audit log.
-              </p>
               {problem && !problem.field ? <Alert tone="error">{problem.detail}</Alert> : null}
               <div className="flex flex-col gap-1.5">
                 <Label htmlFor={reasonId}>Why are these removals right?</Label>
@@ -96,17 +97,17 @@ export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: s
                 />
                 <FieldError id={`${reasonId}-error`} message={problem?.field} />
               </div>
-              <div className="mt-2 flex justify-end gap-2">
-                <Button type="button" variant="secondary" onClick={() => dialog.current?.close()}>
-                  Cancel
-                </Button>
+              <DialogFooter>
+                <DialogClose asChild>
+                  <Button variant="secondary">Cancel</Button>
+                </DialogClose>
                 <Button type="submit" variant="destructive" disabled={pending}>
                   Confirm and send
                 </Button>
-              </div>
+              </DialogFooter>
             </form>
-          </dialog>
-        </div>
+          </DialogContent>
+        </Dialog>
       ) : null}
     </section>
   );

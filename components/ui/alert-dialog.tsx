@@ -46,6 +46,6 @@ export function AlertDialogAction({
   className,
   variant = "default",
   ...props
-}: ComponentProps<typeof AlertDialogPrimitive.Action> & { variant?: "default" | "destructive" }) {
+}: ComponentProps<typeof AlertDialogPrimitive.Action> & { variant?: "default" | "destructive" | "secondary" }) {
   return <AlertDialogPrimitive.Action className={cn(buttonVariants({ variant }), className)} {...props} />;
 }

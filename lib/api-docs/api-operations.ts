@@ -2,7 +2,13 @@ import { z } from "zod";
 import { AlertChannelsInput } from "@/lib/alerts/alert-channel-inputs";
 import { AuditLogQuery } from "@/lib/audit/list-audit-events";
 import type { Action } from "@/lib/auth/permissions";
-import { EnvironmentNameParams, EnvironmentUpdateInput, EnvironmentView } from "@/lib/environments/environment-inputs";
+import {
+  CredentialsTestInput,
+  CredentialsTestResult,
+  EnvironmentNameParams,
+  EnvironmentUpdateInput,
+  EnvironmentView,
+} from "@/lib/environments/environment-inputs";
 import { FleetMatrixQuery, FleetSessionQuery } from "@/lib/fleet/fleet-inputs";
 import { FleetMatrixPageResponse } from "@/lib/fleet/fleet-matrix-responses";
 import { FleetSessionPageResponse } from "@/lib/fleet/fleet-session-responses";
@@ -379,6 +385,16 @@ export const apiOperations: ApiOperation[] = [
     params: EnvironmentNameParams,
     body: EnvironmentUpdateInput,
     response: json("`{ environment }`", z.object({ environment: EnvironmentView })),
+  },
+  {
+    method: "POST",
+    path: "/api/environments/{name}/credentials-test",
+    tag: "Administration",
+    summary: "Check the environment's credentials with one owner login (sent once for a User Access Token, never kept)",
+    action: "environments.manage",
+    params: EnvironmentNameParams,
+    body: CredentialsTestInput,
+    response: json("What the test found", CredentialsTestResult),
   },
   {
     method: "GET",

@@ -14,6 +14,7 @@ export const auditActionLabels: Record<string, string> = {
   "sandbox.fault_injected": "Sandbox fault injected",
   "sandbox.faults_cleared": "Sandbox faults cleared",
   "environment.credentials_changed": "Environment credentials changed",
+  "environment.credentials_tested": "Environment credentials tested",
   "environment.location_tokens_moved": "Service moved: location tokens go to the new address",
   "secrets.rotated": "Encryption key rotated",
   "alerts.channels_updated": "Alert channels changed",

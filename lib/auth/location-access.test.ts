@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { locationMembers, locations, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { getLocationView } from "@/lib/locations/get-location";
 import { startManualSession } from "@/lib/sync/start-manual-session";
 import { updateLocation } from "@/lib/locations/update-location";
 import { assertCanAtLocation, loadLocationMembers, visibleLocationCondition } from "./location-access";
@@ -40,8 +41,8 @@ describe("the membership rule against the database", () => {
   it("lets the owner through, hides the location from another owner (404) and refuses a role first (403)", async () => {
     const { location, owner } = await ownedLocation();
     const stranger = await userOf("owner");
-    await expect(assertCanAtLocation(db, owner, "sync.start", location.id)).resolves.toBeUndefined();
-    await expect(assertCanAtLocation(db, stranger, "sync.start", location.id)).rejects.toMatchObject({
+    await expect(assertCanAtLocation(db, owner, "location.connect", location.id)).resolves.toBeUndefined();
+    await expect(assertCanAtLocation(db, stranger, "location.connect", location.id)).rejects.toMatchObject({
       code: "NOT_FOUND",
       message: "Location not found.",
     });
@@ -68,9 +69,15 @@ describe("the membership rule against the database", () => {
 
 describe("operations check the table themselves, whoever calls them", () => {
   it("refuses an owner another owner's location, and a role the action does not allow", async () => {
-    const { location } = await ownedLocation();
+    const { location, owner } = await ownedLocation();
     const stranger = { ...(await userOf("owner")), clientAddress: "203.0.113.1" };
-    await expect(startManualSession({ db, actor: stranger }, { locationId: location.id, full: false })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(getLocationView({ db, actor: stranger }, { locationId: location.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    // Syncing is the operators' (an owner sees the outcome on their location page), even on the owner's own location.
+    await expect(
+      startManualSession({ db, actor: { ...owner, clientAddress: "203.0.113.3" } }, { locationId: location.id, full: false }),
+    ).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     const engineer = { ...(await userOf("engineer")), clientAddress: "203.0.113.2" };
     await expect(updateLocation({ db, actor: engineer }, { locationId: location.id, name: "Renamed by an engineer" })).rejects.toMatchObject({
       code: "FORBIDDEN",

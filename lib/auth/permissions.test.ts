@@ -39,18 +39,19 @@ describe("the permission table", () => {
     const matrix = Object.fromEntries(actions.map((action) => [action, ALL_ROLES.filter((role) => can(actorOf(role), action)).join(" ")]));
     expect(matrix).toEqual({
       "location.view": "admin support engineer owner",
+      "location.details.view": "admin support engineer",
       "location.create": "admin support",
       "location.edit": "admin support",
       "location.connect": "admin support owner",
       "location.owners.view": "admin support engineer",
       "location.owners.invite": "admin support",
       "schedule.pause": "admin support",
-      "preview.view": "admin support engineer owner",
-      "preview.refresh": "admin support owner",
+      "preview.view": "admin support engineer",
+      "preview.refresh": "admin support",
       "preview.rebuild": "admin support",
-      "session.view": "admin support engineer owner",
+      "session.view": "admin support engineer",
       "session.attempts.view": "admin support engineer",
-      "sync.start": "admin support owner",
+      "sync.start": "admin support",
       "sync.replay": "admin support engineer",
       "sync.cancel": "admin support",
       "sync.resume": "admin support",
@@ -91,7 +92,7 @@ describe("the membership rule", () => {
       expect(can(stranger, action, theirs)).toBe(false);
     }
     expect(seesOwnLocationsOnly(owner)).toBe(true);
-    expect(locationScopeOf(owner, "session.view")).toEqual({ memberId: owner.id });
+    expect(locationScopeOf(owner, "location.view")).toEqual({ memberId: owner.id });
   });
 
   it("does not apply to staff, who act on every location their role allows", () => {
@@ -116,18 +117,31 @@ describe("assertCan", () => {
   });
 
   it("answers a location hidden by the membership rule like one that does not exist (404)", () => {
-    expect(refusal(() => assertCan(stranger, "sync.start", theirs))).toMatchObject({ code: "NOT_FOUND", message: HIDDEN_LOCATION_MESSAGE });
-    expect(refusal(() => assertCan(stranger, "sync.start", theirs, { hiddenAs: "Sync session not found." }))).toMatchObject({
+    expect(refusal(() => assertCan(stranger, "location.connect", theirs))).toMatchObject({ code: "NOT_FOUND", message: HIDDEN_LOCATION_MESSAGE });
+    expect(refusal(() => assertCan(stranger, "location.view", theirs, { hiddenAs: "Sync session not found." }))).toMatchObject({
       code: "NOT_FOUND",
       message: "Sync session not found.",
     });
-    expect(() => assertCan(owner, "sync.start", theirs)).not.toThrow();
+    expect(() => assertCan(owner, "location.connect", theirs)).not.toThrow();
   });
 
-  it("keeps the rebuild refusal's own words", () => {
-    expect(refusal(() => assertCan(owner, "preview.rebuild", theirs)).message).toBe(
-      "Only support and admins may rebuild a preview; Refresh preview is yours.",
-    );
+  it("refuses owners every operator action on their own location: syncing, the preview, sessions, the schedule", () => {
+    const operatorActions: Action[] = [
+      "sync.start",
+      "sync.cancel",
+      "sync.resume",
+      "preview.view",
+      "preview.refresh",
+      "preview.rebuild",
+      "session.view",
+      "schedule.pause",
+      "location.details.view",
+    ];
+    for (const action of operatorActions)
+      expect(
+        refusal(() => assertCan(owner, action, theirs)),
+        action,
+      ).toMatchObject({ code: "FORBIDDEN" });
   });
 
   it("refuses a list over locations to a role that may not take the action at all", () => {
@@ -141,6 +155,6 @@ describe("permissionsOf (what client components are handed)", () => {
     expect(Object.keys(permissions).sort()).toEqual([...actions].sort());
     for (const action of actions) expect(permissions[action as Action]).toBe(can(actorOf("support"), action));
     expect(JSON.parse(JSON.stringify(permissions))).toEqual(permissions);
-    expect(permissionsOf(stranger, theirs)["sync.start"]).toBe(false);
+    expect(permissionsOf(stranger, theirs)["location.connect"]).toBe(false);
   });
 });

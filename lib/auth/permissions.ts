@@ -32,24 +32,28 @@ export const FORBIDDEN_MESSAGE = "Your role does not allow this.";
 export const HIDDEN_LOCATION_MESSAGE = "Location not found.";
 
 export const permissionTable = {
-  "location.view": { roles: ALL_ROLES, scope: "location", description: "See a location, its schedule and connection state; list locations." },
+  "location.view": {
+    roles: ALL_ROLES,
+    scope: "location",
+    description: "See a location, its connection, the outcome of its last sync and its next one; list locations.",
+  },
+  "location.details.view": {
+    roles: STAFF_ROLES,
+    scope: "location",
+    description: "See a location's operator details: environment, upstream location ID, time zone, country, source.",
+  },
   "location.create": { roles: EDITORS, scope: "global", description: "Add a location." },
   "location.edit": { roles: EDITORS, scope: "location", description: "Change a location's settings." },
   "location.connect": { roles: ACTORS, scope: "location", description: "Connect, reconnect, disconnect a location, or test its connection." },
   "location.owners.view": { roles: STAFF_ROLES, scope: "location", description: "See who owns a location." },
   "location.owners.invite": { roles: EDITORS, scope: "location", description: "Invite a location's owner." },
   "schedule.pause": { roles: EDITORS, scope: "location", description: "Pause or resume a location's daily sync." },
-  "preview.view": { roles: ALL_ROLES, scope: "location", description: "See a location's preview, its records and issues (CSV)." },
-  "preview.refresh": { roles: ACTORS, scope: "location", description: "Start a new preview run (Refresh preview)." },
-  "preview.rebuild": {
-    roles: EDITORS,
-    scope: "location",
-    description: "Map every source row again (Rebuild preview).",
-    forbidden: "Only support and admins may rebuild a preview; Refresh preview is yours.",
-  },
-  "session.view": { roles: ALL_ROLES, scope: "location", description: "See sync sessions: history, the session page, the sessions overview." },
+  "preview.view": { roles: STAFF_ROLES, scope: "location", description: "See a location's preview, its records and issues (CSV)." },
+  "preview.refresh": { roles: EDITORS, scope: "location", description: "Start a new preview run (Refresh preview)." },
+  "preview.rebuild": { roles: EDITORS, scope: "location", description: "Map every source row again (Rebuild preview)." },
+  "session.view": { roles: STAFF_ROLES, scope: "location", description: "See sync sessions: history, the session page, the sessions overview." },
   "session.attempts.view": { roles: STAFF_ROLES, scope: "location", description: "See every HTTP attempt of a sync session." },
-  "sync.start": { roles: ACTORS, scope: "location", description: "Start a sync (Sync now, Full resync)." },
+  "sync.start": { roles: EDITORS, scope: "location", description: "Start a sync (Sync now, Full resync)." },
   "sync.replay": {
     roles: STAFF_ROLES,
     scope: "location",
@@ -61,7 +65,11 @@ export const permissionTable = {
   "sync.confirm-removals": { roles: EDITORS, scope: "location", description: "Confirm the removals the safety valve stopped." },
   "fleet.view": { roles: STAFF_ROLES, scope: "location", description: "See the fleet matrix of every location by sync step." },
   "users.manage": { roles: ["admin"], scope: "global", description: "List, create, change and deactivate users; reissue invites." },
-  "environments.manage": { roles: ["admin"], scope: "global", description: "See and change the upstream environments and their credentials." },
+  "environments.manage": {
+    roles: ["admin"],
+    scope: "global",
+    description: "See and change the upstream environments and their credentials, and test them with an owner's login.",
+  },
   "alerts.manage": { roles: ["admin"], scope: "global", description: "See and change where alerts go." },
   "audit.view": { roles: ["admin"], scope: "global", description: "Read the audit log." },
   "sandbox.inspect": { roles: ["admin", "engineer"], scope: "global", description: "Inspect the built-in upstream simulator." },

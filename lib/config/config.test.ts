@@ -51,6 +51,7 @@ describe("parseConfig", () => {
       SYNC_OPENINGS_CONCURRENCY: 4,
       SMTP_URL: undefined,
       ALERT_EMAIL_FROM: "Location Sync <alerts@location-sync.invalid>",
+      SUPPORT_EMAIL: "support@location-sync.invalid",
     });
   });
 

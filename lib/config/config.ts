@@ -306,6 +306,11 @@ const variables = {
     description: "Sender of e-mail alerts.",
     rule: "be an e-mail sender",
   }),
+  SUPPORT_EMAIL: variable(z.string().trim().pipe(z.email()).default("support@location-sync.invalid"), {
+    defaultText: "`support@location-sync.invalid`",
+    description: "Whom business owners write to about their locations' syncs: shown on their location pages.",
+    rule: "be an e-mail address",
+  }),
 };
 
 type Variables = typeof variables;

@@ -102,3 +102,17 @@ export const EnvironmentView = z.object({
   updatedBy: z.string().nullable(),
 });
 export type EnvironmentView = z.infer<typeof EnvironmentView>;
+
+/** Test credentials: one owner login at the service, used once to ask for a User Access Token and never kept. */
+export const CredentialsTestInput = z.object({
+  email: safeText().trim().min(1, "Enter the email of an owner's account at the service").max(254, "Must be at most 254 characters"),
+  password: z.string().min(1, "Enter that account's password").max(1024, "Must be at most 1024 characters"),
+});
+export type CredentialsTestInput = z.infer<typeof CredentialsTestInput>;
+
+/** What Test credentials found: `ok`, or which of the environment's settings (or the login) the service refused. */
+export const CredentialsTestOutcome = z.enum(["ok", "api_key", "client_credentials", "login", "refused", "unreachable", "wrong_origin"]);
+export type CredentialsTestOutcome = z.infer<typeof CredentialsTestOutcome>;
+
+export const CredentialsTestResult = z.object({ ok: z.boolean(), outcome: CredentialsTestOutcome, message: z.string() });
+export type CredentialsTestResult = z.infer<typeof CredentialsTestResult>;

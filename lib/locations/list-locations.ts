@@ -1,10 +1,11 @@
 import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
-import { locationMembers, locations, syncSessions } from "@/db/schema";
+import { locationMembers, locations } from "@/db/schema";
 import { locationScopeOf, type Actor } from "@/lib/auth/permissions";
 import type { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { DomainError } from "@/lib/errors/domain-error";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
+import { latestSessionsOf, type LatestSession } from "./latest-sessions";
 import { decodeLocationCursor, encodeLocationCursor, type LocationCursor } from "./location-cursor";
 import type { ConnectionStatusFilter, LocationListQuery } from "./location-inputs";
 import { nextScheduledSync } from "./next-sync";
@@ -19,9 +20,8 @@ export interface LocationListItem {
   connectedAt: Date | null;
   attentionReason: string | null;
   lastCheckOk: boolean | null;
-  /** Sync sessions arrive with issue 6; until then every location has none. */
-  /** The newest session: its status, and when it ended (or started, while it runs). */
-  lastSession: { status: string; endedAt: Date } | null;
+  /** The newest session: its status, when it ended (or started, while it runs), and the records it did not send. */
+  lastSession: LatestSession | null;
   nextSyncAt: Date;
   /** Set while the daily schedule is paused: then there is no next run. */
   schedulePaused: { at: Date; byEmail: string | null; reason: string | null } | null;
@@ -141,20 +141,6 @@ export async function listLocations(ctx: OperationContext<LocationViewer>, query
 }
 
 /** The newest session of each location on the page: one index probe per location (sync_sessions_location_idx). */
-async function latestSessionsOf(db: DatabaseOrTransaction, ids: string[]): Promise<Map<string, { status: string; endedAt: Date }>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.execute<{ location_id: string; status: string; ended_at: Date | string }>(sql`
-    select l.id as location_id, s.status, coalesce(s.finished_at, s.started_at, s.created_at) as ended_at
-    from unnest(array[${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )}]::uuid[]) as l(id)
-    cross join lateral (
-      select status, finished_at, started_at, created_at from ${syncSessions} where ${syncSessions.locationId} = l.id order by ${syncSessions.createdAt} desc limit 1
-    ) s`);
-  return new Map(rows.map((row) => [row.location_id, { status: row.status, endedAt: new Date(row.ended_at) }]));
-}
-
 async function countLocations(db: DatabaseOrTransaction, scope: Scope, filters: SQL[]): Promise<number> {
   const base = db.select({ total: count() }).from(locations);
   const scoped = scope === "all" ? base : base.innerJoin(locationMembers, eq(locationMembers.locationId, locations.id));

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, locationMembers, locations, syncedRecords, syncSessions, users } from "@/db/schema";
+import { auditLog, locationMembers, locations, syncedRecords, syncSessions, syncSteps, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActorAs, type UserActor } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
@@ -248,8 +248,23 @@ describe("listLocations", async () => {
         finishedAt: new Date("2026-05-31T08:04:00Z"),
       },
     ]);
+    const [newest] = await db
+      .select({ id: syncSessions.id })
+      .from(syncSessions)
+      .where(eq(syncSessions.trigger, "manual"))
+      .orderBy(desc(syncSessions.createdAt))
+      .limit(1);
+    await db.insert(syncSteps).values([
+      { sessionId: newest!.id, name: "contact_details", position: 5, status: "succeeded", recordsInvalid: 3 },
+      { sessionId: newest!.id, name: "appointments", position: 6, status: "succeeded", recordsInvalid: 337, recordsExcluded: 25 },
+    ]);
     const { items } = await list(staff, { q: prefix });
-    expect(items.find((item) => item.id === north.id)?.lastSession).toEqual({ status: "succeeded", endedAt: new Date("2026-05-31T08:04:00Z") });
+    // A success that left records out: the list reads it "Succeeded with 365 not sent".
+    expect(items.find((item) => item.id === north.id)?.lastSession).toEqual({
+      status: "succeeded",
+      endedAt: new Date("2026-05-31T08:04:00Z"),
+      notSent: 365,
+    });
     expect(items.find((item) => item.id === garage.id)?.lastSession).toBeNull();
   });
 

@@ -32,7 +32,7 @@ async function runToSuccess(sessionId: string) {
   // The preview job's part: a streamed first sync leaves the location's first preview queued.
   await computeQueuedPreview(testDb.db, session!.locationId, reader, now);
   const [run] = session!.previewRunId ? await db.select().from(previewRuns).where(eq(previewRuns.id, session!.previewRunId)) : [];
-  return { full: session!.full, previewMode: run?.mode ?? "streamed" };
+  return { full: session!.full, previewMode: session!.quiet ? "quiet" : (run?.mode ?? "streamed") };
 }
 
 async function fullSyncReasonOf(locationId: string) {
@@ -44,7 +44,8 @@ describe("a change of source key", () => {
   it("makes the next preview and the next sync session full; the full session's success clears the reason", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "salon-a" });
     expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "streamed" });
-    expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "incremental" });
+    // Nothing changed in the source: the next session is quiet (lib/sync/quiet), it computes no preview.
+    expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "quiet" });
 
     await updateLocation({ db, actor }, { locationId: location.id, sourceKey: "salon-b" });
     expect(await fullSyncReasonOf(location.id)).toBe(SOURCE_KEY_CHANGED);
@@ -53,7 +54,7 @@ describe("a change of source key", () => {
     expect(await runToSuccess(rebuilding.id)).toEqual({ full: true, previewMode: "full" });
     expect(await fullSyncReasonOf(location.id)).toBeNull();
 
-    expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "incremental" });
+    expect(await runToSuccess((await requestSession(location.id)).id)).toEqual({ full: false, previewMode: "quiet" });
   });
 
   it("keeps the reason when the source key changed again after the full session was requested", async () => {

@@ -44,6 +44,7 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
     page = await listLocations({ db: getDatabase(), actor: user }, query);
   }
   const canCreate = can(user, "location.create");
+  const showDetails = can(user, "location.details.view");
   const filtered = Boolean(query.q || query.status || query.environment);
 
   return (
@@ -65,7 +66,7 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
       />
       <Card className="mb-4">
         <CardContent>
-          <LocationFilters query={query} />
+          <LocationFilters query={query} showDetails={showDetails} />
         </CardContent>
       </Card>
       {notice ? (
@@ -99,7 +100,7 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
               />
             )
           ) : (
-            <LocationsTable items={page.items} />
+            <LocationsTable items={page.items} showDetails={showDetails} />
           )}
           {page.previousCursor || page.nextCursor ? (
             <nav aria-label="Pages" className="flex justify-between text-sm">

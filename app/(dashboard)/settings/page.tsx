@@ -3,40 +3,16 @@ import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { requirePageUser } from "@/lib/auth/guard";
-import { can, type Action } from "@/lib/auth/permissions";
+import { can } from "@/lib/auth/permissions";
+import { settingsSections } from "@/components/layout/settings-sections";
 import { pluralize } from "@/lib/format/plural";
 import { retentionPolicy } from "@/lib/retention/retention-policy";
 
 export const metadata: Metadata = { title: "Settings" };
 
-/** `action`: the one the section's page takes; only the sections the user may open are listed. */
-const sections: { href: string; title: string; description: string; action: Action }[] = [
-  { href: "/settings/users", title: "Users", description: "Invite people, set their role, deactivate accounts.", action: "users.manage" },
-  {
-    href: "/settings/environments",
-    title: "Environments",
-    description: "Staging and production credentials of the upstream service.",
-    action: "environments.manage",
-  },
-  {
-    href: "/settings/alerts",
-    title: "Alerts",
-    description: "Webhook and email alerts when a location's sync fails and recovers.",
-    action: "alerts.manage",
-  },
-  { href: "/settings/audit", title: "Audit log", description: "Sign-ins, user changes and credential changes.", action: "audit.view" },
-  { href: "/settings/sandbox", title: "Sandbox inspector", description: "What the built-in upstream simulator holds.", action: "sandbox.inspect" },
-  {
-    href: "/settings/api",
-    title: "API reference",
-    description: "Every operation of the dashboard's API, its parameters and schemas.",
-    action: "api.docs.view",
-  },
-];
-
 export default async function SettingsPage() {
   const user = await requirePageUser();
-  const visible = sections.filter((section) => can(user, section.action));
+  const visible = settingsSections.filter((section) => can(user, section.action));
   const retention = retentionPolicy();
   return (
     <>

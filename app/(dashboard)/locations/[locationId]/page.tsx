@@ -3,6 +3,7 @@ import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { LocationLiveCards } from "@/components/locations/location-live-cards";
 import { LocationSyncActions } from "@/components/locations/location-sync-actions";
+import { OwnerLocationView } from "@/components/locations/owner-location-view";
 import { OwnersCard } from "@/components/locations/owners-card";
 import { ScheduleCard } from "@/components/locations/schedule-card";
 import { Prefetched } from "@/components/queries/prefetched";
@@ -10,6 +11,8 @@ import { buttonVariants } from "@/components/ui/button";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { can, permissionsOf } from "@/lib/auth/permissions";
+import { getConfig } from "@/lib/config/config";
+import { latestSessionsOf } from "@/lib/locations/latest-sessions";
 import { listLocationOwners } from "@/lib/locations/list-location-owners";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { SYNC_WINDOW } from "@/lib/locations/location-inputs";
@@ -29,11 +32,27 @@ export const metadata: Metadata = { title: "Location" };
 export default async function LocationPage({ params }: { params: Promise<{ locationId: string }> }) {
   const user = await requirePageUser({ action: "location.view" });
   const location = await loadPageLocation(user, (await params).locationId);
+  const nextSync = nextScheduledSync(location.syncTime, location.timeZone);
+  // Whoever may not read sync sessions (a business owner) gets the location in plain words instead of the operator's page.
+  if (!can(user, "session.view")) {
+    const latest = (await latestSessionsOf(getDatabase(), [location.id])).get(location.id) ?? null;
+    return (
+      <>
+        <PageHeader title={location.name} description="Your location's connection to the Marketing Automation Service and its daily sync." />
+        <OwnerLocationView
+          location={location}
+          latest={latest}
+          nextRunAt={nextSync.toISOString()}
+          canConnect={can(user, "location.connect")}
+          supportEmail={getConfig().SUPPORT_EMAIL}
+        />
+      </>
+    );
+  }
   // The location is one the user may see (loadPageLocation): the role decides what they may do with it.
   const permissions = permissionsOf(user);
   const showsOwners = can(user, "location.owners.view");
   const owners = showsOwners ? await listLocationOwners({ db: getDatabase(), actor: user }, { locationId: location.id }) : [];
-  const nextSync = nextScheduledSync(location.syncTime, location.timeZone);
   const [latest = null] = (
     await listSessionHistory({ db: getDatabase(), actor: user }, { ...SessionHistoryQuery.parse({ limit: 1 }), locationId: location.id })
   ).items;
