@@ -9,6 +9,10 @@ import type { OperationContext } from "@/lib/operations/context";
 import { diffExpressionOf, goneContact } from "./live-diff";
 import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "./preview-inputs";
 import type { PreviewRecordType } from "./preview-plan";
+import { labelsOf, type RecordLabel } from "./record-labels";
+import { listRemovedRecords } from "./removed-records";
+import { rootCauseOriginOf } from "./root-cause-id";
+import { rootCauseFilter } from "./root-causes";
 
 export type PreviewRun = typeof previewRuns.$inferSelect;
 
@@ -46,6 +50,8 @@ export interface PreviewRecordListItem {
   diff: string | null;
   issueCount: number;
   payload: unknown;
+  /** The record in human words (lib/preview/record-labels.ts). */
+  label: RecordLabel;
 }
 
 /** What the upstream last accepted of each record, joined as `s` for the diff (lib/preview/live-diff.ts). */
@@ -63,6 +69,8 @@ function filtersOf(locationId: string, query: PreviewQuery): SQL[] {
   if (query.status === "new" || query.status === "changed" || query.status === "unchanged") {
     conditions.push(sql`${diffColumn} = ${query.status}`, inArray(previewRecords.status, ["valid", "warning"]));
   } else if (query.status) conditions.push(eq(previewRecords.status, query.status));
+  const cause = query.cause ? rootCauseOriginOf(query.cause) : null;
+  if (cause) conditions.push(rootCauseFilter(cause, query.type, "preview_records"));
   return conditions;
 }
 
@@ -81,7 +89,7 @@ export async function listPreviewRecords(
       : query.sort === "status"
         ? [statusOrder, asc(previewRecords.seq)]
         : [asc(previewRecords.seq)];
-  const items = await db
+  const rows = await db
     .select({
       seq: previewRecords.seq,
       sourceId: previewRecords.sourceId,
@@ -91,6 +99,9 @@ export async function listPreviewRecords(
       diff: diffColumn,
       issueCount: previewRecords.issueCount,
       payload: previewRecords.payload,
+      refContact: previewRecords.refContact,
+      refService: previewRecords.refService,
+      refCalendar: previewRecords.refCalendar,
     })
     .from(previewRecords)
     .leftJoin(synced, syncedOfRecord)
@@ -103,6 +114,11 @@ export async function listPreviewRecords(
     .from(previewRecords)
     .leftJoin(synced, syncedOfRecord)
     .where(and(...conditions));
+  const labels = await labelsOf(db, locationId, query.type, rows);
+  const items = rows.map(({ refContact: _contact, refService: _service, refCalendar: _calendar, ...item }, index) => ({
+    ...item,
+    label: labels[index]!,
+  }));
   return { items, total: counted?.total ?? 0 };
 }
 
@@ -153,7 +169,7 @@ export async function listIssueGroups(db: Database, locationId: string, type: Pr
 }
 
 /** One record with the exact JSON that would be sent and all of its issues. */
-export async function getPreviewRecord(db: Database, locationId: string, type: PreviewRecordType, seq: number) {
+export async function getPreviewRecord(db: DatabaseOrTransaction, locationId: string, type: PreviewRecordType, seq: number) {
   const [record] = await db
     .select({ ...getTableColumns(previewRecords), diff: diffColumn })
     .from(previewRecords)
@@ -183,4 +199,13 @@ export async function listContactsToUnsubscribe(db: Database, locationId: string
     where s.location_id = ${locationId} and ${sql.raw(goneContact)}
     order by s.record_key limit ${limit}`);
   return rows.map((row) => row.record_key);
+}
+
+/** The records table's page: mapped records, or with `status=removed` the records the upstream holds that the source no longer sends. */
+export async function listPreviewPage(db: Database, locationId: string, query: PreviewQuery) {
+  if (query.status === "removed") {
+    const removed = await listRemovedRecords(db, locationId, query.type, query);
+    return { items: [], removed: removed.items, total: removed.total };
+  }
+  return { ...(await listPreviewRecords(db, locationId, query)), removed: null };
 }

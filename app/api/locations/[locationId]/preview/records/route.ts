@@ -3,9 +3,9 @@ import { getDatabase } from "@/db/client";
 import { routeHandler } from "@/lib/http/route-handler";
 import { LocationId } from "@/lib/locations/location-inputs";
 import { PreviewQuery } from "@/lib/preview/preview-inputs";
-import { getShownPreviewRun, listPreviewRecords } from "@/lib/preview/read-preview";
+import { getShownPreviewRun, listPreviewPage } from "@/lib/preview/read-preview";
 
 export const GET = routeHandler({ action: "preview.view", params: LocationId, query: PreviewQuery }, async ({ user, params, query }) => {
   const shown = await getShownPreviewRun({ db: getDatabase(), actor: user }, params);
-  return { runId: shown.id, ...(await listPreviewRecords(getDatabase(), params.locationId, query)) };
+  return { runId: shown.id, ...(await listPreviewPage(getDatabase(), params.locationId, query)) };
 });
