@@ -34,6 +34,13 @@ export async function readPreviewRuns(ctx: OperationContext<Actor>, { locationId
   return getPreviewRuns(ctx.db, locationId);
 }
 
+/** The run whose records a location shows to `viewer`: the shown one, or a first run's while it reads (provisional). */
+export async function getDisplayedPreviewRun(ctx: OperationContext<Actor>, input: { locationId: string }): Promise<PreviewRun> {
+  const { shown, active } = await readPreviewRuns(ctx, input);
+  if (!shown && !active) throw new DomainError("NOT_FOUND", "No preview has been computed for this location yet.");
+  return (shown ?? active)!;
+}
+
 /** The preview a location shows to `viewer` ("preview.view"), or NOT_FOUND when none has been computed yet. */
 export async function getShownPreviewRun(ctx: OperationContext<Actor>, input: { locationId: string }): Promise<PreviewRun> {
   const { shown } = await readPreviewRuns(ctx, input);

@@ -11,6 +11,7 @@ import { PreviewQuery } from "./preview-inputs";
 import { listPreviewPage } from "./read-preview";
 import { readPreviewRecord } from "./read-preview-record";
 import { rootCauseIdOf, rootCauseOriginOf } from "./root-cause-id";
+import { listOpeningsCalendar } from "./openings-calendar";
 import { listRootCauses } from "./root-causes";
 
 const testDb = await useTestDatabase();
@@ -149,6 +150,32 @@ describe("labels and the side panel", () => {
     const openings = (await page({ type: "openings" })).items;
     const slot = await readPreviewRecord({ ...systemContext(db), reader }, { locationId, type: "openings", seq: openings[1]!.seq });
     expect(slot.sourceRows).toEqual([{ staff_id: "s1", service_id: "sv-gone", starts_at: "2026-03-28 11:00:00" }]);
+  });
+});
+
+describe("openings calendar", () => {
+  it("lays each service's openings out by local day and time, with the staff and whether each is sent", async () => {
+    const { services, truncated } = await listOpeningsCalendar(db, locationId);
+    expect(truncated).toBe(false);
+    expect(
+      services.map(({ serviceName, days, times, slots }) => ({ serviceName, days, times, slots: slots.map(({ seq: _seq, ...slot }) => slot) })),
+    ).toEqual([
+      {
+        serviceName: "Cut",
+        days: ["2026-03-28"],
+        times: ["10:00"],
+        slots: [{ day: "2026-03-28", time: "10:00", calendar: "Jonas Berg", status: "valid" }],
+      },
+      {
+        serviceName: "sv-gone",
+        days: ["2026-03-28"],
+        times: ["11:00", "12:00"],
+        slots: [
+          { day: "2026-03-28", time: "11:00", calendar: "Jonas Berg", status: "error" },
+          { day: "2026-03-28", time: "12:00", calendar: "Jonas Berg", status: "error" },
+        ],
+      },
+    ]);
   });
 });
 

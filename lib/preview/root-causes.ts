@@ -31,7 +31,7 @@ export interface RootCause {
   id: string;
   origin: RootCauseOrigin;
   severity: "error" | "warning";
-  /** The reason of one record the cause has (issue), or the rule (excluded); null for a missing record. */
+  /** The most common reason of the records the cause has (issue), or the rule (excluded); null for a missing record. */
   reason: string | null;
   /** Every record type it reaches, the root's own type first, then in protocol order. */
   effects: RootCauseEffect[];
@@ -59,7 +59,8 @@ export async function listRootCauses(db: DatabaseOrTransaction, locationId: stri
   const [ownIssues, edges] = await Promise.all([
     queryRows<{ record_type: PreviewRecordType; severity: string; field: string; code: string; records: number; reason: string }>(
       db,
-      sql`select i.record_type, i.severity, i.field, i.code, count(distinct i.seq)::int as records, min(i.reason) as reason
+      sql`select i.record_type, i.severity, i.field, i.code, count(distinct i.seq)::int as records,
+                 mode() within group (order by i.reason) as reason
           from preview_issues i
           where i.location_id = ${locationId} and not ${isReferenceIssue}
           group by 1, 2, 3, 4`,
