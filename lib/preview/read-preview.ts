@@ -129,52 +129,6 @@ export async function listPreviewRecords(
   return { items, total: counted?.total ?? 0 };
 }
 
-export interface IssueGroup {
-  severity: string;
-  field: string;
-  code: string;
-  count: number;
-  /** A few of the records it affects, with their own reason and masked original value. */
-  samples: { seq: number; sourceId: string; reason: string; original: string | null }[];
-}
-
-/** Issues of one type grouped by what is wrong (severity, field, code), errors first, biggest first. */
-export async function listIssueGroups(db: Database, locationId: string, type: PreviewRecordType, samplesPerGroup = 5): Promise<IssueGroup[]> {
-  const groups = await db
-    .select({ severity: previewIssues.severity, field: previewIssues.field, code: previewIssues.code, count: sql<number>`count(*)::int` })
-    .from(previewIssues)
-    .where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.recordType, type)))
-    .groupBy(previewIssues.severity, previewIssues.field, previewIssues.code)
-    .orderBy(sql`case ${previewIssues.severity} when 'error' then 0 else 1 end`, desc(sql`count(*)`));
-  return Promise.all(
-    groups.map(async (group) => ({
-      ...group,
-      samples: await db
-        .select({ seq: previewIssues.seq, sourceId: previewRecords.sourceId, reason: previewIssues.reason, original: previewIssues.original })
-        .from(previewIssues)
-        .innerJoin(
-          previewRecords,
-          and(
-            eq(previewRecords.locationId, previewIssues.locationId),
-            eq(previewRecords.recordType, previewIssues.recordType),
-            eq(previewRecords.seq, previewIssues.seq),
-          ),
-        )
-        .where(
-          and(
-            eq(previewIssues.locationId, locationId),
-            eq(previewIssues.recordType, type),
-            eq(previewIssues.code, group.code),
-            eq(previewIssues.field, group.field),
-            eq(previewIssues.severity, group.severity),
-          ),
-        )
-        .orderBy(asc(previewIssues.seq))
-        .limit(samplesPerGroup),
-    })),
-  );
-}
-
 /** One record with the exact JSON that would be sent and all of its issues. */
 export async function getPreviewRecord(db: DatabaseOrTransaction, locationId: string, type: PreviewRecordType, seq: number) {
   const [record] = await db

@@ -210,7 +210,8 @@ export default async function PreviewPage({
                     />
                   </CardContent>
                 </Card>
-                <Card role="region" aria-labelledby="issues-title" className="min-w-0">
+                {/* Below xl the causes come first: they explain the table under them. */}
+                <Card role="region" aria-labelledby="issues-title" className="order-first min-w-0 xl:order-none">
                   <CardHeader>
                     <CardTitle id="issues-title">Issues by root cause</CardTitle>
                   </CardHeader>
