@@ -76,7 +76,11 @@ export function PreviewRecordDrawer({
                   Source row {record.sourceId}
                 </h3>
                 {data.sourceError ? <Alert tone="error">{data.sourceError}</Alert> : null}
-                {data.sourceRows && data.sourceRows.length === 0 ? <p className="text-slate-600">The source no longer has this row.</p> : null}
+                {data.sourceRows && data.sourceRows.length === 0 ? (
+                  <p className="text-slate-600">
+                    The source has no row with this id now: deleted since the preview, or (an appointment without a start) in no window.
+                  </p>
+                ) : null}
                 {data.sourceRows?.map((row, index) => (
                   <pre key={index} data-testid="source-json" className="overflow-x-auto rounded bg-slate-100 p-3 text-xs text-slate-900">
                     {json(row)}

@@ -166,7 +166,13 @@ export default async function PreviewPage({
                     <div key={key} className="rounded-md border border-slate-200 bg-white p-3">
                       <dt className="text-xs text-slate-600">{key === "removed" && type === "contact_details" ? "To unsubscribe" : label}</dt>
                       <dd className="text-lg font-semibold" data-testid={`count-${key}`}>
-                        {counts[type]![key].toLocaleString("en")}
+                        {key === "removed" && counts[type]!.removed > 0 ? (
+                          <Link className="text-blue-700 hover:underline" href={previewHref(location.id, current, { status: "removed" })}>
+                            {counts[type]!.removed.toLocaleString("en")}
+                          </Link>
+                        ) : (
+                          counts[type]![key].toLocaleString("en")
+                        )}
                       </dd>
                     </div>
                   ))}
