@@ -1,12 +1,13 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { locations, previewRuns, syncedRecords } from "@/db/schema";
+import { locations, previewIssues, previewRecords, previewRuns, syncedRecords } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemContext } from "@/lib/operations/context";
 import { referenceRules } from "@/lib/pipeline/reference-rules";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
 import { computePreview } from "./compute-preview";
+import { runChecks } from "./cross-check-preview";
 import { PreviewQuery } from "./preview-inputs";
 import { listPreviewPage } from "./read-preview";
 import { readPreviewRecord } from "./read-preview-record";
@@ -112,6 +113,38 @@ describe("listRootCauses", () => {
       "cu3",
     ]);
     expect(await keysOf({ type: "services", cause: "missing:service_categories:c-deleted", status: "warning" })).toEqual(["sv2"]);
+  });
+
+  it("traces the dependants of a record that is an error of its own to that error, each counted once", async () => {
+    // No mapping rule today makes a service an error while keeping its key; one that did would be traced like this.
+    const [sv1] = await db
+      .update(previewRecords)
+      .set({ status: "error", issueCount: 1 })
+      .where(and(eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, "services"), eq(previewRecords.recordKey, "sv1")))
+      .returning();
+    await db.insert(previewIssues).values({
+      locationId,
+      recordType: "services",
+      seq: sv1!.seq,
+      severity: "error",
+      field: "price_cents",
+      code: "invalid_record",
+      reason: "does not match the upstream schema",
+    });
+    await runChecks(db, locationId, "all");
+    const cause = (await listRootCauses(db, locationId)).find((candidate) => candidate.id === "issue:services:error:price_cents:invalid_record");
+    expect(cause).toMatchObject({
+      severity: "error",
+      effects: [
+        { type: "services", notSent: 1, sentWithWarning: 0 },
+        { type: "appointments", notSent: 0, sentWithWarning: 1 },
+        { type: "openings", notSent: 1, sentWithWarning: 0 },
+      ],
+      total: 3,
+    });
+    expect(await keysOf({ type: "services", cause: cause!.id })).toEqual(["sv1"]);
+    expect(await keysOf({ type: "appointments", cause: cause!.id })).toEqual(["a1"]);
+    expect(await keysOf({ type: "openings", cause: cause!.id })).toEqual(["s1|sv1|2026-03-28 10:00:00"]);
   });
 
   it("refuses a cause value that names no cause (a 422 at the API)", () => {

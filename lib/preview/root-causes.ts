@@ -93,7 +93,13 @@ export async function listRootCauses(db: DatabaseOrTransaction, locationId: stri
   ]);
 
   // The own issues of the targets that exist but are not sent: what their dependants are attributed to.
-  const erroneousTargets = edges.filter((edge) => edge.target_status === "error" && edge.target_seq !== null);
+  const erroneousTargets = [
+    ...new Map(
+      edges
+        .filter((edge) => edge.target_status === "error" && edge.target_seq !== null)
+        .map((edge) => [`${edge.target_type}|${edge.target_seq}`, { target_type: edge.target_type, target_seq: edge.target_seq }]),
+    ).values(),
+  ];
   const targetIssues = erroneousTargets.length
     ? await queryRows<{ record_type: PreviewRecordType; seq: number; severity: string; field: string; code: string }>(
         db,
@@ -136,7 +142,8 @@ export async function listRootCauses(db: DatabaseOrTransaction, locationId: stri
           : targetIssues
               .filter((issue) => issue.record_type === edge.target_type && issue.seq === edge.target_seq)
               .map((issue) => ({ kind: "issue", type: issue.record_type, severity: "error", field: issue.field, code: issue.code }) as const);
-    for (const origin of origins) {
+    // A record with the same issue twice is one cause.
+    for (const origin of new Map(origins.map((candidate) => [rootCauseIdOf(candidate), candidate])).values()) {
       const isNew = !causes.has(rootCauseIdOf(origin));
       const cause = causeOf(origin, notSent ? "error" : "warning", origin.kind === "excluded" ? origin.reason : null);
       if (notSent) cause.severity = "error";
