@@ -68,6 +68,7 @@ for (const size of [
       expect(mapped.x).toBeGreaterThan(source.x + source.width - 1);
     }
     await expectNoSeriousAxeViolations(page);
+    await page.screenshot({ path: `e2e/.artifacts/screenshots/preview-record-panel-${size.name}.png` });
     await page.keyboard.press("Escape");
     await expect(panel).toBeHidden();
 
