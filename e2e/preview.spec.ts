@@ -26,10 +26,10 @@ test("support previews a demo location: counts, an invalid phone with its reason
     .getByRole("link", { name: /^Contacts/ })
     .click();
   await expect(page).toHaveURL(/type=contact_details/);
-  const issues = page.getByRole("region", { name: "Issues by reason" });
-  const phoneGroup = issues.getByRole("listitem").filter({ hasText: "mobile_phone_number · invalid_phone" });
+  const issues = page.getByRole("region", { name: "Issues by root cause" });
+  const phoneGroup = issues.getByRole("listitem").filter({ hasText: /Contacts: mobile_phone_number is not a valid phone number/ });
   await expect(phoneGroup.first()).toBeVisible();
-  await expect(phoneGroup.first()).toContainText("is not a valid phone number for DE");
+  await expect(phoneGroup.first()).toContainText("sent with a warning");
   await page.screenshot({ path: "e2e/.artifacts/screenshots/preview-contacts.png", fullPage: true });
 
   await page
@@ -38,14 +38,13 @@ test("support previews a demo location: counts, an invalid phone with its reason
     .click();
   await expect(page).toHaveURL(/type=appointments/);
   await page.getByLabel("Status").selectOption("excluded");
-  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByRole("table", { name: "Mapped records" }).getByText("Excluded: canceled").first()).toBeVisible();
   expect(Number((await page.getByTestId("count-excludedByRule").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
 
   await page.getByLabel("Status").selectOption("valid");
-  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/status=valid/);
-  await page.getByRole("table", { name: "Mapped records" }).getByRole("row").nth(1).getByRole("link").click();
+  await expect(page.getByRole("table", { name: "Mapped records" }).getByText("Excluded: canceled")).toHaveCount(0);
+  await page.getByRole("table", { name: "Mapped records" }).getByRole("row").nth(1).getByRole("button").click();
   const json = JSON.parse((await page.getByTestId("record-json").textContent())!);
   expect(json).toMatchObject({
     external_id: expect.any(String),

@@ -55,6 +55,7 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/locations/[locationId]/owner-invitations": "location.owners.invite",
   "api /api/locations/[locationId]/preview": { GET: "preview.view", POST: "preview.refresh" },
   "api /api/locations/[locationId]/preview/records": "preview.view",
+  "api /api/locations/[locationId]/preview/records/[seq]": "preview.view",
   "api /api/locations/[locationId]/preview/issues": "preview.view",
   "api /api/locations/[locationId]/schedule": { POST: "schedule.pause" },
   "api /api/alerts/channels": { GET: "alerts.manage", PUT: "alerts.manage" },

@@ -22,7 +22,7 @@ import {
   OwnerInvitationInput,
 } from "@/lib/locations/location-inputs";
 import { LocationConnectionResponse } from "@/lib/locations/location-response";
-import { PreviewQuery, RequestPreviewInput } from "@/lib/preview/preview-inputs";
+import { PreviewQuery, PreviewRecordParams, PreviewRecordQuery, RequestPreviewInput } from "@/lib/preview/preview-inputs";
 import { PreviewRunsResponse } from "@/lib/preview/preview-runs-response";
 import { ClearSandboxFaultsQuery, InjectSandboxFaultInput, SandboxFaultsView } from "@/lib/sandbox/fault-inputs";
 import { ConfirmRemovalsInput, SessionAttemptId, SessionHistoryQuery, SessionId, StartSessionInput } from "@/lib/sync/session-inputs";
@@ -208,6 +208,16 @@ export const apiOperations: ApiOperation[] = [
     params: LocationId,
     query: PreviewQuery,
     response: json("`{ runId, … }`: the page of records"),
+  },
+  {
+    method: "GET",
+    path: "/api/locations/{locationId}/preview/records/{seq}",
+    tag: "Preview",
+    summary: "One record of the preview beside its source rows, read from the source now (the side panel)",
+    action: "preview.view",
+    params: PreviewRecordParams,
+    query: PreviewRecordQuery,
+    response: json("The record, its issues and its source rows"),
   },
   {
     method: "GET",

@@ -38,3 +38,8 @@ export function formatRelativeTime(value: Date | string, now: Date | number = Da
 export function isoInstant(value: Date | string): string {
   return typeof value === "string" ? value : value.toISOString();
 }
+
+/** "Sat 28 Mar": a location's local calendar day (YYYY-MM-DD), e.g. a column of the openings calendar. */
+export function formatLocalDay(day: string): string {
+  return DateTime.fromISO(day, { zone: "UTC" }).setLocale(LOCALE).toFormat("ccc d LLL");
+}

@@ -8,7 +8,8 @@ import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/a
 import type { AppointmentRow } from "@/lib/source/source-rows";
 import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
 import { computePreview } from "./compute-preview";
-import { getPreviewRecord, listIssueGroups, listPreviewRecords } from "./read-preview";
+import { getPreviewRecord, listPreviewRecords } from "./read-preview";
+import { listRootCauses } from "./root-causes";
 import { PreviewQuery } from "./preview-inputs";
 
 const testDb = await useTestDatabase();
@@ -162,7 +163,7 @@ describe("computePreview", () => {
     expect(second.mode).toBe("incremental");
   });
 
-  it("reads pages, groups issues by reason and shows one record's JSON and issues", async () => {
+  it("reads pages, groups issues by root cause and shows one record's JSON and issues", async () => {
     await runPreview();
     const page = await listPreviewRecords(db, locationId, PreviewQuery.parse({ type: "appointments", sort: "status" }));
     expect(page.total).toBe(5);
@@ -171,13 +172,10 @@ describe("computePreview", () => {
     expect(errorsOnly.items.map((item) => item.sourceId)).toEqual(["cu1"]);
     const search = await listPreviewRecords(db, locationId, PreviewQuery.parse({ type: "contact_details", q: "CU2@EXAMPLE" }));
     expect(search.items.map((item) => item.sourceId)).toEqual(["cu2"]);
-    const groups = await listIssueGroups(db, locationId, "appointments");
-    expect(groups.map((group) => [group.severity, group.field, group.code, group.count])).toContainEqual([
-      "error",
-      "contact_detail_external_id",
-      "missing_reference",
-      1,
-    ]);
+    const causes = await listRootCauses(db, locationId);
+    expect(causes).toContainEqual(
+      expect.objectContaining({ id: "missing:contact_details:ghost", effects: [{ type: "appointments", notSent: 1, sentWithWarning: 0 }] }),
+    );
     const detail = await getPreviewRecord(db, locationId, "contact_details", 1);
     expect(detail).toMatchObject({ sourceId: "cu2", status: "warning" });
     expect(detail!.issues).toEqual([expect.objectContaining({ severity: "warning", field: "mobile_phone_number" })]);

@@ -9,7 +9,7 @@ import { fullReplacementTypes, type PreviewRecordType } from "./preview-plan";
  * Types whose records a sync can take away upstream: full replacements, and appointments (their dates are replaced);
  * contacts are never deleted, but one no longer in the source is unsubscribed (once: lib/sync/plan/gone-contacts.ts).
  */
-const removableTypes: readonly PreviewRecordType[] = [...fullReplacementTypes, "appointments", "contact_details"];
+export const removableTypes: readonly PreviewRecordType[] = [...fullReplacementTypes, "appointments", "contact_details"];
 
 /**
  * synced_records may just have grown by a million rows (a first sync); autovacuum analyzes it later, and until then

@@ -9,6 +9,10 @@ import type { OperationContext } from "@/lib/operations/context";
 import { diffExpressionOf, goneContact } from "./live-diff";
 import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "./preview-inputs";
 import type { PreviewRecordType } from "./preview-plan";
+import { labelsOf, type RecordLabel } from "./record-labels";
+import { listRemovedRecords } from "./removed-records";
+import { rootCauseOriginOf } from "./root-cause-id";
+import { rootCauseFilter } from "./root-causes";
 
 export type PreviewRun = typeof previewRuns.$inferSelect;
 
@@ -30,6 +34,13 @@ export async function readPreviewRuns(ctx: OperationContext<Actor>, { locationId
   return getPreviewRuns(ctx.db, locationId);
 }
 
+/** The run whose records a location shows to `viewer`: the shown one, or a first run's while it reads (provisional). */
+export async function getDisplayedPreviewRun(ctx: OperationContext<Actor>, input: { locationId: string }): Promise<PreviewRun> {
+  const { shown, active } = await readPreviewRuns(ctx, input);
+  if (!shown && !active) throw new DomainError("NOT_FOUND", "No preview has been computed for this location yet.");
+  return (shown ?? active)!;
+}
+
 /** The preview a location shows to `viewer` ("preview.view"), or NOT_FOUND when none has been computed yet. */
 export async function getShownPreviewRun(ctx: OperationContext<Actor>, input: { locationId: string }): Promise<PreviewRun> {
   const { shown } = await readPreviewRuns(ctx, input);
@@ -46,6 +57,8 @@ export interface PreviewRecordListItem {
   diff: string | null;
   issueCount: number;
   payload: unknown;
+  /** The record in human words (lib/preview/record-labels.ts). */
+  label: RecordLabel;
 }
 
 /** What the upstream last accepted of each record, joined as `s` for the diff (lib/preview/live-diff.ts). */
@@ -63,6 +76,8 @@ function filtersOf(locationId: string, query: PreviewQuery): SQL[] {
   if (query.status === "new" || query.status === "changed" || query.status === "unchanged") {
     conditions.push(sql`${diffColumn} = ${query.status}`, inArray(previewRecords.status, ["valid", "warning"]));
   } else if (query.status) conditions.push(eq(previewRecords.status, query.status));
+  const cause = query.cause ? rootCauseOriginOf(query.cause) : null;
+  if (cause) conditions.push(rootCauseFilter(cause, query.type, "preview_records"));
   return conditions;
 }
 
@@ -81,7 +96,7 @@ export async function listPreviewRecords(
       : query.sort === "status"
         ? [statusOrder, asc(previewRecords.seq)]
         : [asc(previewRecords.seq)];
-  const items = await db
+  const rows = await db
     .select({
       seq: previewRecords.seq,
       sourceId: previewRecords.sourceId,
@@ -91,6 +106,9 @@ export async function listPreviewRecords(
       diff: diffColumn,
       issueCount: previewRecords.issueCount,
       payload: previewRecords.payload,
+      refContact: previewRecords.refContact,
+      refService: previewRecords.refService,
+      refCalendar: previewRecords.refCalendar,
     })
     .from(previewRecords)
     .leftJoin(synced, syncedOfRecord)
@@ -103,57 +121,16 @@ export async function listPreviewRecords(
     .from(previewRecords)
     .leftJoin(synced, syncedOfRecord)
     .where(and(...conditions));
+  const labels = await labelsOf(db, locationId, query.type, rows);
+  const items = rows.map(({ refContact: _contact, refService: _service, refCalendar: _calendar, ...item }, index) => ({
+    ...item,
+    label: labels[index]!,
+  }));
   return { items, total: counted?.total ?? 0 };
 }
 
-export interface IssueGroup {
-  severity: string;
-  field: string;
-  code: string;
-  count: number;
-  /** A few of the records it affects, with their own reason and masked original value. */
-  samples: { seq: number; sourceId: string; reason: string; original: string | null }[];
-}
-
-/** Issues of one type grouped by what is wrong (severity, field, code), errors first, biggest first. */
-export async function listIssueGroups(db: Database, locationId: string, type: PreviewRecordType, samplesPerGroup = 5): Promise<IssueGroup[]> {
-  const groups = await db
-    .select({ severity: previewIssues.severity, field: previewIssues.field, code: previewIssues.code, count: sql<number>`count(*)::int` })
-    .from(previewIssues)
-    .where(and(eq(previewIssues.locationId, locationId), eq(previewIssues.recordType, type)))
-    .groupBy(previewIssues.severity, previewIssues.field, previewIssues.code)
-    .orderBy(sql`case ${previewIssues.severity} when 'error' then 0 else 1 end`, desc(sql`count(*)`));
-  return Promise.all(
-    groups.map(async (group) => ({
-      ...group,
-      samples: await db
-        .select({ seq: previewIssues.seq, sourceId: previewRecords.sourceId, reason: previewIssues.reason, original: previewIssues.original })
-        .from(previewIssues)
-        .innerJoin(
-          previewRecords,
-          and(
-            eq(previewRecords.locationId, previewIssues.locationId),
-            eq(previewRecords.recordType, previewIssues.recordType),
-            eq(previewRecords.seq, previewIssues.seq),
-          ),
-        )
-        .where(
-          and(
-            eq(previewIssues.locationId, locationId),
-            eq(previewIssues.recordType, type),
-            eq(previewIssues.code, group.code),
-            eq(previewIssues.field, group.field),
-            eq(previewIssues.severity, group.severity),
-          ),
-        )
-        .orderBy(asc(previewIssues.seq))
-        .limit(samplesPerGroup),
-    })),
-  );
-}
-
 /** One record with the exact JSON that would be sent and all of its issues. */
-export async function getPreviewRecord(db: Database, locationId: string, type: PreviewRecordType, seq: number) {
+export async function getPreviewRecord(db: DatabaseOrTransaction, locationId: string, type: PreviewRecordType, seq: number) {
   const [record] = await db
     .select({ ...getTableColumns(previewRecords), diff: diffColumn })
     .from(previewRecords)
@@ -183,4 +160,13 @@ export async function listContactsToUnsubscribe(db: Database, locationId: string
     where s.location_id = ${locationId} and ${sql.raw(goneContact)}
     order by s.record_key limit ${limit}`);
   return rows.map((row) => row.record_key);
+}
+
+/** The records table's page: mapped records, or with `status=removed` the records the upstream holds that the source no longer sends. */
+export async function listPreviewPage(db: Database, locationId: string, query: PreviewQuery) {
+  if (query.status === "removed") {
+    const removed = await listRemovedRecords(db, locationId, query.type, query);
+    return { items: [], removed: removed.items, total: removed.total };
+  }
+  return { ...(await listPreviewRecords(db, locationId, query)), removed: null };
 }

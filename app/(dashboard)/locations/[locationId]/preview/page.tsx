@@ -1,36 +1,38 @@
 import { pluralize } from "@/lib/format/plural";
-import { statusLabel } from "@/lib/format/status";
 import { Time } from "@/components/time/time";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
-import { IssueGroups } from "@/components/preview/issue-groups";
 import { previewHref } from "@/components/preview/preview-href";
 import { PreviewCountsPending } from "@/components/preview/preview-counts-pending";
 import { PreviewProgress } from "@/components/preview/preview-progress";
-import { PreviewRecordDetail } from "@/components/preview/preview-record-detail";
-import { PreviewRecordsTable } from "@/components/preview/preview-records-table";
+import { OpeningsCalendar } from "@/components/preview/openings-calendar";
+import { PreviewRecordsExplorer } from "@/components/preview/preview-records-explorer";
+import { RootCauseGroups } from "@/components/preview/root-cause-groups";
 import { Prefetched } from "@/components/queries/prefetched";
 import { RebuildPreviewButton } from "@/components/preview/rebuild-preview-button";
 import { RefreshPreviewButton } from "@/components/preview/refresh-preview-button";
 import { Alert } from "@/components/ui/alert";
-import { Button, buttonVariants } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input, Select } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/permissions";
 import { queryInputOf, type SearchParams } from "@/lib/http/search-params";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { ensureFreshPreview } from "@/lib/preview/ensure-fresh-preview";
-import { PreviewQuery, previewStatusFilters } from "@/lib/preview/preview-inputs";
+import { PreviewQuery, PreviewRecordTypeInput } from "@/lib/preview/preview-inputs";
+import { PreviewRecordsResponse } from "@/lib/preview/preview-record-responses";
 import { PreviewRunsResponse } from "@/lib/preview/preview-runs-response";
 import { queryKeys } from "@/lib/queries/query-keys";
 import { previewRecordTypes } from "@/lib/preview/preview-plan";
 import { recordTypeLabels } from "@/lib/preview/record-type-labels";
 import { getSourceReader } from "@/lib/preview/preview-source";
-import { getPreviewRecord, listContactsToUnsubscribe, listIssueGroups, listPreviewRecords } from "@/lib/preview/read-preview";
+import { listOpeningsCalendar } from "@/lib/preview/openings-calendar";
+import { listContactsToUnsubscribe, listPreviewPage } from "@/lib/preview/read-preview";
+import { rootCauseTitle } from "@/lib/preview/root-cause-words";
+import { listRootCauses } from "@/lib/preview/root-causes";
+import { previewRecordsQueryOf } from "@/lib/queries/preview-queries";
 import { ensurePreviewCounts } from "@/lib/preview/ensure-preview-counts";
 
 export const metadata: Metadata = { title: "Preview" };
@@ -55,8 +57,9 @@ export default async function PreviewPage({
 }) {
   const user = await requirePageUser({ action: "preview.view" });
   const location = await loadPageLocation(user, (await params).locationId, "preview.view");
-  const parsedQuery = PreviewQuery.safeParse(queryInputOf(await searchParams));
-  const query = parsedQuery.success ? parsedQuery.data : PreviewQuery.parse({});
+  const urlInput = queryInputOf(await searchParams);
+  // Only the tab is the server's: the records' filters are read in the browser (PreviewRecordsExplorer).
+  const query = PreviewQuery.parse({ type: PreviewRecordTypeInput.safeParse(urlInput.type).data });
   const db = getDatabase();
   const canRefresh = can(user, "preview.refresh");
   const canRebuild = can(user, "preview.rebuild");
@@ -79,13 +82,16 @@ export default async function PreviewPage({
   const types = shown ? previewRecordTypes.filter((candidate) => (counts ? counts[candidate] : candidate in shown.progress)) : readSoFar;
   const type = types.includes(query.type) ? query.type : (types[0] ?? query.type);
   const current = { ...query, type };
-  const [records, groups, detail] = displayed
+  // The records table reads its page through React Query: the first one is read here and handed over.
+  const recordsQuery = previewRecordsQueryOf(type, new URLSearchParams(urlInput));
+  const parsedRecordsQuery = PreviewQuery.safeParse(recordsQuery);
+  const [firstPage, causes, openings] = displayed
     ? await Promise.all([
-        listPreviewRecords(db, location.id, current),
-        listIssueGroups(db, location.id, type),
-        current.record === undefined ? null : getPreviewRecord(db, location.id, type, current.record),
+        parsedRecordsQuery.success ? listPreviewPage(db, location.id, parsedRecordsQuery.data) : null,
+        shown ? listRootCauses(db, location.id) : [],
+        type === "openings" ? listOpeningsCalendar(db, location.id) : null,
       ])
-    : [null, null, null];
+    : [null, [], null];
   const toUnsubscribe = displayed && type === "contact_details" ? await listContactsToUnsubscribe(db, location.id) : null;
 
   return (
@@ -103,7 +109,19 @@ export default async function PreviewPage({
           </div>
         }
       />
-      <Prefetched entries={[{ queryKey: queryKeys.previewRuns(location.id), data: PreviewRunsResponse.parse(JSON.parse(JSON.stringify(runs))) }]}>
+      <Prefetched
+        entries={[
+          { queryKey: queryKeys.previewRuns(location.id), data: PreviewRunsResponse.parse(JSON.parse(JSON.stringify(runs))) },
+          ...(displayed && firstPage
+            ? [
+                {
+                  queryKey: queryKeys.previewRecords(location.id, displayed.id, recordsQuery),
+                  data: PreviewRecordsResponse.parse(JSON.parse(JSON.stringify({ runId: displayed.id, ...firstPage }))),
+                },
+              ]
+            : []),
+        ]}
+      >
         <div className="flex flex-col gap-4">
           {!location.sourceKey ? <Alert tone="error">This location has no source key yet: support sets it under Edit location.</Alert> : null}
           <PreviewProgress locationId={location.id} />
@@ -127,12 +145,12 @@ export default async function PreviewPage({
                 {types.map((candidate) => (
                   <Link
                     key={candidate}
-                    href={previewHref(location.id, current, { type: candidate, page: 0, q: undefined, status: undefined, record: undefined })}
+                    href={previewHref(location.id, current, { type: candidate })}
                     aria-current={candidate === type ? "page" : undefined}
                     className="rounded-t-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 aria-[current=page]:border-b-2 aria-[current=page]:border-slate-900 aria-[current=page]:font-semibold"
                   >
                     {recordTypeLabels[candidate]}{" "}
-                    {counts ? <span className="text-slate-500">{counts[candidate]!.sourceRows.toLocaleString("en")}</span> : null}
+                    {counts ? <span className="text-slate-600">{counts[candidate]!.sourceRows.toLocaleString("en")}</span> : null}
                     {counts?.[candidate]!.errors ? (
                       <span className="ml-1 text-red-700">· {pluralize(counts[candidate]!.errors, "error")}</span>
                     ) : null}
@@ -148,7 +166,13 @@ export default async function PreviewPage({
                     <div key={key} className="rounded-md border border-slate-200 bg-white p-3">
                       <dt className="text-xs text-slate-600">{key === "removed" && type === "contact_details" ? "To unsubscribe" : label}</dt>
                       <dd className="text-lg font-semibold" data-testid={`count-${key}`}>
-                        {counts[type]![key].toLocaleString("en")}
+                        {key === "removed" && counts[type]!.removed > 0 ? (
+                          <Link className="text-blue-700 hover:underline" href={previewHref(location.id, current, { status: "removed" })}>
+                            {counts[type]!.removed.toLocaleString("en")}
+                          </Link>
+                        ) : (
+                          counts[type]![key].toLocaleString("en")
+                        )}
                       </dd>
                     </div>
                   ))}
@@ -167,42 +191,42 @@ export default async function PreviewPage({
                   </p>
                 </Alert>
               ) : null}
-              {detail ? <PreviewRecordDetail record={detail} closeHref={previewHref(location.id, current, { record: undefined })} /> : null}
+              {openings ? (
+                <Card role="region" aria-labelledby="openings-calendar-title">
+                  <CardHeader>
+                    <CardTitle id="openings-calendar-title">Openings calendar · next 72 hours</CardTitle>
+                  </CardHeader>
+                  <CardContent>
+                    <OpeningsCalendar services={openings.services} truncated={openings.truncated} />
+                  </CardContent>
+                </Card>
+              ) : null}
               <div className="grid gap-4 xl:grid-cols-[2fr_1fr]">
-                <Card>
+                <Card className="min-w-0">
                   <CardHeader>
                     <CardTitle>Records</CardTitle>
                   </CardHeader>
-                  <CardContent className="flex flex-col gap-4">
-                    <form method="get" role="search" aria-label="Filter records" className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
-                      <input type="hidden" name="type" value={type} />
-                      {current.sort !== "source" ? <input type="hidden" name="sort" value={current.sort} /> : null}
-                      <div className="flex flex-col gap-1.5">
-                        <Label htmlFor="preview-q">Search</Label>
-                        <Input id="preview-q" name="q" type="search" defaultValue={current.q ?? ""} placeholder="ID, name, email or phone" />
-                      </div>
-                      <div className="flex flex-col gap-1.5">
-                        <Label htmlFor="preview-status">Status</Label>
-                        <Select id="preview-status" name="status" defaultValue={current.status ?? ""}>
-                          <option value="">Any</option>
-                          {previewStatusFilters.map((status) => (
-                            <option key={status} value={status}>
-                              {statusLabel(status)}
-                            </option>
-                          ))}
-                        </Select>
-                      </div>
-                      <Button type="submit">Apply</Button>
-                    </form>
-                    <PreviewRecordsTable locationId={location.id} query={current} items={records!.items} total={records!.total} />
+                  <CardContent>
+                    <PreviewRecordsExplorer
+                      locationId={location.id}
+                      runId={displayed.id}
+                      type={type}
+                      timeZone={location.timeZone}
+                      causeTitles={Object.fromEntries(causes.map((cause) => [cause.id, rootCauseTitle(cause)]))}
+                    />
                   </CardContent>
                 </Card>
-                <Card role="region" aria-labelledby="issues-title">
+                {/* Below xl the causes come first: they explain the table under them. */}
+                <Card role="region" aria-labelledby="issues-title" className="order-first min-w-0 xl:order-none">
                   <CardHeader>
-                    <CardTitle id="issues-title">Issues by reason</CardTitle>
+                    <CardTitle id="issues-title">Issues by root cause</CardTitle>
                   </CardHeader>
                   <CardContent>
-                    <IssueGroups locationId={location.id} query={current} groups={groups!} />
+                    {shown ? (
+                      <RootCauseGroups locationId={location.id} type={type} causes={causes} />
+                    ) : (
+                      <p className="text-sm text-slate-600">Root causes are traced when the run ends.</p>
+                    )}
                   </CardContent>
                 </Card>
               </div>
