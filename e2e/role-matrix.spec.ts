@@ -60,6 +60,7 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/locations/[locationId]/schedule": { POST: "schedule.pause" },
   "api /api/alerts/channels": { GET: "alerts.manage", PUT: "alerts.manage" },
   "api /api/locations/[locationId]/sessions": { GET: "session.view", POST: "sync.start" },
+  "api /api/locations/[locationId]/replays": "sync.replay",
   "api /api/sessions": "session.view",
   "api /api/sessions/[sessionId]": "session.view",
   "api /api/fleet": "fleet.view",

@@ -25,7 +25,7 @@ import { LocationConnectionResponse } from "@/lib/locations/location-response";
 import { PreviewQuery, PreviewRecordParams, PreviewRecordQuery, RequestPreviewInput } from "@/lib/preview/preview-inputs";
 import { PreviewRunsResponse } from "@/lib/preview/preview-runs-response";
 import { ClearSandboxFaultsQuery, InjectSandboxFaultInput, SandboxFaultsView } from "@/lib/sandbox/fault-inputs";
-import { ConfirmRemovalsInput, SessionAttemptId, SessionHistoryQuery, SessionId, StartSessionInput } from "@/lib/sync/session-inputs";
+import { ConfirmRemovalsInput, ReplayInput, SessionAttemptId, SessionHistoryQuery, SessionId, StartSessionInput } from "@/lib/sync/session-inputs";
 import { SessionHistoryResponse } from "@/lib/sync/session-responses";
 import { AttemptExchangeView, SessionView } from "@/lib/sync/session-view";
 import { AcceptInviteInput, CreateUserInput, InviteToken, UpdateUserInput, UserId } from "@/lib/users/user-inputs";
@@ -248,6 +248,16 @@ export const apiOperations: ApiOperation[] = [
     params: LocationId,
     body: StartSessionInput,
     response: json("`{ sessionId }` of the queued session", undefined, 202),
+  },
+  {
+    method: "POST",
+    path: "/api/locations/{locationId}/replays",
+    tag: "Sync sessions",
+    summary: "Send one or more steps again from the source (appointments: of a date range) inside open/close, with a reason",
+    action: "sync.replay",
+    params: LocationId,
+    body: ReplayInput,
+    response: json("`{ sessionId }` of the queued replay", undefined, 202),
   },
   {
     method: "GET",

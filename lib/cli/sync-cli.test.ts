@@ -79,6 +79,41 @@ describe("sync CLI", () => {
     });
   });
 
+  it("replays the appointments of a date range with a reason, and nothing else", async () => {
+    const [sourceKey] = await generateDemoSource(testDb.db, { locations: 1, contacts: 10, years: 1, seed: 5, sourceKeys: ["cli-replay"] });
+    const location = await createConnectedLocation(testDb.db, setup, { sourceKey });
+    expect((await runCli(testDb.url, ["sync", location.id, "--wait"])).code).toBe(0);
+
+    const withoutReason = await runCli(testDb.url, ["sync", location.id, "--steps", "appointments", "--from", "2026-01-01"]);
+    expect({ code: withoutReason.code, stderr: withoutReason.stderr }).toMatchObject({ code: 1, stderr: expect.stringContaining("add --reason") });
+
+    const today = new Date().toISOString().slice(0, 10);
+    const replayed = await runCli(testDb.url, [
+      "sync",
+      location.id,
+      "--steps",
+      "appointments",
+      "--from",
+      today,
+      "--to",
+      today,
+      "--reason",
+      "the upstream lost today",
+      "--wait",
+      "--json",
+    ]);
+    expect(replayed.code, replayed.stderr || replayed.stdout.slice(0, 2000)).toBe(0);
+    const view = SessionView.parse(JSON.parse(replayed.stdout));
+    expect(view.session).toMatchObject({
+      trigger: "cli",
+      replay: { steps: ["appointments"], from: today, to: today, reason: "the upstream lost today" },
+    });
+    expect(view.steps.filter((step) => step.status !== "skipped").map((step) => step.name)).toEqual(["open", "appointments", "close"]);
+    expect(view.steps.find((step) => step.name === "appointments")!.items.map((item) => item.key)).toEqual([`${today}..${today}`]);
+    const [audited] = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "sync.replay_started"));
+    expect(audited).toMatchObject({ actorEmail: "cli", targetId: location.id, details: { reason: "the upstream lost today" } });
+  });
+
   it("names unknown optional steps", async () => {
     const result = await runCli(testDb.url, ["sync", "00000000-0000-4000-8000-000000000000", "--steps", "contacts"]);
     expect(result.code).toBe(1);

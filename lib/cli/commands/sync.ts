@@ -11,8 +11,9 @@ import { listSessionHistory } from "@/lib/sync/read-session-history";
 import { sessionRequestMessage } from "@/lib/sync/request-session";
 import { cancelSession, resumeSession } from "@/lib/sync/session-actions";
 import { startManualSession } from "@/lib/sync/start-manual-session";
-import { ConfirmRemovalsInput, SessionHistoryQuery, SessionId } from "@/lib/sync/session-inputs";
-import { optionalStepNames, type OptionalStepName } from "@/lib/sync/step-names";
+import { ConfirmRemovalsInput, ReplayInput, SessionHistoryQuery, SessionId } from "@/lib/sync/session-inputs";
+import { optionalStepNames, replayStepNames, type OptionalStepName } from "@/lib/sync/step-names";
+import { startReplay } from "@/lib/sync/replay/start-replay";
 import { runOrWaitForSession } from "@/lib/sync/wait-for-session";
 import { runWithDatabase } from "../run-with-database";
 import { forTerminal, jsonForTerminal } from "../terminal-output";
@@ -29,13 +30,34 @@ function sessionIdOf(value: string): string {
   return parsed.data.sessionId;
 }
 
-function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
-  if (value === undefined) return undefined;
-  const names = value
+const stepList = (value: string) =>
+  value
     .split(",")
     .map((name) => name.trim())
     .filter(Boolean);
+
+/** `--reason` makes `sync` a scoped replay: the steps named (appointments: of --from..--to) and nothing else. */
+function replayOf(options: { steps?: string; from?: string; to?: string; reason?: string; full?: boolean }): ReplayInput | null {
+  if (options.reason === undefined) {
+    if (options.from !== undefined || options.to !== undefined) throw new DomainError("INVALID", "--from and --to replay appointments: add --reason");
+    return null;
+  }
+  if (options.full) throw new DomainError("INVALID", "--full sends everything; a replay (--reason) sends only --steps");
+  if (options.steps === undefined) throw new DomainError("INVALID", `--reason replays steps: name them with --steps (${replayStepNames.join(",")})`);
+  const parsed = ReplayInput.safeParse({ steps: stepList(options.steps), from: options.from, to: options.to, reason: options.reason });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `--${String(issue.path[0] ?? "steps")}: ${issue.message}`);
+    throw new DomainError("INVALID", problems.map(forTerminal).join("; "));
+  }
+  return parsed.data;
+}
+
+function stepsOf(value: string | undefined): OptionalStepName[] | undefined {
+  if (value === undefined) return undefined;
+  const names = stepList(value);
   const unknown = names.filter((name) => !(optionalStepNames as readonly string[]).includes(name));
+  if (unknown.some((name) => (replayStepNames as readonly string[]).includes(name)))
+    throw new DomainError("INVALID", `--steps: ${unknown.map(forTerminal).join(", ")} can be sent alone only as a replay: add --reason`);
   if (unknown.length)
     throw new DomainError("INVALID", `--steps: ${unknown.map(forTerminal).join(", ")} unknown; choose from ${optionalStepNames.join(", ")}`);
   return names as OptionalStepName[];
@@ -54,26 +76,36 @@ export function register(program: Command) {
     .description("start a sync session of a location (exit code 0 with --wait only if it succeeded)")
     .argument("<location>", "the location's id (location:list)")
     .option("--full", "full resync: every contact and the whole appointment history")
-    .option("--steps <steps>", `optional steps to run, comma-separated (${optionalStepNames.join(",")}; default all)`)
+    .option(
+      "--steps <steps>",
+      `optional steps to run, comma-separated (${optionalStepNames.join(",")}; default all); with --reason the steps to replay`,
+    )
+    .option("--reason <why>", `a scoped replay: send only --steps again (${replayStepNames.join(",")}), saying why (audited)`)
+    .option("--from <date>", "replay: the first date of the appointments to send again (YYYY-MM-DD)")
+    .option("--to <date>", "replay: the last date of the appointments to send again (YYYY-MM-DD)")
     .option("--wait", "run the session here (or wait for the worker running it) until it ends")
     .option("--json", "print JSON")
-    .action(async (location: string, options: { full?: boolean; steps?: string; wait?: boolean; json?: boolean }) => {
-      await runWithDatabase(async () => {
-        const ctx = cliContext();
-        const started = await startManualSession(ctx, {
-          locationId: locationIdOf(location),
-          trigger: "cli",
-          full: options.full ?? false,
-          optionalSteps: stepsOf(options.steps),
+    .action(
+      async (
+        location: string,
+        options: { full?: boolean; steps?: string; reason?: string; from?: string; to?: string; wait?: boolean; json?: boolean },
+      ) => {
+        await runWithDatabase(async () => {
+          const ctx = cliContext();
+          const locationId = locationIdOf(location);
+          const replay = replayOf(options);
+          const started = replay
+            ? await startReplay(ctx, { ...replay, locationId, trigger: "cli" })
+            : await startManualSession(ctx, { locationId, trigger: "cli", full: options.full ?? false, optionalSteps: stepsOf(options.steps) });
+          const { sessionId } = started;
+          if (!options.wait) return void print(started, options.json, sessionRequestMessage({ started: true, sessionId }));
+          const status = await runOrWaitForSession(ctx, { sessionId });
+          const view = await getSessionView(ctx, { sessionId });
+          print(view, options.json, `session ${sessionId} ${status}${view.session.error ? `: ${forTerminal(view.session.error)}` : ""}`);
+          if (status !== "succeeded") process.exitCode = 1;
         });
-        const { sessionId } = started;
-        if (!options.wait) return void print(started, options.json, sessionRequestMessage({ started: true, sessionId }));
-        const status = await runOrWaitForSession(ctx, { sessionId });
-        const view = await getSessionView(ctx, { sessionId });
-        print(view, options.json, `session ${sessionId} ${status}${view.session.error ? `: ${forTerminal(view.session.error)}` : ""}`);
-        if (status !== "succeeded") process.exitCode = 1;
-      });
-    });
+      },
+    );
 
   program
     .command("sessions")
