@@ -138,6 +138,29 @@ test("after the sync the preview counts against what the upstream accepted: noth
   await page.context().close();
 });
 
+test("an engineer replays today's appointments with a reason; the session sends that step alone and says why", async ({ browser }) => {
+  test.setTimeout(SYNC_TIMEOUT + 30_000);
+  const page = await pageAs(browser, "engineer");
+  await page.goto(`/locations/${southId}`);
+  await page.getByRole("button", { name: "Replay…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Send steps again" });
+  await expect(dialog.getByRole("checkbox", { name: "Appointments" })).toBeChecked();
+  const today = new Date().toISOString().slice(0, 10);
+  await dialog.getByLabel("Appointments from").fill(today);
+  await dialog.getByLabel("to", { exact: true }).fill(today);
+  await dialog.getByRole("button", { name: "Start the replay" }).click();
+  // The reason is required: the field says so and nothing starts.
+  await expect(dialog.getByText("say why this is sent again")).toBeVisible();
+  await dialog.getByLabel(/^Why/).fill("The upstream lost today's bookings");
+  await dialog.getByRole("button", { name: "Start the replay" }).click();
+  await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("session-replay")).toHaveText(`Replay of Appointments, ${today} – ${today}: “The upstream lost today's bookings”`);
+  await expect(page.getByTestId("step-appointments")).toHaveAttribute("data-status", "succeeded", { timeout: SYNC_TIMEOUT });
+  for (const step of ["contact_details", "openings", "services"])
+    await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "skipped");
+  await page.context().close();
+});
+
 for (const viewport of [
   { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },

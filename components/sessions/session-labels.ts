@@ -14,6 +14,12 @@ export const stepLabels: Record<SyncStepName, string> = {
 
 export const triggerLabels: Record<string, string> = { schedule: "Schedule", manual: "Manual", resume: "Resume", cli: "CLI" };
 
+/** "Replay of Appointments, 2026-03-01 – 2026-03-31": what a scoped replay sent again. */
+export function replayLabel(replay: { steps: readonly string[]; from: string | null; to: string | null }): string {
+  const range = replay.from || replay.to ? `, ${replay.from ?? "the first"} – ${replay.to ?? "6 months ahead"}` : "";
+  return `Replay of ${replay.steps.map(stepLabel).join(", ")}${range}`;
+}
+
 export function stepLabel(name: string): string {
   return stepLabels[name as SyncStepName] ?? name;
 }

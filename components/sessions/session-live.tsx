@@ -17,7 +17,7 @@ import { durationBetween } from "./format-duration";
 import { RecordsNotSentList } from "./records-not-sent-list";
 import { RemovalStopPanel } from "./removal-stop-panel";
 import { mayActOnSessions, SessionActions } from "./session-actions";
-import { stepLabel, triggerLabels } from "./session-labels";
+import { replayLabel, stepLabel, triggerLabels } from "./session-labels";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SessionWaterfall } from "./session-waterfall";
 
@@ -55,7 +55,16 @@ export function SessionLive({ sessionId, permissions }: { sessionId: string; per
             <dd>
               {triggerLabels[session.trigger] ?? session.trigger}
               {session.full ? " · full resync" : ""}
+              {session.quiet ? " · nothing had changed" : ""}
             </dd>
+            {session.replay ? (
+              <>
+                <dt className="text-slate-600">Replay</dt>
+                <dd className="sm:col-span-3" data-testid="session-replay">
+                  {replayLabel(session.replay)}: “{session.replay.reason}”
+                </dd>
+              </>
+            ) : null}
             <dt className="text-slate-600">Who</dt>
             <dd>{session.requestedByEmail ?? "the schedule"}</dd>
             <dt className="text-slate-600">Started</dt>

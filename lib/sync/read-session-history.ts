@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import type { Actor } from "@/lib/auth/permissions";
-import { syncSessions, syncSteps } from "@/db/schema";
+import { syncSessions, syncSteps, type SessionReplay } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { OperationContext } from "@/lib/operations/context";
 import { serializeDates } from "./serialize-dates";
@@ -24,6 +24,8 @@ export interface SessionHistoryItem {
   environment: string;
   status: string;
   full: boolean;
+  /** A scoped replay: what it sent again and why. */
+  replay: SessionReplay | null;
   /** The upstream session is still open (failed or cancelled part-way): campaigns wait. */
   upstreamOpen: boolean;
   error: string | null;
@@ -71,6 +73,7 @@ export async function listSessionHistory(
       environment: syncSessions.environment,
       status: syncSessions.status,
       full: syncSessions.full,
+      replay: syncSessions.replay,
       upstreamOpen: syncSessions.upstreamOpen,
       error: syncSessions.error,
       createdAt: syncSessions.createdAt,

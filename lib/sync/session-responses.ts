@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { SessionHistoryPage } from "./read-session-history";
+import { SessionReplayView } from "./session-view";
 
 // The response schema of a location's session history; a session's own is SessionView (lib/sync/session-view.ts). The
 // server's type must match it exactly (checked below at compile time), and the browser parses every answer with it.
@@ -16,6 +17,7 @@ export const SessionHistoryResponse = z.object({
       environment: z.string(),
       status: z.string(),
       full: z.boolean(),
+      replay: SessionReplayView.nullable(),
       upstreamOpen: z.boolean(),
       error: z.string().nullable(),
       createdAt: timestamp,

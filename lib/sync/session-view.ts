@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { sessionStatuses, sessionTriggers } from "./session-inputs";
-import { syncStepNames } from "./step-names";
+import { replayStepNames, syncStepNames } from "./step-names";
 
 // The one shape of a sync session as JSON: GET /api/sessions/[id], the session page (and its "Copy as JSON"), and
 // `npm run cli -- session <id> --json` all return it (lib/sync/read-session-view.ts builds it). Times are ISO strings.
@@ -15,6 +15,14 @@ const RemovalCheck = z.object({
   held: z.number(),
   threshold: z.number(),
   examples: z.array(z.string()),
+});
+
+/** A scoped replay: the steps sent again, the appointments' dates (both included), and why. */
+export const SessionReplayView = z.object({
+  steps: z.array(z.enum(replayStepNames)),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  reason: z.string(),
 });
 
 /** One row of sync_sessions with its location's name, time zone and attention reason: never the lease or fencing token. */
@@ -37,8 +45,7 @@ export const SessionRow = z.object({
   confirmedRemovals: z
     .object({ limits: z.partialRecord(z.enum(removalSteps), z.number()), byEmail: z.string().nullable(), reason: z.string() })
     .nullable(),
-  /** A scoped replay: the steps sent again, the appointments' dates, and why. */
-  replay: z.object({ steps: z.array(z.enum(syncStepNames)), from: z.string().nullable(), to: z.string().nullable(), reason: z.string() }).nullable(),
+  replay: SessionReplayView.nullable(),
   /** Nothing had changed in the source: only what time moves was read and sent (lib/sync/quiet). */
   quiet: z.boolean(),
   cancelRequestedAt: isoTime.nullable(),

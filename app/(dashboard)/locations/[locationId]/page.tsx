@@ -3,6 +3,7 @@ import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { LocationLiveCards } from "@/components/locations/location-live-cards";
 import { LocationSyncActions } from "@/components/locations/location-sync-actions";
+import { ReplayDialog } from "@/components/sessions/replay-dialog";
 import { OwnerLocationView } from "@/components/locations/owner-location-view";
 import { OwnersCard } from "@/components/locations/owners-card";
 import { ScheduleCard } from "@/components/locations/schedule-card";
@@ -71,6 +72,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
             {permissions["sync.start"] ? (
               <LocationSyncActions locationId={location.id} timeZone={location.timeZone} outsideWindow={outsideWindow} />
             ) : null}
+            {permissions["sync.replay"] ? <ReplayDialog locationId={location.id} automotive={location.automotive} /> : null}
             {permissions["location.edit"] ? (
               <Link href={`/locations/${location.id}/edit`} className={buttonVariants({ variant: "secondary" })}>
                 Edit location
