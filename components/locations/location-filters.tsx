@@ -5,6 +5,7 @@ const connectionOptions = [
   ["connected", "Connected"],
   ["not_connected", "Not connected"],
   ["needs_attention", "Needs attention"],
+  ["archived", "Archived"],
 ] as const;
 
 export function LocationFilters({ query }: { query: Pick<LocationListQuery, "q" | "status" | "environment"> }) {

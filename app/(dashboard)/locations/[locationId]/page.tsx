@@ -3,6 +3,7 @@ import Link from "next/link";
 import { PageHeader } from "@/components/layout/page-header";
 import { LocationLiveCards } from "@/components/locations/location-live-cards";
 import { LocationSyncActions } from "@/components/locations/location-sync-actions";
+import { LifecycleCard } from "@/components/locations/lifecycle-card";
 import { OwnersCard } from "@/components/locations/owners-card";
 import { ScheduleCard } from "@/components/locations/schedule-card";
 import { Prefetched } from "@/components/queries/prefetched";
@@ -13,6 +14,7 @@ import { can, permissionsOf } from "@/lib/auth/permissions";
 import { listLocationOwners } from "@/lib/locations/list-location-owners";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { SYNC_WINDOW } from "@/lib/locations/location-inputs";
+import { permissionsAtArchivedLocation } from "@/lib/locations/location-lifecycle";
 import { LocationConnectionResponse } from "@/lib/locations/location-response";
 import { nextScheduledSync } from "@/lib/locations/next-sync";
 import { locationLiveStateOf } from "@/lib/queries/location-live-queries";
@@ -30,7 +32,8 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
   const user = await requirePageUser({ action: "location.view" });
   const location = await loadPageLocation(user, (await params).locationId);
   // The location is one the user may see (loadPageLocation): the role decides what they may do with it.
-  const permissions = permissionsOf(user);
+  const archived = location.archivedAt !== null;
+  const permissions = archived ? permissionsAtArchivedLocation(permissionsOf(user)) : permissionsOf(user);
   const showsOwners = can(user, "location.owners.view");
   const owners = showsOwners ? await listLocationOwners({ db: getDatabase(), actor: user }, { locationId: location.id }) : [];
   const nextSync = nextScheduledSync(location.syncTime, location.timeZone);
@@ -45,7 +48,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
   return (
     <Prefetched entries={[{ queryKey: queryKeys.locationLive(location.id), data: live }]}>
       <PageHeader
-        title={location.name}
+        title={archived ? `${location.name} (archived)` : location.name}
         description={`${location.environment} · upstream location ${location.upstreamLocationId ?? "not set"} · ${location.timeZone} · ${location.country}${location.automotive ? " · automotive" : ""}`}
         actions={
           <div className="flex flex-wrap items-start gap-2">
@@ -82,6 +85,20 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
           }
           owners={showsOwners ? <OwnersCard locationId={location.id} owners={owners} canInvite={permissions["location.owners.invite"]} /> : null}
         />
+        {permissions["location.archive"] || permissions["location.environment.move"] ? (
+          <LifecycleCard
+            location={{
+              id: location.id,
+              name: location.name,
+              timeZone: location.timeZone,
+              environment: location.environment,
+              upstreamLocationId: location.upstreamLocationId,
+              archivedAt: location.archivedAt?.toISOString() ?? null,
+              archivedByEmail: location.archivedByEmail,
+            }}
+            can={{ archive: permissions["location.archive"], delete: permissions["location.delete"], move: permissions["location.environment.move"] }}
+          />
+        ) : null}
       </div>
     </Prefetched>
   );
