@@ -9,6 +9,7 @@ export const metadata: Metadata = { title: "Settings" };
 
 /** `action`: the one the section's page takes; only the sections the user may open are listed. */
 const sections: { href: string; title: string; description: string; action: Action }[] = [
+  { href: "/settings/account", title: "Your account", description: "Change your password.", action: "account.password" },
   { href: "/settings/users", title: "Users", description: "Invite people, set their role, deactivate accounts.", action: "users.manage" },
   {
     href: "/settings/environments",
