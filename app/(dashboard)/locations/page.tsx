@@ -44,6 +44,7 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
     page = await listLocations({ db: getDatabase(), actor: user }, query);
   }
   const canCreate = can(user, "location.create");
+  const canImport = can(user, "location.import");
   const filtered = Boolean(query.q || query.status || query.environment);
 
   return (
@@ -56,10 +57,19 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
             : "Every business location kept in sync with the Marketing Automation Service."
         }
         actions={
-          canCreate ? (
-            <Link href="/locations/new" className={buttonVariants()}>
-              New location
-            </Link>
+          canCreate || canImport ? (
+            <div className="flex flex-wrap gap-2">
+              {canImport ? (
+                <Link href="/locations/import" className={buttonVariants({ variant: "secondary" })}>
+                  Import CSV
+                </Link>
+              ) : null}
+              {canCreate ? (
+                <Link href="/locations/new" className={buttonVariants()}>
+                  New location
+                </Link>
+              ) : null}
+            </div>
           ) : null
         }
       />
