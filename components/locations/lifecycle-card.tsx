@@ -130,8 +130,10 @@ function DeleteLocationDialog({ location }: { location: LifecycleLocation }) {
       <AlertDialogContent>
         <AlertDialogTitle>Delete {location.name} for good?</AlertDialogTitle>
         <AlertDialogDescription>
-          Its sessions, synced records, preview, owners&apos; memberships and pending invites are deleted and cannot be restored. The audit log keeps
-          an entry.
+          <p>
+            Its sessions, synced records, preview, owners&apos; memberships and pending invites are deleted and cannot be restored. The audit log
+            keeps an entry.
+          </p>
         </AlertDialogDescription>
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="delete-confirm-name">Type the location&apos;s name to confirm</Label>
@@ -174,7 +176,7 @@ function MoveEnvironmentDialog({ location, onMoved }: { location: LifecycleLocat
         <AlertDialogTitle>
           Move {location.name} to {target}?
         </AlertDialogTitle>
-        <AlertDialogDescription asChild>
+        <AlertDialogDescription>
           <ol className="list-decimal pl-5 text-sm">
             <li>The {location.environment} location token is deleted: syncs stop.</li>
             <li>

@@ -60,7 +60,7 @@ export function LocationImportForm() {
         </CardHeader>
         <CardContent className="flex flex-col gap-3">
           <div className="flex flex-col gap-1.5">
-            <Label htmlFor="import-file">File</Label>
+            <Label htmlFor="import-file">CSV file</Label>
             <Input id="import-file" type="file" accept=".csv,text/csv" onChange={onFile} />
           </div>
           {error ? <Alert tone="error">{error}</Alert> : null}

@@ -4,6 +4,8 @@ import { auditLog, locationMembers, locations, syncedRecords, syncSessions, user
 import { useTestDatabase } from "@/db/testing/test-database";
 import type { OperationActor } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
+import { FleetMatrixQuery } from "@/lib/fleet/fleet-inputs";
+import { loadFleetMatrix } from "@/lib/fleet/fleet-matrix";
 import { findDueLocations } from "@/lib/sync/schedule/due-locations";
 import { archiveLocation, restoreLocation } from "./archive-location";
 import { createLocation } from "./create-location";
@@ -69,6 +71,8 @@ describe("archive and restore (support)", () => {
     expect((await findDueLocations(db, noon)).map((due) => due.locationId)).not.toContain(location.id);
     expect(await listNames()).not.toContain(location.name);
     expect(await listNames("archived")).toEqual([location.name]);
+    const fleet = await loadFleetMatrix({ db, actor: support }, FleetMatrixQuery.parse({ limit: 200 }));
+    expect(fleet.rows.map((row) => row.locationId)).not.toContain(location.id);
     expect(await db.select().from(syncSessions).where(eq(syncSessions.locationId, location.id))).toHaveLength(1);
     // Read-only: no edit, no connect while archived.
     await expect(updateLocation({ db, actor: support }, { locationId: location.id, name: "Renamed" })).rejects.toMatchObject({ code: "CONFLICT" });

@@ -81,6 +81,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
               nextRunAt={nextSync.toISOString()}
               syncWindow={SYNC_WINDOW}
               canPause={permissions["schedule.pause"]}
+              archived={archived}
             />
           }
           owners={showsOwners ? <OwnersCard locationId={location.id} owners={owners} canInvite={permissions["location.owners.invite"]} /> : null}
