@@ -34,10 +34,10 @@ for (const role of roles) {
       await nav.getByRole("link", { name: "Settings" }).click();
       const settingsLinks = page.getByRole("main").getByRole("link");
       const expected = {
-        admin: ["Users", "Environments", "Audit log", "Alerts", "Sandbox inspector"],
-        engineer: ["Sandbox inspector"],
-        support: [],
-        owner: [],
+        admin: ["Your account", "Users", "Environments", "Audit log", "Alerts", "Sandbox inspector"],
+        engineer: ["Your account", "Sandbox inspector"],
+        support: ["Your account"],
+        owner: ["Your account"],
       }[role];
       for (const name of expected) await expect(settingsLinks.filter({ hasText: name })).toBeVisible();
       await expect(settingsLinks).toHaveCount(expected.length);
