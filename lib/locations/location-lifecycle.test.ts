@@ -10,6 +10,7 @@ import { findDueLocations } from "@/lib/sync/schedule/due-locations";
 import { archiveLocation, restoreLocation } from "./archive-location";
 import { createLocation } from "./create-location";
 import { deleteLocation } from "./delete-location";
+import { inviteLocationOwner } from "./invite-location-owner";
 import { listLocations } from "./list-locations";
 import { LocationInput, LocationListQuery } from "./location-inputs";
 import { moveLocationEnvironment } from "./move-location-environment";
@@ -76,6 +77,11 @@ describe("archive and restore (support)", () => {
     expect(await db.select().from(syncSessions).where(eq(syncSessions.locationId, location.id))).toHaveLength(1);
     // Read-only: no edit, no connect while archived.
     await expect(updateLocation({ db, actor: support }, { locationId: location.id, name: "Renamed" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(
+      inviteLocationOwner({ db, actor: support }, { locationId: location.id, email: "late@example.test", name: "" }),
+    ).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
 
     const restored = await restoreLocation({ db, actor: support }, { locationId: location.id });
     expect(restored).toMatchObject({ archivedAt: null, connected: false });
