@@ -30,19 +30,19 @@ for (const role of roles) {
       await page.goto("/locations");
       await expect(page.getByTestId("signed-in-role")).toHaveText(roleLabels[role]);
       const nav = page.getByRole("navigation", { name: "Main" });
-      // Only what the role has something in: an owner's navigation is their locations alone, and nobody gets an empty Settings.
+      // Only what the role has something in: an owner gets their locations and their account, and nobody an empty Settings.
       const navigation = {
         admin: ["Locations", "Sessions", "Fleet", "Settings"],
         engineer: ["Locations", "Sessions", "Fleet", "Settings"],
         support: ["Locations", "Sessions", "Fleet", "Settings"],
-        owner: ["Locations"],
+        owner: ["Locations", "Settings"],
       }[role];
       await expect(nav.getByRole("link", { name: /^(Locations|Sessions|Fleet|Settings)$/ })).toHaveText(navigation);
       const expected = {
-        admin: ["Users", "Environments", "Audit log", "Alerts", "Sandbox inspector", "API reference"],
-        engineer: ["Sandbox inspector", "API reference"],
-        support: ["API reference"],
-        owner: [],
+        admin: ["Your account", "Users", "Environments", "Audit log", "Alerts", "Sandbox inspector", "API reference"],
+        engineer: ["Your account", "Sandbox inspector", "API reference"],
+        support: ["Your account", "API reference"],
+        owner: ["Your account"],
       }[role];
       if (expected.length === 0) return;
       await nav.getByRole("link", { name: "Settings" }).click();

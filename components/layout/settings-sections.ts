@@ -2,6 +2,7 @@ import type { Action, Permissions } from "@/lib/auth/permissions";
 
 /** The sections of Settings; `action`: the one the section's page takes (only those the user may open are shown). */
 export const settingsSections: { href: string; title: string; description: string; action: Action }[] = [
+  { href: "/settings/account", title: "Your account", description: "Change your password.", action: "account.password" },
   { href: "/settings/users", title: "Users", description: "Invite people, set their role, deactivate accounts.", action: "users.manage" },
   {
     href: "/settings/environments",

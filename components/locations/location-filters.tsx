@@ -5,6 +5,7 @@ const connectionOptions = [
   ["connected", "Connected"],
   ["not_connected", "Not connected"],
   ["needs_attention", "Needs attention"],
+  ["archived", "Archived"],
 ] as const;
 
 /** `showDetails`: the operator's filters too (environment, upstream location ID), for whoever may see them. */

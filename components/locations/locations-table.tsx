@@ -1,5 +1,6 @@
 import { Time } from "@/components/time/time";
 import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { LocationListItem } from "@/lib/locations/list-locations";
@@ -33,7 +34,7 @@ export function LocationsTable({ items, showDetails }: { items: LocationListItem
             {showDetails ? <TableCell>{environmentLabels[location.environment]}</TableCell> : null}
             <TableCell>
               <span title={location.attentionReason ?? undefined}>
-                <ConnectionStatusBadge status={location.connectionStatus} />
+                {location.archived ? <Badge tone="neutral">Archived</Badge> : <ConnectionStatusBadge status={location.connectionStatus} />}
               </span>
               {location.attentionReason ? <span className="sr-only">: {location.attentionReason}</span> : null}
             </TableCell>
@@ -48,7 +49,9 @@ export function LocationsTable({ items, showDetails }: { items: LocationListItem
               )}
             </TableCell>
             <TableCell className="whitespace-nowrap">
-              {location.schedulePaused ? (
+              {location.archived ? (
+                <span className="text-slate-600">None: archived</span>
+              ) : location.schedulePaused ? (
                 <SchedulePausedNote
                   pause={{ ...location.schedulePaused, at: location.schedulePaused.at.toISOString() }}
                   timeZone={location.timeZone}

@@ -13,11 +13,14 @@ export function ScheduleCard({
   nextRunAt,
   syncWindow,
   canPause,
+  archived = false,
 }: {
   location: { id: string; name: string; timeZone: string; syncTime: string; sourceKey: string | null };
   nextRunAt: string;
   syncWindow: { start: string; end: string };
   canPause: boolean;
+  /** An archived location has no schedule. */
+  archived?: boolean;
 }) {
   const { data } = useQuery(locationLiveQueryOptions(location.id));
   if (!data) return null;
@@ -42,7 +45,9 @@ export function ScheduleCard({
           </dd>
           <dt className="text-slate-600">Next run</dt>
           <dd data-testid="next-run">
-            {pause ? (
+            {archived ? (
+              "None: the location is archived"
+            ) : pause ? (
               <SchedulePausedNote pause={pause} timeZone={location.timeZone} />
             ) : (
               <>

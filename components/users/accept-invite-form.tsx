@@ -3,11 +3,10 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { Alert, FieldError } from "@/components/ui/alert";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { useApiMutation } from "@/components/queries/use-api-mutation";
+import { NewPasswordFields } from "./new-password-fields";
 
 export function AcceptInviteForm({ token, email }: { token: string; email: string }) {
   const router = useRouter();
@@ -47,33 +46,7 @@ export function AcceptInviteForm({ token, email }: { token: string; email: strin
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="password">New password</Label>
-        <Input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={Boolean(fieldErrors.password)}
-          aria-describedby="password-hint password-error"
-        />
-        <p id="password-hint" className="text-xs text-slate-600">
-          At least 12 characters.
-        </p>
-        <FieldError id="password-error" message={fieldErrors.password} />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="passwordConfirmation">Repeat the password</Label>
-        <Input
-          id="passwordConfirmation"
-          name="passwordConfirmation"
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={Boolean(fieldErrors.passwordConfirmation)}
-          aria-describedby="passwordConfirmation-error"
-        />
-        <FieldError id="passwordConfirmation-error" message={fieldErrors.passwordConfirmation} />
-      </div>
+      <NewPasswordFields fieldErrors={fieldErrors} />
       <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : "Set password and sign in"}
       </Button>

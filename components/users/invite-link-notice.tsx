@@ -5,12 +5,24 @@ import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 
-export function InviteLinkNotice({ email, path, expiresAt }: { email: string; path: string; expiresAt: string }) {
+export function InviteLinkNotice({
+  email,
+  path,
+  expiresAt,
+  kind = "Invite link",
+}: {
+  email: string;
+  path: string;
+  expiresAt: string;
+  kind?: "Invite link" | "Password reset link";
+}) {
   const [copied, setCopied] = useState(false);
   const url = typeof window === "undefined" ? path : `${window.location.origin}${path}`;
   return (
     <Alert tone="success">
-      <p className="font-medium">Invite link for {email}</p>
+      <p className="font-medium">
+        {kind} for {email}
+      </p>
       <p className="mt-1">
         Send this link to them; it works once and expires <Time value={expiresAt} timeZone="UTC" />. It is not shown again.
       </p>

@@ -21,6 +21,7 @@ interface UserRow {
   name: string;
   role: Role;
   active: boolean;
+  rolePending: boolean;
   hasPassword: boolean;
   pendingInviteExpiresAt: string | null;
   lastSignInAt: string | null;
@@ -29,9 +30,17 @@ interface UserRow {
 export function UsersTable({ users, currentUserId }: { users: UserRow[]; currentUserId: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
-  const [invite, setInvite] = useState<{ email: string; path: string; expiresAt: string } | null>(null);
+  const [invite, setInvite] = useState<{ email: string; path: string; expiresAt: string; kind?: "Password reset link" } | null>(null);
   const updateUser = useApiMutation();
   const reinviteUser = useApiMutation<{ invite: { path: string; expiresAt: string } }>();
+  const sendReset = useApiMutation<{ reset: { path: string; expiresAt: string } }>();
+
+  async function resetLink(user: UserRow) {
+    const result = await sendReset.mutateAsync({ method: "POST", url: `/api/users/${user.id}/password-reset` });
+    if (!result.ok) return setError(result.detail);
+    setError(null);
+    setInvite({ email: user.email, ...result.data.reset, kind: "Password reset link" });
+  }
 
   // A role chosen in a row's select waits here until the admin confirms it.
   const [roleChange, setRoleChange] = useState<{ user: UserRow; role: Role } | null>(null);
@@ -79,11 +88,16 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                 <TableCell>
                   <Select
                     aria-label={`Role of ${user.email}`}
-                    value={user.role}
+                    value={user.rolePending ? "" : user.role}
                     disabled={user.id === currentUserId}
                     onChange={(event) => setRoleChange({ user, role: event.target.value as Role })}
                     className="w-44"
                   >
+                    {user.rolePending ? (
+                      <option value="" disabled>
+                        Choose a role…
+                      </option>
+                    ) : null}
                     {ALL_ROLES.map((role) => (
                       <option key={role} value={role}>
                         {roleLabels[role]}
@@ -92,7 +106,9 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                   </Select>
                 </TableCell>
                 <TableCell>
-                  {!user.active ? (
+                  {user.rolePending ? (
+                    <Badge tone="warning">Awaiting a role</Badge>
+                  ) : !user.active ? (
                     <Badge tone="danger">Deactivated</Badge>
                   ) : user.hasPassword ? (
                     <Badge tone="success">Active</Badge>
@@ -107,7 +123,12 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                       New invite link
                     </Button>
                   ) : null}
-                  {user.id === currentUserId ? null : user.active ? (
+                  {user.active && user.hasPassword && user.id !== currentUserId ? (
+                    <Button size="sm" variant="secondary" onClick={() => resetLink(user)} aria-label={`Send a password reset link to ${user.email}`}>
+                      Reset link
+                    </Button>
+                  ) : null}
+                  {user.id === currentUserId || user.rolePending ? null : user.active ? (
                     <ConfirmDialog
                       trigger="Deactivate"
                       triggerVariant="destructive"
@@ -140,9 +161,11 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
             void update(user, { role }, `The role of ${user.email} is now ${roleLabels[role]}.`);
           }}
         >
-          {roleChange
-            ? `Their role changes from ${roleLabels[roleChange.user.role]} to ${roleLabels[roleChange.role]}: what they may see and do changes at their next request.`
-            : null}
+          {roleChange?.user.rolePending
+            ? `${roleChange.user.email} signed in through single sign-on and has no access yet: as ${roleLabels[roleChange.role]} they get it at their next sign-in.`
+            : roleChange
+              ? `Their role changes from ${roleLabels[roleChange.user.role]} to ${roleLabels[roleChange.role]}: what they may see and do changes at their next request.`
+              : null}
         </ConfirmDialog>
       </CardContent>
     </Card>

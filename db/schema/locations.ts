@@ -39,6 +39,9 @@ export const locations = pgTable(
     schedulePausedAt: timestamp("schedule_paused_at", { withTimezone: true }),
     schedulePausedByEmail: text("schedule_paused_by_email"),
     schedulePauseReason: text("schedule_pause_reason"),
+    /** Set while archived: disconnected, no schedule, history read-only, hidden from the default list. */
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    archivedByEmail: text("archived_by_email"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

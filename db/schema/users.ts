@@ -18,8 +18,12 @@ export const users = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+    /** The `sub` of the company's OpenID Connect provider, for accounts that sign in through it. */
+    oidcSubject: text("oidc_subject"),
+    /** An OpenID Connect account no claim gave a role: inactive until an admin assigns one. */
+    rolePending: boolean("role_pending").notNull().default(false),
   },
-  (table) => [uniqueIndex("users_email_key").on(sql`lower(${table.email})`)],
+  (table) => [uniqueIndex("users_email_key").on(sql`lower(${table.email})`), uniqueIndex("users_oidc_subject_key").on(table.oidcSubject)],
 );
 
 export const userInvites = pgTable(
@@ -41,6 +45,27 @@ export const userInvites = pgTable(
     index("user_invites_user_idx").on(table.userId),
     // One unused link per user at any time, whoever issues it concurrently: a new link replaces the old one.
     uniqueIndex("user_invites_one_unused")
+      .on(table.userId)
+      .where(sql`${table.usedAt} is null`),
+  ],
+);
+
+/** One-time password reset links an admin sends; like invites, only a SHA-256 of the token is kept. */
+export const passwordResetLinks = pgTable(
+  "password_reset_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("password_reset_links_one_unused")
       .on(table.userId)
       .where(sql`${table.usedAt} is null`),
   ],

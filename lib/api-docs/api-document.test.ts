@@ -29,19 +29,19 @@ describe("the API document", () => {
     const routes = await apiRouteModules();
     const changed = routes.map((route) =>
       route.file === "api/locations/[locationId]/route.ts"
-        ? { ...route, exports: { ...route.exports, DELETE: routeHandler({ action: "location.edit", params: LocationId }, async () => ({})) } }
+        ? { ...route, exports: { ...route.exports, PUT: routeHandler({ action: "location.edit", params: LocationId }, async () => ({})) } }
         : route.file === "api/sessions/[sessionId]/cancel/route.ts"
           ? { ...route, exports: { POST: routeHandler({ action: "sync.cancel", params: z.object({ sessionId: z.string() }) }, async () => ({})) } }
           : route,
     );
     changed.push({
-      file: "api/locations/[locationId]/archive/route.ts",
+      file: "api/locations/[locationId]/teleport/route.ts",
       exports: { POST: routeHandler({ action: "location.edit" }, async () => ({})) },
     });
     expect(routeDifferences(changed, buildApiDocument(), apiOperations)).toEqual([
-      "DELETE /api/locations/{locationId}: has a handler (api/locations/[locationId]/route.ts) but is not in the document",
+      "PUT /api/locations/{locationId}: has a handler (api/locations/[locationId]/route.ts) but is not in the document",
       "POST /api/sessions/{sessionId}/cancel: the handler parses other path parameters than the document's",
-      "POST /api/locations/{locationId}/archive: has a handler (api/locations/[locationId]/archive/route.ts) but is not in the document",
+      "POST /api/locations/{locationId}/teleport: has a handler (api/locations/[locationId]/teleport/route.ts) but is not in the document",
     ]);
   });
 

@@ -15,10 +15,12 @@ import { FleetSessionPageResponse } from "@/lib/fleet/fleet-session-responses";
 import { SchedulePauseInput } from "@/lib/fleet/schedule-pause";
 import {
   ConnectLocationInput,
+  DeleteLocationInput,
   LocationId,
   LocationInput,
   LocationListQuery,
   LocationUpdateInput,
+  MoveLocationEnvironmentInput,
   OwnerInvitationInput,
 } from "@/lib/locations/location-inputs";
 import { LocationConnectionResponse } from "@/lib/locations/location-response";
@@ -28,7 +30,16 @@ import { ClearSandboxFaultsQuery, InjectSandboxFaultInput, SandboxFaultsView } f
 import { ConfirmRemovalsInput, ReplayInput, SessionAttemptId, SessionHistoryQuery, SessionId, StartSessionInput } from "@/lib/sync/session-inputs";
 import { SessionHistoryResponse } from "@/lib/sync/session-responses";
 import { AttemptExchangeView, SessionView } from "@/lib/sync/session-view";
-import { AcceptInviteInput, CreateUserInput, InviteToken, UpdateUserInput, UserId } from "@/lib/users/user-inputs";
+import {
+  AcceptInviteInput,
+  ChangePasswordInput,
+  CreateUserInput,
+  InviteToken,
+  ResetPasswordInput,
+  UpdateUserInput,
+  UserId,
+} from "@/lib/users/user-inputs";
+import { LocationImportInput } from "@/lib/locations/location-import-inputs";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -129,6 +140,53 @@ export const apiOperations: ApiOperation[] = [
     params: LocationId,
     body: LocationUpdateInput,
     response: json("`{ location }`"),
+  },
+  {
+    method: "DELETE",
+    path: "/api/locations/{locationId}",
+    tag: "Locations",
+    summary: "Delete an archived location for good, after its name is typed (records, sessions, token; the audit entry stays)",
+    action: "location.delete",
+    params: LocationId,
+    body: DeleteLocationInput,
+    response: json("What was deleted"),
+  },
+  {
+    method: "POST",
+    path: "/api/locations/{locationId}/archive",
+    tag: "Locations",
+    summary: "Archive a location: disconnected, off the schedule, its history kept read-only",
+    action: "location.archive",
+    params: LocationId,
+    response: json("`{ location }`"),
+  },
+  {
+    method: "DELETE",
+    path: "/api/locations/{locationId}/archive",
+    tag: "Locations",
+    summary: "Restore an archived location (still disconnected: the owner connects it again)",
+    action: "location.archive",
+    params: LocationId,
+    response: json("`{ location }`"),
+  },
+  {
+    method: "POST",
+    path: "/api/locations/{locationId}/environment",
+    tag: "Locations",
+    summary: "Move a location to another environment (its token is dropped; the owner reconnects; the next sync is full)",
+    action: "location.environment.move",
+    params: LocationId,
+    body: MoveLocationEnvironmentInput,
+    response: json("`{ location }`"),
+  },
+  {
+    method: "POST",
+    path: "/api/locations/import",
+    tag: "Locations",
+    summary: "Check every row of a CSV file of locations (dry run), or create them all and invite their owners",
+    action: "location.import",
+    body: LocationImportInput,
+    response: json("Every row's problems, or what was created"),
   },
   {
     method: "POST",
@@ -368,6 +426,34 @@ export const apiOperations: ApiOperation[] = [
     action: "users.manage",
     params: UserId,
     response: json("`{ invite }`"),
+  },
+  {
+    method: "POST",
+    path: "/api/users/{id}/password-reset",
+    tag: "Administration",
+    summary: "A one-time password reset link for the user (an unused earlier one stops working)",
+    action: "users.manage",
+    params: UserId,
+    response: json("`{ reset }`"),
+  },
+  {
+    method: "POST",
+    path: "/api/password-resets/{token}",
+    tag: "Administration",
+    summary: "Set a new password through a reset link (the link is the credential; every session of the account ends)",
+    action: "public",
+    params: InviteToken,
+    body: ResetPasswordInput,
+    response: json("The account whose password was set"),
+  },
+  {
+    method: "POST",
+    path: "/api/account/password",
+    tag: "Administration",
+    summary: "Change one's own password (the current one is required; every session of the account ends)",
+    action: "account.password",
+    body: ChangePasswordInput,
+    response: json("The account whose password changed"),
   },
   {
     method: "POST",

@@ -7,12 +7,17 @@ import { clientAddressFromHeaders } from "@/lib/http/client-address";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 import { publicOriginIsHttps } from "@/lib/runtime/security-headers";
 import { escapeUnsafeCharacters } from "@/lib/validation/safe-text";
+import { OIDC_PROVIDER_ID, oidcProviderOf, oidcRefusalCodes, type OidcProfile } from "./oidc-provider";
+import { roleFromClaims } from "./oidc-role";
 import { isSessionRevoked, revokeSession } from "./revoked-sessions";
 import { safeCallbackPath } from "./safe-callback-path";
 import { SignInInput } from "./sign-in-inputs";
+import { signInWithOidc } from "./sign-in-with-oidc";
 import { signInWithPassword } from "./sign-in-with-password";
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+
+const oidcProvider = oidcProviderOf(getConfig());
 
 export const authOptions: NextAuthOptions = {
   secret: getConfig().NEXTAUTH_SECRET,
@@ -44,6 +49,7 @@ export const authOptions: NextAuthOptions = {
         return { id: result.user.id, email: result.user.email, name: result.user.name, sessionEpoch: result.user.sessionEpoch };
       },
     }),
+    ...(oidcProvider ? [oidcProvider] : []),
   ],
   // next-auth's own logger prints an error's message (a failed query's SQL and parameters) and metadata.
   logger: {
@@ -55,6 +61,29 @@ export const authOptions: NextAuthOptions = {
     debug: () => {},
   },
   callbacks: {
+    /**
+     * A single sign-on becomes one of our accounts (lib/auth/sign-in-with-oidc): next-auth hands this `user` on to
+     * the jwt callback below, so it carries our account's id and session epoch from here.
+     */
+    async signIn({ user, account, profile }) {
+      if (account?.provider !== OIDC_PROVIDER_ID) return true;
+      const claims = (profile ?? {}) as OidcProfile;
+      if (!claims.sub || !claims.email) return `/sign-in?error=${oidcRefusalCodes.unverified_email}`;
+      const result = await signInWithOidc(
+        { db: getDatabase() },
+        {
+          subject: claims.sub,
+          email: claims.email,
+          emailVerified: claims.email_verified === true,
+          name: claims.name ?? "",
+          role: roleFromClaims(claims, getConfig()),
+          clientAddress: null,
+        },
+      ).catch(answerGenerically);
+      if (!result.ok) return `/sign-in?error=${oidcRefusalCodes[result.reason]}`;
+      Object.assign(user, result.user);
+      return true;
+    },
     // Every redirect next-auth makes (after sign-in or sign-out) stays on this site.
     redirect({ url, baseUrl }) {
       return new URL(safeCallbackPath(url, baseUrl), baseUrl).toString();

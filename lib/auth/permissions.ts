@@ -45,6 +45,19 @@ export const permissionTable = {
   "location.create": { roles: EDITORS, scope: "global", description: "Add a location." },
   "location.edit": { roles: EDITORS, scope: "location", description: "Change a location's settings." },
   "location.connect": { roles: ACTORS, scope: "location", description: "Connect, reconnect, disconnect a location, or test its connection." },
+  "location.archive": { roles: EDITORS, scope: "location", description: "Archive a location (disconnect it, stop its schedule) or restore it." },
+  "location.delete": {
+    roles: ["admin"],
+    scope: "location",
+    description: "Delete an archived location for good, with its records, sessions and tokens.",
+    forbidden: "Only admins may delete a location.",
+  },
+  "location.environment.move": {
+    roles: EDITORS,
+    scope: "location",
+    description: "Move a location to another environment (staging → production); its owner reconnects.",
+  },
+  "location.import": { roles: EDITORS, scope: "global", description: "Import locations from a CSV file and invite their owners." },
   "location.owners.view": { roles: STAFF_ROLES, scope: "location", description: "See who owns a location." },
   "location.owners.invite": { roles: EDITORS, scope: "location", description: "Invite a location's owner." },
   "schedule.pause": { roles: EDITORS, scope: "location", description: "Pause or resume a location's daily sync." },
@@ -64,7 +77,13 @@ export const permissionTable = {
   "sync.close-upstream": { roles: EDITORS, scope: "location", description: "Close a session left open upstream." },
   "sync.confirm-removals": { roles: EDITORS, scope: "location", description: "Confirm the removals the safety valve stopped." },
   "fleet.view": { roles: STAFF_ROLES, scope: "location", description: "See the fleet matrix of every location by sync step." },
-  "users.manage": { roles: ["admin"], scope: "global", description: "List, create, change and deactivate users; reissue invites." },
+  "users.manage": {
+    roles: ["admin"],
+    scope: "global",
+    description:
+      "List, create, change and deactivate users; reissue invites; send password reset links; assign a role to a new single sign-on account.",
+  },
+  "account.password": { roles: ALL_ROLES, scope: "global", description: "Change one's own password." },
   "environments.manage": {
     roles: ["admin"],
     scope: "global",

@@ -158,6 +158,46 @@ const variables = {
     description: "The public origin written into links of alert messages.",
     rule: "be an http:// or https:// URL",
   }),
+  OIDC_ISSUER: variable(url("http:", "https:").optional(), {
+    defaultText: "unset (no single sign-on)",
+    description:
+      "The issuer URL of the company's OpenID Connect provider (its `/.well-known/openid-configuration` is read). With `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET` the sign-in page offers single sign-on.",
+    rule: "be an http:// or https:// URL",
+  }),
+  OIDC_CLIENT_ID: variable(z.string().trim().optional(), {
+    defaultText: "unset",
+    description: "The dashboard's client ID at the OpenID Connect provider (redirect URI: `<NEXTAUTH_URL>/api/auth/callback/oidc`).",
+    rule: "be a client ID",
+  }),
+  OIDC_CLIENT_SECRET: variable(z.string().trim().optional(), {
+    defaultText: "unset",
+    description: "The dashboard's client secret at the OpenID Connect provider.",
+    rule: "be a client secret",
+    secret: true,
+  }),
+  OIDC_ROLE_CLAIM: variable(z.string().trim().default("groups"), {
+    defaultText: "`groups`",
+    description: "The ID token claim (a string or a list of strings) whose values `OIDC_ROLE_MAP` maps to a role.",
+    rule: "be a claim name",
+  }),
+  OIDC_ROLE_MAP: variable(
+    z
+      .string()
+      .transform((value) =>
+        value
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(/^[^=]+=(admin|support|engineer|owner)$/)))
+      .default([]),
+    {
+      defaultText: "unset (every new single sign-on account waits for an admin to assign its role)",
+      description:
+        "Comma-separated `claim value=role` pairs, e.g. `sync-admins=admin,sync-support=support`; the first pair matching a value of the claim gives a new account its role.",
+      rule: "be comma-separated value=role pairs, the role one of admin, support, engineer, owner",
+    },
+  ),
   RUN_WORKER: variable(flag(true), {
     defaultText: "`true`",
     description: "`false` = this web process takes no jobs (run `npm run worker` processes instead).",

@@ -56,7 +56,8 @@ function staleAfter(now: Date): SQL {
 export async function loadFleetMatrix(ctx: OperationContext<FleetViewer>, query: FleetMatrixQuery): Promise<FleetMatrixPage> {
   const { db, actor: viewer } = ctx;
   const now = nowOf(ctx);
-  const filters: SQL[] = [visibleLocationCondition(viewer, "fleet.view", sql`l.id`)];
+  // Archived locations have no schedule and no fleet to watch.
+  const filters: SQL[] = [visibleLocationCondition(viewer, "fleet.view", sql`l.id`), sql`l.archived_at is null`];
   if (query.environment) filters.push(sql`l.environment = ${query.environment}`);
   if (query.q) filters.push(sql`l.name ilike ${`%${escapeLike(query.q)}%`}`);
   const stepList = sql.join(

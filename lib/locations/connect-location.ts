@@ -14,6 +14,7 @@ import type { UpstreamClientOptions } from "@/lib/upstream/client";
 import { connectionProblem, type ConnectStep } from "./connection-errors";
 import { getLocationRow, toLocationView, type LocationView } from "./get-location";
 import type { ConnectLocationInput } from "./location-inputs";
+import { assertNotArchived } from "./location-lifecycle";
 import { originOf, sealLocationToken } from "./location-token";
 
 export const connectLimits = {
@@ -40,6 +41,7 @@ export async function connectLocation(ctx: OperationContext, input: ConnectLocat
   const { locationId } = input;
   await assertCanAtLocation(db, actor, "location.connect", locationId);
   const location = await getLocationRow(db, locationId);
+  assertNotArchived(location);
   const target = { type: "location", id: location.id, label: location.name };
   await throttle(db, actor, location.id, target);
   if (!location.upstreamLocationId) {

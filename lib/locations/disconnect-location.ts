@@ -5,6 +5,22 @@ import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { getLocationRow, toLocationView, type LocationView } from "./get-location";
 
+/** The columns a location without a token has: the token, who connected it and its checks are gone. */
+export function disconnectedColumns(now: Date) {
+  return {
+    locationTokenEncrypted: null,
+    connectedAt: null,
+    connectedByUserId: null,
+    connectedByEmail: null,
+    upstreamAccountEmail: null,
+    lastCheckedAt: null,
+    lastCheckOk: null,
+    attentionReason: null,
+    attentionSince: null,
+    updatedAt: now,
+  };
+}
+
 /** Deletes the Location Access Token and who connected it. Disconnecting twice changes nothing the second time. */
 export async function disconnectLocation(ctx: OperationContext, { locationId }: { locationId: string }): Promise<LocationView> {
   const { db, actor } = ctx;
@@ -13,22 +29,7 @@ export async function disconnectLocation(ctx: OperationContext, { locationId }: 
   return db.transaction(async (tx) => {
     const location = await getLocationRow(tx, locationId);
     if (!location.locationTokenEncrypted) return toLocationView(location);
-    const [row] = await tx
-      .update(locations)
-      .set({
-        locationTokenEncrypted: null,
-        connectedAt: null,
-        connectedByUserId: null,
-        connectedByEmail: null,
-        upstreamAccountEmail: null,
-        lastCheckedAt: null,
-        lastCheckOk: null,
-        attentionReason: null,
-        attentionSince: null,
-        updatedAt: now,
-      })
-      .where(eq(locations.id, location.id))
-      .returning();
+    const [row] = await tx.update(locations).set(disconnectedColumns(now)).where(eq(locations.id, location.id)).returning();
     await recordAuditEvent(tx, {
       actor,
       action: "location.disconnected",

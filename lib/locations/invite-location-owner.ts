@@ -8,6 +8,7 @@ import type { OperationContext } from "@/lib/operations/context";
 import { invitePath, issueInvite } from "@/lib/users/invite-links";
 import { getLocationRow } from "./get-location";
 import type { OwnerInvitationInput } from "./location-inputs";
+import { assertNotArchived } from "./location-lifecycle";
 
 export type OwnerInvitation =
   /** A one-time link: the owner sets a password, becomes a member and lands on the connect page. */
@@ -29,6 +30,7 @@ export async function inviteLocationOwner(ctx: OperationContext, input: OwnerInv
   const email = input.email.trim().toLowerCase();
   return db.transaction(async (tx) => {
     const location = await getLocationRow(tx, locationId);
+    assertNotArchived(location);
     const target = { type: "location", id: location.id, label: location.name };
     // Locked, so that an acceptance of the owner's link finishes first (and its password is seen) or waits for this.
     const [existing] = await tx

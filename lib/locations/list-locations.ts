@@ -7,7 +7,7 @@ import { DomainError } from "@/lib/errors/domain-error";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { latestSessionsOf, type LatestSession } from "./latest-sessions";
 import { decodeLocationCursor, encodeLocationCursor, type LocationCursor } from "./location-cursor";
-import type { ConnectionStatusFilter, LocationListQuery } from "./location-inputs";
+import type { ConnectionStatusFilter, LocationListQuery, LocationStatusFilter } from "./location-inputs";
 import { nextScheduledSync } from "./next-sync";
 
 export interface LocationListItem {
@@ -17,6 +17,8 @@ export interface LocationListItem {
   upstreamLocationId: string | null;
   connected: boolean;
   connectionStatus: ConnectionStatusFilter;
+  /** Archived locations show only under the "Archived" filter. */
+  archived: boolean;
   connectedAt: Date | null;
   attentionReason: string | null;
   lastCheckOk: boolean | null;
@@ -46,7 +48,7 @@ type Scope = ReturnType<typeof locationScopeOf>;
 
 const sortName = sql<string>`lower(${locations.name})`;
 
-const statusConditions: Record<ConnectionStatusFilter, SQL> = {
+const statusConditions: Record<Exclude<LocationStatusFilter, "archived">, SQL> = {
   connected: and(isNotNull(locations.locationTokenEncrypted), isNull(locations.attentionReason))!,
   not_connected: isNull(locations.locationTokenEncrypted),
   needs_attention: isNotNull(locations.attentionReason),
@@ -60,7 +62,11 @@ function filterConditions(scope: Scope, query: LocationListQuery): SQL[] {
   const conditions: SQL[] = [];
   if (scope !== "all") conditions.push(eq(locationMembers.userId, scope.memberId));
   if (query.q) conditions.push(or(ilike(locations.name, `%${escapeLike(query.q)}%`), eq(locations.upstreamLocationId, query.q))!);
-  if (query.status) conditions.push(statusConditions[query.status]);
+  if (query.status === "archived") conditions.push(isNotNull(locations.archivedAt));
+  else {
+    conditions.push(isNull(locations.archivedAt));
+    if (query.status) conditions.push(statusConditions[query.status]);
+  }
   if (query.environment) conditions.push(eq(locations.environment, query.environment));
   return conditions;
 }
@@ -97,6 +103,7 @@ export async function listLocations(ctx: OperationContext<LocationViewer>, query
     environment: locations.environment,
     upstreamLocationId: locations.upstreamLocationId,
     connected: sql<boolean>`${locations.locationTokenEncrypted} is not null`,
+    archived: sql<boolean>`${locations.archivedAt} is not null`,
     connectedAt: locations.connectedAt,
     attentionReason: locations.attentionReason,
     lastCheckOk: locations.lastCheckOk,

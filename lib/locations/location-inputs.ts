@@ -80,13 +80,16 @@ export const LocationId = z.object({ locationId: z.uuid("must be a location id")
 export const connectionStatuses = ["connected", "not_connected", "needs_attention"] as const;
 export const ConnectionStatusFilter = z.enum(connectionStatuses);
 export type ConnectionStatusFilter = z.infer<typeof ConnectionStatusFilter>;
+/** The list's status filter: a connection status (of the locations in use), or the archived ones. */
+export const LocationStatusFilter = z.enum([...connectionStatuses, "archived"]);
+export type LocationStatusFilter = z.infer<typeof LocationStatusFilter>;
 
 export const LOCATIONS_PAGE_SIZE = 50;
 
 /** List query: search, filters and a keyset cursor (after/before an opaque key). */
 export const LocationListQuery = z.object({
   q: safeText().trim().max(200).optional(),
-  status: ConnectionStatusFilter.optional(),
+  status: LocationStatusFilter.optional(),
   environment: EnvironmentName.optional(),
   after: safeText().max(500).optional(),
   before: safeText().max(500).optional(),
@@ -106,3 +109,14 @@ export const OwnerInvitationInput = z.object({
   name: safeText().trim().max(120, "Must be at most 120 characters").default(""),
 });
 export type OwnerInvitationInput = z.infer<typeof OwnerInvitationInput>;
+
+/** Deleting for good: the location's name, typed by the person as the confirmation. */
+export const DeleteLocationInput = z.object({ confirmName: z.string().max(200, "Must be at most 200 characters") });
+export type DeleteLocationInput = z.infer<typeof DeleteLocationInput>;
+
+/** The guided reconnect: the environment it moves to, and its upstream location ID there when it differs. */
+export const MoveLocationEnvironmentInput = z.object({
+  environment: locationFields.environment,
+  upstreamLocationId: UpstreamLocationId.optional(),
+});
+export type MoveLocationEnvironmentInput = z.infer<typeof MoveLocationEnvironmentInput>;

@@ -212,6 +212,7 @@ describe("listLocations", async () => {
       environment: "production",
       upstreamLocationId: south.upstreamLocationId,
       connected: true,
+      archived: false,
       connectionStatus: "needs_attention",
       connectedAt: null,
       attentionReason: "The upstream refused the token.",

@@ -7,6 +7,7 @@ import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { DomainError } from "@/lib/errors/domain-error";
 import { toLocationView, type LocationRow, type LocationView } from "./get-location";
 import type { LocationUpdateInput } from "./location-inputs";
+import { assertNotArchived } from "./location-lifecycle";
 import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
 
 type EditableField = keyof LocationUpdateInput;
@@ -47,6 +48,7 @@ export async function updateLocation(
     return await db.transaction(async (tx) => {
       const [row] = await tx.select().from(locations).where(eq(locations.id, id)).for("update").limit(1);
       if (!row) throw new DomainError("NOT_FOUND", "Location not found.");
+      assertNotArchived(row);
       const changes = changesOf(row, input);
       const changedFields = Object.keys(changes) as EditableField[];
       if (changedFields.length === 0) return toLocationView(row);

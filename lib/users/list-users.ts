@@ -10,6 +10,8 @@ export interface UserListItem {
   name: string;
   role: Role;
   active: boolean;
+  /** A single sign-on account no claim gave a role: no access until an admin assigns one. */
+  rolePending: boolean;
   hasPassword: boolean;
   pendingInviteExpiresAt: Date | null;
   lastSignInAt: Date | null;
@@ -26,6 +28,7 @@ export async function listUsers(ctx: OperationContext<Actor>): Promise<UserListI
       name: users.name,
       role: users.role,
       active: users.active,
+      rolePending: users.rolePending,
       hasPassword: sql<boolean>`${users.passwordHash} is not null`,
       pendingInviteExpiresAt: sql<Date | null>`(select max(i.expires_at) from user_invites i where i.user_id = "users"."id" and i.used_at is null and i.expires_at > now())`,
       lastSignInAt: users.lastSignInAt,

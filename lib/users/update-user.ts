@@ -31,6 +31,13 @@ export async function updateUser(ctx: OperationContext, { userId, ...input }: Up
       if (!others?.count) throw new DomainError("CONFLICT", "This is the last active admin: make someone else admin first.");
     }
     const target = { type: "user", id: user.id, label: user.email };
+    // A single sign-on account awaiting its role: assigning one gives it access.
+    if (user.rolePending) {
+      if (!input.role) throw new DomainError("CONFLICT", "Assign this account a role first.");
+      await tx.update(users).set({ role: input.role, rolePending: false, active: true, updatedAt: new Date() }).where(eq(users.id, userId));
+      await recordAuditEvent(tx, { actor, action: "user.role_changed", target, details: { from: null, to: input.role } });
+      return;
+    }
     const newRole = changedRole(user.role, input.role);
     if (newRole) {
       await tx.update(users).set({ role: newRole, updatedAt: new Date() }).where(eq(users.id, userId));

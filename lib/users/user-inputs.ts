@@ -27,3 +27,16 @@ export type AcceptInviteInput = z.infer<typeof AcceptInviteInput>;
 
 export const UserId = z.object({ id: z.uuid("must be a user id") });
 export const InviteToken = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/, "is not a valid invite link") });
+
+const confirmed = <T extends { password: string; passwordConfirmation: string }>(value: T) => value.password === value.passwordConfirmation;
+const confirmation = { path: ["passwordConfirmation"], message: "does not match the password" };
+
+/** A signed-in person's own new password: the current one proves it is them. */
+export const ChangePasswordInput = z
+  .object({ currentPassword: z.string().min(1, "enter your current password").max(200), password: NewPassword, passwordConfirmation: z.string() })
+  .refine(confirmed, confirmation);
+export type ChangePasswordInput = z.infer<typeof ChangePasswordInput>;
+
+/** The new password a reset link sets. */
+export const ResetPasswordInput = z.object({ password: NewPassword, passwordConfirmation: z.string() }).refine(confirmed, confirmation);
+export type ResetPasswordInput = z.infer<typeof ResetPasswordInput>;

@@ -45,6 +45,7 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
   }
   const canCreate = can(user, "location.create");
   const showDetails = can(user, "location.details.view");
+  const canImport = can(user, "location.import");
   const filtered = Boolean(query.q || query.status || query.environment);
 
   return (
@@ -57,10 +58,19 @@ export default async function LocationsPage({ searchParams }: { searchParams: Pr
             : "Every business location kept in sync with the Marketing Automation Service."
         }
         actions={
-          canCreate ? (
-            <Link href="/locations/new" className={buttonVariants()}>
-              New location
-            </Link>
+          canCreate || canImport ? (
+            <div className="flex flex-wrap gap-2">
+              {canImport ? (
+                <Link href="/locations/import" className={buttonVariants({ variant: "secondary" })}>
+                  Import CSV
+                </Link>
+              ) : null}
+              {canCreate ? (
+                <Link href="/locations/new" className={buttonVariants()}>
+                  New location
+                </Link>
+              ) : null}
+            </div>
           ) : null
         }
       />

@@ -26,8 +26,13 @@ export interface DueLocation {
  */
 export async function findDueLocations(db: DatabaseOrTransaction, now: Date): Promise<DueLocation[]> {
   const instant = sql`${now.toISOString()}::timestamptz`;
-  // A paused schedule (lib/fleet/schedule-pause.ts) starts nothing; manual syncs still run.
-  const connected = and(isNotNull(locations.locationTokenEncrypted), isNotNull(locations.upstreamLocationId), isNull(locations.schedulePausedAt));
+  // Archived locations have no token; the explicit condition keeps them out whatever changes. A paused schedule (lib/fleet/schedule-pause.ts) starts nothing; manual syncs still run.
+  const connected = and(
+    isNotNull(locations.locationTokenEncrypted),
+    isNotNull(locations.upstreamLocationId),
+    isNull(locations.schedulePausedAt),
+    isNull(locations.archivedAt),
+  );
   const zoneClocks = db.$with("zone_clocks").as(
     db
       .select({

@@ -5,6 +5,7 @@ import { LocationLiveCards } from "@/components/locations/location-live-cards";
 import { LocationSyncActions } from "@/components/locations/location-sync-actions";
 import { ReplayDialog } from "@/components/sessions/replay-dialog";
 import { OwnerLocationView } from "@/components/locations/owner-location-view";
+import { LifecycleCard } from "@/components/locations/lifecycle-card";
 import { OwnersCard } from "@/components/locations/owners-card";
 import { ScheduleCard } from "@/components/locations/schedule-card";
 import { Prefetched } from "@/components/queries/prefetched";
@@ -17,6 +18,7 @@ import { latestSessionsOf } from "@/lib/locations/latest-sessions";
 import { listLocationOwners } from "@/lib/locations/list-location-owners";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { SYNC_WINDOW } from "@/lib/locations/location-inputs";
+import { permissionsAtArchivedLocation } from "@/lib/locations/location-lifecycle";
 import { LocationConnectionResponse } from "@/lib/locations/location-response";
 import { nextScheduledSync } from "@/lib/locations/next-sync";
 import { locationLiveStateOf } from "@/lib/queries/location-live-queries";
@@ -51,7 +53,8 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
     );
   }
   // The location is one the user may see (loadPageLocation): the role decides what they may do with it.
-  const permissions = permissionsOf(user);
+  const archived = location.archivedAt !== null;
+  const permissions = archived ? permissionsAtArchivedLocation(permissionsOf(user)) : permissionsOf(user);
   const showsOwners = can(user, "location.owners.view");
   const owners = showsOwners ? await listLocationOwners({ db: getDatabase(), actor: user }, { locationId: location.id }) : [];
   const [latest = null] = (
@@ -65,7 +68,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
   return (
     <Prefetched entries={[{ queryKey: queryKeys.locationLive(location.id), data: live }]}>
       <PageHeader
-        title={location.name}
+        title={archived ? `${location.name} (archived)` : location.name}
         description={`${location.environment} · upstream location ${location.upstreamLocationId ?? "not set"} · ${location.timeZone} · ${location.country}${location.automotive ? " · automotive" : ""}`}
         actions={
           <div className="flex flex-wrap items-start gap-2">
@@ -99,10 +102,25 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
               nextRunAt={nextSync.toISOString()}
               syncWindow={SYNC_WINDOW}
               canPause={permissions["schedule.pause"]}
+              archived={archived}
             />
           }
           owners={showsOwners ? <OwnersCard locationId={location.id} owners={owners} canInvite={permissions["location.owners.invite"]} /> : null}
         />
+        {permissions["location.archive"] || permissions["location.environment.move"] ? (
+          <LifecycleCard
+            location={{
+              id: location.id,
+              name: location.name,
+              timeZone: location.timeZone,
+              environment: location.environment,
+              upstreamLocationId: location.upstreamLocationId,
+              archivedAt: location.archivedAt?.toISOString() ?? null,
+              archivedByEmail: location.archivedByEmail,
+            }}
+            can={{ archive: permissions["location.archive"], delete: permissions["location.delete"], move: permissions["location.environment.move"] }}
+          />
+        ) : null}
       </div>
     </Prefetched>
   );

@@ -1,8 +1,9 @@
-// GET /api/locations/[locationId] – one location (no token) · PATCH – edit its settings
+// GET /api/locations/[locationId] – one location (no token) · PATCH – edit its settings · DELETE – delete an archived one for good ({ confirmName })
 import { getDatabase } from "@/db/client";
 import { routeHandler } from "@/lib/http/route-handler";
 import { getLocationView } from "@/lib/locations/get-location";
-import { LocationId, LocationUpdateInput } from "@/lib/locations/location-inputs";
+import { deleteLocation } from "@/lib/locations/delete-location";
+import { DeleteLocationInput, LocationId, LocationUpdateInput } from "@/lib/locations/location-inputs";
 import { updateLocation } from "@/lib/locations/update-location";
 
 export const GET = routeHandler({ action: "location.view", params: LocationId }, async ({ actor, params }) => ({
@@ -12,3 +13,7 @@ export const GET = routeHandler({ action: "location.view", params: LocationId },
 export const PATCH = routeHandler({ action: "location.edit", params: LocationId, body: LocationUpdateInput }, async ({ actor, params, body }) => ({
   location: await updateLocation({ db: getDatabase(), actor }, { ...body, locationId: params.locationId }),
 }));
+
+export const DELETE = routeHandler({ action: "location.delete", params: LocationId, body: DeleteLocationInput }, async ({ actor, params, body }) =>
+  deleteLocation({ db: getDatabase(), actor }, { ...body, locationId: params.locationId }),
+);

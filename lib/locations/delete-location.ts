@@ -1,0 +1,46 @@
+import { count, eq } from "drizzle-orm";
+import { locations, syncedRecords, syncSessions } from "@/db/schema";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { assertCanAtLocation } from "@/lib/auth/location-access";
+import { DomainError } from "@/lib/errors/domain-error";
+import type { OperationContext } from "@/lib/operations/context";
+import type { DeleteLocationInput } from "./location-inputs";
+import { assertNoOpenSession, lockLocationRow } from "./location-lifecycle";
+
+export const TYPE_NAME_TO_DELETE = "Type the location's name exactly to delete it.";
+
+/**
+ * Deletes an archived location for good: the row and, through its foreign keys' cascades, its sessions (steps,
+ * attempts), synced records, preview, members, pending invites and alert state; its token lived in the row. Only the
+ * audit log keeps it (an entry naming what went). The person types the location's name as the confirmation.
+ */
+export async function deleteLocation(
+  ctx: OperationContext,
+  { locationId, confirmName }: DeleteLocationInput & { locationId: string },
+): Promise<{ deleted: { id: string; name: string; sessions: number; syncedRecords: number } }> {
+  const { db, actor } = ctx;
+  await assertCanAtLocation(db, actor, "location.delete", locationId);
+  return db.transaction(async (tx) => {
+    const row = await lockLocationRow(tx, locationId);
+    if (!row.archivedAt) throw new DomainError("CONFLICT", "Archive the location before deleting it.");
+    if (confirmName.trim() !== row.name)
+      throw new DomainError("INVALID", TYPE_NAME_TO_DELETE, [{ field: "confirmName", reason: "does not match the location's name" }]);
+    await assertNoOpenSession(tx, locationId, "delete it");
+    const [sessions] = await tx.select({ n: count() }).from(syncSessions).where(eq(syncSessions.locationId, locationId));
+    const [records] = await tx.select({ n: count() }).from(syncedRecords).where(eq(syncedRecords.locationId, locationId));
+    await tx.delete(locations).where(eq(locations.id, locationId));
+    const deleted = { id: row.id, name: row.name, sessions: sessions?.n ?? 0, syncedRecords: records?.n ?? 0 };
+    await recordAuditEvent(tx, {
+      actor,
+      action: "location.deleted",
+      target: { type: "location", id: row.id, label: row.name },
+      details: {
+        environment: row.environment,
+        upstreamLocationId: row.upstreamLocationId,
+        sessions: deleted.sessions,
+        syncedRecords: deleted.syncedRecords,
+      },
+    });
+    return { deleted };
+  });
+}

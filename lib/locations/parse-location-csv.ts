@@ -1,0 +1,73 @@
+import { parse } from "csv-parse/sync";
+import { Email } from "@/lib/users/user-inputs";
+import { importColumns, IMPORT_MAX_ROWS, type ImportColumn, type ImportProblem } from "./location-import-inputs";
+import { LocationInput } from "./location-inputs";
+
+export interface ImportRow {
+  /** The line of the file (the header is line 1). */
+  row: number;
+  location: LocationInput;
+  ownerEmail: string | null;
+}
+
+/** The location schema's fields, by the column that holds each. */
+const columnOfField: Record<string, ImportColumn> = {
+  name: "name",
+  timeZone: "time_zone",
+  country: "country",
+  environment: "environment",
+  upstreamLocationId: "upstream_location_id",
+  sourceKey: "source_key",
+  syncTime: "sync_time",
+};
+
+/** "Time zone", "timeZone" and "time_zone" all name the time_zone column. */
+const normalize = (header: string) => header.toLowerCase().replace(/[^a-z]/g, "");
+const columnByNormalizedName = new Map<string, ImportColumn>(importColumns.map((column) => [normalize(column), column]));
+
+/**
+ * Parses the file and checks each row on its own: the shared location schema (LocationInput), and the owner's email.
+ * Checks across rows and against the database are ./import-locations.ts's. Every problem is reported, not the first.
+ */
+export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: ImportProblem[] } {
+  let records: string[][];
+  try {
+    records = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true });
+  } catch (error) {
+    const line = (error as { lines?: number }).lines ?? 1;
+    return { rows: [], problems: [{ row: line, field: "file", reason: `is not valid CSV: ${(error as Error).message}` }] };
+  }
+  const [header = [], ...body] = records;
+  const columns = header.map((name) => columnByNormalizedName.get(normalize(name)) ?? null);
+  const missing = importColumns.filter((column) => column !== "owner_email" && column !== "sync_time" && !columns.includes(column));
+  if (missing.length) return { rows: [], problems: missing.map((column) => ({ row: 1, field: column, reason: "is missing from the header row" })) };
+  if (body.length === 0) return { rows: [], problems: [{ row: 1, field: "file", reason: "has no rows under its header" }] };
+  if (body.length > IMPORT_MAX_ROWS)
+    return { rows: [], problems: [{ row: 1, field: "file", reason: `has ${body.length} rows; at most ${IMPORT_MAX_ROWS} are imported at once` }] };
+
+  const rows: ImportRow[] = [];
+  const problems: ImportProblem[] = [];
+  body.forEach((record, index) => {
+    const row = index + 2;
+    const value = (column: ImportColumn) => {
+      const at = columns.indexOf(column);
+      return at >= 0 && record[at] !== "" ? record[at] : undefined;
+    };
+    const parsed = LocationInput.safeParse({
+      name: value("name") ?? "",
+      timeZone: value("time_zone") ?? "",
+      country: value("country") ?? "",
+      environment: value("environment") ?? "",
+      upstreamLocationId: value("upstream_location_id") ?? "",
+      sourceKey: value("source_key") ?? "",
+      syncTime: value("sync_time"),
+    });
+    const rawEmail = value("owner_email");
+    const email = rawEmail === undefined ? null : Email.safeParse(rawEmail);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) problems.push({ row, field: columnOfField[String(issue.path[0])] ?? "file", reason: issue.message });
+    if (email && !email.success) problems.push({ row, field: "owner_email", reason: "Must be an email address" });
+    if (parsed.success && (!email || email.success)) rows.push({ row, location: parsed.data, ownerEmail: email?.data ?? null });
+  });
+  return { rows, problems };
+}

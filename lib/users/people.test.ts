@@ -1,0 +1,158 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { auditLog, passwordResetLinks, users } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { oidcProviderOf } from "@/lib/auth/oidc-provider";
+import { roleFromClaims } from "@/lib/auth/oidc-role";
+import type { OperationActor, UserActor } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/auth/roles";
+import { signInWithOidc } from "@/lib/auth/sign-in-with-oidc";
+import { signInWithPassword } from "@/lib/auth/sign-in-with-password";
+import { changeOwnPassword } from "./change-own-password";
+import { createUser } from "./create-user";
+import { issuePasswordReset, resetPassword } from "./password-reset";
+import { updateUser } from "./update-user";
+
+const { db } = await useTestDatabase();
+let sequence = 0;
+
+async function account(role: Role, password = "the first long password"): Promise<OperationActor & UserActor & { email: string }> {
+  sequence += 1;
+  const email = `${role}${sequence}@example.test`;
+  const created = await createUser({ db, actor: { system: true, id: null, email: "setup" } }, { email, name: "", role, password });
+  return { id: created.id, role, email };
+}
+
+const signIn = (email: string, password: string) => signInWithPassword({ db }, { email, password, clientAddress: `10.1.0.${++sequence}` });
+const epochOf = async (id: string) => (await db.select({ epoch: users.sessionEpoch }).from(users).where(eq(users.id, id)))[0]!.epoch;
+const tokenOf = (path: string) => path.split("/").at(-1)!;
+
+describe("changing one's own password (an owner)", () => {
+  it("needs the current password; then only the new one works and every session of the account ends", async () => {
+    const owner = await account("owner");
+    await expect(
+      changeOwnPassword({ db, actor: owner }, { currentPassword: "not it at all", password: "a brand new password" }),
+    ).rejects.toMatchObject({
+      code: "INVALID",
+      fields: [{ field: "currentPassword" }],
+    });
+    const before = await epochOf(owner.id);
+    await changeOwnPassword({ db, actor: owner }, { currentPassword: "the first long password", password: "a brand new password" });
+    expect(await epochOf(owner.id)).toBe(before + 1);
+    expect((await signIn(owner.email, "the first long password")).ok).toBe(false);
+    expect((await signIn(owner.email, "a brand new password")).ok).toBe(true);
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "user.password_changed"));
+    expect(entry).toMatchObject({ actorEmail: owner.email, targetId: owner.id });
+  });
+});
+
+describe("password reset links (an admin sends, the person uses)", () => {
+  it("a one-time, hashed, expiring link sets the password and ends the account's sessions; support may not send one", async () => {
+    const admin = await account("admin");
+    const support = await account("support");
+    const engineer = await account("engineer");
+    await expect(issuePasswordReset({ db, actor: support }, { userId: engineer.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+
+    const first = await issuePasswordReset({ db, actor: admin }, { userId: engineer.id });
+    const second = await issuePasswordReset({ db, actor: admin }, { userId: engineer.id });
+    const stored = await db.select().from(passwordResetLinks).where(eq(passwordResetLinks.userId, engineer.id));
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(tokenOf(second.path));
+    // The newer link replaced the first.
+    await expect(resetPassword({ db }, { token: tokenOf(first.path), password: "reset long password", clientAddress: "x" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    const tooLate = new Date(second.expiresAt.getTime() + 1000);
+    await expect(
+      resetPassword({ db, now: tooLate }, { token: tokenOf(second.path), password: "reset long password", clientAddress: "x" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+
+    const before = await epochOf(engineer.id);
+    await resetPassword({ db }, { token: tokenOf(second.path), password: "reset long password", clientAddress: "x" });
+    expect(await epochOf(engineer.id)).toBe(before + 1);
+    expect((await signIn(engineer.email, "reset long password")).ok).toBe(true);
+    await expect(resetPassword({ db }, { token: tokenOf(second.path), password: "another long password", clientAddress: "x" })).rejects.toMatchObject(
+      {
+        code: "NOT_FOUND",
+      },
+    );
+  });
+});
+
+describe("single sign-on", () => {
+  const settings = { OIDC_ROLE_CLAIM: "groups", OIDC_ROLE_MAP: ["sync-admins=admin", "sync-support=support"] };
+
+  it("maps the first matching claim value to a role, from a list or a string; nothing matching gives none", () => {
+    expect(roleFromClaims({ groups: ["staff", "sync-support", "sync-admins"] }, settings)).toBe("admin");
+    expect(roleFromClaims({ groups: "sync-support" }, settings)).toBe("support");
+    expect(roleFromClaims({ groups: ["staff"] }, settings)).toBeNull();
+    expect(roleFromClaims({ roles: ["sync-admins"] }, settings)).toBeNull();
+    expect(roleFromClaims({}, { ...settings, OIDC_ROLE_MAP: [] })).toBeNull();
+  });
+
+  it("offers the provider only when issuer, client id and secret are all set", () => {
+    expect(oidcProviderOf({ OIDC_ISSUER: "https://id.example.test", OIDC_CLIENT_ID: "c", OIDC_CLIENT_SECRET: undefined })).toBeNull();
+    expect(oidcProviderOf({ OIDC_ISSUER: "https://id.example.test/", OIDC_CLIENT_ID: "c", OIDC_CLIENT_SECRET: "s" })).toMatchObject({
+      id: "oidc",
+      wellKnown: "https://id.example.test/.well-known/openid-configuration",
+      checks: ["pkce", "state"],
+    });
+  });
+
+  const identity = (overrides: Partial<Parameters<typeof signInWithOidc>[1]> = {}) => {
+    sequence += 1;
+    return {
+      subject: `sub-${sequence}`,
+      email: `sso${sequence}@example.test`,
+      emailVerified: true,
+      name: "Sam",
+      role: null,
+      clientAddress: null,
+      ...overrides,
+    };
+  };
+
+  it("a new account with a mapped role signs in at once; the next sign-in finds it by subject", async () => {
+    const person = identity({ role: "support" });
+    const first = await signInWithOidc({ db }, person);
+    expect(first).toMatchObject({ ok: true, user: { email: person.email } });
+    const again = await signInWithOidc({ db }, { ...person, email: "changed@example.test", role: "admin" });
+    expect(again).toMatchObject({ ok: true, user: { id: first.ok ? first.user.id : "" } });
+    const [row] = await db.select().from(users).where(eq(users.oidcSubject, person.subject));
+    expect(row).toMatchObject({ role: "support", passwordHash: null });
+  });
+
+  it("an unknown account without a mapped role gets no access until an admin assigns one", async () => {
+    const admin = await account("admin");
+    const person = identity();
+    expect(await signInWithOidc({ db }, person)).toEqual({ ok: false, reason: "awaiting_role" });
+    expect(await signInWithOidc({ db }, person)).toEqual({ ok: false, reason: "awaiting_role" });
+    const [row] = await db.select().from(users).where(eq(users.oidcSubject, person.subject));
+    expect(row).toMatchObject({ active: false, rolePending: true });
+    await expect(updateUser({ db, actor: admin }, { userId: row!.id, active: true })).rejects.toMatchObject({ code: "CONFLICT" });
+
+    await updateUser({ db, actor: admin }, { userId: row!.id, role: "engineer" });
+    expect(await signInWithOidc({ db }, person)).toMatchObject({ ok: true, user: { id: row!.id } });
+    const [assigned] = await db.select().from(users).where(eq(users.id, row!.id));
+    expect(assigned).toMatchObject({ role: "engineer", active: true, rolePending: false });
+  });
+
+  it("links an existing account by a verified email only, keeping its role; a deactivated one stays out", async () => {
+    const owner = await account("owner");
+    expect(await signInWithOidc({ db }, identity({ email: owner.email, emailVerified: false, role: "admin" }))).toEqual({
+      ok: false,
+      reason: "unverified_email",
+    });
+    const linked = await signInWithOidc({ db }, identity({ email: owner.email.toUpperCase(), role: "admin" }));
+    expect(linked).toMatchObject({ ok: true, user: { id: owner.id } });
+    const [row] = await db.select().from(users).where(eq(users.id, owner.id));
+    expect(row!.role).toBe("owner");
+
+    const admin = await account("admin");
+    const leaver = await account("support");
+    const leaverIdentity = identity({ email: leaver.email });
+    await signInWithOidc({ db }, leaverIdentity);
+    await updateUser({ db, actor: admin }, { userId: leaver.id, active: false });
+    expect(await signInWithOidc({ db }, leaverIdentity)).toEqual({ ok: false, reason: "deactivated" });
+  });
+});
