@@ -152,7 +152,7 @@ test("the owner's page in plain words: connected, how the last sync went, the pa
       expect(await main.innerText()).not.toMatch(/upstream|session|\bstep|staging|sbx-loc|token/i);
       const nav = page.getByRole("navigation", { name: "Main" });
       if (viewport.name === "desktop")
-        await expect(nav.getByRole("link", { name: /^(Locations|Sessions|Fleet|Settings)$/ })).toHaveText(["Locations"]);
+        await expect(nav.getByRole("link", { name: /^(Locations|Sessions|Fleet|Settings)$/ })).toHaveText(["Locations", "Settings"]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await expectNoSeriousAxeViolations(page);
       await page.screenshot({ path: `e2e/.artifacts/screenshots/location-owner-connected-${viewport.name}.png`, fullPage: true });

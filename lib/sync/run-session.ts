@@ -63,6 +63,13 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       ? (await db.select().from(syncSessions).where(eq(syncSessions.id, session.resumesSessionId)))[0]
       : undefined;
     if (!location.upstreamLocationId) throw new Error("This location is not connected to an upstream location.");
+    // First: a running session shows its steps (pending) while it reads the source or computes its preview.
+    const steps = await ensureStepRows(db, fence, {
+      optionalSteps: session.optionalSteps,
+      automotive: location.automotive,
+      resumed: resumed ? { sessionId: resumed.id, failedStep: resumed.currentStep } : null,
+      replayed: session.replay?.steps ?? null,
+    });
     const credentials = await getEnvironmentCredentials(db, session.environment);
     // Before anything is sent: a token goes only to the origin that issued it.
     const call = { accessToken: openLocationToken(location, credentials), locationId: location.upstreamLocationId };
@@ -87,12 +94,6 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
           keepsSourceState: !session.resumesSessionId,
         });
     const upstreamOpen = await inheritUpstreamSession(fence, location.id);
-    const steps = await ensureStepRows(db, fence, {
-      optionalSteps: session.optionalSteps,
-      automotive: location.automotive,
-      resumed: resumed ? { sessionId: resumed.id, failedStep: resumed.currentStep } : null,
-      replayed: session.replay?.steps ?? null,
-    });
     const recorder = createAttemptRecorder(fence);
     // The preview already checked every record against the same upstream schemas (lib/mapping); a second check per record cost ~10 µs each.
     client = createEnvironmentClient(credentials, { validateRecords: false, ...options.client, signal: fence.signal, onAttempt: recorder.record });
