@@ -53,6 +53,7 @@ describe("parseConfig", () => {
       SYNC_LEASE_SECONDS: 60,
       SYNC_REMOVAL_THRESHOLD_PERCENT: 10,
       SYNC_REMOVAL_THRESHOLD_MIN: 50,
+      SYNC_WORKER_CONCURRENCY: 4,
       SYNC_OPENINGS_CONCURRENCY: 4,
       SMTP_URL: undefined,
       ALERT_EMAIL_FROM: "Location Sync <alerts@location-sync.invalid>",

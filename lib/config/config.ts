@@ -329,6 +329,11 @@ const variables = {
     description: "…or fewer than this many records.",
     rule: "be a whole number, at least 1",
   }),
+  SYNC_WORKER_CONCURRENCY: variable(integer(1).default(4), {
+    defaultText: "`4`",
+    description: "Sync sessions one worker process runs at once, each of another location: a session mostly waits on the network.",
+    rule: "be a whole number, at least 1",
+  }),
   SYNC_OPENINGS_CONCURRENCY: variable(integer(1).default(4), {
     defaultText: "`4`",
     description: "Openings imports (one per service) in flight at once (the sync engine caps it at 8).",
