@@ -35,12 +35,13 @@ test("support creates a location (with the window rule explained), edits it, and
   await expect(page.getByText("automotive", { exact: false }).first()).toBeVisible();
 
   await page.goto("/locations");
+  // Filters apply as they are chosen (no Apply to press) and stay in the URL.
   await page.getByLabel("Search").fill(upstreamId);
-  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${upstreamId}`));
   await expect(page.getByRole("link", { name: `${name} Renamed` })).toBeVisible();
   await expect(page.getByText("1 location", { exact: false })).toBeVisible();
   await page.getByLabel("Connection").selectOption("connected");
-  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/[?&]connection=connected/);
   await expect(page.getByRole("link", { name: `${name} Renamed` })).toHaveCount(0);
   await page.goto("/locations");
   await page.screenshot({ path: "e2e/.artifacts/screenshots/locations-list.png", fullPage: true });

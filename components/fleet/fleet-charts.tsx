@@ -1,6 +1,8 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
 import type { FleetDay } from "@/lib/fleet/fleet-session-stats";
 import { formatDuration } from "./format-duration";
 
@@ -11,7 +13,12 @@ const dayLabel = (day: string) => day.slice(5);
  * drawings are hidden from assistive technology (and not focusable); the table below carries the numbers.
  */
 export function FleetCharts({ days }: { days: FleetDay[] }) {
+  const router = useRouter();
   const data = days.map((day) => ({ ...day, succeededOrOther: day.sessions - day.failed }));
+  // A day's bar or point opens that day's sessions (the table's day links do the same for the keyboard).
+  const openDay = (entry: { payload?: { day?: string } } | undefined) => {
+    if (entry?.payload?.day) router.push(`/sessions?created=${entry.payload.day}`);
+  };
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <figure aria-labelledby="sessions-chart-title">
@@ -26,8 +33,8 @@ export function FleetCharts({ days }: { days: FleetDay[] }) {
               <YAxis allowDecimals={false} fontSize={11} width={32} />
               <Tooltip />
               <Legend />
-              <Bar dataKey="succeededOrOther" name="Other sessions" stackId="sessions" fill="#64748b" />
-              <Bar dataKey="failed" name="Failed" stackId="sessions" fill="#b91c1c" />
+              <Bar dataKey="succeededOrOther" name="Other sessions" stackId="sessions" fill="#64748b" cursor="pointer" onClick={openDay} />
+              <Bar dataKey="failed" name="Failed" stackId="sessions" fill="#b91c1c" cursor="pointer" onClick={openDay} />
             </BarChart>
           </ResponsiveContainer>
         </div>
@@ -44,8 +51,25 @@ export function FleetCharts({ days }: { days: FleetDay[] }) {
               <YAxis tickFormatter={(value: number) => formatDuration(value)} fontSize={11} width={56} />
               <Tooltip formatter={(value) => (typeof value === "number" ? formatDuration(value) : String(value))} />
               <Legend />
-              <Line type="monotone" dataKey="medianDurationMs" name="Median" stroke="#1d4ed8" dot={{ r: 3 }} connectNulls />
-              <Line type="monotone" dataKey="p90DurationMs" name="p90" stroke="#b45309" strokeDasharray="4 2" dot={{ r: 3 }} connectNulls />
+              <Line
+                type="monotone"
+                dataKey="medianDurationMs"
+                name="Median"
+                stroke="#1d4ed8"
+                dot={{ r: 3 }}
+                activeDot={{ r: 5, cursor: "pointer", onClick: (_event, point) => openDay(point as { payload?: { day?: string } }) }}
+                connectNulls
+              />
+              <Line
+                type="monotone"
+                dataKey="p90DurationMs"
+                name="p90"
+                stroke="#b45309"
+                strokeDasharray="4 2"
+                dot={{ r: 3 }}
+                activeDot={{ r: 5, cursor: "pointer", onClick: (_event, point) => openDay(point as { payload?: { day?: string } }) }}
+                connectNulls
+              />
             </LineChart>
           </ResponsiveContainer>
         </div>
@@ -67,7 +91,9 @@ export function FleetCharts({ days }: { days: FleetDay[] }) {
             {days.map((day) => (
               <tr key={day.day}>
                 <th scope="row" className="font-normal">
-                  {day.day}
+                  <Link href={`/sessions?created=${day.day}`} className="text-blue-700 underline">
+                    {day.day}
+                  </Link>
                 </th>
                 <td>{day.sessions}</td>
                 <td>{day.failed}</td>

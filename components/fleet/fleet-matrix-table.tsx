@@ -49,7 +49,7 @@ export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRowJson[
                 {row.attentionReason ? <span className="sr-only">{row.attentionReason}</span> : null}
               </th>
               {row.cells.map((cell) => (
-                <MatrixCellView key={cell.step} cell={cell} />
+                <MatrixCellView key={cell.step} cell={cell} locationId={row.locationId} />
               ))}
               <td className="px-3 py-2 align-top text-xs" data-testid="matrix-latest-session">
                 {row.latestSession ? (

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { formatAbsoluteTime } from "@/lib/format/time";
 import type { FleetMatrixRowJson } from "@/lib/fleet/fleet-matrix-responses";
 import { cellStateLabels, matrixStepLabels, type CellState } from "@/lib/fleet/step-freshness";
@@ -12,7 +13,8 @@ const looks: Record<CellState, { symbol: string; word: string; className: string
   not_applicable: { symbol: "–", word: "n/a", className: "bg-white text-slate-600" },
 };
 
-export function MatrixCellView({ cell }: { cell: FleetMatrixRowJson["cells"][number] }) {
+/** A cell links to the location's session history: the sessions its colour comes from. */
+export function MatrixCellView({ cell, locationId }: { cell: FleetMatrixRowJson["cells"][number]; locationId: string }) {
   const look = looks[cell.state];
   const when = cell.at ? `, last ended ${formatAbsoluteTime(cell.at, { timeZone: "UTC", utc: true })} UTC` : "";
   const label = `${matrixStepLabels[cell.step]}: ${cellStateLabels[cell.state]}${when}`;
@@ -22,10 +24,15 @@ export function MatrixCellView({ cell }: { cell: FleetMatrixRowJson["cells"][num
       title={label}
       data-state={cell.state}
     >
-      <span aria-hidden="true">
-        {look.symbol} {look.word}
-      </span>
-      <span className="sr-only">{label}</span>
+      <Link
+        href={`/locations/${locationId}/sessions`}
+        className="block rounded-sm focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none"
+      >
+        <span aria-hidden="true">
+          {look.symbol} {look.word}
+        </span>
+        <span className="sr-only">{label}</span>
+      </Link>
     </td>
   );
 }

@@ -1,4 +1,5 @@
-import { environmentFilterOptions, FilterForm, FilterSearch, FilterSelect } from "@/components/ui/filter-form";
+import { environmentFilterOptions, FilterSearch, FilterSelect } from "@/components/ui/filter-fields";
+import { FilterForm } from "@/components/ui/filter-form";
 import type { LocationListQuery } from "@/lib/locations/location-inputs";
 
 const connectionOptions = [

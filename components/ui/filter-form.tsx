@@ -1,10 +1,17 @@
-import Link from "next/link";
-import type { ReactNode } from "react";
-import { Button } from "./button";
-import { Input, Select } from "./input";
-import { Label } from "./label";
+"use client";
 
-/** A plain GET form: filters live in the URL and work without JavaScript. "Clear" shows once something is filtered. */
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useSyncExternalStore, useTransition, type FormEvent, type ReactNode } from "react";
+import { Button } from "./button";
+
+const TYPING_PAUSE_MS = 350;
+
+/**
+ * Filters that live in the URL and apply as they are chosen: a select at once, a search once typing pauses (the page
+ * is rendered again on the server with the new parameters). Without JavaScript it is a plain GET form with Apply;
+ * once the page is interactive the button is only there for the Enter key and screen readers.
+ */
 export function FilterForm({
   action,
   label,
@@ -18,10 +25,51 @@ export function FilterForm({
   filtered: boolean;
   children: ReactNode;
 }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  // False in the server's HTML, true once hydrated.
+  const interactive = useSyncExternalStore(
+    () => () => {},
+    () => true,
+    () => false,
+  );
+  const typing = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(typing.current), []);
+
+  function apply(form: HTMLFormElement) {
+    window.clearTimeout(typing.current);
+    const params = new URLSearchParams();
+    for (const [key, value] of new FormData(form)) if (typeof value === "string" && value.trim() !== "") params.set(key, value);
+    const search = params.toString();
+    startTransition(() => router.replace(search ? `${action}?${search}` : action, { scroll: false }));
+  }
+
+  function changed(event: FormEvent<HTMLFormElement>) {
+    const form = event.currentTarget;
+    const typed = event.target instanceof HTMLInputElement && (event.target.type === "search" || event.target.type === "text");
+    window.clearTimeout(typing.current);
+    if (typed) typing.current = window.setTimeout(() => apply(form), TYPING_PAUSE_MS);
+    else apply(form);
+  }
+
   return (
-    <form method="get" action={action} role="search" aria-label={label} className={`grid gap-3 sm:items-end ${columns}`}>
+    <form
+      method="get"
+      action={action}
+      role="search"
+      aria-label={label}
+      aria-busy={pending}
+      className={`grid gap-3 sm:items-end ${columns}`}
+      onChange={changed}
+      onSubmit={(event) => {
+        event.preventDefault();
+        apply(event.currentTarget);
+      }}
+    >
       {children}
-      <Button type="submit">Apply</Button>
+      <Button type="submit" className={interactive ? "sr-only" : undefined}>
+        Apply
+      </Button>
       {filtered ? (
         <Link href={action} className="text-sm text-blue-700 underline sm:self-center">
           Clear
@@ -32,46 +80,3 @@ export function FilterForm({
     </form>
   );
 }
-
-export function FilterSearch({ id, label, value, placeholder }: { id: string; label: string; value: string | undefined; placeholder: string }) {
-  return (
-    <div className="flex flex-col gap-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      <Input id={id} name="q" type="search" defaultValue={value ?? ""} placeholder={placeholder} />
-    </div>
-  );
-}
-
-/** A select whose empty "Any" option leaves the filter out. */
-export function FilterSelect({
-  id,
-  name,
-  label,
-  value,
-  options,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  value: string | undefined;
-  options: readonly (readonly [string, string])[];
-}) {
-  return (
-    <div className="flex flex-col gap-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      <Select id={id} name={name} defaultValue={value ?? ""}>
-        <option value="">Any</option>
-        {options.map(([optionValue, optionLabel]) => (
-          <option key={optionValue} value={optionValue}>
-            {optionLabel}
-          </option>
-        ))}
-      </Select>
-    </div>
-  );
-}
-
-export const environmentFilterOptions = [
-  ["staging", "Staging"],
-  ["production", "Production"],
-] as const;

@@ -15,6 +15,10 @@ export const FleetSessionQuery = z.object({
   trigger: FleetSessionTrigger.optional(),
   environment: EnvironmentName.optional(),
   q: safeText().trim().max(200).optional(),
+  /** Sessions that ended on this UTC day (the "today" tiles link here). */
+  ended: z.iso.date("must be a date (YYYY-MM-DD)").optional(),
+  /** Sessions created on this UTC day (a chart's day links here). */
+  created: z.iso.date("must be a date (YYYY-MM-DD)").optional(),
   after: safeText().max(300).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(FLEET_SESSIONS_PAGE_SIZE),
 });

@@ -78,6 +78,27 @@ describe("fleet sessions", () => {
   });
 });
 
+describe("the sessions a count or a chart day links to", () => {
+  it("lists the sessions that ended on a UTC day (the today tiles) or were created on one (the chart's days)", async () => {
+    const location = await createFleetLocation(db, { name: `Day links ${Date.now()}` });
+    // Created late on 2031-05-01, ended early on 2031-05-02 (UTC).
+    const overnight = await createFleetSession(db, {
+      locationId: location.id,
+      status: "failed",
+      createdAt: new Date("2031-05-01T23:50:00Z"),
+      durationMs: 20 * 60_000,
+    });
+    const sameDay = await createFleetSession(db, { locationId: location.id, status: "succeeded", createdAt: new Date("2031-05-02T10:00:00Z") });
+    const ids = async (query: Record<string, string>) =>
+      (await listFleetSessions({ db, actor: staff }, FleetSessionQuery.parse({ q: location.name, ...query }))).items.map((item) => item.id).sort();
+    expect(await ids({ ended: "2031-05-02" })).toEqual([overnight.id, sameDay.id].sort());
+    expect(await ids({ ended: "2031-05-02", status: "failed" })).toEqual([overnight.id]);
+    expect(await ids({ created: "2031-05-01" })).toEqual([overnight.id]);
+    expect(await ids({ created: "2031-05-02" })).toEqual([sameDay.id]);
+    expect(FleetSessionQuery.safeParse({ ended: "yesterday" }).success).toBe(false);
+  });
+});
+
 describe("fleet statistics", () => {
   it("counts today's outcomes by UTC day and charts 30 days with median and p90 durations", async () => {
     const now = new Date("2030-03-10T12:00:00Z");

@@ -67,6 +67,9 @@ export async function listFleetSessions(ctx: OperationContext<FleetViewer>, quer
   if (query.trigger) filters.push(sql`se.trigger = ${query.trigger}`);
   if (query.environment) filters.push(sql`se.environment = ${query.environment}`);
   if (query.q) filters.push(sql`l.name ilike ${`%${escapeLike(query.q)}%`}`);
+  const utcDay = (day: string) => sql`${day}::date::timestamp at time zone 'UTC'`;
+  if (query.ended) filters.push(sql`se.finished_at >= ${utcDay(query.ended)} and se.finished_at < ${utcDay(query.ended)} + interval '1 day'`);
+  if (query.created) filters.push(sql`se.created_at >= ${utcDay(query.created)} and se.created_at < ${utcDay(query.created)} + interval '1 day'`);
   const after = query.after ? decodeFleetSessionCursor(query.after) : null;
 
   const rows: SessionRecord[] = [];

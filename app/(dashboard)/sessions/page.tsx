@@ -41,7 +41,14 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
     page = await listFleetSessions(ctx, query);
   }
   const [counts, days] = await Promise.all([countFleetSessionsToday(ctx), listFleetDays(ctx)]);
-  const filters = { q: query.q, status: query.status, trigger: query.trigger, environment: query.environment };
+  const filters = {
+    q: query.q,
+    status: query.status,
+    trigger: query.trigger,
+    environment: query.environment,
+    ended: query.ended,
+    created: query.created,
+  };
   const empty = Object.values(filters).some(Boolean) ? (
     <FilteredEmptyState message="No sessions match these filters." clearHref="/sessions" />
   ) : (
@@ -69,7 +76,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
         }
       />
       <div className="mb-4 flex flex-col gap-4">
-        <FleetTodayCountsView counts={counts} />
+        <FleetTodayCountsView counts={counts} today={new Date().toISOString().slice(0, 10)} />
         <Card>
           <CardContent>
             <FleetCharts days={days} />
