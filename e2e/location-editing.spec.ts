@@ -41,7 +41,7 @@ test("support creates a location (with the window rule explained), edits it, and
   await expect(page.getByRole("link", { name: `${name} Renamed` })).toBeVisible();
   await expect(page.getByText("1 location", { exact: false })).toBeVisible();
   await page.getByLabel("Connection").selectOption("connected");
-  await expect(page).toHaveURL(/[?&]connection=connected/);
+  await expect(page).toHaveURL(/[?&]status=connected/);
   await expect(page.getByRole("link", { name: `${name} Renamed` })).toHaveCount(0);
   await page.goto("/locations");
   await page.screenshot({ path: "e2e/.artifacts/screenshots/locations-list.png", fullPage: true });

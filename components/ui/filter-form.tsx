@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useEffect, useRef, useSyncExternalStore, useTransition, type FormEvent, type ReactNode } from "react";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useRef, useState, useSyncExternalStore, useTransition, type FormEvent, type ReactNode } from "react";
 import { Button } from "./button";
 
 const TYPING_PAUSE_MS = 350;
@@ -27,6 +27,16 @@ export function FilterForm({
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  // The fields are uncontrolled (they work without JavaScript): a navigation from elsewhere (a tile's link, Back)
+  // mounts them again with the new URL's values; one this form made keeps them, and the focus, as they are.
+  const search = useSearchParams().toString();
+  const [seen, setSeen] = useState(search);
+  const [applied, setApplied] = useState<string | null>(null);
+  const [fieldsKey, setFieldsKey] = useState(search);
+  if (search !== seen) {
+    setSeen(search);
+    if (search !== applied) setFieldsKey(search);
+  }
   // False in the server's HTML, true once hydrated.
   const interactive = useSyncExternalStore(
     () => () => {},
@@ -40,8 +50,9 @@ export function FilterForm({
     window.clearTimeout(typing.current);
     const params = new URLSearchParams();
     for (const [key, value] of new FormData(form)) if (typeof value === "string" && value.trim() !== "") params.set(key, value);
-    const search = params.toString();
-    startTransition(() => router.replace(search ? `${action}?${search}` : action, { scroll: false }));
+    const next = params.toString();
+    setApplied(next);
+    startTransition(() => router.replace(next ? `${action}?${next}` : action, { scroll: false }));
   }
 
   function changed(event: FormEvent<HTMLFormElement>) {
@@ -54,6 +65,7 @@ export function FilterForm({
 
   return (
     <form
+      key={fieldsKey}
       method="get"
       action={action}
       role="search"
