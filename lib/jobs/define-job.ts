@@ -7,8 +7,8 @@ export interface JobDefinition<S extends z.ZodType> {
   queue?: { retryLimit?: number; retryBackoff?: boolean; expireInSeconds?: number; policy?: "standard" | "short" | "singleton" | "stately" };
   /** Daily or periodic runs: a cron expression evaluated in `tz`. */
   schedule?: { cron: string; tz?: string };
-  /** Jobs of this queue one process runs at once (default 1), read when the worker starts. */
-  concurrency?: () => number;
+  /** How a process takes this queue's jobs (default: one at a time, polled every 2 s), read when the worker starts. */
+  work?: () => { localConcurrency?: number; pollingIntervalSeconds?: number };
   handle: (payload: z.infer<S>, context: { jobId: string }) => Promise<void>;
 }
 

@@ -27,7 +27,7 @@ export async function startJobEngine(options: {
     await boss.createQueue(job.name, { ...job.queue });
     if (job.schedule) await boss.schedule(job.name, job.schedule.cron, {}, { tz: job.schedule.tz ?? "UTC" });
     if (options.work) {
-      await boss.work(job.name, { localConcurrency: job.concurrency?.() ?? 1 }, async (batch) => {
+      await boss.work(job.name, { localConcurrency: 1, ...job.work?.() }, async (batch) => {
         for (const item of batch) {
           const parsed = job.payload.safeParse(item.data);
           // A malformed payload would fail the same way on every retry: log and drop it.
