@@ -63,3 +63,20 @@ test("an admin tests the staging credentials with an owner's login: a wrong pass
   expect(audit).toContain('"outcome":"ok"');
   expect(audit).not.toContain(owner.password);
 });
+
+test.describe("at 390×844", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the Test credentials dialog fits a phone and passes axe", async ({ page }) => {
+    await page.goto("/settings/environments");
+    await page.getByRole("button", { name: "Test credentials" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Test the staging credentials" });
+    await expect(dialog.getByLabel("Owner's email at the service")).toBeVisible();
+    const box = await dialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSeriousAxeViolations(page);
+    await page.screenshot({ path: "e2e/.artifacts/screenshots/environments-test-credentials-phone.png" });
+  });
+});

@@ -62,8 +62,12 @@ test.afterAll(async () => {
   await database.close();
 });
 
-async function pageAs(browser: Browser, role: "owner" | "support" | "engineer" | "admin"): Promise<Page> {
-  const context = await browser.newContext({ storageState: storageStateOf(role), baseURL: baseUrl(), viewport: { width: 1400, height: 1000 } });
+async function pageAs(
+  browser: Browser,
+  role: "owner" | "support" | "engineer" | "admin",
+  viewport: { width: number; height: number } = { width: 1400, height: 1000 },
+): Promise<Page> {
+  const context = await browser.newContext({ storageState: storageStateOf(role), baseURL: baseUrl(), viewport });
   return context.newPage();
 }
 
@@ -92,27 +96,34 @@ test("the fleet view lists failures needing attention first, links each session,
   await page.screenshot({ path: "e2e/.artifacts/screenshots/fleet-sessions.png", fullPage: true });
 });
 
-test("today's counts, the chart's days and the matrix cells link to the sessions they count; filters apply as chosen", async ({ browser }) => {
-  const page = await pageAs(browser, "support");
-  await page.goto("/sessions");
-  const today = new Date().toISOString().slice(0, 10);
-  await page.getByRole("link", { name: /^Failed today: \d+, list them$/ }).click();
-  await expect(page).toHaveURL(`/sessions?status=failed&ended=${today}`);
-  await expect(page.getByTestId("sessions-day-filter")).toHaveText(`Ended on ${today} (UTC)`);
-  await expect(page.getByLabel("Status")).toHaveValue("failed");
-  // Another filter keeps the day; the list follows at once (no Apply).
-  await page.getByLabel("Trigger").selectOption("manual");
-  await expect(page).toHaveURL(new RegExp(`status=failed&trigger=manual&ended=${today}|ended=${today}.*trigger=manual`));
-  await page.goto("/sessions");
-  await page.getByText("The chart data as a table").click();
-  await page.getByRole("link", { name: today, exact: true }).click();
-  await expect(page).toHaveURL(`/sessions?created=${today}`);
-  await expect(page.getByTestId(`fleet-session-${runningSessionId}`)).toBeVisible();
-  await page.goto(`/fleet?q=${encodeURIComponent(names.failing)}`);
-  await page.locator("td[data-state='failed']").first().getByRole("link").click();
-  await expect(page).toHaveURL(`/locations/${failingId}/sessions`);
-  await page.context().close();
-});
+for (const size of [
+  { name: "1440×900", width: 1440, height: 900 },
+  { name: "390×844", width: 390, height: 844 },
+]) {
+  test(`today's counts, the chart's days and the matrix cells link to the sessions they count; filters apply as chosen (${size.name})`, async ({
+    browser,
+  }) => {
+    const page = await pageAs(browser, "support", size);
+    await page.goto("/sessions");
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByRole("link", { name: /^Failed today: \d+, list them$/ }).click();
+    await expect(page).toHaveURL(`/sessions?status=failed&ended=${today}`);
+    await expect(page.getByTestId("sessions-day-filter")).toHaveText(`Ended on ${today} (UTC)`);
+    await expect(page.getByLabel("Status")).toHaveValue("failed");
+    // Another filter keeps the day; the list follows at once (no Apply).
+    await page.getByLabel("Trigger").selectOption("manual");
+    await expect(page).toHaveURL(new RegExp(`status=failed&trigger=manual&ended=${today}|ended=${today}.*trigger=manual`));
+    await page.goto("/sessions");
+    await page.getByText("The chart data as a table").click();
+    await page.getByRole("link", { name: today, exact: true }).click();
+    await expect(page).toHaveURL(`/sessions?created=${today}`);
+    await expect(page.getByTestId(`fleet-session-${runningSessionId}`)).toBeVisible();
+    await page.goto(`/fleet?q=${encodeURIComponent(names.failing)}`);
+    await page.locator("td[data-state='failed']").first().getByRole("link").click();
+    await expect(page).toHaveURL(`/locations/${failingId}/sessions`);
+    await page.context().close();
+  });
+}
 
 test("the nav badge counts locations needing attention and links to them", async ({ browser }) => {
   const page = await pageAs(browser, "engineer");
