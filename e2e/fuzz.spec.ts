@@ -14,6 +14,8 @@ import { expect, test } from "./support/test";
  * Runs are bounded and seeded: a failure names its seed (FUZZ_SEED=<seed> reruns it).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 14_2026);
+/** Node's default --max-http-header-size (16 KiB). */
+const MAX_HEADER_BYTES = 16 * 1024;
 const RUNS_PER_CALL = Number(process.env.FUZZ_RUNS ?? 6);
 
 const hostileCharacters = [
@@ -254,9 +256,11 @@ test("fuzz: every route handler, method and role answers arbitrary input without
             fc.asyncProperty(inputFor(paramNames), async (input) => {
               calls += 1;
               const url = urlOf(route.pattern, input);
+              // A request line past Node's header limit is answered 431 and the socket closed before any handler runs:
+              // a body still being written then races that close (ECONNRESET), so such a URL goes without one.
               const response = await api.fetch(url, {
                 method,
-                data: method === "GET" ? undefined : input.body,
+                data: method === "GET" || url.length > MAX_HEADER_BYTES ? undefined : input.body,
                 maxRedirects: 0,
                 failOnStatusCode: false,
                 timeout: 15_000,
