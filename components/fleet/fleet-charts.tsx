@@ -19,6 +19,7 @@ export function FleetCharts({ days }: { days: FleetDay[] }) {
   const openDay = (entry: { payload?: { day?: string } } | undefined) => {
     if (entry?.payload?.day) router.push(`/sessions?created=${entry.payload.day}`);
   };
+  const clickableDot = { r: 5, cursor: "pointer", onClick: (_event: unknown, point: unknown) => openDay(point as { payload?: { day?: string } }) };
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <figure aria-labelledby="sessions-chart-title">
@@ -51,15 +52,7 @@ export function FleetCharts({ days }: { days: FleetDay[] }) {
               <YAxis tickFormatter={(value: number) => formatDuration(value)} fontSize={11} width={56} />
               <Tooltip formatter={(value) => (typeof value === "number" ? formatDuration(value) : String(value))} />
               <Legend />
-              <Line
-                type="monotone"
-                dataKey="medianDurationMs"
-                name="Median"
-                stroke="#1d4ed8"
-                dot={{ r: 3 }}
-                activeDot={{ r: 5, cursor: "pointer", onClick: (_event, point) => openDay(point as { payload?: { day?: string } }) }}
-                connectNulls
-              />
+              <Line type="monotone" dataKey="medianDurationMs" name="Median" stroke="#1d4ed8" dot={{ r: 3 }} activeDot={clickableDot} connectNulls />
               <Line
                 type="monotone"
                 dataKey="p90DurationMs"
@@ -67,7 +60,7 @@ export function FleetCharts({ days }: { days: FleetDay[] }) {
                 stroke="#b45309"
                 strokeDasharray="4 2"
                 dot={{ r: 3 }}
-                activeDot={{ r: 5, cursor: "pointer", onClick: (_event, point) => openDay(point as { payload?: { day?: string } }) }}
+                activeDot={clickableDot}
                 connectNulls
               />
             </LineChart>
