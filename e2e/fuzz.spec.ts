@@ -102,6 +102,13 @@ const bodyKeys = [
   "dataSourceName",
   "apiKey",
   "clientSecret",
+  "steps",
+  "from",
+  "to",
+  "confirmName",
+  "csv",
+  "dryRun",
+  "currentPassword",
 ];
 const queryKeys = [
   "q",
@@ -119,6 +126,9 @@ const queryKeys = [
   "actor",
   "from",
   "to",
+  "ended",
+  "created",
+  "cause",
 ];
 
 const jsonBody: fc.Arbitrary<unknown> = fc.oneof(
