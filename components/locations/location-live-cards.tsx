@@ -8,8 +8,7 @@ import type { Permissions } from "@/lib/auth/permissions";
 import { locationLiveQueryOptions } from "@/lib/queries/location-live-queries";
 import { isSessionAttentionReason } from "@/lib/sync/session-attention";
 import { ConnectionCard } from "./connection-card";
-import { SchedulePausedNote } from "./schedule-paused-note";
-import { Time } from "@/components/time/time";
+import { NextRun } from "./next-run";
 
 /**
  * The location page's cards that show the connection or a sync session, all from one live query
@@ -21,6 +20,7 @@ export function LocationLiveCards({
   timeZone,
   permissions,
   nextRunAt,
+  archived,
   schedule,
   owners,
 }: {
@@ -28,6 +28,7 @@ export function LocationLiveCards({
   timeZone: string;
   permissions: Permissions;
   nextRunAt: string;
+  archived: boolean;
   schedule: ReactNode;
   owners: ReactNode;
 }) {
@@ -38,7 +39,7 @@ export function LocationLiveCards({
   const pause = location.schedulePausedAt
     ? { at: location.schedulePausedAt, byEmail: location.schedulePausedByEmail, reason: location.schedulePauseReason }
     : null;
-  const nextRun = pause ? <SchedulePausedNote pause={pause} timeZone={timeZone} /> : <Time value={nextRunAt} timeZone={timeZone} style="weekday" />;
+  const nextRun = <NextRun nextRunAt={nextRunAt} timeZone={timeZone} archived={archived} connected={location.connected} pause={pause} />;
   const sessionAttention = isSessionAttentionReason(location.attentionReason) ? location.attentionReason : null;
   return (
     <>

@@ -8,7 +8,7 @@ import type { LocationView } from "@/lib/locations/get-location";
 import type { LatestSession } from "@/lib/locations/latest-sessions";
 import { ownerSyncOutcome } from "@/lib/locations/owner-sync-outcome";
 import { isSessionAttentionReason } from "@/lib/sync/session-attention";
-import { SchedulePausedNote } from "./schedule-paused-note";
+import { NextRun } from "./next-run";
 
 /**
  * A location as its business owner sees it: connected or not (Connect as the one obvious action), how the last sync
@@ -95,13 +95,13 @@ export function OwnerLocationView({
             </dd>
             <dt className="text-slate-600">Next sync</dt>
             <dd data-testid="owner-next-sync">
-              {paused ? (
-                <SchedulePausedNote pause={paused} timeZone={timeZone} />
-              ) : location.connected ? (
-                <Time value={nextRunAt} timeZone={timeZone} style="weekday" />
-              ) : (
-                "Once the location is connected"
-              )}
+              <NextRun
+                nextRunAt={nextRunAt}
+                timeZone={timeZone}
+                archived={location.archivedAt !== null}
+                connected={location.connected}
+                pause={paused}
+              />
             </dd>
           </dl>
         </CardContent>

@@ -2,10 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { SchedulePauseControl } from "@/components/fleet/schedule-pause-control";
-import { Time } from "@/components/time/time";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { locationLiveQueryOptions } from "@/lib/queries/location-live-queries";
-import { SchedulePausedNote } from "./schedule-paused-note";
+import { NextRun } from "./next-run";
 
 /** The daily schedule from the page's live query: the next run, or who paused it, since when and why; pause and resume. */
 export function ScheduleCard({
@@ -45,15 +44,14 @@ export function ScheduleCard({
           </dd>
           <dt className="text-slate-600">Next run</dt>
           <dd data-testid="next-run">
-            {archived ? (
-              "None: the location is archived"
-            ) : pause ? (
-              <SchedulePausedNote pause={pause} timeZone={location.timeZone} />
-            ) : (
-              <>
-                <Time value={nextRunAt} timeZone={location.timeZone} style="weekday" /> (<Time value={nextRunAt} timeZone={location.timeZone} />)
-              </>
-            )}
+            <NextRun
+              nextRunAt={nextRunAt}
+              timeZone={location.timeZone}
+              archived={archived}
+              connected={data.location.connected}
+              pause={pause}
+              detailed
+            />
           </dd>
           <dt className="text-slate-600">Source</dt>
           <dd>{location.sourceKey ?? "not set"}</dd>

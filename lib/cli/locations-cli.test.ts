@@ -105,6 +105,17 @@ describe("location:list", () => {
     expect(searched.stdout).toContain("Cli Json Salon");
     expect(searched.stdout).not.toContain("Bulk");
   });
+
+  it("leaves archived locations out, and lists them alone with --archived", async () => {
+    await testDb.db.insert(locations).values({ name: "Cli Archived Salon", archivedAt: new Date() });
+    const inUse = await cli(["location:list", "--q", "Cli Archived"]);
+    expect(inUse.stdout.trim()).toBe("No locations.");
+    const archived = await cli(["location:list", "--archived", "--q", "Cli Archived"]);
+    expect(archived.code).toBe(0);
+    expect(archived.stdout.split("\n")[1]).toMatch(/^\S+\s+Cli Archived Salon\s+\S+\s+—\s+archived\s/);
+    const json = JSON.parse((await cli(["location:list", "--archived", "--json"])).stdout) as { name: string; archived: boolean }[];
+    expect(json.map((item) => [item.name, item.archived])).toEqual([["Cli Archived Salon", true]]);
+  });
 });
 
 describe("location:list output", () => {

@@ -1,8 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { locations, syncSessions } from "@/db/schema";
+import { locations, syncSessions, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { stopJobSender } from "@/lib/jobs/job-sender";
+import { archiveLocation } from "@/lib/locations/archive-location";
 import { sealLocationToken } from "@/lib/locations/location-token";
 import { systemContext } from "@/lib/operations/context";
 import { requestSyncSession, sessionRequestMessage } from "./request-session";
@@ -129,5 +130,35 @@ describe("requestSyncSession", () => {
     expect(expected.message).toContain(open.sessionId!);
     await expect(startManualSession(systemContext(db), { locationId: location.id, full: false })).rejects.toMatchObject(expected);
     await expect(resumeSession(systemContext(db), { sessionId: failed!.id })).rejects.toMatchObject(expected);
+  });
+
+  it("never leaves a session queued at an archived location: 20 archives racing 20 requests", async () => {
+    const [support] = await db
+      .insert(users)
+      .values({ email: `support-${Math.random()}@example.test`, role: "support" })
+      .returning();
+    const actor = { id: support!.id, email: support!.email, role: support!.role };
+    const rounds = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const location = await connectedLocation();
+        const [archive, request] = await Promise.allSettled([
+          archiveLocation({ db, actor }, { locationId: location.id }),
+          requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null }),
+        ]);
+        const [row] = await db.select().from(locations).where(eq(locations.id, location.id));
+        const sessions = await db.select().from(syncSessions).where(eq(syncSessions.locationId, location.id));
+        return { archive, request, archived: row!.archivedAt !== null, sessions: sessions.length };
+      }),
+    );
+    for (const round of rounds) {
+      // Either the session came first (the archive is refused while it is open) or the archive did (nothing queued).
+      if (round.archived) {
+        expect(round.sessions).toBe(0);
+        expect(round.request).toMatchObject({ status: "fulfilled", value: { started: false, reason: "not_connected" } });
+      } else {
+        expect(round.archive).toMatchObject({ status: "rejected", reason: { code: "CONFLICT" } });
+        expect(round.sessions).toBe(1);
+      }
+    }
   });
 });

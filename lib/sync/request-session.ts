@@ -58,6 +58,14 @@ export async function requestSyncSession(ctx: OperationContext, input: RequestSe
   for (let attempt = 0; attempt < 2; attempt++) {
     // The session and its job commit together: no session waits for a job that was never sent.
     const created = await db.transaction(async (tx) => {
+      // Read again under a share lock: an archive, disconnect or move (which lock the row for update) either waits
+      // for this session and then sees it open, or commits first and this request finds the location disconnected.
+      const [current] = await tx
+        .select({ token: locations.locationTokenEncrypted, upstreamLocationId: locations.upstreamLocationId })
+        .from(locations)
+        .where(eq(locations.id, location.id))
+        .for("share");
+      if (!current?.token || !current.upstreamLocationId) return "not_connected" as const;
       const [row] = await tx
         .insert(syncSessions)
         .values({
@@ -78,6 +86,7 @@ export async function requestSyncSession(ctx: OperationContext, input: RequestSe
       if (row) await sendJob(syncSessionJob, { sessionId: row.id }, { in: tx });
       return row;
     });
+    if (created === "not_connected") return { started: false, reason: "not_connected", sessionId: null };
     if (created) return { started: true, sessionId: created.id };
     const [open] = await db
       .select({ id: syncSessions.id })

@@ -68,11 +68,14 @@ function parseAddOptions(options: AddOptions): LocationInput {
   );
 }
 
-async function listAllLocations(q: string | undefined): Promise<LocationListItem[]> {
+async function listAllLocations(q: string | undefined, archived: boolean): Promise<LocationListItem[]> {
   const items: LocationListItem[] = [];
   let after: string | undefined;
   do {
-    const page = await listLocations({ db: getDatabase(), actor: cliActor }, LocationListQuery.parse({ q, after, limit: 200 }));
+    const page = await listLocations(
+      { db: getDatabase(), actor: cliActor },
+      LocationListQuery.parse({ q, after, limit: 200, status: archived ? "archived" : undefined }),
+    );
     items.push(...page.items);
     after = page.nextCursor ?? undefined;
   } while (after);
@@ -83,9 +86,14 @@ function formatTable(items: LocationListItem[]): string {
   const rows = [
     ["ID", "NAME", "ENVIRONMENT", "UPSTREAM ID", "STATUS", "SYNC"],
     ...items.map((item) =>
-      [item.id, item.name, item.environment, item.upstreamLocationId ?? "—", item.connectionStatus, `${item.syncTime} ${item.timeZone}`].map(
-        forTerminal,
-      ),
+      [
+        item.id,
+        item.name,
+        item.environment,
+        item.upstreamLocationId ?? "—",
+        item.archived ? "archived" : item.connectionStatus,
+        `${item.syncTime} ${item.timeZone}`,
+      ].map(forTerminal),
     ),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -125,12 +133,13 @@ export function register(program: Command) {
 
   program
     .command("location:list")
-    .description("list every location (all pages)")
+    .description("list every location in use (all pages); archived ones with --archived")
     .option("--q <text>", "only names containing the text, or the exact upstream location ID")
+    .option("--archived", "list the archived locations instead")
     .option("--json", "print the locations as a JSON array")
-    .action(async (options: { q?: string; json?: boolean }) => {
+    .action(async (options: { q?: string; archived?: boolean; json?: boolean }) => {
       await runWithDatabase(async () => {
-        const items = await listAllLocations(options.q);
+        const items = await listAllLocations(options.q, options.archived ?? false);
         if (options.json) console.log(jsonForTerminal(items));
         else console.log(items.length ? formatTable(items) : "No locations.");
       });

@@ -90,6 +90,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
           timeZone={location.timeZone}
           permissions={permissions}
           nextRunAt={nextSync.toISOString()}
+          archived={archived}
           schedule={
             <ScheduleCard
               location={{
