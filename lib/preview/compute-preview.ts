@@ -27,6 +27,11 @@ export interface ComputePreviewOptions {
   sessionId?: string;
   /** Map every source row, even where only the changed ones would do (as a run asked for with `rebuild` does). */
   full?: boolean;
+  /**
+   * The source's fingerprint and mapping basis as the session computing this run observed them just before (a
+   * session asks once). Taken before this run's clock: a change in between is read again by the next run (its margin).
+   */
+  observed?: { fingerprint: string; mappingBasis: string };
 }
 
 const notInSyncUse = sql`not exists (select 1 from sync_sessions s where s.preview_run_id = ${previewRuns.id}
@@ -159,8 +164,8 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     const plan = planPreviewReads(location, now);
     // Read before any row: a row changed while this run reads is read again by the next one.
     const sourceReadAt = await reader.clock();
-    const fingerprint = await reader.fingerprint(location.sourceKey);
-    const basis = await mappingBasisOf(location, reader);
+    const fingerprint = options.observed?.fingerprint ?? (await reader.fingerprint(location.sourceKey));
+    const basis = options.observed?.mappingBasis ?? (await mappingBasisOf(location, reader));
     const base = options.full || run.rebuild ? null : await baseRunOf(db, location.id, basis);
     const appointmentsUntil = plan.find((read) => read.resource === "appointments")?.windowEnd ?? null;
     await db

@@ -2,7 +2,7 @@ import { queryRows } from "@/db/raw-sql";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import type { OperationContext } from "@/lib/operations/context";
-import { locations, syncSessions } from "@/db/schema";
+import { locations, syncSessions, type SourceState } from "@/db/schema";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { markReconnectNeeded, openLocationToken, TokenOriginChangedError } from "@/lib/locations/location-token";
@@ -76,8 +76,10 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     const reader = options.reader ?? sourceReaderFromEnvironment();
     if (!options.reader) closeReader = () => reader.close();
     const now = options.now ?? session.startedAt ?? new Date();
-    const observe = () => observeSourceState(reader, { ...location, sourceKey: requireSourceKey(location) }, now);
-    const quietBase = session.replay ? null : await decideQuiet(db, fence, { session, location, reader, now });
+    // Observed once, before the first read: the quiet decision, a streamed session and a preview run share it.
+    let observed: Promise<SourceState> | undefined;
+    const observe = () => (observed ??= observeSourceState(reader, { ...location, sourceKey: requireSourceKey(location) }, now));
+    const quietBase = session.replay ? null : await decideQuiet(db, fence, { session, location, observe });
     const streamed = quietBase !== null || (await decideStreamed(db, fence, { session, resumedStreamed: resumed?.streamed ?? false, observe }));
     const firstSync = streamed && !quietBase && !(await anythingAccepted(db, location.id));
     const carriedSkipped = quietBase ? await carriedSkippedCounts(db, quietBase) : undefined;
@@ -90,6 +92,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
           ownRunId: session.previewRunId,
           reader,
           now: options.now,
+          observed: observed ? await observed : undefined,
           // A resume sends only from its failed step on: it is no base for a quiet session.
           keepsSourceState: !session.resumesSessionId,
         });

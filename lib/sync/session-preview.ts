@@ -43,6 +43,8 @@ export async function ensureSessionPreview(
     ownRunId: string | null;
     reader?: SourceReader;
     now?: Date;
+    /** What the session already observed of the source (lib/sync/quiet): the run need not ask again. */
+    observed?: SourceState;
     /** The session keeps what the run knew of the source (the next session compares with it: lib/sync/quiet). */
     keepsSourceState: boolean;
   },
@@ -60,7 +62,7 @@ export async function ensureSessionPreview(
 async function computeFreshPreview(
   db: Database,
   fence: SessionFence,
-  input: { locationId: string; requestedByEmail: string | null; reader?: SourceReader; now?: Date },
+  input: { locationId: string; requestedByEmail: string | null; reader?: SourceReader; now?: Date; observed?: SourceState },
 ): Promise<SessionPreview> {
   const deadline = Date.now() + WAIT_FOR_ACTIVE_RUN_MS;
   // One preview run per location at a time: a run someone else started is waited for, then ours starts.
@@ -72,7 +74,13 @@ async function computeFreshPreview(
       .onConflictDoNothing()
       .returning();
     if (created) {
-      await computePreview(systemContext(db), { runId: created.id, reader: input.reader, now: input.now, sessionId: fence.sessionId });
+      await computePreview(systemContext(db), {
+        runId: created.id,
+        reader: input.reader,
+        now: input.now,
+        sessionId: fence.sessionId,
+        observed: input.observed,
+      });
       const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created.id));
       if (done?.status !== "succeeded") throw new Error(`The preview of the source failed: ${done?.error ?? "unknown error"}`);
       return sessionPreviewOf(done);

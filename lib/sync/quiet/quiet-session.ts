@@ -3,7 +3,6 @@ import type { Database, DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import type { SourceState, syncSessions } from "@/db/schema";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
-import type { SourceReader } from "@/lib/source/source-reader";
 import { appointmentHorizonEnd } from "../plan/local-dates";
 import { rangeKey } from "../plan/date-ranges";
 import type { SessionFence } from "../session-fence";
@@ -12,7 +11,7 @@ import type { StepContext, SyncStep } from "../steps/sync-step";
 import type { SessionRecords, SkippedCounts } from "../stream/session-records";
 import { streamedStepsByName } from "../stream/stream-steps";
 import { heldContactKeys } from "../stream/synced-lookups";
-import { latestQuietBase, observeSourceState, type QuietBase } from "./source-state";
+import { latestQuietBase, type QuietBase } from "./source-state";
 
 // A quiet session: nothing in the source changed since the location's last session succeeded (same fingerprint, same
 // mapping basis), so the upstream already holds every record the source gives. Only what time moves is read and sent:
@@ -28,14 +27,14 @@ type Location = { id: string; sourceKey: string | null; timeZone: string; countr
 export async function decideQuiet(
   db: Database,
   fence: SessionFence,
-  input: { session: Session; location: Location; reader: SourceReader; now: Date },
+  input: { session: Session; location: Location; observe: () => Promise<SourceState> },
 ): Promise<QuietBase | null> {
   const { session, location } = input;
   if (session.quiet) return latestQuietBase(db, session);
   if (session.full || session.resumesSessionId || session.previewRunId || session.streamed || !location.sourceKey) return null;
   const base = await latestQuietBase(db, session);
   if (!base) return null;
-  const state = await observeSourceState(input.reader, { ...location, sourceKey: location.sourceKey }, input.now);
+  const state = await input.observe();
   if (state.fingerprint !== base.state.fingerprint || state.mappingBasis !== base.state.mappingBasis) return null;
   await fence.write((tx) =>
     tx.execute(
