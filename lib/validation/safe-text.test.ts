@@ -11,7 +11,12 @@ const refusedEverywhere = [
   ["first strong isolate", "a\u2068b"],
   ["pop directional isolate", "a\u2069b"],
   ["zero-width space", "ad\u200bmin"],
-  ["zero-width joiner", "a\u200db"],
+  ["zero-width joiner between Latin letters", "a\u200db"],
+  ["zero-width non-joiner between Latin letters", "ad\u200cmin"],
+  ["zero-width joiner after an emoji, before a letter", "💇\u200dx"],
+  ["zero-width joiner at the end", "Salon 💇\u200d"],
+  ["zero-width non-joiner between emoji", "👩\u200c🍳"],
+  ["zero-width joiner between a joining script and Latin", "ی\u200da"],
   ["byte-order mark", "a\ufeffb"],
   ["line separator", "a\u2028b"],
   ["lone high surrogate", "a\ud800b"],
@@ -31,9 +36,26 @@ describe("findUnsafeCharacter", () => {
   });
 
   it("accepts what people write: accents, scripts, emoji (surrogate pairs), punctuation", () => {
-    for (const text of ["Café Zoë", "Zürich – Salon №1", "東京サロン", "صالون", "שלום", "Salon 💇‍♀", "O'Brien & Sons (Ltd.)", "😀"]) {
-      expect(findUnsafeCharacter(text.replace("\u200d", ""))).toBeUndefined();
+    for (const text of ["Café Zoë", "Zürich – Salon №1", "東京サロン", "صالون", "שלום", "O'Brien & Sons (Ltd.)", "😀"]) {
+      expect(findUnsafeCharacter(text)).toBeUndefined();
     }
+  });
+
+  it("accepts the joiners where they are spelling or glue emoji, and leaves them unescaped there", () => {
+    const written = [
+      "Salon 💇\u200d♀", // woman getting a haircut
+      "Chef 👩\u200d🍳",
+      "👨🏽\u200d💻 Repairs", // skin tone, then the joiner
+      "Bar ❤️\u200d🔥", // variation selector, then the joiner
+      "آرایشگاه می\u200cخواهم", // Persian: the non-joiner is spelling
+      "ශ්\u200dරී ලංකා", // Sinhala: virama, joiner
+      "क्\u200dष", // Devanagari half form
+    ];
+    for (const text of written) {
+      expect(findUnsafeCharacter(text), text).toBeUndefined();
+      expect(escapeUnsafeCharacters(text)).toBe(text);
+    }
+    expect(escapeUnsafeCharacters("ad\u200cmin 👩\u200d🍳")).toBe("ad\\u200cmin 👩\u200d🍳");
   });
 
   it("allows tabs and line breaks only in multi-line text", () => {

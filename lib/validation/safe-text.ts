@@ -5,15 +5,26 @@ const LONE_SURROGATE = "[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\ud
 // C0 and C1 control characters and DEL (terminal escape sequences; PostgreSQL refuses NUL in text),
 // zero-width characters and the byte-order mark, line and paragraph separators, bidi overrides and isolates
 // (text that displays differently from what it is).
-const INVISIBLE_OR_DIRECTIONAL = "\\u007f-\\u009f\\u200b-\\u200d\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ufeff";
+// The joiners (U+200C, U+200D) are refused only out of place (below).
+const INVISIBLE_OR_DIRECTIONAL_BUT_JOINERS = "\\u007f-\\u009f\\u200b\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ufeff";
+// The zero-width joiner and non-joiner are spelling in some scripts (Persian "می‌خواهم", Sinhala "ශ්‍රී", Devanagari
+// conjuncts) and glue emoji sequences ("👩‍🍳"): allowed between two letters or marks of a script that joins (neither
+// Latin, Greek, Cyrillic nor the common punctuation and digits), and a ZWJ between emoji. Anywhere else they only hide
+// ("ad‌min"), and are refused.
+const JOINING_SCRIPT_CHARACTER = "[[\\p{L}\\p{M}]--[\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}\\p{Script=Common}\\p{Script=Inherited}]]";
+const JOINER_IN_PLACE =
+  `(?<=${JOINING_SCRIPT_CHARACTER}\\p{M}*)[\\u200c\\u200d](?=${JOINING_SCRIPT_CHARACTER})` +
+  "|(?<=\\p{Extended_Pictographic}[\\ufe0f\\p{Emoji_Modifier}]?)\\u200d(?=\\p{Extended_Pictographic})";
+const JOINER_OUT_OF_PLACE = new RegExp(`(?!${JOINER_IN_PLACE})[\\u200c\\u200d]`, "v");
 
-const UNSAFE_SINGLE_LINE = new RegExp(`[\\u0000-\\u001f${INVISIBLE_OR_DIRECTIONAL}]|${LONE_SURROGATE}`);
+const UNSAFE_SINGLE_LINE = new RegExp(`[\\u0000-\\u001f${INVISIBLE_OR_DIRECTIONAL_BUT_JOINERS}]|${LONE_SURROGATE}`);
 // Multi-line text (a reason typed in a text area) may also hold tabs and line breaks.
-const UNSAFE_MULTI_LINE = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f${INVISIBLE_OR_DIRECTIONAL}]|${LONE_SURROGATE}`);
+const UNSAFE_MULTI_LINE = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f${INVISIBLE_OR_DIRECTIONAL_BUT_JOINERS}]|${LONE_SURROGATE}`);
 /** What no text anywhere may hold, whatever the field: NUL and lone surrogates. */
 const UNSTORABLE = new RegExp(`\\u0000|${LONE_SURROGATE}`);
 const UNSAFE_ANYWHERE = new RegExp(UNSAFE_SINGLE_LINE.source, "g");
-const INVISIBLE_OR_DIRECTIONAL_ANYWHERE = new RegExp(`[${INVISIBLE_OR_DIRECTIONAL}]`, "g");
+const JOINERS_OUT_OF_PLACE = new RegExp(JOINER_OUT_OF_PLACE.source, "gv");
+const INVISIBLE_OR_DIRECTIONAL_ANYWHERE = new RegExp(`[${INVISIBLE_OR_DIRECTIONAL_BUT_JOINERS}]`, "g");
 
 export interface UnsafeCharacter {
   /** Position in the text, counted in characters from 1. */
@@ -34,7 +45,8 @@ function firstMatch(text: string, pattern: RegExp): UnsafeCharacter | undefined 
 
 /** The first character a person's text must not hold, if any. */
 export function findUnsafeCharacter(text: string, options: { lineBreaks?: boolean } = {}): UnsafeCharacter | undefined {
-  return firstMatch(text, options.lineBreaks ? UNSAFE_MULTI_LINE : UNSAFE_SINGLE_LINE);
+  const found = [firstMatch(text, options.lineBreaks ? UNSAFE_MULTI_LINE : UNSAFE_SINGLE_LINE), firstMatch(text, JOINER_OUT_OF_PLACE)];
+  return found.filter((match) => match !== undefined).sort((first, second) => first.position - second.position)[0];
 }
 
 /** NUL or a lone surrogate, which no text may hold whatever the field (passwords included). */
@@ -58,12 +70,15 @@ export function safeText(options: { lineBreaks?: boolean } = {}) {
   });
 }
 
+const escapeCharacter = (character: string) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`;
+const escapeJoinersOutOfPlace = (text: string) => text.replace(JOINERS_OUT_OF_PLACE, escapeCharacter);
+
 /**
  * The text with every character refused above written as a \uXXXX escape (line breaks
  * included), for terminals and log lines: nothing a terminal would act on or show deceptively.
  */
 export function escapeUnsafeCharacters(text: string): string {
-  return text.replace(UNSAFE_ANYWHERE, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return escapeJoinersOutOfPlace(text).replace(UNSAFE_ANYWHERE, escapeCharacter);
 }
 
 /**
@@ -72,7 +87,7 @@ export function escapeUnsafeCharacters(text: string): string {
  * characters can only stand inside its strings, where \uXXXX means the same.
  */
 export function escapeInvisibleCharactersInJson(json: string): string {
-  return json.replace(INVISIBLE_OR_DIRECTIONAL_ANYWHERE, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return escapeJoinersOutOfPlace(json).replace(INVISIBLE_OR_DIRECTIONAL_ANYWHERE, escapeCharacter);
 }
 
 /**
