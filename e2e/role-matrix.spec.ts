@@ -75,6 +75,7 @@ const expectations: Record<string, Access | Partial<Record<Method, Access>>> = {
   "api /api/fleet": "fleet.view",
   "api /api/sandbox/faults": { GET: "sandbox.inspect", POST: "sandbox.faults", DELETE: "sandbox.faults" },
   "api /api/sessions/[sessionId]/attempts/[attemptId]": "session.attempts.view",
+  "api /api/sessions/[sessionId]/items/[itemId]/fixture": "fixture.export",
   "api /api/sessions/[sessionId]/cancel": "sync.cancel",
   "api /api/sessions/[sessionId]/resume": "sync.resume",
   "api /api/sessions/[sessionId]/close-upstream": "sync.close-upstream",

@@ -1,6 +1,8 @@
 import type { Browser, Page } from "@playwright/test";
+import { readFile } from "node:fs/promises";
 import { eq } from "drizzle-orm";
-import { locations } from "../db/schema";
+import { locations, sandboxEnvironments } from "../db/schema";
+import { SyncFixture } from "../lib/sync/fixture/sync-fixture";
 import { sandboxDemo } from "../lib/sandbox/provision";
 import { apiAs, pointEnvironmentAt } from "./support/api";
 import { runCli } from "../lib/cli/testing/run-cli";
@@ -159,6 +161,40 @@ test("an engineer replays today's appointments with a reason; the session sends 
   for (const step of ["contact_details", "openings", "services"])
     await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "skipped");
   await page.context().close();
+});
+
+test("an engineer exports a failed import as a fixture: its records and redacted requests, none of the secrets", async ({ browser }) => {
+  test.setTimeout(SYNC_TIMEOUT + 30_000);
+  // An upstream setting the client cannot see: the demo environment now wants RFC 3339 date-times, so it refuses the
+  // first month of appointments of a full resync.
+  const setStyle = (style: "spec" | "rfc3339") =>
+    database.db.update(sandboxEnvironments).set({ dateTimeStyle: style }).where(eq(sandboxEnvironments.name, sandboxDemo.environmentName));
+  await setStyle("rfc3339");
+  try {
+    const support = await apiAs("support");
+    const started = await support.post(`/api/locations/${southId}/sessions`, { data: { full: true } });
+    expect(started.status(), await started.text()).toBe(202);
+    const { sessionId } = (await started.json()) as { sessionId: string };
+    await support.dispose();
+
+    const page = await pageAs(browser, "engineer");
+    await page.goto(`/sessions/${sessionId}`);
+    const appointments = page.getByTestId("step-appointments");
+    await expect(appointments).toHaveAttribute("data-status", "failed", { timeout: SYNC_TIMEOUT });
+    const failed = appointments.locator('[data-testid="item-row"][data-status="failed"]');
+    const download = page.waitForEvent("download");
+    await failed.getByRole("link", { name: /^Export fixture/ }).click();
+    const fixture = SyncFixture.parse(JSON.parse(await readFile((await (await download).path())!, "utf8")));
+    expect(fixture.item).toMatchObject({ step: "appointments" });
+    expect(fixture.records.length).toBeGreaterThan(0);
+    expect(fixture.failure.status).toBe(422);
+    expect(fixture.exchange.map((attempt) => `${attempt.method} ${attempt.status}`)).toContain("PUT 422");
+    const text = JSON.stringify(fixture);
+    for (const secret of [sandboxDemo.apiKey, sandboxDemo.clientSecret, sandboxOwner.password]) expect(text).not.toContain(secret);
+    await page.context().close();
+  } finally {
+    await setStyle("spec");
+  }
 });
 
 for (const viewport of [

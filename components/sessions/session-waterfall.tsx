@@ -1,5 +1,6 @@
 "use client";
 
+import { Download } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import type { Permissions } from "@/lib/auth/permissions";
 import type { AttemptView, SessionView, StepItemView, StepView } from "@/lib/sync/session-view";
@@ -86,6 +87,7 @@ interface RowContext {
   /** The steps and items whose error is shown: each error once, where it first appears. */
   showsError: Set<string>;
   locationId: string;
+  sessionId: string;
   permissions: Permissions;
 }
 
@@ -131,6 +133,17 @@ function ItemRow({ item, context }: { item: StepItemView; context: RowContext })
           <span className="font-mono">{item.key}</span>
           <StatusBadge status={item.status} />
           <span className="text-slate-700">{counts(item)}</span>
+          {item.status === "failed" && context.permissions["fixture.export"] ? (
+            <a
+              href={`/api/sessions/${context.sessionId}/items/${item.id}/fixture`}
+              download
+              className="inline-flex items-center gap-1 text-blue-700 underline"
+              title="Its records, what the upstream must hold first and its redacted requests, as one JSON file: npm run cli -- fixture:replay <file> sends it again to the sandbox"
+            >
+              <Download aria-hidden="true" className="size-3" />
+              Export fixture<span className="sr-only"> of {item.key}</span>
+            </a>
+          ) : null}
         </span>
         <span className="flex items-center gap-2">
           <WaterfallBar scale={context.scale} span={span} tone={item.status} />
@@ -248,6 +261,7 @@ export function SessionWaterfall({
     showAttempts: view.includesAttempts,
     showsError: errorShowings(view),
     locationId: session.locationId,
+    sessionId: session.id,
     permissions,
   };
   return (

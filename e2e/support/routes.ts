@@ -43,6 +43,7 @@ const sampleParams: Record<string, string> = {
   locationId: "00000000-0000-4000-8000-000000000000",
   sessionId: "00000000-0000-4000-8000-000000000000",
   attemptId: "1",
+  itemId: "00000000-0000-4000-8000-000000000000",
   seq: "0",
 };
 

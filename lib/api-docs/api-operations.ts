@@ -27,7 +27,16 @@ import { LocationConnectionResponse } from "@/lib/locations/location-response";
 import { PreviewQuery, PreviewRecordParams, PreviewRecordQuery, RequestPreviewInput } from "@/lib/preview/preview-inputs";
 import { PreviewRunsResponse } from "@/lib/preview/preview-runs-response";
 import { ClearSandboxFaultsQuery, InjectSandboxFaultInput, SandboxFaultsView } from "@/lib/sandbox/fault-inputs";
-import { ConfirmRemovalsInput, ReplayInput, SessionAttemptId, SessionHistoryQuery, SessionId, StartSessionInput } from "@/lib/sync/session-inputs";
+import { SyncFixture } from "@/lib/sync/fixture/sync-fixture";
+import {
+  ConfirmRemovalsInput,
+  ReplayInput,
+  SessionAttemptId,
+  SessionHistoryQuery,
+  SessionId,
+  SessionItemId,
+  StartSessionInput,
+} from "@/lib/sync/session-inputs";
 import { SessionHistoryResponse } from "@/lib/sync/session-responses";
 import { AttemptExchangeView, SessionView } from "@/lib/sync/session-view";
 import {
@@ -83,6 +92,7 @@ export const apiSchemas = {
   SessionHistoryResponse,
   SessionView,
   AttemptExchangeView,
+  SyncFixture,
   ConfirmRemovalsInput,
   FleetSessionQuery,
   FleetSessionPageResponse,
@@ -343,6 +353,15 @@ export const apiOperations: ApiOperation[] = [
     action: "session.attempts.view",
     params: SessionAttemptId,
     response: json("The exchange", AttemptExchangeView),
+  },
+  {
+    method: "GET",
+    path: "/api/sessions/{sessionId}/items/{itemId}/fixture",
+    tag: "Sync sessions",
+    summary: "A failed import as a fixture file (a download): its records, what the upstream must hold first, its redacted exchange",
+    action: "fixture.export",
+    params: SessionItemId,
+    response: json("The fixture (`npm run cli -- fixture:replay <file>` sends it again)", SyncFixture),
   },
   {
     method: "POST",

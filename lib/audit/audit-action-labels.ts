@@ -46,6 +46,7 @@ export const auditActionLabels: Record<string, string> = {
   "sync.upstream_closed": "Upstream session closed",
   "sync.upstream_close_failed": "Closing the upstream session failed",
   "sync.removals_confirmed": "Removals confirmed",
+  "sync.fixture_exported": "Failure fixture exported",
 };
 
 export const auditActions = Object.keys(auditActionLabels);

@@ -55,6 +55,7 @@ describe("the permission table", () => {
       "preview.rebuild": "admin support",
       "session.view": "admin support engineer",
       "session.attempts.view": "admin support engineer",
+      "fixture.export": "admin support engineer",
       "sync.start": "admin support",
       "sync.replay": "admin support engineer",
       "sync.cancel": "admin support",

@@ -66,6 +66,11 @@ export const permissionTable = {
   "preview.rebuild": { roles: EDITORS, scope: "location", description: "Map every source row again (Rebuild preview)." },
   "session.view": { roles: STAFF_ROLES, scope: "location", description: "See sync sessions: history, the session page, the sessions overview." },
   "session.attempts.view": { roles: STAFF_ROLES, scope: "location", description: "See every HTTP attempt of a sync session." },
+  "fixture.export": {
+    roles: STAFF_ROLES,
+    scope: "location",
+    description: "Download a failed import as a fixture file: its records (customer data) and its recorded HTTP exchange.",
+  },
   "sync.start": { roles: EDITORS, scope: "location", description: "Start a sync (Sync now, Full resync)." },
   "sync.replay": {
     roles: STAFF_ROLES,

@@ -3,6 +3,7 @@ import { ConfigurationError, getConfig } from "@/lib/config/config";
 // Command modules: each exports register(program). Add new modules to this list.
 import { register as registerDemoSource } from "./commands/demo-source";
 import { register as registerEnvironments } from "./commands/environments";
+import { register as registerFixture } from "./commands/fixture";
 import { register as registerLocationConnection } from "./commands/location-connection";
 import { register as registerLocations } from "./commands/locations";
 import { register as registerPreview } from "./commands/preview";
@@ -34,6 +35,7 @@ for (const register of [
   registerPreview,
   registerDemoSource,
   registerSync,
+  registerFixture,
 ])
   register(program);
 

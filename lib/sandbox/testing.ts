@@ -11,8 +11,11 @@ export interface SandboxFixture extends SandboxCredentials {
 }
 
 /** A fresh environment with an owner of two locations and a user who owns nothing (for tests). */
-export async function createSandboxFixture(db: Database, options: { responseShape?: SandboxResponseShape } = {}): Promise<SandboxFixture> {
-  const credentials = await createSandboxEnvironment(db, { responseShape: options.responseShape });
+export async function createSandboxFixture(
+  db: Database,
+  options: { responseShape?: SandboxResponseShape; dateTimeStyle?: "spec" | "rfc3339" } = {},
+): Promise<SandboxFixture> {
+  const credentials = await createSandboxEnvironment(db, { responseShape: options.responseShape, dateTimeStyle: options.dateTimeStyle });
   const suffix = randomBytes(4).toString("hex");
   const ownerInput = { email: `owner-${suffix}@sandbox.test`, password: `owner-password-${suffix}` };
   const strangerInput = { email: `stranger-${suffix}@sandbox.test`, password: `stranger-password-${suffix}` };

@@ -6,6 +6,7 @@ import { safeText } from "@/lib/validation/safe-text";
 
 export const SessionId = z.object({ sessionId: z.uuid("must be a session id") });
 export const SessionAttemptId = SessionId.extend({ attemptId: z.coerce.number().int().positive("must be an attempt id") });
+export const SessionItemId = SessionId.extend({ itemId: z.uuid("must be an import id") });
 
 export const sessionTriggers = ["schedule", "manual", "resume", "cli"] as const;
 export const sessionStatuses = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
