@@ -44,6 +44,36 @@ describe("changing one's own password (an owner)", () => {
     const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "user.password_changed"));
     expect(entry).toMatchObject({ actorEmail: owner.email, targetId: owner.id });
   });
+
+  it("two changes sent at once with the same current password: one wins, the other is told its current password is not right", async () => {
+    const owner = await account("owner");
+    const outcomes = await Promise.allSettled(
+      ["the second long password", "the third long password"].map((password) =>
+        changeOwnPassword({ db, actor: owner }, { currentPassword: "the first long password", password }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    expect(outcomes.find((outcome) => outcome.status === "rejected")).toMatchObject({
+      reason: { code: "INVALID", fields: [{ field: "currentPassword" }] },
+    });
+    const winner = outcomes[0]!.status === "fulfilled" ? "the second long password" : "the third long password";
+    expect((await signIn(owner.email, winner)).ok).toBe(true);
+  });
+
+  it("a change that proved the password a reset link has just replaced is refused: the reset's password stays", async () => {
+    const admin = await account("admin");
+    const engineer = await account("engineer");
+    const link = await issuePasswordReset({ db, actor: admin }, { userId: engineer.id });
+    const outcomes = await Promise.allSettled([
+      changeOwnPassword({ db, actor: engineer }, { currentPassword: "the first long password", password: "changed long password" }),
+      resetPassword({ db }, { token: tokenOf(link.path), password: "reset long password", clientAddress: "x" }),
+    ]);
+    expect(outcomes[1]).toMatchObject({ status: "fulfilled" });
+    const changed = outcomes[0]!.status === "fulfilled";
+    // Either the change came first (and the reset replaced it) or it is refused: never the reset undone.
+    expect((await signIn(engineer.email, "reset long password")).ok).toBe(true);
+    if (!changed) expect(outcomes[0]).toMatchObject({ reason: { code: "INVALID" } });
+  });
 });
 
 describe("password reset links (an admin sends, the person uses)", () => {
