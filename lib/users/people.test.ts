@@ -152,6 +152,22 @@ describe("single sign-on", () => {
     expect(row).toMatchObject({ role: "support", passwordHash: null });
   });
 
+  it("two first sign-ins of one new person at once (two tabs) make one account and both get in", async () => {
+    const person = identity({ role: "support" });
+    const results = await Promise.all([signInWithOidc({ db }, person), signInWithOidc({ db }, person), signInWithOidc({ db }, person)]);
+    const accounts = await db.select().from(users).where(eq(users.oidcSubject, person.subject));
+    expect(accounts).toHaveLength(1);
+    for (const result of results) expect(result).toMatchObject({ ok: true, user: { id: accounts[0]!.id } });
+  });
+
+  it("a provider's name holding NUL or direction characters, or an email that is none, is stored safely or refused, never thrown", async () => {
+    const nul = identity({ name: "Sam\u0000\u202e nimdA", role: "support" });
+    expect(await signInWithOidc({ db }, nul)).toMatchObject({ ok: true });
+    const [row] = await db.select().from(users).where(eq(users.oidcSubject, nul.subject));
+    expect(row!.name).not.toMatch(/[\u0000\u202e]/);
+    expect(await signInWithOidc({ db }, identity({ email: "not an email", role: "support" }))).toEqual({ ok: false, reason: "unverified_email" });
+  });
+
   it("an unknown account without a mapped role gets no access until an admin assigns one", async () => {
     const admin = await account("admin");
     const person = identity();
