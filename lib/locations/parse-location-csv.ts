@@ -30,14 +30,19 @@ const columnByNormalizedName = new Map<string, ImportColumn>(importColumns.map((
  * Checks across rows and against the database are ./import-locations.ts's. Every problem is reported, not the first.
  */
 export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: ImportProblem[] } {
-  let records: string[][];
+  let parsed: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true });
+    parsed = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true }) as unknown as typeof parsed;
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 1;
     return { rows: [], problems: [{ row: line, field: "file", reason: `is not valid CSV: ${(error as Error).message}` }] };
   }
-  const [header = [], ...body] = records;
+  const [header = [], ...body] = parsed.map((entry) => entry.record);
+  // The line a record starts on: blank lines are skipped and a quoted value may span lines, so not its index.
+  const lineOf = (index: number) => {
+    const { record, info } = parsed[index + 1]!;
+    return info.lines - record.reduce((breaks, value) => breaks + (value.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
+  };
   const columns = header.map((name) => columnByNormalizedName.get(normalize(name)) ?? null);
   const missing = importColumns.filter((column) => column !== "owner_email" && column !== "sync_time" && !columns.includes(column));
   if (missing.length) return { rows: [], problems: missing.map((column) => ({ row: 1, field: column, reason: "is missing from the header row" })) };
@@ -48,7 +53,7 @@ export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: Im
   const rows: ImportRow[] = [];
   const problems: ImportProblem[] = [];
   body.forEach((record, index) => {
-    const row = index + 2;
+    const row = lineOf(index);
     const value = (column: ImportColumn) => {
       const at = columns.indexOf(column);
       return at >= 0 && record[at] !== "" ? record[at] : undefined;
