@@ -6,6 +6,8 @@ import type { OperationActor } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
 import { FleetMatrixQuery } from "@/lib/fleet/fleet-inputs";
 import { loadFleetMatrix } from "@/lib/fleet/fleet-matrix";
+import { setSchedulePaused } from "@/lib/fleet/schedule-pause";
+import { requestPreview } from "@/lib/preview/request-preview";
 import { findDueLocations } from "@/lib/sync/schedule/due-locations";
 import { archiveLocation, restoreLocation } from "./archive-location";
 import { createLocation } from "./create-location";
@@ -82,6 +84,13 @@ describe("archive and restore (support)", () => {
     ).rejects.toMatchObject({
       code: "CONFLICT",
     });
+
+    // Neither through the operations the page no longer offers: a schedule pause, a preview run.
+    await expect(setSchedulePaused({ db, actor: support }, { locationId: location.id, paused: true, reason: "busy" })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
+    for (const rebuild of [false, true])
+      await expect(requestPreview({ db, actor: support }, { locationId: location.id, rebuild })).rejects.toMatchObject({ code: "CONFLICT" });
 
     const restored = await restoreLocation({ db, actor: support }, { locationId: location.id });
     expect(restored).toMatchObject({ archivedAt: null, connected: false });
