@@ -113,13 +113,13 @@ describe("bulk onboarding from CSV (support)", () => {
   it("names the file's line of a problem past a blank line, a quoted line break, CRLF and a byte-order mark", async () => {
     const csv = [
       `\ufeff${header}`,
-      '"Salon\nwith a line break",UTC,US,staging,lb-1,src,10:00,',
+      '"Salon\r\nwith a line break",UTC,US,staging,lb-1,src,10:00,',
       "",
       "Salon B,Mars/Olympus,US,staging,lb-2,src,10:00,",
     ].join("\r\n");
     const result = await importLocations({ db, actor: support }, { csv, dryRun: true });
     expect(result.problems).toEqual([
-      { row: 2, field: "name", reason: expect.stringContaining("U+000A") },
+      { row: 2, field: "name", reason: expect.stringContaining("U+000D") },
       { row: 5, field: "time_zone", reason: expect.stringContaining("IANA time zone") },
     ]);
   });

@@ -30,7 +30,7 @@ const columnByNormalizedName = new Map<string, ImportColumn>(importColumns.map((
  * Checks across rows and against the database are ./import-locations.ts's. Every problem is reported, not the first.
  */
 export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: ImportProblem[] } {
-  let parsed: { record: string[]; info: { lines: number } }[];
+  let parsed: { record: string[]; info: { bytes: number } }[];
   try {
     parsed = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true }) as unknown as typeof parsed;
   } catch (error) {
@@ -38,14 +38,15 @@ export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: Im
     return { rows: [], problems: [{ row: line, field: "file", reason: `is not valid CSV: ${(error as Error).message}` }] };
   }
   const [header = [], ...body] = parsed.map((entry) => entry.record);
-  // The line a record starts on: blank lines are skipped and a quoted value may span lines, so not its index.
-  const lineOf = (index: number) => {
-    const { record, info } = parsed[index + 1]!;
-    return info.lines - record.reduce((breaks, value) => breaks + (value.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
-  };
+  const lines = startLines(
+    csv,
+    parsed.map((entry) => entry.info.bytes),
+  );
+  const lineOf = (index: number) => lines[index + 1]!;
   const columns = header.map((name) => columnByNormalizedName.get(normalize(name)) ?? null);
   const missing = importColumns.filter((column) => column !== "owner_email" && column !== "sync_time" && !columns.includes(column));
-  if (missing.length) return { rows: [], problems: missing.map((column) => ({ row: 1, field: column, reason: "is missing from the header row" })) };
+  if (missing.length)
+    return { rows: [], problems: missing.map((column) => ({ row: lines[0] ?? 1, field: column, reason: "is missing from the header row" })) };
   if (body.length === 0) return { rows: [], problems: [{ row: 1, field: "file", reason: "has no rows under its header" }] };
   if (body.length > IMPORT_MAX_ROWS)
     return { rows: [], problems: [{ row: 1, field: "file", reason: `has ${body.length} rows; at most ${IMPORT_MAX_ROWS} are imported at once` }] };
@@ -75,4 +76,27 @@ export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: Im
     if (parsed.success && (!email || email.success)) rows.push({ row, location: parsed.data, ownerEmail: email?.data ?? null });
   });
   return { rows, problems };
+}
+
+const [SPACE, TAB, CR, LF] = [0x20, 0x09, 0x0d, 0x0a];
+
+/**
+ * The line each record starts on, from the byte offset where the parser says each ends: blank lines are skipped and a
+ * quoted value may span lines, so not its index; and the parser's own line count takes a CRLF inside quotes for two.
+ */
+function startLines(csv: string, recordEnds: number[]): number[] {
+  const bytes = Buffer.from(csv, "utf8");
+  const starts: number[] = [];
+  let line = 1;
+  let at = 0;
+  const step = () => {
+    if (bytes[at] === LF || (bytes[at] === CR && bytes[at + 1] !== LF)) line += 1;
+    at += 1;
+  };
+  for (const end of recordEnds) {
+    while (at < end && [SPACE, TAB, CR, LF].includes(bytes[at]!)) step();
+    starts.push(line);
+    while (at < end) step();
+  }
+  return starts;
 }
