@@ -107,6 +107,21 @@ describe("password reset links (an admin sends, the person uses)", () => {
       },
     );
   });
+  it("one link sent twice at once sets one password: the other is told the link was used", async () => {
+    const admin = await account("admin");
+    const engineer = await account("engineer");
+    const link = await issuePasswordReset({ db, actor: admin }, { userId: engineer.id });
+    const before = await epochOf(engineer.id);
+    const passwords = ["first racing password", "second racing password"];
+    const outcomes = await Promise.allSettled(
+      passwords.map((password) => resetPassword({ db }, { token: tokenOf(link.path), password, clientAddress: "x" })),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    expect(outcomes.find((outcome) => outcome.status === "rejected")).toMatchObject({ reason: { code: "NOT_FOUND" } });
+    const winner = passwords[outcomes.findIndex((outcome) => outcome.status === "fulfilled")]!;
+    expect((await signIn(engineer.email, winner)).ok).toBe(true);
+    expect(await epochOf(engineer.id)).toBe(before + 1);
+  });
 });
 
 describe("single sign-on", () => {
