@@ -158,6 +158,13 @@ describe("a scoped replay", () => {
     await expect(startReplay({ db, actor: support }, { locationId: location.id, steps: ["vehicles"], reason: "resend" })).rejects.toMatchObject({
       code: "INVALID",
     });
+    // A range past the appointment window (today + 6 months) would send nothing: refused, naming from.
+    await expect(
+      startReplay(
+        { db, actor: support, now: new Date("2026-03-01T12:00:00Z") },
+        { locationId: location.id, steps: ["appointments"], from: "2026-09-02", to: "2026-12-31", reason: "resend" },
+      ),
+    ).rejects.toMatchObject({ code: "INVALID", fields: [{ field: "from", reason: expect.stringContaining("2026-09-01") }] });
     const owner = await staff("owner");
     await expect(startReplay({ db, actor: owner }, { locationId: location.id, steps: ["openings"], reason: "resend" })).rejects.toMatchObject({
       code: "FORBIDDEN",
