@@ -168,6 +168,16 @@ describe("move from staging to production (support)", () => {
     });
   });
 
+  it("an edit of a disconnected location's environment or upstream ID forgets what the old upstream accepted, as a move does", async () => {
+    for (const change of [{ environment: "production" as const }, { upstreamLocationId: `edited-${++sequence}` }]) {
+      const location = await connectedLocation();
+      await db.update(locations).set({ locationTokenEncrypted: null }).where(eq(locations.id, location.id));
+      const edited = await updateLocation({ db, actor: support }, { locationId: location.id, ...change });
+      expect(edited.fullSyncReason).not.toBeNull();
+      expect(await db.select().from(syncedRecords).where(eq(syncedRecords.locationId, location.id))).toEqual([]);
+    }
+  });
+
   it("refuses an upstream ID another production location holds, and a move while a session runs", async () => {
     const holder = await connectedLocation();
     await moveLocationEnvironment({ db, actor: support }, { locationId: holder.id, environment: "production", upstreamLocationId: "prod-taken" });
