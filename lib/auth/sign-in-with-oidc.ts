@@ -39,7 +39,7 @@ export async function signInWithOidc(ctx: PublicOperationContext, identity: Oidc
   const parsedEmail = Email.safeParse(identity.email);
   if (!parsedEmail.success || findUnstorableCharacter(identity.subject)) return { ok: false, reason: "unverified_email" };
   const email = parsedEmail.data;
-  const name = escapeUnsafeCharacters(identity.name.trim()).slice(0, NAME_MAX_LENGTH);
+  const name = typeof identity.name === "string" ? escapeUnsafeCharacters(identity.name.trim()).slice(0, NAME_MAX_LENGTH) : "";
   // Two first sign-ins of one person at once (two tabs) both find no account; the second insert then hits the unique
   // index, and its second try finds the account the first made.
   for (let attempt = 1; ; attempt++) {

@@ -181,6 +181,8 @@ describe("single sign-on", () => {
     const [row] = await db.select().from(users).where(eq(users.oidcSubject, nul.subject));
     expect(row!.name).not.toMatch(/[\u0000\u202e]/);
     expect(await signInWithOidc({ db }, identity({ email: "not an email", role: "support" }))).toEqual({ ok: false, reason: "unverified_email" });
+    // Claims are JSON: a provider may send a name that is no string at all.
+    expect(await signInWithOidc({ db }, identity({ name: { given: "Sam" } as unknown as string, role: "support" }))).toMatchObject({ ok: true });
   });
 
   it("an unknown account without a mapped role gets no access until an admin assigns one", async () => {
