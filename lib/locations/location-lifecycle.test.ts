@@ -14,6 +14,7 @@ import { createLocation } from "./create-location";
 import { deleteLocation } from "./delete-location";
 import { inviteLocationOwner } from "./invite-location-owner";
 import { listLocations } from "./list-locations";
+import { acceptInvite } from "@/lib/users/accept-invite";
 import { LocationInput, LocationListQuery } from "./location-inputs";
 import { moveLocationEnvironment } from "./move-location-environment";
 import { updateLocation } from "./update-location";
@@ -137,6 +138,22 @@ describe("delete for good (admin)", () => {
     expect(await db.select().from(syncedRecords).where(eq(syncedRecords.locationId, location.id))).toEqual([]);
     const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "location.deleted"));
     expect(entry).toMatchObject({ targetId: location.id, targetLabel: "Salon Königsallee", actorEmail: admin.email });
+  });
+
+  it("an owner's unused invitation for the deleted location still sets their password for their other locations", async () => {
+    const first = await connectedLocation();
+    const second = await connectedLocation();
+    const email = `pending-${++sequence}@example.test`;
+    await inviteLocationOwner({ db, actor: support }, { locationId: second.id, email, name: "" });
+    // Invited again for the first before accepting: a member of the second, the link now for the first.
+    const invitation = await inviteLocationOwner({ db, actor: support }, { locationId: first.id, email, name: "" });
+    await archiveLocation({ db, actor: support }, { locationId: first.id });
+    await deleteLocation({ db, actor: admin }, { locationId: first.id, confirmName: first.name });
+    const token = invitation.kind === "invite" ? invitation.path.split("/").at(-1)! : "";
+    const accepted = await acceptInvite({ db }, { token, password: "the owner's long password", clientAddress: "x" });
+    expect(accepted).toMatchObject({ passwordSet: true, locationId: null });
+    const memberships = await db.select().from(locationMembers).where(eq(locationMembers.userId, accepted.userId));
+    expect(memberships.map((membership) => membership.locationId)).toEqual([second.id]);
   });
 
   it("refuses a location that is not archived, and one whose session runs", async () => {
