@@ -3,7 +3,13 @@ import { users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { PublicOperationContext } from "@/lib/operations/context";
 import { nowOf } from "@/lib/operations/context";
+import { Email } from "@/lib/users/user-inputs";
+import { escapeUnsafeCharacters, findUnstorableCharacter } from "@/lib/validation/safe-text";
 import type { Role } from "./roles";
+
+const USER_KEYS = ["users_email_key", "users_oidc_subject_key"];
+/** As a name typed on the users page (lib/users/user-inputs.ts). */
+const NAME_MAX_LENGTH = 120;
 
 export interface OidcIdentity {
   /** The provider's `sub`: the account's stable key. */
@@ -29,8 +35,33 @@ export type OidcSignInResult =
  * existing account is the dashboard's, whatever the claims say later.
  */
 export async function signInWithOidc(ctx: PublicOperationContext, identity: OidcIdentity): Promise<OidcSignInResult> {
+  // The provider's claims are input like any other: an email that is none (or a subject no text column holds) is refused.
+  const parsedEmail = Email.safeParse(identity.email);
+  if (!parsedEmail.success || findUnstorableCharacter(identity.subject)) return { ok: false, reason: "unverified_email" };
+  const email = parsedEmail.data;
+  const name = typeof identity.name === "string" ? escapeUnsafeCharacters(identity.name.trim()).slice(0, NAME_MAX_LENGTH) : "";
+  // Two first sign-ins of one person at once (two tabs) both find no account; the second insert then hits the unique
+  // index, and its second try finds the account the first made.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await signInOnce(ctx, { ...identity, email, name });
+    } catch (error) {
+      if (attempt >= 2 || !isUserKeyViolation(error)) throw error;
+    }
+  }
+}
+
+function isUserKeyViolation(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    const postgresError = cause as Error & { code?: string; constraint_name?: string };
+    if (postgresError.code === "23505" && USER_KEYS.includes(postgresError.constraint_name ?? "")) return true;
+  }
+  return false;
+}
+
+async function signInOnce(ctx: PublicOperationContext, identity: OidcIdentity): Promise<OidcSignInResult> {
   const now = nowOf(ctx);
-  const email = identity.email.trim().toLowerCase();
+  const { email } = identity;
   const actor = { id: null, email, clientAddress: identity.clientAddress };
   return ctx.db.transaction(async (tx) => {
     let [user] = await tx.select().from(users).where(eq(users.oidcSubject, identity.subject)).for("update").limit(1);

@@ -4,6 +4,7 @@ import { locations } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { DomainError } from "@/lib/errors/domain-error";
+import { assertNotArchived } from "@/lib/locations/location-lifecycle";
 import { safeText } from "@/lib/validation/safe-text";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
 
@@ -36,6 +37,7 @@ export async function setSchedulePaused(
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(locations).where(eq(locations.id, locationId)).for("update").limit(1);
     if (!row) throw new DomainError("NOT_FOUND", "Location not found.");
+    assertNotArchived(row);
     const wasPaused = row.schedulePausedAt !== null;
     if (wasPaused === input.paused) return stateOf(row);
     const [updated] = await tx

@@ -8,11 +8,13 @@ import { systemActorAs } from "@/lib/auth/permissions";
 import { isSealedSecret } from "@/lib/crypto/secret-box";
 import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
 import { DomainError } from "@/lib/errors/domain-error";
+import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { setSandboxResponseShape } from "@/lib/sandbox/provision";
 import { sandboxResponseShapes } from "@/lib/sandbox/response-shapes";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { createSandboxFixture, createSandboxHttp, type SandboxFixture } from "@/lib/sandbox/testing";
 import { startRecordingProxy, type RecordingProxy } from "@/lib/upstream/testing/recording-proxy";
+import { archiveLocation } from "./archive-location";
 import { connectLimits, connectLocation } from "./connect-location";
 import { disconnectLocation } from "./disconnect-location";
 import { getLocationRow } from "./get-location";
@@ -178,6 +180,29 @@ describe("connect", () => {
     );
     expect(error.code).toBe("UPSTREAM_UNAVAILABLE");
     expect(error.message).toContain("could not be reached. Nothing was changed. Try again in a few minutes");
+  });
+
+  it("an archive that lands while the owner's token flow runs wins: the connect is refused and the archived location holds no token", async () => {
+    const location = await addLocation();
+    // The check of the new token waits, so the archive lands between the connect's first read and its write.
+    await injectFault(db, { target: "users_me", mode: { kind: "delay", ms: 1500 }, count: 1 });
+    try {
+      const connecting = connectLocation(
+        { db, actor: actorFor() },
+        { locationId: location.id, email: fixture.owner.email, password: fixture.owner.password },
+      ).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      await vi.waitFor(() => expect(proxy.exchanges).toHaveLength(2), { timeout: 10_000, interval: 20 });
+      await archiveLocation({ db, actor: actorFor() }, { locationId: location.id });
+      expect(await connecting).toMatchObject({ code: "CONFLICT" });
+    } finally {
+      await clearFaults(db);
+    }
+    const row = await getLocationRow(db, location.id);
+    expect(row.archivedAt).not.toBeNull();
+    expect(row.locationTokenEncrypted).toBeNull();
   });
 
   it("reconnect replaces the token; disconnect deletes it; both are audited", async () => {

@@ -14,7 +14,7 @@ import type { UpstreamClientOptions } from "@/lib/upstream/client";
 import { connectionProblem, type ConnectStep } from "./connection-errors";
 import { getLocationRow, toLocationView, type LocationView } from "./get-location";
 import type { ConnectLocationInput } from "./location-inputs";
-import { assertNotArchived } from "./location-lifecycle";
+import { assertNotArchived, lockLocationRow } from "./location-lifecycle";
 import { originOf, sealLocationToken } from "./location-token";
 
 export const connectLimits = {
@@ -74,6 +74,11 @@ export async function connectLocation(ctx: OperationContext, input: ConnectLocat
     const reconnect = Boolean(location.locationTokenEncrypted);
     const upstreamAccountEmail = me.email ?? input.email.trim().toLowerCase();
     return await db.transaction(async (tx) => {
+      // The token flow took seconds: an archive or a move of environment may have landed since the first read.
+      const current = await lockLocationRow(tx, location.id);
+      assertNotArchived(current);
+      if (current.environment !== location.environment || current.upstreamLocationId !== upstreamLocationId)
+        throw new DomainError("CONFLICT", "The location moved to another environment or upstream location while connecting: connect it again.");
       const [row] = await tx
         .update(locations)
         .set({

@@ -1,5 +1,5 @@
-import { count, eq } from "drizzle-orm";
-import { locations, syncedRecords, syncSessions } from "@/db/schema";
+import { and, count, eq, isNull } from "drizzle-orm";
+import { locations, syncedRecords, syncSessions, userInvites } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -11,7 +11,7 @@ export const TYPE_NAME_TO_DELETE = "Type the location's name exactly to delete i
 
 /**
  * Deletes an archived location for good: the row and, through its foreign keys' cascades, its sessions (steps,
- * attempts), synced records, preview, members, pending invites and alert state; its token lived in the row. Only the
+ * attempts), synced records, preview, members and alert state; its token lived in the row. Only the
  * audit log keeps it (an entry naming what went). The person types the location's name as the confirmation.
  */
 export async function deleteLocation(
@@ -28,6 +28,12 @@ export async function deleteLocation(
     await assertNoOpenSession(tx, locationId, "delete it");
     const [sessions] = await tx.select({ n: count() }).from(syncSessions).where(eq(syncSessions.locationId, locationId));
     const [records] = await tx.select({ n: count() }).from(syncedRecords).where(eq(syncedRecords.locationId, locationId));
+    // An owner's unused link names the location it was sent for; it also sets their password for their other
+    // locations, so it outlives this one (the foreign key's cascade would delete it).
+    await tx
+      .update(userInvites)
+      .set({ locationId: null })
+      .where(and(eq(userInvites.locationId, locationId), isNull(userInvites.usedAt)));
     await tx.delete(locations).where(eq(locations.id, locationId));
     const deleted = { id: row.id, name: row.name, sessions: sessions?.n ?? 0, syncedRecords: records?.n ?? 0 };
     await recordAuditEvent(tx, {

@@ -6,6 +6,7 @@ import type { OperationActor } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
 import { acceptInvite } from "@/lib/users/accept-invite";
 import { importLocations } from "./import-locations";
+import { inviteLocationOwner } from "./invite-location-owner";
 
 const { db } = await useTestDatabase();
 
@@ -95,6 +96,46 @@ describe("bulk onboarding from CSV (support)", () => {
     // The same file again: every row's upstream ID is taken now.
     const again = await importLocations({ db, actor: support }, { csv, dryRun: true });
     expect(again.problems.map((problem) => problem.row)).toEqual([2, 3, 4]);
+  });
+
+  it("the same file imported twice at once creates its locations once; the other import reports every row taken", async () => {
+    const csv = [header, "Twin A,UTC,US,staging,twin-a,src,10:00,twin.owner@example.test", "Twin B,UTC,US,staging,twin-b,src,10:00,"].join("\n");
+    const results = await Promise.all([1, 2, 3].map(() => importLocations({ db, actor: support }, { csv, dryRun: false })));
+    expect(results.map((result) => result.created.length).sort()).toEqual([0, 0, 2]);
+    for (const refused of results.filter((result) => result.created.length === 0))
+      expect(refused.problems.map((problem) => [problem.row, problem.field])).toEqual([
+        [2, "upstream_location_id"],
+        [3, "upstream_location_id"],
+      ]);
+    expect(await db.select().from(locations).where(eq(locations.name, "Twin A"))).toHaveLength(1);
+  });
+
+  it("names the file's line of a problem past a blank line, a quoted line break, CRLF and a byte-order mark", async () => {
+    const csv = [
+      `\ufeff${header}`,
+      '"Salon\r\nwith a line break",UTC,US,staging,lb-1,src,10:00,',
+      "",
+      "Salon B,Mars/Olympus,US,staging,lb-2,src,10:00,",
+    ].join("\r\n");
+    const result = await importLocations({ db, actor: support }, { csv, dryRun: true });
+    expect(result.problems).toEqual([
+      { row: 2, field: "name", reason: expect.stringContaining("U+000D") },
+      { row: 5, field: "time_zone", reason: expect.stringContaining("IANA time zone") },
+    ]);
+  });
+
+  it("an owner still to accept an earlier invitation keeps that location when an import invites them again", async () => {
+    const [first] = await db.insert(locations).values({ name: "Earlier", environment: "staging", upstreamLocationId: "earlier-1" }).returning();
+    const earlier = await inviteLocationOwner({ db, actor: support }, { locationId: first!.id, email: "pending.owner@example.test", name: "" });
+    expect(earlier.kind).toBe("invite");
+    const result = await importLocations(
+      { db, actor: support },
+      { csv: [header, "Later,UTC,US,staging,later-1,src,10:00,pending.owner@example.test"].join("\n"), dryRun: false },
+    );
+    const token = result.owners[0]!.path!.split("/").at(-1)!;
+    const accepted = await acceptInvite({ db }, { token, password: "the owner's long password", clientAddress: "x" });
+    const memberships = await db.select().from(locationMembers).where(eq(locationMembers.userId, accepted.userId));
+    expect(memberships.map((membership) => membership.locationId).sort()).toEqual([first!.id, result.created[0]!.id].sort());
   });
 
   it("is refused to an engineer and an owner", async () => {

@@ -1,5 +1,5 @@
-import { eq, sql } from "drizzle-orm";
-import { locationMembers, users } from "@/db/schema";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { locationMembers, userInvites, users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { joinsLocationsAsMember } from "@/lib/auth/permissions";
@@ -18,7 +18,8 @@ export type OwnerInvitation =
 
 /**
  * Invites the owner of a location. A new email gets an owner account and a link;
- * an owner who has not set a password yet gets a fresh link (older ones stop working);
+ * an owner who has not set a password yet gets a fresh link (older ones stop working; the location an older one
+ * was for stays theirs, as a membership);
  * an owner with a password simply becomes a member. Simultaneous invitations of one
  * email queue on the owner's row; of those that would create the account, one does
  * and the others get a conflict.
@@ -71,6 +72,13 @@ export async function inviteLocationOwner(ctx: OperationContext, input: OwnerInv
         details: { role: "owner" },
       });
     }
+    // The owner's unused link this one replaces may be for another location: they keep that one as a member.
+    const [replaced] = await tx
+      .select({ locationId: userInvites.locationId })
+      .from(userInvites)
+      .where(and(eq(userInvites.userId, owner.id), isNull(userInvites.usedAt)));
+    if (replaced?.locationId && replaced.locationId !== location.id)
+      await tx.insert(locationMembers).values({ locationId: replaced.locationId, userId: owner.id }).onConflictDoNothing();
     const invite = await issueInvite(tx, { userId: owner.id, createdBy: actor.id, locationId: location.id });
     await recordAuditEvent(tx, {
       actor,

@@ -6,12 +6,15 @@ import type { OperationActor } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
 import { FleetMatrixQuery } from "@/lib/fleet/fleet-inputs";
 import { loadFleetMatrix } from "@/lib/fleet/fleet-matrix";
+import { setSchedulePaused } from "@/lib/fleet/schedule-pause";
+import { requestPreview } from "@/lib/preview/request-preview";
 import { findDueLocations } from "@/lib/sync/schedule/due-locations";
 import { archiveLocation, restoreLocation } from "./archive-location";
 import { createLocation } from "./create-location";
 import { deleteLocation } from "./delete-location";
 import { inviteLocationOwner } from "./invite-location-owner";
 import { listLocations } from "./list-locations";
+import { acceptInvite } from "@/lib/users/accept-invite";
 import { LocationInput, LocationListQuery } from "./location-inputs";
 import { moveLocationEnvironment } from "./move-location-environment";
 import { updateLocation } from "./update-location";
@@ -83,6 +86,13 @@ describe("archive and restore (support)", () => {
       code: "CONFLICT",
     });
 
+    // Neither through the operations the page no longer offers: a schedule pause, a preview run.
+    await expect(setSchedulePaused({ db, actor: support }, { locationId: location.id, paused: true, reason: "busy" })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
+    for (const rebuild of [false, true])
+      await expect(requestPreview({ db, actor: support }, { locationId: location.id, rebuild })).rejects.toMatchObject({ code: "CONFLICT" });
+
     const restored = await restoreLocation({ db, actor: support }, { locationId: location.id });
     expect(restored).toMatchObject({ archivedAt: null, connected: false });
     expect(await listNames()).toContain(location.name);
@@ -130,6 +140,22 @@ describe("delete for good (admin)", () => {
     expect(entry).toMatchObject({ targetId: location.id, targetLabel: "Salon Königsallee", actorEmail: admin.email });
   });
 
+  it("an owner's unused invitation for the deleted location still sets their password for their other locations", async () => {
+    const first = await connectedLocation();
+    const second = await connectedLocation();
+    const email = `pending-${++sequence}@example.test`;
+    await inviteLocationOwner({ db, actor: support }, { locationId: second.id, email, name: "" });
+    // Invited again for the first before accepting: a member of the second, the link now for the first.
+    const invitation = await inviteLocationOwner({ db, actor: support }, { locationId: first.id, email, name: "" });
+    await archiveLocation({ db, actor: support }, { locationId: first.id });
+    await deleteLocation({ db, actor: admin }, { locationId: first.id, confirmName: first.name });
+    const token = invitation.kind === "invite" ? invitation.path.split("/").at(-1)! : "";
+    const accepted = await acceptInvite({ db }, { token, password: "the owner's long password", clientAddress: "x" });
+    expect(accepted).toMatchObject({ passwordSet: true, locationId: null });
+    const memberships = await db.select().from(locationMembers).where(eq(locationMembers.userId, accepted.userId));
+    expect(memberships.map((membership) => membership.locationId)).toEqual([second.id]);
+  });
+
   it("refuses a location that is not archived, and one whose session runs", async () => {
     const location = await connectedLocation();
     await expect(deleteLocation({ db, actor: admin }, { locationId: location.id, confirmName: location.name })).rejects.toMatchObject({
@@ -157,6 +183,16 @@ describe("move from staging to production (support)", () => {
     await expect(moveLocationEnvironment({ db, actor: support }, { locationId: location.id, environment: "production" })).rejects.toMatchObject({
       code: "INVALID",
     });
+  });
+
+  it("an edit of a disconnected location's environment or upstream ID forgets what the old upstream accepted, as a move does", async () => {
+    for (const change of [{ environment: "production" as const }, { upstreamLocationId: `edited-${++sequence}` }]) {
+      const location = await connectedLocation();
+      await db.update(locations).set({ locationTokenEncrypted: null }).where(eq(locations.id, location.id));
+      const edited = await updateLocation({ db, actor: support }, { locationId: location.id, ...change });
+      expect(edited.fullSyncReason).not.toBeNull();
+      expect(await db.select().from(syncedRecords).where(eq(syncedRecords.locationId, location.id))).toEqual([]);
+    }
   });
 
   it("refuses an upstream ID another production location holds, and a move while a session runs", async () => {

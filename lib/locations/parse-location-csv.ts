@@ -30,17 +30,23 @@ const columnByNormalizedName = new Map<string, ImportColumn>(importColumns.map((
  * Checks across rows and against the database are ./import-locations.ts's. Every problem is reported, not the first.
  */
 export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: ImportProblem[] } {
-  let records: string[][];
+  let parsed: { record: string[]; info: { bytes: number } }[];
   try {
-    records = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true });
+    parsed = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true }) as unknown as typeof parsed;
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 1;
     return { rows: [], problems: [{ row: line, field: "file", reason: `is not valid CSV: ${(error as Error).message}` }] };
   }
-  const [header = [], ...body] = records;
+  const [header = [], ...body] = parsed.map((entry) => entry.record);
+  const lines = startLines(
+    csv,
+    parsed.map((entry) => entry.info.bytes),
+  );
+  const lineOf = (index: number) => lines[index + 1]!;
   const columns = header.map((name) => columnByNormalizedName.get(normalize(name)) ?? null);
   const missing = importColumns.filter((column) => column !== "owner_email" && column !== "sync_time" && !columns.includes(column));
-  if (missing.length) return { rows: [], problems: missing.map((column) => ({ row: 1, field: column, reason: "is missing from the header row" })) };
+  if (missing.length)
+    return { rows: [], problems: missing.map((column) => ({ row: lines[0] ?? 1, field: column, reason: "is missing from the header row" })) };
   if (body.length === 0) return { rows: [], problems: [{ row: 1, field: "file", reason: "has no rows under its header" }] };
   if (body.length > IMPORT_MAX_ROWS)
     return { rows: [], problems: [{ row: 1, field: "file", reason: `has ${body.length} rows; at most ${IMPORT_MAX_ROWS} are imported at once` }] };
@@ -48,7 +54,7 @@ export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: Im
   const rows: ImportRow[] = [];
   const problems: ImportProblem[] = [];
   body.forEach((record, index) => {
-    const row = index + 2;
+    const row = lineOf(index);
     const value = (column: ImportColumn) => {
       const at = columns.indexOf(column);
       return at >= 0 && record[at] !== "" ? record[at] : undefined;
@@ -70,4 +76,27 @@ export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: Im
     if (parsed.success && (!email || email.success)) rows.push({ row, location: parsed.data, ownerEmail: email?.data ?? null });
   });
   return { rows, problems };
+}
+
+const [SPACE, TAB, CR, LF] = [0x20, 0x09, 0x0d, 0x0a];
+
+/**
+ * The line each record starts on, from the byte offset where the parser says each ends: blank lines are skipped and a
+ * quoted value may span lines, so not its index; and the parser's own line count takes a CRLF inside quotes for two.
+ */
+function startLines(csv: string, recordEnds: number[]): number[] {
+  const bytes = Buffer.from(csv, "utf8");
+  const starts: number[] = [];
+  let line = 1;
+  let at = 0;
+  const step = () => {
+    if (bytes[at] === LF || (bytes[at] === CR && bytes[at + 1] !== LF)) line += 1;
+    at += 1;
+  };
+  for (const end of recordEnds) {
+    while (at < end && [SPACE, TAB, CR, LF].includes(bytes[at]!)) step();
+    starts.push(line);
+    while (at < end) step();
+  }
+  return starts;
 }

@@ -18,6 +18,8 @@ const fieldsBoundToToken: readonly EditableField[] = ["environment", "upstreamLo
 export const DISCONNECT_FIRST = "Disconnect the location first: its token belongs to the upstream location it was connected to.";
 /** locations.full_sync_reason after a change of source key: the upstream holds records read from the old one. */
 export const SOURCE_KEY_CHANGED = "The source key changed";
+/** locations.full_sync_reason after a change of environment or upstream location ID of a location that had synced. */
+export const UPSTREAM_CHANGED = "The upstream location changed";
 
 function changesOf(row: LocationRow, input: LocationUpdateInput): Partial<Record<EditableField, Change>> {
   const changes: Partial<Record<EditableField, Change>> = {};
@@ -71,9 +73,13 @@ export async function updateLocation(
       const values = Object.fromEntries(changedFields.map((field) => [field, input[field]])) as LocationUpdateInput;
       // Another source key means other rows: the next sync session is full (first setting a key, nothing synced yet, is not a change).
       const rebuildsSync = changes.sourceKey !== undefined && (row.sourceKey !== null || (await hasSynced(tx, id)));
+      // As a move (./move-location-environment.ts): what the old upstream location accepted says nothing about the new one.
+      const leavesUpstream = (changes.environment !== undefined || changes.upstreamLocationId !== undefined) && (await hasSynced(tx, id));
+      if (leavesUpstream) await tx.delete(syncedRecords).where(eq(syncedRecords.locationId, id));
+      const fullSyncReason = leavesUpstream ? UPSTREAM_CHANGED : rebuildsSync ? SOURCE_KEY_CHANGED : undefined;
       const [updated] = await tx
         .update(locations)
-        .set({ ...values, ...(rebuildsSync ? { fullSyncReason: SOURCE_KEY_CHANGED } : {}), updatedAt: nowOf(ctx) })
+        .set({ ...values, ...(fullSyncReason ? { fullSyncReason } : {}), updatedAt: nowOf(ctx) })
         .where(eq(locations.id, id))
         .returning();
       if (!updated) throw new Error("update returned no row");

@@ -2,9 +2,11 @@ import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { previewRuns } from "@/db/schema";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
+import { isSystemActor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import { sendJob } from "@/lib/jobs/job-sender";
 import { getLocationRow } from "@/lib/locations/get-location";
+import { assertNotArchived } from "@/lib/locations/location-lifecycle";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { computePreviewJob } from "./compute-preview-job";
 
@@ -27,6 +29,8 @@ export interface RequestPreviewInput {
  */
 export async function requestPreview(ctx: OperationContext, input: RequestPreviewInput): Promise<PreviewRun> {
   await assertCanAtLocation(ctx.db, ctx.actor, input.rebuild ? "preview.rebuild" : "preview.refresh", input.locationId);
+  // A person's refresh or rebuild changes an archived location; the system's own runs (opening the page) read it only.
+  if (!isSystemActor(ctx.actor)) assertNotArchived(await getLocationRow(ctx.db, input.locationId));
   return queuePreviewRun(
     ctx.db,
     { ...input, requestedByEmail: input.requestedByEmail === undefined ? ctx.actor.email : input.requestedByEmail },

@@ -108,6 +108,30 @@ describe("sync history retention", () => {
     }
   });
 
+  it("keeps every attempt detail of a session still running, however old the attempt", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const [running] = await db
+      .insert(syncSessions)
+      .values({ locationId: location.id, environment: "staging", trigger: "manual", optionalSteps: [], status: "running" })
+      .returning();
+    await db.insert(syncAttempts).values({
+      sessionId: running!.id,
+      operation: "open",
+      attempt: 1,
+      method: "PUT",
+      path: "/sync",
+      status: 200,
+      durationMs: 5,
+      startedAt: new Date(Date.now() - 3 * 24 * 60 * 60 * 1000),
+      requestHeaders: { "content-type": "application/json" },
+      responseBody: "{}",
+    });
+    await pruneSyncHistory(db, { attemptDetailsDays: 1, sessionDays: 400 });
+    const [attempt] = await db.select().from(syncAttempts).where(eq(syncAttempts.sessionId, running!.id));
+    expect(attempt).toMatchObject({ requestHeaders: { "content-type": "application/json" }, responseBody: "{}" });
+    await db.update(syncSessions).set({ status: "failed" }).where(eq(syncSessions.id, running!.id));
+  });
+
   it("works through a backlog in batches and never deletes a session in flight", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const finished = await runManualTestSync(db, location.id, sampleSourceRows());

@@ -33,7 +33,7 @@ async function inBatches(size: number, batch: () => Promise<number>): Promise<nu
  * Sync history retention: HTTP attempts older than `attemptDetailsDays` lose their recorded exchange (headers and
  * bodies: the part that may hold customer data) and keep their summary — operation, method, path, status, duration,
  * error, record and byte counts; finished sessions older than `sessionDays` are deleted (their steps, items and
- * attempts cascade). Queued and running sessions are never touched.
+ * attempts cascade). Queued and running sessions are never touched, their attempts neither.
  */
 export async function pruneSyncHistory(db: DatabaseOrTransaction, input: PruneSyncHistoryInput): Promise<PruneSyncHistoryResult> {
   const now = input.now ?? new Date();
@@ -63,6 +63,8 @@ export async function pruneSyncHistory(db: DatabaseOrTransaction, input: PruneSy
              select id from sync_attempts
               where started_at < ${detailsCutoff}
                 and (request_headers is not null or request_body is not null or response_headers is not null or response_body is not null)
+                and not exists (select 1 from sync_sessions session
+                                 where session.id = sync_attempts.session_id and session.status in ('queued', 'running'))
               limit ${size})
           returning id`,
     );

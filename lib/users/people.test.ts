@@ -44,6 +44,36 @@ describe("changing one's own password (an owner)", () => {
     const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "user.password_changed"));
     expect(entry).toMatchObject({ actorEmail: owner.email, targetId: owner.id });
   });
+
+  it("two changes sent at once with the same current password: one wins, the other is told its current password is not right", async () => {
+    const owner = await account("owner");
+    const outcomes = await Promise.allSettled(
+      ["the second long password", "the third long password"].map((password) =>
+        changeOwnPassword({ db, actor: owner }, { currentPassword: "the first long password", password }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    expect(outcomes.find((outcome) => outcome.status === "rejected")).toMatchObject({
+      reason: { code: "INVALID", fields: [{ field: "currentPassword" }] },
+    });
+    const winner = outcomes[0]!.status === "fulfilled" ? "the second long password" : "the third long password";
+    expect((await signIn(owner.email, winner)).ok).toBe(true);
+  });
+
+  it("a change that proved the password a reset link has just replaced is refused: the reset's password stays", async () => {
+    const admin = await account("admin");
+    const engineer = await account("engineer");
+    const link = await issuePasswordReset({ db, actor: admin }, { userId: engineer.id });
+    const outcomes = await Promise.allSettled([
+      changeOwnPassword({ db, actor: engineer }, { currentPassword: "the first long password", password: "changed long password" }),
+      resetPassword({ db }, { token: tokenOf(link.path), password: "reset long password", clientAddress: "x" }),
+    ]);
+    expect(outcomes[1]).toMatchObject({ status: "fulfilled" });
+    const changed = outcomes[0]!.status === "fulfilled";
+    // Either the change came first (and the reset replaced it) or it is refused: never the reset undone.
+    expect((await signIn(engineer.email, "reset long password")).ok).toBe(true);
+    if (!changed) expect(outcomes[0]).toMatchObject({ reason: { code: "INVALID" } });
+  });
 });
 
 describe("password reset links (an admin sends, the person uses)", () => {
@@ -76,6 +106,21 @@ describe("password reset links (an admin sends, the person uses)", () => {
         code: "NOT_FOUND",
       },
     );
+  });
+  it("one link sent twice at once sets one password: the other is told the link was used", async () => {
+    const admin = await account("admin");
+    const engineer = await account("engineer");
+    const link = await issuePasswordReset({ db, actor: admin }, { userId: engineer.id });
+    const before = await epochOf(engineer.id);
+    const passwords = ["first racing password", "second racing password"];
+    const outcomes = await Promise.allSettled(
+      passwords.map((password) => resetPassword({ db }, { token: tokenOf(link.path), password, clientAddress: "x" })),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    expect(outcomes.find((outcome) => outcome.status === "rejected")).toMatchObject({ reason: { code: "NOT_FOUND" } });
+    const winner = passwords[outcomes.findIndex((outcome) => outcome.status === "fulfilled")]!;
+    expect((await signIn(engineer.email, winner)).ok).toBe(true);
+    expect(await epochOf(engineer.id)).toBe(before + 1);
   });
 });
 
@@ -120,6 +165,24 @@ describe("single sign-on", () => {
     expect(again).toMatchObject({ ok: true, user: { id: first.ok ? first.user.id : "" } });
     const [row] = await db.select().from(users).where(eq(users.oidcSubject, person.subject));
     expect(row).toMatchObject({ role: "support", passwordHash: null });
+  });
+
+  it("two first sign-ins of one new person at once (two tabs) make one account and both get in", async () => {
+    const person = identity({ role: "support" });
+    const results = await Promise.all([signInWithOidc({ db }, person), signInWithOidc({ db }, person), signInWithOidc({ db }, person)]);
+    const accounts = await db.select().from(users).where(eq(users.oidcSubject, person.subject));
+    expect(accounts).toHaveLength(1);
+    for (const result of results) expect(result).toMatchObject({ ok: true, user: { id: accounts[0]!.id } });
+  });
+
+  it("a provider's name holding NUL or direction characters, or an email that is none, is stored safely or refused, never thrown", async () => {
+    const nul = identity({ name: "Sam\u0000\u202e nimdA", role: "support" });
+    expect(await signInWithOidc({ db }, nul)).toMatchObject({ ok: true });
+    const [row] = await db.select().from(users).where(eq(users.oidcSubject, nul.subject));
+    expect(row!.name).not.toMatch(/[\u0000\u202e]/);
+    expect(await signInWithOidc({ db }, identity({ email: "not an email", role: "support" }))).toEqual({ ok: false, reason: "unverified_email" });
+    // Claims are JSON: a provider may send a name that is no string at all.
+    expect(await signInWithOidc({ db }, identity({ name: { given: "Sam" } as unknown as string, role: "support" }))).toMatchObject({ ok: true });
   });
 
   it("an unknown account without a mapped role gets no access until an admin assigns one", async () => {

@@ -133,6 +133,23 @@ describe("a scoped replay", () => {
     expect(Object.keys(held.appointments).sort()).toEqual(["a1", "a2", "a4"]);
   });
 
+  it("two replays of one location asked at once: one is queued, the other refused with 409 naming it; one audit entry", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const ask = () => startReplay({ db, actor: support }, { locationId: location.id, steps: ["openings"], reason: "resend openings" });
+    const outcomes = await Promise.allSettled([ask(), ask(), ask()]);
+    const started = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value.sessionId] : []));
+    expect(started).toHaveLength(1);
+    for (const outcome of outcomes.filter((candidate) => candidate.status === "rejected"))
+      expect(outcome).toMatchObject({ reason: { code: "CONFLICT", message: expect.stringContaining(started[0]!) } });
+    expect(await db.select().from(syncSessions).where(eq(syncSessions.locationId, location.id))).toHaveLength(1);
+    const audited = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "sync.replay_started"), eq(auditLog.targetId, location.id)));
+    expect(audited).toHaveLength(1);
+    await db.update(syncSessions).set({ status: "cancelled" }).where(eq(syncSessions.id, started[0]!));
+  });
+
   it("refuses what it cannot do: a date range beside another step, a range backwards, vehicles of a salon, an owner", async () => {
     expect(ReplayInput.safeParse({ steps: ["contact_details"], from: "2026-03-01", reason: "x y z" }).success).toBe(false);
     expect(ReplayInput.safeParse({ steps: ["appointments"], from: "2026-03-02", to: "2026-03-01", reason: "x y z" }).success).toBe(false);
@@ -141,6 +158,13 @@ describe("a scoped replay", () => {
     await expect(startReplay({ db, actor: support }, { locationId: location.id, steps: ["vehicles"], reason: "resend" })).rejects.toMatchObject({
       code: "INVALID",
     });
+    // A range past the appointment window (today + 6 months) would send nothing: refused, naming from.
+    await expect(
+      startReplay(
+        { db, actor: support, now: new Date("2026-03-01T12:00:00Z") },
+        { locationId: location.id, steps: ["appointments"], from: "2026-09-02", to: "2026-12-31", reason: "resend" },
+      ),
+    ).rejects.toMatchObject({ code: "INVALID", fields: [{ field: "from", reason: expect.stringContaining("2026-09-01") }] });
     const owner = await staff("owner");
     await expect(startReplay({ db, actor: owner }, { locationId: location.id, steps: ["openings"], reason: "resend" })).rejects.toMatchObject({
       code: "FORBIDDEN",

@@ -3,7 +3,8 @@ import { locations } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { DomainError } from "@/lib/errors/domain-error";
-import type { OperationContext } from "@/lib/operations/context";
+import { nowOf, type OperationContext } from "@/lib/operations/context";
+import { appointmentHorizonEnd } from "../plan/local-dates";
 import { assertSessionStarted, requestSyncSession } from "../request-session";
 import type { ReplayInput } from "../session-inputs";
 
@@ -18,13 +19,20 @@ export async function startReplay(
   const { db, actor } = ctx;
   await assertCanAtLocation(db, actor, "sync.replay", input.locationId);
   const [location] = await db
-    .select({ name: locations.name, automotive: locations.automotive })
+    .select({ name: locations.name, automotive: locations.automotive, timeZone: locations.timeZone })
     .from(locations)
     .where(eq(locations.id, input.locationId));
   if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
   if (input.steps.includes("vehicles") && !location.automotive) {
     throw new DomainError("INVALID", "This location sends no vehicles (it is not an automotive business).", [
       { field: "steps", reason: "vehicles are sent only for automotive locations" },
+    ]);
+  }
+  const horizonEnd = appointmentHorizonEnd(nowOf(ctx), location.timeZone);
+  if (input.from && input.from > horizonEnd) {
+    // Nothing of it would be sent: appointments go up to today + 6 months (spec 4.4).
+    throw new DomainError("INVALID", `Appointments are sent up to ${horizonEnd} (6 months ahead); this range starts after it.`, [
+      { field: "from", reason: `must be on or before ${horizonEnd}, the last date appointments are sent for` },
     ]);
   }
   const replay = { steps: input.steps, from: input.from ?? null, to: input.to ?? null, reason: input.reason };
