@@ -23,6 +23,7 @@ interface UserRow {
   active: boolean;
   rolePending: boolean;
   hasPassword: boolean;
+  singleSignOn: boolean;
   pendingInviteExpiresAt: string | null;
   lastSignInAt: string | null;
 }
@@ -110,6 +111,8 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                     <Badge tone="warning">Awaiting a role</Badge>
                   ) : !user.active ? (
                     <Badge tone="danger">Deactivated</Badge>
+                  ) : user.singleSignOn ? (
+                    <Badge tone="success">Single sign-on</Badge>
                   ) : user.hasPassword ? (
                     <Badge tone="success">Active</Badge>
                   ) : (
@@ -118,12 +121,12 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                 </TableCell>
                 <TableCell>{user.lastSignInAt ? <Time value={user.lastSignInAt} timeZone="UTC" /> : "Never"}</TableCell>
                 <TableCell className="flex flex-wrap justify-end gap-2">
-                  {user.active && !user.hasPassword ? (
+                  {user.active && !user.hasPassword && !user.singleSignOn ? (
                     <Button size="sm" variant="secondary" onClick={() => reinvite(user)}>
                       New invite link
                     </Button>
                   ) : null}
-                  {user.active && user.hasPassword && user.id !== currentUserId ? (
+                  {user.active && user.hasPassword && !user.singleSignOn && user.id !== currentUserId ? (
                     <Button size="sm" variant="secondary" onClick={() => resetLink(user)} aria-label={`Send a password reset link to ${user.email}`}>
                       Reset link
                     </Button>

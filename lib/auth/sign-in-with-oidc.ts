@@ -72,16 +72,18 @@ async function signInOnce(ctx: PublicOperationContext, identity: OidcIdentity): 
         .where(eq(sql`lower(${users.email})`, email))
         .for("update")
         .limit(1);
-      if (user && (!identity.emailVerified || user.oidcSubject !== null)) {
+      // Already linked to this subject: a first sign-in racing this one (another tab) committed between the two look-ups.
+      const toLink = user && user.oidcSubject !== identity.subject ? user : undefined;
+      if (toLink && (!identity.emailVerified || toLink.oidcSubject !== null)) {
         await recordAuditEvent(tx, {
-          actor: { ...actor, id: user.id },
+          actor: { ...actor, id: toLink.id },
           action: "auth.sign_in_failed",
           details: { reason: "single sign-on email not linkable" },
         });
         return { ok: false, reason: "unverified_email" };
       }
-      if (user) {
-        [user] = await tx.update(users).set({ oidcSubject: identity.subject, updatedAt: now }).where(eq(users.id, user.id)).returning();
+      if (toLink) {
+        [user] = await tx.update(users).set({ oidcSubject: identity.subject, updatedAt: now }).where(eq(users.id, toLink.id)).returning();
       }
     }
     if (!user) {

@@ -50,7 +50,8 @@ export async function inviteLocationOwner(ctx: OperationContext, input: OwnerInv
         { field: "email", reason: "is deactivated" },
       ]);
     }
-    if (existing?.passwordHash) {
+    // An account that signs in already (a password, or single sign-on) needs no link: it is made a member.
+    if (existing?.passwordHash || existing?.oidcSubject) {
       await tx.insert(locationMembers).values({ locationId: location.id, userId: existing.id }).onConflictDoNothing();
       await recordAuditEvent(tx, { actor, action: "location.owner_added", target, details: { email: existing.email } });
       return { kind: "member_added", email: existing.email };

@@ -20,7 +20,8 @@ export async function findUsableInvite(ctx: PublicOperationContext, { token }: {
       email: users.email,
       locationId: userInvites.locationId,
       expiresAt: userInvites.expiresAt,
-      hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+      // The link sets no password: the account has one, or signs in through single sign-on.
+      hasPassword: sql<boolean>`${users.passwordHash} is not null or ${users.oidcSubject} is not null`,
     })
     .from(userInvites)
     .innerJoin(users, eq(users.id, userInvites.userId))
@@ -49,6 +50,8 @@ export async function acceptInvite(
   const { db } = ctx;
   const now = nowOf(ctx);
   const tokenHash = hashInviteToken(input.token);
+  // A link that cannot be used costs no hash: anyone may post here, and a hash is the expensive part.
+  if (!(await findUsableInvite(ctx, input))) throw unusable();
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const [link] = await tx.select({ userId: userInvites.userId }).from(userInvites).where(eq(userInvites.tokenHash, tokenHash)).limit(1);
@@ -62,7 +65,7 @@ export async function acceptInvite(
       .where(and(eq(userInvites.tokenHash, tokenHash), isNull(userInvites.usedAt), gt(userInvites.expiresAt, now)))
       .returning({ userId: userInvites.userId, locationId: userInvites.locationId });
     if (!spent) throw unusable();
-    const passwordSet = user.passwordHash === null;
+    const passwordSet = user.passwordHash === null && user.oidcSubject === null;
     if (passwordSet) {
       await tx
         .update(users)

@@ -5,6 +5,9 @@ import { userInvites } from "@/db/schema";
 
 export const INVITE_TTL_HOURS = 72;
 
+/** Why no link gives a single sign-on account a password: it would let the person past the company's provider. */
+export const SINGLE_SIGN_ON_NO_PASSWORD = "This person signs in through the company's single sign-on: a link cannot give the account a password.";
+
 export function hashInviteToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }

@@ -13,6 +13,8 @@ export interface UserListItem {
   /** A single sign-on account no claim gave a role: no access until an admin assigns one. */
   rolePending: boolean;
   hasPassword: boolean;
+  /** Signs in through the company's provider: no link ever gives the account a password. */
+  singleSignOn: boolean;
   pendingInviteExpiresAt: Date | null;
   lastSignInAt: Date | null;
   createdAt: Date;
@@ -30,6 +32,7 @@ export async function listUsers(ctx: OperationContext<Actor>): Promise<UserListI
       active: users.active,
       rolePending: users.rolePending,
       hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+      singleSignOn: sql<boolean>`${users.oidcSubject} is not null`,
       pendingInviteExpiresAt: sql<Date | null>`(select max(i.expires_at) from user_invites i where i.user_id = "users"."id" and i.used_at is null and i.expires_at > now())`,
       lastSignInAt: users.lastSignInAt,
       createdAt: users.createdAt,

@@ -6,7 +6,7 @@ import { assertCan } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/passwords";
 import { DomainError } from "@/lib/errors/domain-error";
 import { nowOf, type OperationContext, type PublicOperationContext } from "@/lib/operations/context";
-import { hashInviteToken } from "./invite-links";
+import { hashInviteToken, SINGLE_SIGN_ON_NO_PASSWORD } from "./invite-links";
 
 /** Shorter than an invite's 72 hours: the link replaces a password that exists. */
 export const PASSWORD_RESET_TTL_MINUTES = 60;
@@ -35,6 +35,7 @@ export async function issuePasswordReset(
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update").limit(1);
     if (!user) throw new DomainError("NOT_FOUND", "User not found.");
     if (!user.active) throw new DomainError("CONFLICT", "Reactivate the user before sending a reset link.");
+    if (user.oidcSubject) throw new DomainError("CONFLICT", SINGLE_SIGN_ON_NO_PASSWORD);
     await tx
       .insert(passwordResetLinks)
       .values({ userId, tokenHash: hashInviteToken(token), createdBy: actor.id, createdAt: now, expiresAt })
@@ -73,6 +74,8 @@ export async function resetPassword(
 ): Promise<{ email: string }> {
   const now = nowOf(ctx);
   const tokenHash = hashInviteToken(input.token);
+  // A link that cannot be used costs no hash: anyone may post here, and a hash is the expensive part.
+  if (!(await findUsablePasswordReset(ctx, input))) throw unusable();
   const passwordHash = await hashPassword(input.password);
   return ctx.db.transaction(async (tx) => {
     const [spent] = await tx

@@ -10,7 +10,13 @@ import { signInWithOidc } from "@/lib/auth/sign-in-with-oidc";
 import { signInWithPassword } from "@/lib/auth/sign-in-with-password";
 import { changeOwnPassword } from "./change-own-password";
 import { createUser } from "./create-user";
+import { createLocation } from "@/lib/locations/create-location";
+import { inviteLocationOwner } from "@/lib/locations/invite-location-owner";
+import { LocationInput } from "@/lib/locations/location-inputs";
+import { SINGLE_SIGN_ON_NO_PASSWORD } from "./invite-links";
+import { listUsers } from "./list-users";
 import { issuePasswordReset, resetPassword } from "./password-reset";
+import { reissueInvite } from "./reissue-invite";
 import { updateUser } from "./update-user";
 
 const { db } = await useTestDatabase();
@@ -169,7 +175,7 @@ describe("single sign-on", () => {
 
   it("two first sign-ins of one new person at once (two tabs) make one account and both get in", async () => {
     const person = identity({ role: "support" });
-    const results = await Promise.all([signInWithOidc({ db }, person), signInWithOidc({ db }, person), signInWithOidc({ db }, person)]);
+    const results = await Promise.all(Array.from({ length: 8 }, () => signInWithOidc({ db }, person)));
     const accounts = await db.select().from(users).where(eq(users.oidcSubject, person.subject));
     expect(accounts).toHaveLength(1);
     for (const result of results) expect(result).toMatchObject({ ok: true, user: { id: accounts[0]!.id } });
@@ -217,5 +223,37 @@ describe("single sign-on", () => {
     await signInWithOidc({ db }, leaverIdentity);
     await updateUser({ db, actor: admin }, { userId: leaver.id, active: false });
     expect(await signInWithOidc({ db }, leaverIdentity)).toEqual({ ok: false, reason: "deactivated" });
+  });
+
+  it("no link gives a single sign-on account a password: reset and invite links are refused, an owner invitation adds the membership", async () => {
+    const admin = await account("admin");
+    const support = await account("support");
+    const person = identity({ role: "owner" });
+    const signedIn = await signInWithOidc({ db }, person);
+    const userId = signedIn.ok ? signedIn.user.id : "";
+    await expect(issuePasswordReset({ db, actor: admin }, { userId })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: SINGLE_SIGN_ON_NO_PASSWORD,
+    });
+    await expect(reissueInvite({ db, actor: admin }, { userId })).rejects.toMatchObject({ code: "CONFLICT", message: SINGLE_SIGN_ON_NO_PASSWORD });
+    const salon = await createLocation(
+      { db, actor: support },
+      LocationInput.parse({
+        name: `SSO Salon ${sequence}`,
+        timeZone: "UTC",
+        country: "DE",
+        environment: "staging",
+        upstreamLocationId: `sso-${sequence}`,
+        sourceKey: "s",
+        syncTime: "09:00",
+      }),
+    );
+    expect(await inviteLocationOwner({ db, actor: support }, { locationId: salon.id, email: person.email, name: "" })).toEqual({
+      kind: "member_added",
+      email: person.email,
+    });
+    const [row] = await db.select().from(users).where(eq(users.id, userId));
+    expect(row!.passwordHash).toBeNull();
+    expect((await listUsers({ db, actor: admin })).find((user) => user.id === userId)).toMatchObject({ singleSignOn: true, hasPassword: false });
   });
 });
