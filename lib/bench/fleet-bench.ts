@@ -27,6 +27,7 @@ import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { requestSyncSession } from "@/lib/sync/request-session";
 import { startCountOnlySandbox, type BenchSandbox } from "./bench-sandbox";
 import { createFreshDatabase } from "./fresh-database";
+import { percentile, runBenchmark } from "./time-runs";
 
 const WINDOW_HOURS = 10;
 const FLEET = 10_000;
@@ -126,6 +127,8 @@ interface DayRun {
   sessions: number;
   /** The most sessions one worker process ran at once. */
   atOnce: number;
+  /** The median session, from its start to its end. */
+  medianSessionSeconds: number;
   /** Answers of the sandbox per session (API and uploads), and bytes uploaded per session. */
   requestsPerSession: number;
   uploadBytesPerSession: number;
@@ -166,6 +169,10 @@ async function runDay(
       workers,
       sessions: rows.length,
       atOnce: mostAtOnce(rows),
+      medianSessionSeconds: percentile(
+        rows.map((row) => (row.finishedAt!.getTime() - row.startedAt!.getTime()) / 1000).sort((a, b) => a - b),
+        0.5,
+      ),
       requestsPerSession: requests!.answered / rows.length,
       uploadBytesPerSession: (uploadedAfter.bytes - uploadedBefore.bytes) / rows.length,
       drainSeconds,
@@ -279,12 +286,12 @@ async function main() {
     const needed = Math.ceil(FLEET / (two.perWorkerHour * WINDOW_HOURS));
     console.log("");
     console.log(
-      "| Upstream latency | Workers | Sessions | Answers per session | Most at once per worker | Day drained in | Last location waited | Sessions per worker-hour |",
+      "| Upstream latency | Workers | Sessions | Answers per session | Median session | Most at once per worker | Day drained in | Last location waited | Sessions per worker-hour |",
     );
-    console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (const run of runs)
       console.log(
-        `| ${latencyMs} ms | ${run.workers} | ${count(run.sessions)} | ${round(run.requestsPerSession)} | ${run.atOnce} | ${round(run.drainSeconds)} s | ` +
+        `| ${latencyMs} ms | ${run.workers} | ${count(run.sessions)} | ${round(run.requestsPerSession)} | ${round(run.medianSessionSeconds)} s | ${run.atOnce} | ${round(run.drainSeconds)} s | ` +
           `${round(run.lastWaitSeconds)} s | ${count(run.perWorkerHour)} |`,
       );
     console.log("");
@@ -310,4 +317,4 @@ async function main() {
   }
 }
 
-await main();
+runBenchmark(main);
