@@ -1,10 +1,12 @@
-// `npm run bench:fleet [-- --locations 200 --contacts 300 --concurrency 4]`: a fleet's day. Into a throwaway database it
-// generates many small locations of realistic shape, each with its own location in the count-only sandbox, syncs them
-// all once, then runs their daily incremental syncs (after a day's changes) twice: with one and with two worker
-// processes (`npm run worker`, compiled, SYNC_WORKER_CONCURRENCY sessions each). Every location is due at the same
-// moment (the worst case of a shared sync time). Prints sessions per worker-hour, the scaling from one to two workers,
-// how long the last location waited past its sync time, and how many workers 10,000 locations need to finish inside
-// their 09:00–19:00 window. Exits 1 when two workers do not finish clearly sooner than one.
+// `npm run bench:fleet [-- --locations 200 --contacts 300 --concurrency 4 --upstream-latency-ms 150]`: a fleet's day.
+// Into a throwaway database it generates many small locations of realistic shape, each with its own location in the
+// count-only sandbox, syncs them all once, then runs their daily incremental syncs (after a day's changes) twice: with
+// one and with two worker processes (`npm run worker`, compiled, SYNC_WORKER_CONCURRENCY sessions each). Every location
+// is due at the same moment (the worst case of a shared sync time). The sandbox holds every answer
+// --upstream-latency-ms (a distant upstream's round trip and own time; 0: loopback, where a session is pure CPU).
+// Prints sessions per worker-hour, the scaling from one to two workers, how long the last location waited past its
+// sync time, and how many workers 10,000 locations need to finish inside their 09:00–19:00 window. Exits 1 when two
+// workers do not finish clearly sooner than one.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { Command } from "commander";
