@@ -17,7 +17,7 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }
 
 describe("upstream latency (benchmarks)", () => {
   test("every answer, of the API and of an upload address, is held at least the latency", async () => {
-    const latencyMs = 300;
+    const latencyMs = 200;
     const fixture = await createSandboxFixture(testDb.db);
     const server = await startSandboxServer({ db: testDb.db, latencyMs });
     servers.push(server);
