@@ -16,14 +16,19 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 /**
  * `npm run sandbox -- --count-only` on free ports, keeping its state in the given database, or in its own embedded
- * database folder (one sandbox process per folder, so a developer's running sandbox is left alone).
+ * database folder (one sandbox process per folder, so a developer's running sandbox is left alone). `latencyMs` holds
+ * every answer that long (the sandbox's `--latency-ms`).
  */
-export async function startCountOnlySandbox(store: { databaseUrl: string } | { dataDir: string }): Promise<BenchSandbox> {
+export async function startCountOnlySandbox(
+  store: { databaseUrl: string } | { dataDir: string },
+  options: { latencyMs?: number } = {},
+): Promise<BenchSandbox> {
   const [apiPort, uploadPort] = [await findFreePort(), await findFreePort()];
   const storeArgs = "databaseUrl" in store ? ["--database-url", store.databaseUrl] : ["--data-dir", store.dataDir];
+  const latencyArgs = options.latencyMs ? ["--latency-ms", String(options.latencyMs)] : [];
   const child: ChildProcess = spawn(
     path.join(repoRoot, "node_modules/.bin/tsx"),
-    ["lib/sandbox/standalone.ts", "--count-only", "--api-port", String(apiPort), "--upload-port", String(uploadPort), ...storeArgs],
+    ["lib/sandbox/standalone.ts", "--count-only", "--api-port", String(apiPort), "--upload-port", String(uploadPort), ...latencyArgs, ...storeArgs],
     { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] },
   );
   let output = "";

@@ -1,10 +1,12 @@
-// `npm run bench:fleet [-- --locations 200 --contacts 300 --concurrency 4]`: a fleet's day. Into a throwaway database it
-// generates many small locations of realistic shape, each with its own location in the count-only sandbox, syncs them
-// all once, then runs their daily incremental syncs (after a day's changes) twice: with one and with two worker
-// processes (`npm run worker`, compiled, SYNC_WORKER_CONCURRENCY sessions each). Every location is due at the same
-// moment (the worst case of a shared sync time). Prints sessions per worker-hour, the scaling from one to two workers,
-// how long the last location waited past its sync time, and how many workers 10,000 locations need to finish inside
-// their 09:00–19:00 window. Exits 1 when two workers do not finish clearly sooner than one.
+// `npm run bench:fleet [-- --locations 200 --contacts 300 --concurrency 4 --upstream-latency-ms 150]`: a fleet's day.
+// Into a throwaway database it generates many small locations of realistic shape, each with its own location in the
+// count-only sandbox, syncs them all once, then runs their daily incremental syncs (after a day's changes) twice: with
+// one and with two worker processes (`npm run worker`, compiled, SYNC_WORKER_CONCURRENCY sessions each). Every location
+// is due at the same moment (the worst case of a shared sync time). The sandbox holds every answer
+// --upstream-latency-ms (a distant upstream's round trip and own time; 0: loopback, where a session is pure CPU).
+// Prints sessions per worker-hour, the scaling from one to two workers, how long the last location waited past its
+// sync time, and how many workers 10,000 locations need to finish inside their 09:00–19:00 window. Exits 1 when two
+// workers do not finish clearly sooner than one.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { Command } from "commander";
@@ -27,6 +29,7 @@ import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { requestSyncSession } from "@/lib/sync/request-session";
 import { startCountOnlySandbox, type BenchSandbox } from "./bench-sandbox";
 import { createFreshDatabase } from "./fresh-database";
+import { percentile, runBenchmark } from "./time-runs";
 
 const WINDOW_HOURS = 10;
 const FLEET = 10_000;
@@ -72,7 +75,13 @@ async function stopWorkers(workers: readonly ChildProcess[]): Promise<void> {
 async function waitForSessions(db: Database, sessionIds: readonly string[]) {
   for (;;) {
     const rows = await db
-      .select({ status: syncSessions.status, error: syncSessions.error, startedAt: syncSessions.startedAt, finishedAt: syncSessions.finishedAt })
+      .select({
+        status: syncSessions.status,
+        error: syncSessions.error,
+        leaseOwner: syncSessions.leaseOwner,
+        startedAt: syncSessions.startedAt,
+        finishedAt: syncSessions.finishedAt,
+      })
       .from(syncSessions)
       .where(inArray(syncSessions.id, [...sessionIds]));
     const [previews] = await queryRows<{ open: number }>(
@@ -97,9 +106,34 @@ async function changeEveryLocation(db: Database, sourceKeys: readonly string[]):
     where source_key = any(${keys}::text[]) and starts_at >= current_date and id % 100 = 0`);
 }
 
+/** The most sessions one worker process ran at the same moment (the lease owner names the process: host:pid:…). */
+function mostAtOnce(rows: readonly { leaseOwner: string | null; startedAt: Date | null; finishedAt: Date | null }[]): number {
+  const byProcess = Map.groupBy(rows, (row) => row.leaseOwner?.split(":")[1] ?? "");
+  let most = 0;
+  for (const sessions of byProcess.values()) {
+    // Ends sort before starts at the same instant: a slot handed on is not two at once.
+    const events = sessions
+      .flatMap((row) => [
+        { at: row.startedAt!.getTime(), change: 1 },
+        { at: row.finishedAt!.getTime(), change: -1 },
+      ])
+      .sort((a, b) => a.at - b.at || a.change - b.change);
+    let running = 0;
+    for (const event of events) most = Math.max(most, (running += event.change));
+  }
+  return most;
+}
+
 interface DayRun {
   workers: number;
   sessions: number;
+  /** The most sessions one worker process ran at once. */
+  atOnce: number;
+  /** The median session, from its start to its end. */
+  medianSessionSeconds: number;
+  /** Answers of the sandbox per session (API and uploads), and bytes uploaded per session. */
+  requestsPerSession: number;
+  uploadBytesPerSession: number;
   /** From the moment every location was due until the last session finished. */
   drainSeconds: number;
   /** How long the last location waited past its sync time before its session started. */
@@ -107,9 +141,17 @@ interface DayRun {
   perWorkerHour: number;
 }
 
-async function runDay(db: Database, locationIds: readonly string[], workers: number, concurrency: number, day: string): Promise<DayRun> {
+async function runDay(
+  db: Database,
+  sandbox: BenchSandbox,
+  locationIds: readonly string[],
+  workers: number,
+  concurrency: number,
+  day: string,
+): Promise<DayRun> {
   const processes = await Promise.all(Array.from({ length: workers }, () => startWorker(concurrency)));
   try {
+    const uploadedBefore = await sandbox.stats();
     const due = Date.now();
     const sessionIds: string[] = [];
     for (const locationId of locationIds) {
@@ -120,7 +162,25 @@ async function runDay(db: Database, locationIds: readonly string[], workers: num
     const rows = await waitForSessions(db, sessionIds);
     const drainSeconds = (Math.max(...rows.map((row) => row.finishedAt!.getTime())) - due) / 1000;
     const lastWaitSeconds = (Math.max(...rows.map((row) => row.startedAt!.getTime())) - due) / 1000;
-    return { workers, sessions: rows.length, drainSeconds, lastWaitSeconds, perWorkerHour: rows.length / (drainSeconds / 3600) / workers };
+    const [requests] = await queryRows<{ answered: number }>(
+      db,
+      sql`select count(*)::int as answered from sandbox.request_log where at >= ${new Date(due).toISOString()}::timestamptz`,
+    );
+    const uploadedAfter = await sandbox.stats();
+    return {
+      workers,
+      sessions: rows.length,
+      atOnce: mostAtOnce(rows),
+      medianSessionSeconds: percentile(
+        rows.map((row) => (row.finishedAt!.getTime() - row.startedAt!.getTime()) / 1000).sort((a, b) => a - b),
+        0.5,
+      ),
+      requestsPerSession: requests!.answered / rows.length,
+      uploadBytesPerSession: (uploadedAfter.bytes - uploadedBefore.bytes) / rows.length,
+      drainSeconds,
+      lastWaitSeconds,
+      perWorkerHour: rows.length / (drainSeconds / 3600) / workers,
+    };
   } finally {
     await stopWorkers(processes);
   }
@@ -132,9 +192,11 @@ async function main() {
     .option("--contacts <n>", "customers per location (appointments: the generator's visits per customer over a year)", "300")
     .option("--concurrency <n>", "SYNC_WORKER_CONCURRENCY of each worker process", "4")
     .option("--seed <n>", "generator seed", "11")
+    .option("--upstream-latency-ms <ms>", "the sandbox holds every answer this long: a round trip plus the service's own time", "150")
     .parse()
-    .opts<{ locations: string; contacts: string; concurrency: string; seed: string }>();
+    .opts<{ locations: string; contacts: string; concurrency: string; seed: string; upstreamLatencyMs: string }>();
   const concurrency = Number(options.concurrency);
+  const latencyMs = Number(options.upstreamLatencyMs);
   await ensureWorkerBundle("worker-main", console.log);
   const fresh = await createFreshDatabase("bench_fleet");
   setEnvironment({ DATABASE_URL: fresh.url, SOURCE_DATABASE_URL: fresh.url, APP_SECRET_KEY: getConfig().APP_SECRET_KEY ?? generateSecretKey() });
@@ -143,7 +205,7 @@ async function main() {
   let sandbox: BenchSandbox | undefined;
   try {
     await applyMigrations(db);
-    sandbox = await startCountOnlySandbox({ databaseUrl: fresh.url });
+    sandbox = await startCountOnlySandbox({ databaseUrl: fresh.url }, { latencyMs });
     await pointEnvironmentAtSandbox(
       { db, actor: systemActor },
       { name: "staging", apiBaseUrl: sandbox.apiBaseUrl, uploadOrigin: sandbox.uploadOrigin, credentials: sandboxDemo },
@@ -190,7 +252,8 @@ async function main() {
     console.log(
       `fleet: ${count(locationIds.length)} locations, ${count(shape!.customers / locationIds.length)} customers and ` +
         `${count(shape!.appointments / locationIds.length)} appointments each on average (generated and connected in ${round((performance.now() - generation) / 1000, 0)} s); ` +
-        `worker processes run ${concurrency} sessions each (SYNC_WORKER_CONCURRENCY); every location due at the same moment`,
+        `worker processes run ${concurrency} sessions each (SYNC_WORKER_CONCURRENCY); every location due at the same moment; ` +
+        `the sandbox holds every answer ${latencyMs} ms`,
     );
 
     const firstStart = performance.now();
@@ -211,18 +274,33 @@ async function main() {
     const runs: DayRun[] = [];
     for (const [index, workers] of [1, 2].entries()) {
       await changeEveryLocation(db, sourceKeys);
-      runs.push(await runDay(db, locationIds, workers, concurrency, `2030-01-0${index + 1}`));
+      runs.push(await runDay(db, sandbox, locationIds, workers, concurrency, `2030-01-0${index + 1}`));
     }
+    // The database keeps one session in flight per location (sync_sessions_one_open); several at once per worker must not bend it.
+    const [overlap] = await queryRows<{ sessions: number }>(
+      db,
+      sql`select count(*)::int as sessions from sync_sessions a join sync_sessions b on a.location_id = b.location_id and a.id < b.id
+        where a.started_at < b.finished_at and b.started_at < a.finished_at`,
+    );
+    if (overlap!.sessions) throw new Error(`${overlap!.sessions} pairs of sessions of one location ran at the same time`);
     const [one, two] = runs as [DayRun, DayRun];
     const scaling = one.drainSeconds / two.drainSeconds;
     const needed = Math.ceil(FLEET / (two.perWorkerHour * WINDOW_HOURS));
     console.log("");
-    console.log("| Workers | Sessions | Day drained in | Last location waited | Sessions per worker-hour |");
-    console.log("| --- | --- | --- | --- | --- |");
+    console.log(
+      "| Upstream latency | Workers | Sessions | Answers per session | Median session | Most at once per worker | Day drained in | Last location waited | Sessions per worker-hour |",
+    );
+    console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (const run of runs)
       console.log(
-        `| ${run.workers} | ${count(run.sessions)} | ${round(run.drainSeconds)} s | ${round(run.lastWaitSeconds)} s | ${count(run.perWorkerHour)} |`,
+        `| ${latencyMs} ms | ${run.workers} | ${count(run.sessions)} | ${round(run.requestsPerSession)} | ${round(run.medianSessionSeconds)} s | ${run.atOnce} | ${round(run.drainSeconds)} s | ` +
+          `${round(run.lastWaitSeconds)} s | ${count(run.perWorkerHour)} |`,
       );
+    console.log("");
+    console.log(
+      `answers: of the sandbox's API and upload addresses; uploaded per session: ${runs.map((run) => `${round(run.uploadBytesPerSession / 1024)} KB`).join(" and ")}; ` +
+        "no two sessions of one location overlapped",
+    );
     console.log("");
     console.log(
       `scaling from one to two workers: ×${round(scaling, 2)} faster (two workers take ${round((two.drainSeconds / one.drainSeconds) * 100, 0)}% of one's time)`,
@@ -241,4 +319,4 @@ async function main() {
   }
 }
 
-await main();
+runBenchmark(main);

@@ -1,4 +1,5 @@
-function percentile(sortedMs: number[], fraction: number): number {
+/** The value at `fraction` (0.5: the median) of ascending samples. */
+export function percentile(sortedMs: number[], fraction: number): number {
   return sortedMs[Math.min(sortedMs.length - 1, Math.ceil(fraction * sortedMs.length) - 1)]!;
 }
 

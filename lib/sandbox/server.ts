@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { AddressInfo } from "node:net";
 import { connectDatabase, type Database } from "@/db/client";
 import { getConfig } from "@/lib/config/config";
@@ -30,6 +31,11 @@ export interface StartSandboxServerOptions {
   uploadPort?: number;
   uploadTtlSeconds?: number;
   now?: () => Date;
+  /**
+   * Held before every answer, on both ports (benchmarks: a real upstream is a round trip plus its own processing
+   * away, lib/bench/fleet-bench.ts). Default 0.
+   */
+  latencyMs?: number;
 }
 
 /**
@@ -117,11 +123,14 @@ async function sendWebResponse(response: Response, outgoing: http.ServerResponse
   }
 }
 
-function listen(context: SandboxContext, host: string, port: number): Promise<http.Server> {
+function listen(context: SandboxContext, host: string, port: number, latencyMs: number): Promise<http.Server> {
   const server = http.createServer((incoming, outgoing) => {
     const origin = `http://${incoming.headers.host ?? `${host}:${(server.address() as AddressInfo).port}`}`;
     handleSandboxRequest(toWebRequest(incoming, origin), context)
-      .then((response) => sendWebResponse(response, outgoing))
+      .then(async (response) => {
+        if (latencyMs > 0) await sleep(latencyMs);
+        await sendWebResponse(response, outgoing);
+      })
       .catch((error: unknown) => {
         console.error(`sandbox: request failed: ${describeErrorForLog(error)}`);
         outgoing.destroy();
@@ -142,6 +151,7 @@ export async function startSandboxServer(options: StartSandboxServerOptions = {}
   const db = options.db ?? connection?.db;
   if (!db) throw new Error("startSandboxServer: give db, databaseUrl or set DATABASE_URL");
   const host = options.host ?? "127.0.0.1";
+  const latencyMs = options.latencyMs ?? 0;
   const stats: SandboxStats = { uploads: 0, records: 0, bytes: 0 };
   const shared = {
     db,
@@ -151,12 +161,18 @@ export async function startSandboxServer(options: StartSandboxServerOptions = {}
     now: options.now,
     stats,
   };
-  const uploadServer = await listen({ ...shared, serve: "upload", apiPrefix: "", uploadPrefix: "/uploads" }, host, options.uploadPort ?? 0);
+  const uploadServer = await listen(
+    { ...shared, serve: "upload", apiPrefix: "", uploadPrefix: "/uploads" },
+    host,
+    options.uploadPort ?? 0,
+    latencyMs,
+  );
   const uploadOrigin = `http://${host}:${(uploadServer.address() as AddressInfo).port}`;
   const apiServer = await listen(
     { ...shared, serve: "api", apiPrefix: "", uploadPrefix: "/uploads", controlPrefix: "/__sandbox", uploadBaseUrl: `${uploadOrigin}/uploads` },
     host,
     options.apiPort ?? 0,
+    latencyMs,
   );
   const apiBaseUrl = `http://${host}:${(apiServer.address() as AddressInfo).port}`;
   const closeServer = (server: http.Server) =>

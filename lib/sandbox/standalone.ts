@@ -19,10 +19,13 @@ async function main() {
     .option("--upload-port <port>", "port of the upload addresses", "4011")
     .option("--host <host>", "address to bind", "127.0.0.1")
     .option("--count-only", "count upload records and bytes without validating or storing them (benchmarks)", false)
+    .option("--latency-ms <ms>", "hold every answer this long, as a distant upstream would (benchmarks)", "0")
     .option("--database-url <url>", "PostgreSQL to keep state in (default DATABASE_URL, else an embedded one in --data-dir)")
     .option("--data-dir <dir>", "folder of the embedded PostgreSQL (one sandbox process per folder)", ".data/sandbox")
     .parse()
-    .opts<{ apiPort: string; uploadPort: string; host: string; countOnly: boolean; databaseUrl?: string; dataDir: string }>();
+    .opts<{ apiPort: string; uploadPort: string; host: string; countOnly: boolean; latencyMs: string; databaseUrl?: string; dataDir: string }>();
+  const latencyMs = Number(options.latencyMs);
+  if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new Error("--latency-ms: a number of milliseconds, at least 0");
   const responseShape = readResponseShapeSetting();
 
   let embedded: EmbeddedServer | undefined;
@@ -46,12 +49,14 @@ async function main() {
     apiPort: Number(options.apiPort),
     uploadPort: Number(options.uploadPort),
     countOnly: options.countOnly,
+    latencyMs,
   });
 
   log(`API      ${server.apiBaseUrl}   (base_url; endpoints at ${server.apiBaseUrl}/v1/...)`);
   log(`uploads  ${server.uploadOrigin}/uploads/<one-time token>`);
   log(`stats    GET ${server.apiBaseUrl}/__sandbox/stats${options.countOnly ? "   (count-only mode)" : ""}`);
   if (areFaultsEnabled()) log(`faults   POST/DELETE ${server.apiBaseUrl}/__sandbox/faults`);
+  if (latencyMs > 0) log(`latency  every answer held ${latencyMs} ms`);
   log(`bodies the spec does not show: ${responseShape} (SANDBOX_RESPONSE_SHAPE)`);
   log(`demo credentials (fixed, local simulator only):`);
   log(`  x-api-key ${demo.apiKey}  client_id ${demo.clientId}  client_secret ${demo.clientSecret}  data source ${demo.dataSourceName}`);
