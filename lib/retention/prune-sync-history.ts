@@ -41,15 +41,23 @@ export async function pruneSyncHistory(db: DatabaseOrTransaction, input: PruneSy
   const detailsCutoff = new Date(now.getTime() - input.attemptDetailsDays * DAY_MS).toISOString();
   const sessionsCutoff = new Date(now.getTime() - input.sessionDays * DAY_MS).toISOString();
 
-  // Sessions first: their attempts then need no reducing.
-  const sessionsDeleted = await inBatches(size, async () => {
+  // Sessions first: their attempts then need no reducing. Their attempts go first, `size` rows a statement (a first
+  // sync of a big location has hundreds), then the sessions a tenth as many at a time (with their steps and items).
+  const expired = sql`select id from sync_sessions where created_at < ${sessionsCutoff} and status not in ('queued', 'running')`;
+  await inBatches(size, async () => {
+    const deleted = await queryRows<{ id: number }>(
+      db,
+      sql`delete from sync_attempts where id in (
+            select a.id from sync_attempts a where a.session_id in (${expired}) limit ${size})
+          returning id`,
+    );
+    return deleted.length;
+  });
+  const sessionsPerBatch = Math.max(1, Math.floor(size / 10));
+  const sessionsDeleted = await inBatches(sessionsPerBatch, async () => {
     const deleted = await queryRows<{ id: string }>(
       db,
-      sql`delete from sync_sessions where id in (
-            select id from sync_sessions
-             where created_at < ${sessionsCutoff} and status not in ('queued', 'running')
-             order by created_at limit ${size})
-          returning id`,
+      sql`delete from sync_sessions where id in (${expired} order by created_at limit ${sessionsPerBatch}) returning id`,
     );
     return deleted.length;
   });
