@@ -8,6 +8,7 @@ import { plannedItemsOf } from "../run-step";
 import type { StepRow } from "../session-steps";
 import type { SyncStepName } from "../step-names";
 import { streamedStepsByName } from "../stream/stream-steps";
+import { earliestHeldAppointment } from "../stream/synced-lookups";
 import type { StepContext, SyncStep } from "../steps/sync-step";
 
 // A scoped replay sends its steps as a streamed session does (read from the source as they are sent), every record
@@ -19,8 +20,11 @@ function appointmentRanges(replay: SessionReplay): SyncStep["planItems"] {
     if (!context.stream) throw new Error("a replay reads from the source");
     const today = localToday(context.now, context.location.timeZone);
     const horizonEnd = appointmentHorizonEnd(context.now, context.location.timeZone);
-    const earliest = replay.from ?? (await context.stream.earliestAppointment()) ?? today;
-    const start = replay.from ?? (earliest < today ? earliest : today);
+    // Months before the first appointment of either side hold nothing to replace: a range from long ago imports none.
+    const known = [await context.stream.earliestAppointment(), await earliestHeldAppointment(context.db, context.location.id)];
+    const earliest = known.filter((date): date is string => date !== null).sort()[0] ?? today;
+    const floor = earliest < today ? earliest : today;
+    const start = replay.from !== null && replay.from > floor ? replay.from : floor;
     const end = replay.to !== null && replay.to < horizonEnd ? replay.to : horizonEnd;
     return start > end ? [] : monthlyRanges(start, end).map(rangeKey);
   };

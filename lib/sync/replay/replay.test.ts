@@ -80,6 +80,24 @@ describe("a scoped replay", () => {
     expect(await upstreamOf(db, location.upstreamLocationId)).toEqual(expectedUpstream(emptyUpstream(), rows, mapping));
   });
 
+  it("a range from long ago imports from the first month either side holds an appointment, not from its start", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    await runManualTestSync(db, location.id, rows);
+    const first = rows.appointments!.map((row) => row.starts_at!.slice(0, 10)).sort()[0]!;
+
+    const replayed = await replay(location.id, location.upstreamLocationId, rows, {
+      steps: ["appointments"],
+      from: "1990-01-01",
+      to: "2026-03-31",
+      reason: "resend everything up to March",
+    });
+    expect(replayed.items[0]).toMatchObject({ step: "appointments", key: expect.stringMatching(new RegExp(`^${first}\\.\\.`)) });
+    expect(replayed.items.length).toBeLessThan(24);
+    expect(replayed.session.status).toBe("succeeded");
+    expect(await upstreamOf(db, location.upstreamLocationId)).toEqual(expectedUpstream(emptyUpstream(), rows, mapping));
+  });
+
   it("sends every contact again, unchanged ones too, and names only contacts the upstream holds in a replay without them", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const rows = sampleSourceRows();

@@ -57,3 +57,12 @@ export async function heldContactKeys(db: DatabaseOrTransaction, locationId: str
   );
   return new Set(rows.map((row) => row.key));
 }
+
+/** The local date of the earliest appointment the upstream holds (as last accepted), or null. */
+export async function earliestHeldAppointment(db: DatabaseOrTransaction, locationId: string): Promise<string | null> {
+  const [row] = await queryRows<{ earliest: string | null }>(
+    db,
+    sql`select min(appointment_date)::text as earliest from synced_records where location_id = ${locationId} and record_type = 'appointments'`,
+  );
+  return row?.earliest ?? null;
+}
