@@ -124,6 +124,23 @@ describe("bulk onboarding from CSV (support)", () => {
     ]);
   });
 
+  it("reads a file a spreadsheet saved with semicolons or tabs, whose names may hold commas", async () => {
+    const rows = (separator: string) =>
+      [
+        `\ufeff${header.replaceAll(",", separator)}`,
+        ["Salon, Spa & Co", "Europe/Berlin", "DE", "staging", `sep-${separator.charCodeAt(0)}`, "src", "10:00", ""].join(separator),
+        ['"Quoted; name"', "Europe/Paris", "FR", "staging", `sep2-${separator.charCodeAt(0)}`, "src", "", ""].join(separator),
+      ].join("\r\n");
+    for (const separator of [";", "\t"]) {
+      const result = await importLocations({ db, actor: support }, { csv: rows(separator), dryRun: true });
+      expect(result.problems).toEqual([]);
+      expect(result.rows.map((row) => [row.name, row.upstreamLocationId])).toEqual([
+        ["Salon, Spa & Co", `sep-${separator.charCodeAt(0)}`],
+        ["Quoted; name", `sep2-${separator.charCodeAt(0)}`],
+      ]);
+    }
+  });
+
   it("an owner still to accept an earlier invitation keeps that location when an import invites them again", async () => {
     const [first] = await db.insert(locations).values({ name: "Earlier", environment: "staging", upstreamLocationId: "earlier-1" }).returning();
     const earlier = await inviteLocationOwner({ db, actor: support }, { locationId: first!.id, email: "pending.owner@example.test", name: "" });

@@ -25,14 +25,38 @@ const columnOfField: Record<string, ImportColumn> = {
 const normalize = (header: string) => header.toLowerCase().replace(/[^a-z]/g, "");
 const columnByNormalizedName = new Map<string, ImportColumn>(importColumns.map((column) => [normalize(column), column]));
 
+const delimiters = [",", ";", "\t"] as const;
+
 /**
- * Parses the file and checks each row on its own: the shared location schema (LocationInput), and the owner's email.
+ * The header row's separator: a comma, or the semicolon a spreadsheet saves under a locale whose decimal mark is the
+ * comma (German, French…), or a tab; whichever the header holds most often outside quotes (a comma when none).
+ */
+function delimiterOf(csv: string): (typeof delimiters)[number] {
+  const counts = new Map<string, number>();
+  let quoted = false;
+  for (const character of csv.replace(/^\ufeff/, "").replace(/^[\r\n]+/, "")) {
+    if (character === '"') quoted = !quoted;
+    else if (!quoted && (character === "\n" || character === "\r")) break;
+    else if (!quoted) counts.set(character, (counts.get(character) ?? 0) + 1);
+  }
+  return delimiters.reduce((best, candidate) => ((counts.get(candidate) ?? 0) > (counts.get(best) ?? 0) ? candidate : best));
+}
+
+/**
+ * Parses the file (comma, semicolon or tab separated: see delimiterOf) and checks each row on its own: the shared location schema (LocationInput), and the owner's email.
  * Checks across rows and against the database are ./import-locations.ts's. Every problem is reported, not the first.
  */
 export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: ImportProblem[] } {
   let parsed: { record: string[]; info: { bytes: number } }[];
   try {
-    parsed = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true }) as unknown as typeof parsed;
+    parsed = parse(csv, {
+      bom: true,
+      delimiter: delimiterOf(csv),
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: true,
+      info: true,
+    }) as unknown as typeof parsed;
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 1;
     return { rows: [], problems: [{ row: line, field: "file", reason: `is not valid CSV: ${(error as Error).message}` }] };
