@@ -106,6 +106,20 @@ async function signInOnce(ctx: PublicOperationContext, identity: OidcIdentity): 
         details: { role: identity.role, awaitingRole: identity.role === null },
       });
     }
+    // Still waiting, and the claims now map to a role (OIDC_ROLE_MAP set or extended since): the map assigns it.
+    if (user!.rolePending && identity.role !== null) {
+      [user] = await tx
+        .update(users)
+        .set({ role: identity.role, rolePending: false, active: true, updatedAt: now })
+        .where(eq(users.id, user!.id))
+        .returning();
+      await recordAuditEvent(tx, {
+        actor: { ...actor, id: user!.id },
+        action: "user.role_changed",
+        target: { type: "user", id: user!.id, label: user!.email },
+        details: { from: null, to: identity.role, by: "OIDC_ROLE_MAP" },
+      });
+    }
     if (user!.rolePending) return { ok: false, reason: "awaiting_role" };
     if (!user!.active) {
       await recordAuditEvent(tx, { actor: { ...actor, id: user!.id }, action: "auth.sign_in_failed", details: { reason: "account deactivated" } });

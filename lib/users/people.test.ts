@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, passwordResetLinks, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
@@ -255,5 +255,22 @@ describe("single sign-on", () => {
     const [row] = await db.select().from(users).where(eq(users.id, userId));
     expect(row!.passwordHash).toBeNull();
     expect((await listUsers({ db, actor: admin })).find((user) => user.id === userId)).toMatchObject({ singleSignOn: true, hasPassword: false });
+  });
+
+  it("an account awaiting a role gets the one a role map added later gives it, at its next sign-in", async () => {
+    const person = identity();
+    expect(await signInWithOidc({ db }, person)).toEqual({ ok: false, reason: "awaiting_role" });
+    const later = await signInWithOidc({ db }, { ...person, role: "engineer" });
+    expect(later).toMatchObject({ ok: true });
+    const [row] = await db.select().from(users).where(eq(users.oidcSubject, person.subject));
+    expect(row).toMatchObject({ role: "engineer", rolePending: false, active: true });
+    const [entry] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "user.role_changed"), eq(auditLog.targetId, row!.id)));
+    expect(entry!.details).toMatchObject({ from: null, to: "engineer" });
+    // A role the map gives later never changes one the account has.
+    expect(await signInWithOidc({ db }, { ...person, role: "admin" })).toMatchObject({ ok: true });
+    expect((await db.select().from(users).where(eq(users.id, row!.id)))[0]).toMatchObject({ role: "engineer" });
   });
 });
