@@ -7,7 +7,8 @@ const include = ["lib/**/*.test.ts", "db/**/*.test.ts"];
 
 // A file that uses the database, the environment, a process, a mock, a global, a late import or a module's switch
 // runs in a fresh worker of its own. The others, pure functions, share their workers and evaluate shared modules once.
-const needsIsolation = /useTestDatabase|process\.|setEnvironment|spawn|execFile|fork\(|\bvi\.|globalThis|await import\(|Sandbox|\.enable\(/;
+const needsIsolation =
+  /useTestDatabase|process\.|setEnvironment|spawn|execFile|fork\(|startEmbedded|\bvi\.|globalThis|await import\(|Sandbox|\.enable\(/;
 const sharedFiles = globSync(include, { cwd: import.meta.dirname }).filter(
   (file) => !needsIsolation.test(readFileSync(path.join(import.meta.dirname, file), "utf8")),
 );
