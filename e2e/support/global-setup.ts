@@ -32,6 +32,8 @@ export default async function globalSetup() {
     APP_SECRET_KEY: canary.appSecretKey,
     // The sessions spec injects upstream faults through the built sandbox's control API.
     SANDBOX_FAULTS: "on",
+    // The engine still makes every attempt of a failing step; the specs need not wait seconds between them.
+    SYNC_STEP_BACKOFF_MS: "100",
   };
   delete env.DATABASE_URL;
   const server = spawn(process.execPath, ["--import", "tsx", "lib/runtime/server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
