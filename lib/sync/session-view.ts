@@ -78,19 +78,25 @@ export const AttemptView = z.object({
 });
 export type AttemptView = z.infer<typeof AttemptView>;
 
-/** The request and response of one attempt as recorded (redacted, bodies truncated; the byte counts are the full sizes). */
+/** An attempt's exchange as recorded (redacted, bodies truncated; the byte counts are the full sizes). */
+export const recordedExchangeFields = {
+  requestHeaders: z.record(z.string(), z.string()).nullable(),
+  /** Null for an upload: its records are not kept. */
+  requestBody: z.string().nullable(),
+  requestBodyBytes: z.number().nullable(),
+  responseHeaders: z.record(z.string(), z.string()).nullable(),
+  responseBody: z.string().nullable(),
+  responseBodyBytes: z.number().nullable(),
+};
+
+/** The request and response of one attempt as recorded. */
 export const AttemptExchangeView = z.object({
   id: z.number(),
   /** False for attempts recorded before requests and responses were kept, and for those retention reduced. */
   recorded: z.boolean(),
   /** Set when retention removed the exchange (older than this many days; lib/retention); the summary stays. */
   detailsRemovedAfterDays: z.number().nullable(),
-  requestHeaders: z.record(z.string(), z.string()).nullable(),
-  requestBody: z.string().nullable(),
-  requestBodyBytes: z.number().nullable(),
-  responseHeaders: z.record(z.string(), z.string()).nullable(),
-  responseBody: z.string().nullable(),
-  responseBodyBytes: z.number().nullable(),
+  ...recordedExchangeFields,
 });
 export type AttemptExchangeView = z.infer<typeof AttemptExchangeView>;
 
