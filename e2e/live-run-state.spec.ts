@@ -1,9 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { locations } from "../db/schema";
 import { sandboxDemo } from "../lib/sandbox/provision";
 import { apiAs, pointEnvironmentAt } from "./support/api";
+import { expectNoSeriousAxeViolations } from "./support/axe";
 import { connectToAppDatabase } from "./support/database";
 import { storageStateOf } from "./support/roles";
 import { baseUrl, expect, test } from "./support/test";
@@ -183,9 +183,3 @@ test("support syncs, cancels and resumes, and every status on the location page 
     await sandboxFaults("DELETE");
   }
 });
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
-}

@@ -67,7 +67,7 @@ export function LatestSessionCard({
               <dt className="text-slate-600">Duration</dt>
               <dd>{durationBetween(latest.startedAt, latest.finishedAt, now) || "not started"}</dd>
             </dl>
-            <StepChips steps={latest.steps} />
+            <StepChips steps={latest.steps} sessionStatus={latest.status} />
             {shownAttention ? (
               <Alert tone="error">{shownAttention}</Alert>
             ) : latest.error && !inFlight ? (

@@ -32,7 +32,7 @@ export function LiveProgress({ view, now, permissions }: { view: SessionView; no
         </p>
       ) : null}
       <p>Elapsed: {durationBetween(session.startedAt ?? session.createdAt, session.finishedAt, now)}</p>
-      <StepChips steps={steps} />
+      <StepChips steps={steps} sessionStatus={session.status} />
       <Link href={`/sessions/${session.id}`} className="self-start text-blue-800 underline">
         Watch the session step by step
       </Link>

@@ -43,7 +43,7 @@ export function SessionHistoryTable({ items, timeZone, now }: { items: SessionHi
             </TableCell>
             <TableCell className="whitespace-nowrap">{durationBetween(item.startedAt, item.finishedAt, now) || "—"}</TableCell>
             <TableCell>
-              <StepChips steps={item.steps} />
+              <StepChips steps={item.steps} sessionStatus={item.status} />
             </TableCell>
           </TableRow>
         ))}

@@ -19,8 +19,12 @@ export function StepChip({ name, status }: { name: string; status: string }) {
   );
 }
 
-export function StepChips({ steps }: { steps: { name: string; status: string }[] }) {
-  if (steps.length === 0) return <span className="text-xs text-slate-600">No steps yet</span>;
+/** What a session without step rows says: a worker that has just claimed it writes them before it reads anything. */
+const noStepsText = (sessionStatus: string) =>
+  sessionStatus === "running" ? "Preparing the steps…" : sessionStatus === "queued" ? "No steps yet" : "No steps";
+
+export function StepChips({ steps, sessionStatus }: { steps: { name: string; status: string }[]; sessionStatus: string }) {
+  if (steps.length === 0) return <span className="text-xs text-slate-600">{noStepsText(sessionStatus)}</span>;
   return (
     <ul className="flex flex-wrap gap-1" aria-label="Steps">
       {steps.map((step) => (
