@@ -50,22 +50,17 @@ export function assertSessionStarted(result: RequestSessionResult): asserts resu
 export async function requestSyncSession(ctx: OperationContext, input: RequestSessionInput): Promise<RequestSessionResult> {
   const { db, actor } = ctx;
   await assertCanAtLocation(db, actor, input.replay ? "sync.replay" : "sync.start", input.locationId);
-  const [location] = await db.select().from(locations).where(eq(locations.id, input.locationId));
-  if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
-  if (!location.locationTokenEncrypted || !location.upstreamLocationId) return { started: false, reason: "not_connected", sessionId: null };
+  const locationId = input.locationId;
   const chosen: readonly string[] = input.replay ? input.replay.steps : (input.optionalSteps ?? [...optionalStepNames]);
   // Twice: the open session may finish between our insert and our look-up.
   for (let attempt = 0; attempt < 2; attempt++) {
     // The session and its job commit together: no session waits for a job that was never sent.
     const created = await db.transaction(async (tx) => {
-      // Read again under a share lock: an archive, disconnect or move (which lock the row for update) either waits
-      // for this session and then sees it open, or commits first and this request finds the location disconnected.
-      const [current] = await tx
-        .select({ token: locations.locationTokenEncrypted, upstreamLocationId: locations.upstreamLocationId })
-        .from(locations)
-        .where(eq(locations.id, location.id))
-        .for("share");
-      if (!current?.token || !current.upstreamLocationId) return "not_connected" as const;
+      // Read under a share lock: an archive, disconnect or move (which lock the row for update) either waits for this
+      // session and then sees it open, or commits first and this request finds the location disconnected.
+      const [location] = await tx.select().from(locations).where(eq(locations.id, locationId)).for("share");
+      if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
+      if (!location.locationTokenEncrypted || !location.upstreamLocationId) return "not_connected" as const;
       const [row] = await tx
         .insert(syncSessions)
         .values({
@@ -91,7 +86,7 @@ export async function requestSyncSession(ctx: OperationContext, input: RequestSe
     const [open] = await db
       .select({ id: syncSessions.id })
       .from(syncSessions)
-      .where(and(eq(syncSessions.locationId, location.id), inArray(syncSessions.status, ["queued", "running"])))
+      .where(and(eq(syncSessions.locationId, locationId), inArray(syncSessions.status, ["queued", "running"])))
       .orderBy(desc(syncSessions.createdAt))
       .limit(1);
     if (open) return { started: false, reason: "already_open", sessionId: open.id };
@@ -99,7 +94,7 @@ export async function requestSyncSession(ctx: OperationContext, input: RequestSe
       const [scheduled] = await db
         .select({ id: syncSessions.id })
         .from(syncSessions)
-        .where(and(eq(syncSessions.locationId, location.id), eq(syncSessions.scheduledFor, input.scheduledFor)));
+        .where(and(eq(syncSessions.locationId, locationId), eq(syncSessions.scheduledFor, input.scheduledFor)));
       if (scheduled) return { started: false, reason: "already_scheduled", sessionId: scheduled.id };
     }
   }
