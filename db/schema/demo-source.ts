@@ -1,4 +1,5 @@
-import { boolean, index, integer, numeric, pgSchema, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { sql, type SQL } from "drizzle-orm";
+import { boolean, index, integer, numeric, pgSchema, primaryKey, serial, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 // A plausible vendor management system, the default source of the embedded app (lib/source/demo).
 // Like many such systems it is multi-tenant by source_key, enforces no foreign keys and keeps
@@ -8,6 +9,10 @@ export const demoSource = pgSchema("demo_source");
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 /** Local wall-clock time of the location: no zone, so even times a DST change skips can be stored. */
 const wallTime = (name: string) => timestamp(name, { mode: "string" });
+// Re-reading rows by id (an incremental preview, lib/source/sql-source-reader.ts) matches the id as the SQL files give it
+// (text) or trimmed: indexed, so it looks the ids up instead of scanning the location.
+const idText = (column: AnyPgColumn): SQL => sql`(${column}::text)`;
+const trimmedId = (column: AnyPgColumn): SQL => sql`coalesce(btrim(${column}::text), '')`;
 
 export const demoSourceLocations = demoSource.table("locations", {
   sourceKey: text("source_key").primaryKey(),
@@ -100,6 +105,7 @@ export const demoSourceCustomers = demoSource.table(
     index("demo_source_customers_number").on(table.sourceKey, table.customerNo),
     // What changed since (an incremental read) and the latest change (the fingerprint) without a scan.
     index("demo_source_customers_changed").on(table.sourceKey, table.updatedAt),
+    index("demo_source_customers_number_trimmed").on(table.sourceKey, trimmedId(table.customerNo)),
   ],
 );
 
@@ -116,7 +122,12 @@ export const demoSourceVehicles = demoSource.table(
     vin: text("vin"),
     updatedAt: updatedAt(),
   },
-  (table) => [primaryKey({ columns: [table.sourceKey, table.id] }), index("demo_source_vehicles_changed").on(table.sourceKey, table.updatedAt)],
+  (table) => [
+    primaryKey({ columns: [table.sourceKey, table.id] }),
+    index("demo_source_vehicles_changed").on(table.sourceKey, table.updatedAt),
+    index("demo_source_vehicles_id_text").on(table.sourceKey, idText(table.id)),
+    index("demo_source_vehicles_id_trimmed").on(table.sourceKey, trimmedId(table.id)),
+  ],
 );
 
 export const demoSourceAppointments = demoSource.table(
@@ -137,6 +148,8 @@ export const demoSourceAppointments = demoSource.table(
     primaryKey({ columns: [table.sourceKey, table.id] }),
     index("demo_source_appointments_window").on(table.sourceKey, table.startsAt, table.id),
     index("demo_source_appointments_changed").on(table.sourceKey, table.updatedAt),
+    index("demo_source_appointments_id_text").on(table.sourceKey, idText(table.id)),
+    index("demo_source_appointments_id_trimmed").on(table.sourceKey, trimmedId(table.id)),
   ],
 );
 

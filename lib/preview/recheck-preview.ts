@@ -108,9 +108,11 @@ export async function recheckPreview(tx: DatabaseTransaction, locationId: string
   // Catalogue and contacts first: appointments, openings and vehicles depend on their outcome.
   await tx.execute(sql`
     insert into preview_recheck (record_type, seq)
+    select r.record_type, r.seq from preview_records r where r.location_id = ${locationId} and r.record_type in ${smallTypes}
+    union all
     select r.record_type, r.seq from preview_records r
-    where r.location_id = ${locationId} and (r.record_type in ${smallTypes} or (r.record_type = 'contact_details'
-      and r.record_key in (select record_key from preview_touched where record_type = 'contact_details')))`);
+    join preview_touched t on t.record_type = 'contact_details' and t.record_key = r.record_key
+    where r.location_id = ${locationId} and r.record_type = 'contact_details'`);
   await expandAndReset(tx, locationId);
   await runChecks(tx, locationId, "marked", [...smallTypes, "contact_details"]);
   await findFlippedContacts(tx, locationId);

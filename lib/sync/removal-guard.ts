@@ -84,12 +84,15 @@ async function checkContacts(context: StepContext): Promise<RemovalCheck | null>
 async function checkAppointments(context: StepContext, rangeKeys: string[]): Promise<RemovalCheck | null> {
   const { db } = context;
   const locationId = context.location.id;
-  const ranges = rangeKeys.map(parseRangeKey);
+  // The ranges as plain conditions: the planner then reads only their dates through synced_records_date_idx (joined to a
+  // set-returning function it guessed 100 ranges and read every appointment of the location, ~0.8 s at a million).
+  const inRanges = sql.join(
+    rangeKeys.map(parseRangeKey).map((range) => sql`s.appointment_date between ${range.startDate} and ${range.endDate}`),
+    sql` or `,
+  );
   const removed = () => sql`
     from synced_records s
-    join jsonb_to_recordset(${JSON.stringify(ranges)}::jsonb) as g("startDate" date, "endDate" date)
-      on s.appointment_date between g."startDate" and g."endDate"
-    where s.location_id = ${locationId} and s.record_type = 'appointments'
+    where s.location_id = ${locationId} and s.record_type = 'appointments' and (${inRanges})
       and not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = 'appointments'
                       and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;
   const [count] = await queryRows<{ count: number }>(db, sql`select count(*)::int as count ${removed()}`);
