@@ -14,6 +14,7 @@ export const auditActionLabels: Record<string, string> = {
   "user.password_reset_sent": "Password reset link issued",
   "user.password_reset": "Password reset through a link",
   "user.oidc_created": "Single sign-on account created",
+  "user.oidc_linked": "Account linked to single sign-on",
   "environment.updated": "Environment changed",
   "sandbox.fault_injected": "Sandbox fault injected",
   "sandbox.faults_cleared": "Sandbox faults cleared",

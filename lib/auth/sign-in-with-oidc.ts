@@ -3,6 +3,7 @@ import { users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { PublicOperationContext } from "@/lib/operations/context";
 import { nowOf } from "@/lib/operations/context";
+import { linkAccountToSingleSignOn } from "@/lib/users/link-single-sign-on";
 import { Email } from "@/lib/users/user-inputs";
 import { escapeUnsafeCharacters, findUnstorableCharacter } from "@/lib/validation/safe-text";
 import type { Role } from "./roles";
@@ -83,7 +84,13 @@ async function signInOnce(ctx: PublicOperationContext, identity: OidcIdentity): 
         return { ok: false, reason: "unverified_email" };
       }
       if (toLink) {
-        [user] = await tx.update(users).set({ oidcSubject: identity.subject, updatedAt: now }).where(eq(users.id, toLink.id)).returning();
+        user = await linkAccountToSingleSignOn(tx, { userId: toLink.id, subject: identity.subject, now });
+        await recordAuditEvent(tx, {
+          actor: { ...actor, id: toLink.id },
+          action: "user.oidc_linked",
+          target: { type: "user", id: toLink.id, label: toLink.email },
+          details: { passwordCleared: toLink.passwordHash !== null },
+        });
       }
     }
     if (!user) {

@@ -117,4 +117,21 @@ describe("signInWithPassword", () => {
       expect(result.ok).toBe(true);
     }
   });
+
+  it("refuses the password of an account linked to single sign-on like a wrong one, and counts it towards the throttle", async () => {
+    // Linked before linking cleared passwords, the account still holds one: the provider decides all the same.
+    await testDb.db.insert(users).values({
+      email: "linked@example.test",
+      role: "support",
+      passwordHash: await hashPassword("correct horse battery"),
+      oidcSubject: "idp-linked",
+    });
+    const attempt = (clientAddress: string) =>
+      signInWithPassword({ db: testDb.db }, { email: "linked@example.test", password: "correct horse battery", clientAddress });
+    for (let index = 0; index < signInLimits.perAccount.limit; index++)
+      expect(await attempt(`10.6.0.${index}`)).toEqual({ ok: false, reason: "invalid" });
+    expect(await attempt("10.6.1.1")).toMatchObject({ ok: false, reason: "throttled" });
+    const failures = await testDb.db.select().from(auditLog).where(eq(auditLog.actorEmail, "linked@example.test"));
+    expect(failures.map((entry) => entry.details)).toContainEqual({ reason: "single sign-on account" });
+  });
 });

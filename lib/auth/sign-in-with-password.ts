@@ -45,12 +45,16 @@ export async function signInWithPassword(
     .from(users)
     .where(eq(sql`lower(${users.email})`, email))
     .limit(1);
-  const passwordOk = await verifyPassword(user?.passwordHash, input.password);
+  // The provider alone signs in an account linked to single sign-on: a password it kept is checked like none at all.
+  const singleSignOn = Boolean(user?.oidcSubject);
+  const passwordOk = await verifyPassword(singleSignOn ? null : user?.passwordHash, input.password);
   if (!user || !passwordOk || !user.active) {
     await recordAuditEvent(db, {
       actor: { ...actor, id: user?.id ?? null },
       action: "auth.sign_in_failed",
-      details: { reason: !user ? "unknown account" : !passwordOk ? "wrong password" : "account deactivated" },
+      details: {
+        reason: !user ? "unknown account" : singleSignOn ? "single sign-on account" : !passwordOk ? "wrong password" : "account deactivated",
+      },
     });
     return { ok: false, reason: "invalid" };
   }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { sandboxEnvironments } from "@/db/schema";
+import { assertProductionConfiguration } from "@/lib/runtime/mode";
 import { ConfigurationError, configurationReference, getConfig, parseConfig, sandboxResponseShapeNames, setEnvironmentDefaults } from "./config";
 
 function errorOf(run: () => unknown): Error {
@@ -126,6 +127,46 @@ describe("parseConfig", () => {
     const reference = configurationReference();
     expect(reference.map((row) => row.name)).toEqual(Object.keys(parseConfig({})));
     for (const row of reference) expect(row.description, row.name).not.toBe("");
+  });
+});
+
+describe("SUPPORT_EMAIL", () => {
+  const production = {
+    NODE_ENV: "production",
+    DATABASE_URL: "postgres://db/app",
+    APP_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
+    NEXTAUTH_SECRET: "s",
+  };
+  const check = (env: Record<string, string>) => () => assertProductionConfiguration(parseConfig(env));
+
+  it("production mode refuses to start without it, naming the variable", () => {
+    const error = errorOf(check(production));
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.message).toMatch(/^Production mode needs SUPPORT_EMAIL: the address business owners write to/);
+  });
+
+  it("production mode refuses an address at a reserved domain, which receives no mail", () => {
+    for (const [address, reserved] of [
+      ["help@location-sync.invalid", ".invalid"],
+      ["help@salons.example", ".example"],
+      ["help@Salons.TEST", ".test"],
+      ["help@box.localhost", ".localhost"],
+      ["help@mail.example.com", "example.com"],
+    ]) {
+      const message = errorOf(check({ ...production, SUPPORT_EMAIL: address! })).message;
+      expect(message, address).toContain(`SUPPORT_EMAIL must be an address that receives mail in production mode, not "${address}": ${reserved}`);
+    }
+    expect(check({ ...production, SUPPORT_EMAIL: "help@salons-testing.de" })).not.toThrow();
+  });
+
+  it("the demo (npm start on the embedded database) and the tests start without it and show the demo address", () => {
+    const demo = { NODE_ENV: "production" };
+    const demoAfterStart = { NODE_ENV: "production", DATABASE_URL: "postgres://127.0.0.1:5433/app", LOCATION_SYNC_EMBEDDED: "1" };
+    const testRun = { NODE_ENV: "test", DATABASE_URL: "postgres://127.0.0.1/test_x" };
+    for (const env of [demo, demoAfterStart, testRun, {}]) {
+      expect(check(env)).not.toThrow();
+      expect(parseConfig(env).SUPPORT_EMAIL).toBe("support@location-sync.invalid");
+    }
   });
 });
 

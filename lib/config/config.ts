@@ -69,6 +69,24 @@ export const SECRET_KEY_PATTERN = /^[A-Za-z0-9+/_-]{43}=?$/;
  */
 export const sandboxResponseShapeNames = ["documented", "empty", "no_content", "nested", "text", "extra"] as const;
 
+/** What owners are shown outside production mode (the demo, tests); production mode refuses it (lib/runtime/mode.ts). */
+export const DEMO_SUPPORT_EMAIL = "support@location-sync.invalid";
+
+/** Reserved for documentation and testing (RFC 2606, RFC 6761): no mail is delivered at these. */
+const RESERVED_TOP_LEVEL_DOMAINS = ["invalid", "example", "test", "localhost"];
+const RESERVED_DOMAINS = ["example.com", "example.net", "example.org"];
+
+/** The reserved domain an e-mail address is at (".test", "example.com"), or undefined for one that may receive mail. */
+export function reservedMailDomainOf(address: string): string | undefined {
+  const domain = address
+    .slice(address.lastIndexOf("@") + 1)
+    .toLowerCase()
+    .replace(/\.$/, "");
+  const topLevel = domain.slice(domain.lastIndexOf(".") + 1);
+  if (RESERVED_TOP_LEVEL_DOMAINS.includes(topLevel)) return `.${topLevel}`;
+  return RESERVED_DOMAINS.find((reserved) => domain === reserved || domain.endsWith(`.${reserved}`));
+}
+
 const variables = {
   NODE_ENV: variable(
     z
@@ -79,7 +97,7 @@ const variables = {
     {
       defaultText: "`development` (`npm start`/`serve` set `production`)",
       description:
-        "`production` **with** `DATABASE_URL` is production mode: no demo data, no sandbox fault injection, and `APP_SECRET_KEY` and `NEXTAUTH_SECRET` are required.",
+        "`production` **with** `DATABASE_URL` is production mode: no demo data, no sandbox fault injection, and `APP_SECRET_KEY`, `NEXTAUTH_SECRET` and `SUPPORT_EMAIL` are required.",
       rule: "be one of: development, production, test",
     },
   ),
@@ -351,9 +369,10 @@ const variables = {
     description: "Sender of e-mail alerts.",
     rule: "be an e-mail sender",
   }),
-  SUPPORT_EMAIL: variable(z.string().trim().pipe(z.email()).default("support@location-sync.invalid"), {
-    defaultText: "`support@location-sync.invalid`",
-    description: "Whom business owners write to about their locations' syncs: shown on their location pages.",
+  SUPPORT_EMAIL: variable(z.string().trim().pipe(z.email()).default(DEMO_SUPPORT_EMAIL), {
+    defaultText: `\`${DEMO_SUPPORT_EMAIL}\` (outside production mode only)`,
+    description:
+      "Whom business owners write to about their locations' syncs: shown on their location pages. Required in production mode, at a domain that receives mail (not a reserved one such as `.invalid`, `.example`, `.test`, `.localhost` or `example.com`).",
     rule: "be an e-mail address",
   }),
 };

@@ -22,7 +22,13 @@ describe("production mode", () => {
     );
     expect(() =>
       assertProductionConfiguration(
-        parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x", APP_SECRET_KEY: key, NEXTAUTH_SECRET: "s" }),
+        parseConfig({
+          NODE_ENV: "production",
+          DATABASE_URL: "postgres://db/x",
+          APP_SECRET_KEY: key,
+          NEXTAUTH_SECRET: "s",
+          SUPPORT_EMAIL: "support@salons.de",
+        }),
       ),
     ).not.toThrow();
   });
@@ -35,5 +41,6 @@ describe("production mode", () => {
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("Production mode (NODE_ENV=production with DATABASE_URL) needs APP_SECRET_KEY and NEXTAUTH_SECRET");
+    expect(run.stderr).toContain("Production mode needs SUPPORT_EMAIL");
   });
 });

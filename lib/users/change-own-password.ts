@@ -23,7 +23,8 @@ export async function changeOwnPassword(
   assertCan(actor, "account.password");
   const [user] = await db.select().from(users).where(eq(users.id, actor.id)).limit(1);
   if (!user?.active) throw new DomainError("UNAUTHENTICATED", "Sign in to continue.");
-  if (!user.passwordHash) throw new DomainError("CONFLICT", "Your account signs in through your company's single sign-on: it has no password here.");
+  if (!user.passwordHash || user.oidcSubject)
+    throw new DomainError("CONFLICT", "Your account signs in through your company's single sign-on: it has no password here.");
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw notCurrent();
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {

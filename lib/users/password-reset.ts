@@ -61,6 +61,7 @@ export async function findUsablePasswordReset(ctx: PublicOperationContext, { tok
         isNull(passwordResetLinks.usedAt),
         gt(passwordResetLinks.expiresAt, nowOf(ctx)),
         eq(users.active, true),
+        isNull(users.oidcSubject),
       ),
     )
     .limit(1);
@@ -87,7 +88,7 @@ export async function resetPassword(
     const [user] = await tx
       .update(users)
       .set({ passwordHash, sessionEpoch: sql`${users.sessionEpoch} + 1`, updatedAt: now })
-      .where(and(eq(users.id, spent.userId), eq(users.active, true)))
+      .where(and(eq(users.id, spent.userId), eq(users.active, true), isNull(users.oidcSubject)))
       .returning({ id: users.id, email: users.email });
     if (!user) throw unusable();
     await recordAuditEvent(tx, {

@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, passwordResetLinks, users } from "@/db/schema";
+import { auditLog, locationMembers, passwordResetLinks, userInvites, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { oidcProviderOf } from "@/lib/auth/oidc-provider";
 import { roleFromClaims } from "@/lib/auth/oidc-role";
@@ -8,6 +8,7 @@ import type { OperationActor, UserActor } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
 import { signInWithOidc } from "@/lib/auth/sign-in-with-oidc";
 import { signInWithPassword } from "@/lib/auth/sign-in-with-password";
+import { acceptInvite } from "./accept-invite";
 import { changeOwnPassword } from "./change-own-password";
 import { createUser } from "./create-user";
 import { createLocation } from "@/lib/locations/create-location";
@@ -223,6 +224,65 @@ describe("single sign-on", () => {
     await signInWithOidc({ db }, leaverIdentity);
     await updateUser({ db, actor: admin }, { userId: leaver.id, active: false });
     expect(await signInWithOidc({ db }, leaverIdentity)).toEqual({ ok: false, reason: "deactivated" });
+  });
+
+  it("linking a password account to single sign-on ends its password: sign-in, its reset link and its own change all refused", async () => {
+    const admin = await account("admin");
+    const engineer = await account("engineer");
+    const reset = await issuePasswordReset({ db, actor: admin }, { userId: engineer.id });
+    const before = await epochOf(engineer.id);
+    // The sessions the password signed in end; the single sign-on one carries the new epoch.
+    expect(await signInWithOidc({ db }, identity({ email: engineer.email }))).toMatchObject({
+      ok: true,
+      user: { id: engineer.id, sessionEpoch: before + 1 },
+    });
+
+    const [row] = await db.select().from(users).where(eq(users.id, engineer.id));
+    expect(row!.passwordHash).toBeNull();
+    // Refused like a wrong password: the person removed from the provider cannot come back through the old one.
+    expect(await signIn(engineer.email, "the first long password")).toEqual({ ok: false, reason: "invalid" });
+    expect(await db.select().from(passwordResetLinks).where(eq(passwordResetLinks.userId, engineer.id))).toHaveLength(0);
+    await expect(resetPassword({ db }, { token: tokenOf(reset.path), password: "reset long password", clientAddress: "x" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(
+      changeOwnPassword({ db, actor: engineer }, { currentPassword: "the first long password", password: "a brand new password" }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(issuePasswordReset({ db, actor: admin }, { userId: engineer.id })).rejects.toMatchObject({ message: SINGLE_SIGN_ON_NO_PASSWORD });
+    await expect(reissueInvite({ db, actor: admin }, { userId: engineer.id })).rejects.toMatchObject({ message: SINGLE_SIGN_ON_NO_PASSWORD });
+    expect((await db.select().from(users).where(eq(users.id, engineer.id)))[0]!.passwordHash).toBeNull();
+  });
+
+  it("linking an invited owner spends the invite link: its location becomes a membership at once", async () => {
+    const support = await account("support");
+    const salon = await createLocation(
+      { db, actor: support },
+      LocationInput.parse({
+        name: `Linked Salon ${++sequence}`,
+        timeZone: "UTC",
+        country: "DE",
+        environment: "staging",
+        upstreamLocationId: `linked-${sequence}`,
+        sourceKey: "s",
+        syncTime: "09:00",
+      }),
+    );
+    const email = `invited${sequence}@example.test`;
+    const invitation = await inviteLocationOwner({ db, actor: support }, { locationId: salon.id, email, name: "" });
+    expect(invitation.kind).toBe("invite");
+    const linked = await signInWithOidc({ db }, identity({ email }));
+    const userId = linked.ok ? linked.user.id : "";
+    expect(
+      await db
+        .select()
+        .from(userInvites)
+        .where(and(eq(userInvites.userId, userId), isNull(userInvites.usedAt))),
+    ).toHaveLength(0);
+    expect(await db.select().from(locationMembers).where(eq(locationMembers.userId, userId))).toEqual([
+      expect.objectContaining({ locationId: salon.id }),
+    ]);
+    const token = invitation.kind === "invite" ? tokenOf(invitation.path) : "";
+    await expect(acceptInvite({ db }, { token, password: "invite long password", clientAddress: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("no link gives a single sign-on account a password: reset and invite links are refused, an owner invitation adds the membership", async () => {
