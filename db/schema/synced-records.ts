@@ -24,3 +24,28 @@ export const syncedRecords = pgTable(
     index("synced_records_date_idx").on(table.locationId, table.recordType, table.appointmentDate),
   ],
 );
+
+/**
+ * Keys whose sendable preview record and synced_records may differ (lib/sync/unsynced-keys.ts): a superset of what an
+ * incremental sync has to send, unsubscribe or re-import, so that its plan reads these keys instead of the whole location.
+ * Trusted only while the location has a row in unsynced_key_ledgers.
+ */
+export const unsyncedKeys = pgTable(
+  "unsynced_keys",
+  {
+    locationId: uuid("location_id")
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    recordType: text("record_type").notNull(),
+    recordKey: text("record_key").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.locationId, table.recordType, table.recordKey] })],
+);
+
+/** Locations whose unsynced_keys are complete: since the row was written, every change of their preview added its keys. */
+export const unsyncedKeyLedgers = pgTable("unsynced_key_ledgers", {
+  locationId: uuid("location_id")
+    .primaryKey()
+    .references(() => locations.id, { onDelete: "cascade" }),
+  since: timestamp("since", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -9,6 +9,7 @@ import { toLocationView, type LocationView } from "./get-location";
 import type { MoveLocationEnvironmentInput } from "./location-inputs";
 import { assertNoOpenSession, assertNotArchived, lockLocationRow } from "./location-lifecycle";
 import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
+import { forgetUnsyncedKeys } from "@/lib/sync/unsynced-keys";
 
 export const movedReason = (environment: string) => `Moved to ${environment}`;
 
@@ -38,6 +39,7 @@ export async function moveLocationEnvironment(
       if (upstreamLocationId)
         await assertUpstreamLocationIdFree(tx, { environment: input.environment, upstreamLocationId, exceptLocationId: locationId });
       await tx.delete(syncedRecords).where(eq(syncedRecords.locationId, locationId));
+      await forgetUnsyncedKeys(tx, locationId);
       const [moved] = await tx
         .update(locations)
         .set({ ...disconnectedColumns(now), environment: input.environment, upstreamLocationId, fullSyncReason: movedReason(input.environment) })

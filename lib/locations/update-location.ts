@@ -9,6 +9,7 @@ import { toLocationView, type LocationRow, type LocationView } from "./get-locat
 import type { LocationUpdateInput } from "./location-inputs";
 import { assertNotArchived } from "./location-lifecycle";
 import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
+import { forgetUnsyncedKeys } from "@/lib/sync/unsynced-keys";
 
 type EditableField = keyof LocationUpdateInput;
 type Change = { from: unknown; to: unknown };
@@ -75,7 +76,10 @@ export async function updateLocation(
       const rebuildsSync = changes.sourceKey !== undefined && (row.sourceKey !== null || (await hasSynced(tx, id)));
       // As a move (./move-location-environment.ts): what the old upstream location accepted says nothing about the new one.
       const leavesUpstream = (changes.environment !== undefined || changes.upstreamLocationId !== undefined) && (await hasSynced(tx, id));
-      if (leavesUpstream) await tx.delete(syncedRecords).where(eq(syncedRecords.locationId, id));
+      if (leavesUpstream) {
+        await tx.delete(syncedRecords).where(eq(syncedRecords.locationId, id));
+        await forgetUnsyncedKeys(tx, id);
+      }
       const fullSyncReason = leavesUpstream ? UPSTREAM_CHANGED : rebuildsSync ? SOURCE_KEY_CHANGED : undefined;
       const [updated] = await tx
         .update(locations)

@@ -7,6 +7,7 @@ import { DomainError } from "@/lib/errors/domain-error";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
+import { forgetUnsyncedKeys } from "@/lib/sync/unsynced-keys";
 import { applySourceChanges, isTracked } from "./incremental-read";
 import { deleteRecordsOfType, mapBatch, type RunInput } from "./map-source-rows";
 import { createPreviewChecks, type CheckPreviewRow } from "./preview-checks";
@@ -94,6 +95,7 @@ async function mapWholeRead(db: DatabaseOrTransaction, input: RunInput, read: Pl
 /** Inside a caller's transaction, or (first run) one transaction per record type, so the page can show each as it is done. */
 async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: PlannedRead[], ownTransactionPerType: boolean): Promise<void> {
   // Everything the location had, also types no longer read (vehicles of a location that stopped being automotive).
+  await forgetUnsyncedKeys(db, input.owner.locationId);
   await db.execute(sql`delete from preview_issues where location_id = ${input.owner.locationId}`);
   await db.execute(sql`delete from preview_records where location_id = ${input.owner.locationId}`);
   const checks = createPreviewChecks(input);

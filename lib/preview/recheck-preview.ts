@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseTransaction } from "@/db/client";
+import { addRecheckedKeys, addTouchedKeys } from "@/lib/sync/unsynced-keys";
 import { runChecks } from "./cross-check-preview";
 import type { ReplacedKeys } from "./map-source-rows";
 import type { PreviewRecordType } from "./preview-plan";
@@ -82,6 +83,8 @@ async function expandAndReset(tx: DatabaseTransaction, locationId: string): Prom
     join preview_records r on r.location_id = ${locationId} and r.record_type = marked.record_type and r.record_key = marked.record_key
     on conflict do nothing`);
   await tx.execute(sql`analyze preview_recheck`);
+  // What the reset and the checks may change: an incremental sync plans from these keys (lib/sync/unsynced-keys.ts).
+  await addRecheckedKeys(tx, locationId);
   await tx.execute(sql`
     with removed as (
       delete from preview_issues i using preview_recheck k
@@ -156,4 +159,5 @@ export async function recheckPreview(tx: DatabaseTransaction, locationId: string
     on conflict do nothing`);
   await expandAndReset(tx, locationId);
   await runChecks(tx, locationId, "marked", ["appointments", "openings", "vehicles"]);
+  await addTouchedKeys(tx, locationId);
 }

@@ -56,7 +56,7 @@ async function checkContacts(context: StepContext): Promise<RemovalCheck | null>
   const locationId = context.location.id;
   const [gone] = await queryRows<{ count: number }>(
     db,
-    sql`select count(*)::int as count from synced_records s where ${goneContactCondition(locationId)}`,
+    sql`select count(*)::int as count from synced_records s where ${goneContactCondition(locationId, context.unsyncedOnly)}`,
   );
   return measured(
     context.config,
@@ -74,7 +74,7 @@ async function checkContacts(context: StepContext): Promise<RemovalCheck | null>
       (
         await queryRows<{ key: string }>(
           db,
-          sql`select s.record_key as key from synced_records s where ${goneContactCondition(locationId)} order by s.record_key limit ${EXAMPLES}`,
+          sql`select s.record_key as key from synced_records s where ${goneContactCondition(locationId, context.unsyncedOnly)} order by s.record_key limit ${EXAMPLES}`,
         )
       ).map((row) => row.key),
   );

@@ -26,6 +26,7 @@ import { anythingAccepted, heldContactKeys } from "./stream/synced-lookups";
 import { checkReplayRemovals, replayStepsOf } from "./replay/replay-steps";
 import type { StepContext } from "./steps/sync-step";
 import { syncConfigFromEnvironment, type SyncConfig } from "./sync-config";
+import { settleUnsyncedKeys, unsyncedKeysKnown } from "./unsynced-keys";
 
 export interface RunSessionOptions {
   /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */
@@ -110,6 +111,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       firstSync,
       location: { id: location.id, timeZone: location.timeZone, automotive: location.automotive },
       full: session.full,
+      unsyncedOnly: !source && !session.full && (await unsyncedKeysKnown(db, location.id)),
       resend: session.replay !== null,
       managementSystem: credentials.dataSourceName,
       now: preview.readAt,
@@ -142,6 +144,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       }
       await runStep(context, recorder, step, definitions[step.name]);
     }
+    await fence.write((tx) => settleUnsyncedKeys(tx, fence.sessionId));
     await finishSucceeded(fence, location.id);
     // What the next session builds on, computed in the background: a streamed session stored no preview.
     if (source && !quietBase && !session.replay) await requestFirstPreview(db, location.id);

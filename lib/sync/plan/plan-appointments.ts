@@ -3,13 +3,14 @@ import { queryRows } from "@/db/raw-sql";
 import { sql } from "drizzle-orm";
 import { chooseAppointmentRanges, type AppointmentPlanMode } from "./choose-appointment-ranges";
 import { rangeKey } from "./date-ranges";
+import { amongUnsyncedKeys } from "../unsynced-keys";
 
 const sendable = "('valid', 'warning')";
 
 /** The appointment imports of a session, as date-range keys, from the location's preview records and what was last accepted. */
 export async function planAppointments(
   db: DatabaseOrTransaction,
-  input: { locationId: string; full: boolean; today: string; horizonEnd: string },
+  input: { locationId: string; full: boolean; unsyncedOnly: boolean; today: string; horizonEnd: string },
 ): Promise<{ mode: AppointmentPlanMode; keys: string[] }> {
   const { locationId } = input;
   // Existence and the earliest date are index look-ups (synced_records_date_idx, preview_records_date_idx), not counts.
@@ -29,15 +30,17 @@ export async function planAppointments(
   // Touched, in one pass over both sides: the date of every sendable record whose content the upstream has not
   // accepted (new, changed, moved), the date a changed one was sent for, and the date of every accepted
   // appointment that is no longer sendable (canceled, no-show, deleted).
+  // Among the unsynced keys when they are known: the same dates, without reading the whole location (lib/sync/unsynced-keys.ts).
+  const preview = input.unsyncedOnly ? sql`and ${amongUnsyncedKeys(locationId, "appointments", sql`record_key`)}` : sql``;
   const touched = await queryRows<{ date: string }>(
     db,
     sql`
     select distinct dates.day::text as date from (
       select r.local_date as new_date, s.appointment_date as sent_date
       from (select record_key, content_hash, local_date from preview_records
-            where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.raw(sendable)} and content_hash is not null) r
+            where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.raw(sendable)} and content_hash is not null ${preview}) r
       full join (select record_key, content_hash, appointment_date from synced_records
-                 where location_id = ${locationId} and record_type = 'appointments') s on s.record_key = r.record_key
+                 where location_id = ${locationId} and record_type = 'appointments' ${preview}) s on s.record_key = r.record_key
       where s.content_hash is distinct from r.content_hash
     ) differing cross join lateral (values (differing.new_date), (differing.sent_date)) as dates(day)
     where dates.day is not null

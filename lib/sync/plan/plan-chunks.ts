@@ -10,7 +10,7 @@ import { chunkKey, selectionCondition } from "./record-selection";
  */
 export async function planChunks(
   db: DatabaseOrTransaction,
-  input: { locationId: string; recordType: PreviewRecordType; onlyChanged: boolean; chunkSize: number },
+  input: { locationId: string; recordType: PreviewRecordType; onlyChanged: boolean; chunkSize: number; unsyncedOnly: boolean },
 ): Promise<string[]> {
   const condition = selectionCondition(input.locationId, {
     kind: "chunk",
@@ -18,6 +18,7 @@ export async function planChunks(
     onlyChanged: input.onlyChanged,
     firstSeq: 0,
     lastSeq: 2 ** 31 - 1,
+    unsyncedOnly: input.unsyncedOnly,
   });
   const chunks = await queryRows<{ first_seq: number; last_seq: number }>(
     db,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { newOrChanged } from "@/lib/preview/live-diff";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import { amongUnsyncedKeys } from "../unsynced-keys";
 import { parseRangeKey } from "./date-ranges";
 
 /**
@@ -10,7 +11,15 @@ import { parseRangeKey } from "./date-ranges";
  */
 export type RecordSelection =
   | { kind: "all"; recordType: PreviewRecordType }
-  | { kind: "chunk"; recordType: PreviewRecordType; onlyChanged: boolean; firstSeq: number; lastSeq: number }
+  | {
+      kind: "chunk";
+      recordType: PreviewRecordType;
+      onlyChanged: boolean;
+      firstSeq: number;
+      lastSeq: number;
+      /** New and changed records are looked for among the location's unsynced keys only (lib/sync/unsynced-keys.ts). */
+      unsyncedOnly?: boolean;
+    }
   | { kind: "dates"; recordType: "appointments"; startDate: string; endDate: string }
   | { kind: "service"; recordType: "openings"; serviceExternalId: string };
 
@@ -20,9 +29,10 @@ export function selectionCondition(locationId: string, selection: RecordSelectio
     case "all":
       return base;
     case "chunk":
-      return selection.onlyChanged
-        ? sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq} and ${sql.raw(newOrChanged)}`
-        : sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq}`;
+      if (!selection.onlyChanged) return sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq}`;
+      return selection.unsyncedOnly
+        ? sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq} and ${amongUnsyncedKeys(locationId, selection.recordType, sql`r.record_key`)} and ${sql.raw(newOrChanged)}`
+        : sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq} and ${sql.raw(newOrChanged)}`;
     case "dates":
       return sql`${base} and r.local_date between ${selection.startDate} and ${selection.endDate}`;
     case "service":
@@ -35,10 +45,10 @@ export function chunkKey(onlyChanged: boolean, firstSeq: number, lastSeq: number
   return `${onlyChanged ? "changed" : "all"} seq ${firstSeq}-${lastSeq}`;
 }
 
-export function chunkSelection(recordType: PreviewRecordType, key: string): RecordSelection {
+export function chunkSelection(recordType: PreviewRecordType, key: string, unsyncedOnly = false): RecordSelection {
   const match = /^(all|changed) seq (\d+)-(\d+)$/.exec(key);
   if (!match) throw new Error(`not a chunk key: ${key}`);
-  return { kind: "chunk", recordType, onlyChanged: match[1] === "changed", firstSeq: Number(match[2]), lastSeq: Number(match[3]) };
+  return { kind: "chunk", recordType, onlyChanged: match[1] === "changed", firstSeq: Number(match[2]), lastSeq: Number(match[3]), unsyncedOnly };
 }
 
 export function dateRangeSelection(key: string): RecordSelection {

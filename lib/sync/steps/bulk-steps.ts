@@ -32,6 +32,7 @@ async function planChangedChunks(context: StepContext, recordType: "contact_deta
     recordType,
     onlyChanged: !everything,
     chunkSize: context.config.contactChunkSize,
+    unsyncedOnly: context.unsyncedOnly,
   });
 }
 
@@ -40,19 +41,19 @@ export const contactDetailsStep: SyncStep = {
   recordType: "contact_details",
   async planItems(context) {
     const chunks = await planChangedChunks(context, "contact_details");
-    return (await hasGoneContacts(context.db, context.location.id)) ? [...chunks, UNSUBSCRIBE_ITEM_KEY] : chunks;
+    return (await hasGoneContacts(context.db, context.location.id, context.unsyncedOnly)) ? [...chunks, UNSUBSCRIBE_ITEM_KEY] : chunks;
   },
   async send(context, key) {
     if (key === UNSUBSCRIBE_ITEM_KEY) {
-      const records = streamUnsubscribeRecords(context.db, context.location.id);
+      const records = streamUnsubscribeRecords(context.db, context.location.id, context.unsyncedOnly);
       const outcome = await context.client.importContactDetails({ ...context.call, records });
       return {
         records: outcome.records,
         bytes: outcome.bytes,
-        onAccepted: (tx) => phaseClock.time("record", () => recordUnsubscribed(tx, context.location.id)),
+        onAccepted: (tx) => phaseClock.time("record", () => recordUnsubscribed(tx, context.location.id, context.unsyncedOnly)),
       };
     }
-    const selection = chunkSelection("contact_details", requireKey(key));
+    const selection = chunkSelection("contact_details", requireKey(key), context.unsyncedOnly);
     const records = streamSelectedRecords<ContactDetailRecord>(context.db, context.location.id, selection);
     return sent(context, selection, await context.client.importContactDetails({ ...context.call, records }));
   },
@@ -63,7 +64,7 @@ export const vehiclesStep: SyncStep = {
   recordType: "vehicles",
   planItems: (context) => planChangedChunks(context, "vehicles"),
   async send(context, key) {
-    const selection = chunkSelection("vehicles", requireKey(key));
+    const selection = chunkSelection("vehicles", requireKey(key), context.unsyncedOnly);
     const records = streamSelectedRecords<VehicleRecord>(context.db, context.location.id, selection);
     return sent(context, selection, await context.client.importVehicles({ ...context.call, records }));
   },
@@ -77,6 +78,7 @@ export const appointmentsStep: SyncStep = {
     const plan = await planAppointments(context.db, {
       locationId: context.location.id,
       full: context.full,
+      unsyncedOnly: context.unsyncedOnly,
       today: localToday(context.now, timeZone),
       horizonEnd: appointmentHorizonEnd(context.now, timeZone),
     });

@@ -19,6 +19,11 @@ export interface StepContext {
   firstSync: boolean;
   location: { id: string; timeZone: string; automotive: boolean };
   full: boolean;
+  /**
+   * The location's unsynced keys are known (lib/sync/unsynced-keys.ts): a later sync of its preview looks for what to
+   * send, unsubscribe and re-import among them instead of comparing the whole location.
+   */
+  unsyncedOnly: boolean;
   /** Every record is sent, also one the upstream accepted with the same content (a scoped replay). */
   resend: boolean;
   /** The environment's Data Source Name. */

@@ -1,0 +1,115 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { DatabaseOrTransaction } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
+import type { SourceState } from "@/db/schema";
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+
+// The unsynced keys of a location (db/schema/synced-records.ts): every key whose sendable preview record and what the
+// upstream accepted may differ. An incremental sync plans from them — the changed contacts, the gone ones, the touched
+// appointment dates — instead of comparing the whole location's preview with synced_records. They are a superset, so
+// planning from them selects exactly what the whole comparison selects; they are trusted only while the location has a
+// ledger row, which is written when the preview and the upstream are known to agree and dropped when anything could
+// make them differ unseen.
+//
+// - An incremental preview run adds the keys it replaced and every key it re-checked (lib/preview/recheck-preview.ts).
+// - A full preview run, or deleting synced_records (a move, leaving the upstream), drops the ledger.
+// - A session that sent from its own preview clears the keys of the steps it ran whole; if it ran all of them, the
+//   preview and the upstream agree and the ledger is (re)started. So does a quiet session when the location's preview
+//   read the very source state the quiet session found unchanged.
+
+export const ledgerTypes = ["contact_details", "vehicles", "appointments"] as const satisfies readonly PreviewRecordType[];
+const ledgerTypeList = sql.raw(`(${ledgerTypes.map((type) => `'${type}'`).join(", ")})`);
+
+/** Whether the location's unsynced keys are complete (then a plan may read only them). */
+export async function unsyncedKeysKnown(db: DatabaseOrTransaction, locationId: string): Promise<boolean> {
+  const [row] = await queryRows(db, sql`select 1 from unsynced_key_ledgers where location_id = ${locationId}`);
+  return Boolean(row);
+}
+
+/** `column` is one of the location's unsynced keys of `type`. */
+export function amongUnsyncedKeys(locationId: string, type: PreviewRecordType, column: SQL): SQL {
+  return sql`${column} in (select u.record_key from unsynced_keys u where u.location_id = ${locationId} and u.record_type = ${type})`;
+}
+
+/** Anything may now differ unseen: a plan compares the whole location again until the ledger is started anew. */
+export async function forgetUnsyncedKeys(db: DatabaseOrTransaction, locationId: string): Promise<void> {
+  await db.execute(sql`delete from unsynced_key_ledgers where location_id = ${locationId}`);
+  await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
+}
+
+/** Inside an incremental preview run: the keys of the records its re-check marked (temporary table preview_recheck). */
+export async function addRecheckedKeys(db: DatabaseOrTransaction, locationId: string): Promise<void> {
+  await db.execute(sql`
+    insert into unsynced_keys (location_id, record_type, record_key)
+    select distinct ${locationId}::uuid, m.record_type, m.record_key from preview_recheck k
+    join preview_records m on m.location_id = ${locationId} and m.record_type = k.record_type and m.seq = k.seq
+    where m.record_type in ${ledgerTypeList} and m.record_key is not null
+      and exists (select 1 from unsynced_key_ledgers l where l.location_id = ${locationId})
+    on conflict do nothing`);
+}
+
+/** Inside an incremental preview run: the keys whose records it replaced, added or removed (temporary table preview_touched). */
+export async function addTouchedKeys(db: DatabaseOrTransaction, locationId: string): Promise<void> {
+  await db.execute(sql`
+    insert into unsynced_keys (location_id, record_type, record_key)
+    select ${locationId}::uuid, t.record_type, t.record_key from preview_touched t
+    where t.record_type in ${ledgerTypeList} and exists (select 1 from unsynced_key_ledgers l where l.location_id = ${locationId})
+    on conflict do nothing`);
+}
+
+async function startLedger(db: DatabaseOrTransaction, locationId: string): Promise<void> {
+  await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
+  await db.execute(sql`insert into unsynced_key_ledgers (location_id) values (${locationId}) on conflict do nothing`);
+}
+
+/**
+ * In the session's last write before it is marked succeeded: until then no preview run can start (a run refuses while a
+ * session of the location is running), and one already running could add keys unseen, so then nothing is settled. A
+ * resume sends what its carried items planned, a replay only its scope: neither settles anything.
+ */
+export async function settleUnsyncedKeys(db: DatabaseOrTransaction, sessionId: string): Promise<void> {
+  const [session] = await queryRows<{
+    location_id: string;
+    quiet: boolean;
+    streamed: boolean;
+    replayed: boolean;
+    resumed: boolean;
+    preview_run_id: string | null;
+    source_state: SourceState | null;
+    automotive: boolean;
+    run_running: boolean;
+  }>(
+    db,
+    sql`select s.location_id, s.quiet, s.streamed, s.replay is not null as replayed, s.resumes_session_id is not null as resumed,
+               s.preview_run_id, s.source_state, l.automotive,
+               exists (select 1 from preview_runs p where p.location_id = s.location_id and p.status = 'running') as run_running
+        from sync_sessions s join locations l on l.id = s.location_id where s.id = ${sessionId}`,
+  );
+  if (!session || session.replayed || session.resumed || session.run_running) return;
+  const locationId = session.location_id;
+  if (session.quiet) {
+    // Quiet: the upstream holds what the source gave at this state; so does the preview if its run read the same state.
+    const state = session.source_state;
+    if (!state) return;
+    const [run] = await queryRows<{ agrees: boolean }>(
+      db,
+      sql`select (source_fingerprint = ${state.fingerprint} and mapping_basis = ${state.mappingBasis}
+                  and appointments_until is not distinct from ${state.appointmentsUntil}) as agrees
+          from preview_runs where location_id = ${locationId} and status = 'succeeded' and mode is not null
+          order by created_at desc limit 1`,
+    );
+    if (run?.agrees) await startLedger(db, locationId);
+    return;
+  }
+  if (session.streamed || !session.preview_run_id) return;
+  const steps = await queryRows<{ name: string }>(
+    db,
+    sql`select name from sync_steps where session_id = ${sessionId} and name in ${ledgerTypeList} and status = 'succeeded'`,
+  );
+  const sent = steps.map((step) => step.name);
+  // Vehicles of a location that is not automotive are skipped from the start: its preview holds none.
+  const needed = ledgerTypes.filter((type) => type !== "vehicles" || session.automotive);
+  if (needed.every((type) => sent.includes(type))) await startLedger(db, locationId);
+  else if (sent.length)
+    await db.execute(sql`delete from unsynced_keys where location_id = ${locationId} and record_type = any(${sql.param(sent)}::text[])`);
+}
