@@ -3,7 +3,6 @@ import { queryRows } from "@/db/raw-sql";
 import { sql } from "drizzle-orm";
 import { chooseAppointmentRanges, type AppointmentPlanMode } from "./choose-appointment-ranges";
 import { rangeKey } from "./date-ranges";
-import { amongUnsyncedKeys } from "../unsynced-keys";
 
 const sendable = "('valid', 'warning')";
 
@@ -27,25 +26,7 @@ export async function planAppointments(
     select min(local_date)::text as earliest from preview_records
     where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.raw(sendable)}`,
   );
-  // Touched, in one pass over both sides: the date of every sendable record whose content the upstream has not
-  // accepted (new, changed, moved), the date a changed one was sent for, and the date of every accepted
-  // appointment that is no longer sendable (canceled, no-show, deleted).
-  // Among the unsynced keys when they are known: the same dates, without reading the whole location (lib/sync/unsynced-keys.ts).
-  const preview = input.unsyncedOnly ? sql`and ${amongUnsyncedKeys(locationId, "appointments", sql`record_key`)}` : sql``;
-  const touched = await queryRows<{ date: string }>(
-    db,
-    sql`
-    select distinct dates.day::text as date from (
-      select r.local_date as new_date, s.appointment_date as sent_date
-      from (select record_key, content_hash, local_date from preview_records
-            where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.raw(sendable)} and content_hash is not null ${preview}) r
-      full join (select record_key, content_hash, appointment_date from synced_records
-                 where location_id = ${locationId} and record_type = 'appointments' ${preview}) s on s.record_key = r.record_key
-      where s.content_hash is distinct from r.content_hash
-    ) differing cross join lateral (values (differing.new_date), (differing.sent_date)) as dates(day)
-    where dates.day is not null
-    order by 1`,
-  );
+  const touched = await queryRows<{ date: string }>(db, input.unsyncedOnly ? touchedAmongUnsynced(locationId) : touchedAnywhere(locationId));
   const earliest = [valid?.earliest, input.full ? synced?.earliest : null].filter((date): date is string => Boolean(date)).sort()[0] ?? null;
   const plan = chooseAppointmentRanges({
     full: input.full,
@@ -58,3 +39,31 @@ export async function planAppointments(
   });
   return { mode: plan.mode, keys: plan.ranges.map(rangeKey) };
 }
+
+// Touched: the date of every sendable record whose content the upstream has not accepted (new, changed, moved), the
+// date a changed one was sent for, and the date of every accepted appointment that is no longer sendable (canceled,
+// no-show, deleted).
+
+/** In one pass over both sides of the whole location. */
+const touchedAnywhere = (locationId: string) => sql`
+  select distinct dates.day::text as date from (
+    select r.local_date as new_date, s.appointment_date as sent_date
+    from (select record_key, content_hash, local_date from preview_records
+          where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.raw(sendable)} and content_hash is not null) r
+    full join (select record_key, content_hash, appointment_date from synced_records
+               where location_id = ${locationId} and record_type = 'appointments') s on s.record_key = r.record_key
+    where s.content_hash is distinct from r.content_hash
+  ) differing cross join lateral (values (differing.new_date), (differing.sent_date)) as dates(day)
+  where dates.day is not null
+  order by 1`;
+
+/** The same dates, looked up key by key from the location's unsynced keys when they are known (lib/sync/unsynced-keys.ts). */
+const touchedAmongUnsynced = (locationId: string) => sql`
+  select distinct dates.day::text as date
+  from unsynced_keys u
+  left join preview_records r on r.location_id = u.location_id and r.record_type = 'appointments' and r.record_key = u.record_key
+    and r.status in ${sql.raw(sendable)} and r.content_hash is not null
+  left join synced_records s on s.location_id = u.location_id and s.record_type = 'appointments' and s.record_key = u.record_key
+  cross join lateral (values (r.local_date), (s.appointment_date)) as dates(day)
+  where u.location_id = ${locationId} and u.record_type = 'appointments' and s.content_hash is distinct from r.content_hash and dates.day is not null
+  order by 1`;
