@@ -144,3 +144,20 @@ export const previewIssues = pgTable(
     index("preview_issues_record_idx").on(table.locationId, table.recordType, table.seq),
   ],
 );
+
+/**
+ * How many preview_records the location holds of each type, written in the transaction that writes them
+ * (lib/preview/preview-record-counts.ts): an incremental run compares it with the source's count to find deleted rows
+ * without counting a million records. A type without a row is counted.
+ */
+export const previewRecordCounts = pgTable(
+  "preview_record_counts",
+  {
+    locationId: uuid("location_id")
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    recordType: text("record_type").notNull(),
+    rows: integer("rows").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.locationId, table.recordType] })],
+);

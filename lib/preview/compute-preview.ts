@@ -9,6 +9,7 @@ import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
 import { forgetUnsyncedKeys } from "@/lib/sync/unsynced-keys";
 import { applySourceChanges, isTracked } from "./incremental-read";
+import { forgetRecordCounts, setRecordCount } from "./preview-record-counts";
 import { deleteRecordsOfType, mapBatch, type RunInput } from "./map-source-rows";
 import { createPreviewChecks, type CheckPreviewRow } from "./preview-checks";
 import { writePreviewBatch } from "./write-preview-batch";
@@ -89,6 +90,7 @@ async function mapWholeRead(db: DatabaseOrTransaction, input: RunInput, read: Pl
   } finally {
     await writing;
   }
+  await setRecordCount(db, input.owner.locationId, read.recordType, seq);
   await setProgress(input.db, input.owner.runId, read.recordType, seq, true);
 }
 
@@ -96,6 +98,7 @@ async function mapWholeRead(db: DatabaseOrTransaction, input: RunInput, read: Pl
 async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: PlannedRead[], ownTransactionPerType: boolean): Promise<void> {
   // Everything the location had, also types no longer read (vehicles of a location that stopped being automotive).
   await forgetUnsyncedKeys(db, input.owner.locationId);
+  await forgetRecordCounts(db, input.owner.locationId);
   await db.execute(sql`delete from preview_issues where location_id = ${input.owner.locationId}`);
   await db.execute(sql`delete from preview_records where location_id = ${input.owner.locationId}`);
   const checks = createPreviewChecks(input);

@@ -6,6 +6,7 @@ import { trackedResources, type SourceIdCount, type TrackedResource } from "@/li
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import { replaceSourceIds, type RunInput } from "./map-source-rows";
 import type { PlannedRead } from "./preview-plan";
+import { recordCountOf, setRecordCount } from "./preview-record-counts";
 import { touchKeys } from "./recheck-preview";
 
 /** Rows are read again if they changed up to this long before the base run read: a transaction may commit after it began. */
@@ -52,6 +53,8 @@ export async function applySourceChanges(
     sql`select coalesce(max(seq) + 1, 0)::int as next from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`,
   );
   const nextSeq = { value: last?.next ?? 0 };
+  // The location's records of the type, kept up to date as ids are replaced: deleted source rows show in the count.
+  let ours = await recordCountOf(tx, owner.locationId, read.recordType);
   let mapped = 0;
   const pending = new Set<string>();
 
@@ -61,7 +64,9 @@ export async function applySourceChanges(
     pending.clear();
     const rows: SourceRowOf[SourceResource][] = [];
     for await (const batch of reader.read(read.resource, window, { batchSize: input.batchSize, filter: { ids } })) rows.push(...batch);
-    await touchKeys(tx, read.recordType, await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq));
+    const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq);
+    ours += replaced.writtenRows - replaced.removedRows;
+    await touchKeys(tx, read.recordType, replaced);
     mapped += rows.length;
     await onProgress(mapped);
   };
@@ -84,14 +89,11 @@ export async function applySourceChanges(
   await flush();
 
   // Deleted rows leave no trace but the count: only when it differs are the ids compared one by one.
-  const [ours] = await queryRows<{ rows: number }>(
-    tx,
-    sql`select count(*)::int as rows from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`,
-  );
-  if ((await reader.count(read.resource, window)) !== ours?.rows) {
+  if ((await reader.count(read.resource, window)) !== ours) {
     await compareIds(input, read, window, add);
     await flush();
   }
+  await setRecordCount(tx, owner.locationId, read.recordType, ours);
   return mapped;
 }
 

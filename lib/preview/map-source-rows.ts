@@ -61,6 +61,9 @@ export async function deleteRecordsOfType(db: DatabaseOrTransaction, locationId:
 /** What replacing some source ids changed: every old and new key, and the keys of usable records it took away. */
 export interface ReplacedKeys {
   keys: (string | null)[];
+  /** Records taken away and written: what the location's count of the type moved by. */
+  removedRows: number;
+  writtenRows: number;
   /** Of records an earlier run wrote: a reference to these keys may have stopped (or started) resolving. */
   removedUsableKeys: string[];
 }
@@ -102,5 +105,10 @@ export async function replaceSourceIds(
   const removedUsableKeys = removed
     .filter((row) => row.record_key !== null && row.run_id !== owner.runId && (row.status === "valid" || row.status === "warning"))
     .map((row) => row.record_key!);
-  return { keys: [...removed.map((row) => row.record_key), ...records.map((row) => row.record_key)], removedUsableKeys };
+  return {
+    keys: [...removed.map((row) => row.record_key), ...records.map((row) => row.record_key)],
+    removedRows: removed.length,
+    writtenRows: records.length,
+    removedUsableKeys,
+  };
 }
