@@ -26,6 +26,7 @@ import { anythingAccepted, heldContactKeys } from "./stream/synced-lookups";
 import { checkReplayRemovals, replayStepsOf } from "./replay/replay-steps";
 import type { StepContext } from "./steps/sync-step";
 import { syncConfigFromEnvironment, type SyncConfig } from "./sync-config";
+import { countSkippedByType } from "./skipped-records";
 import { settleUnsyncedKeys, unsyncedKeysKnown } from "./unsynced-keys";
 
 export interface RunSessionOptions {
@@ -112,6 +113,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       location: { id: location.id, timeZone: location.timeZone, automotive: location.automotive },
       full: session.full,
       unsyncedOnly: !source && !session.full && (await unsyncedKeysKnown(db, location.id)),
+      skippedCounts: source ? null : countSkippedByType(db, location.id),
       resend: session.replay !== null,
       managementSystem: credentials.dataSourceName,
       now: preview.readAt,

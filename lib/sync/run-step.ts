@@ -5,6 +5,7 @@ import type { AttemptRecorder } from "./attempt-recorder";
 import { describeSyncError, isRetryableStepError } from "./describe-sync-error";
 import { LeaseLostError, SessionCancelledError, type FencedTransaction } from "./session-fence";
 import type { StepRow } from "./session-steps";
+import type { SkippedCounts } from "./skipped-records";
 import type { SentItem, StepContext, SyncStep } from "./steps/sync-step";
 
 /** The step failed for good (after the engine's attempts): the session fails with it. */
@@ -175,16 +176,10 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
   await fence.write((tx) => tx.execute(sql`update sync_steps set status = 'succeeded', error = null, finished_at = now() where id = ${step.id}`));
 }
 
-async function countSkippedRecords(context: StepContext, definition: SyncStep): Promise<{ invalid: number; excluded: number }> {
+async function countSkippedRecords(context: StepContext, definition: SyncStep): Promise<SkippedCounts> {
   // A streamed step counts what it leaves out as it reads (written when it succeeds).
-  if (!definition.recordType || context.stream) return { invalid: 0, excluded: 0 };
-  const [row] = await queryRows<{ invalid: number; excluded: number }>(
-    context.db,
-    sql`
-    select count(*) filter (where status = 'error')::int as invalid, count(*) filter (where status = 'excluded')::int as excluded
-    from preview_records where location_id = ${context.location.id} and record_type = ${definition.recordType} and status in ('error', 'excluded')`,
-  );
-  return row ?? { invalid: 0, excluded: 0 };
+  if (!definition.recordType || !context.skippedCounts) return { invalid: 0, excluded: 0 };
+  return (await context.skippedCounts)[definition.recordType] ?? { invalid: 0, excluded: 0 };
 }
 
 /**

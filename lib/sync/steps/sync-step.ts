@@ -4,6 +4,7 @@ import type { LocationCall, UpstreamClient } from "@/lib/upstream/client";
 import type { SessionFence, FencedTransaction } from "../session-fence";
 import type { SyncConfig } from "../sync-config";
 import type { SyncStepName } from "../step-names";
+import type { SkippedCounts } from "../skipped-records";
 import type { SessionRecords } from "../stream/session-records";
 
 export interface StepContext {
@@ -24,6 +25,8 @@ export interface StepContext {
    * send, unsubscribe and re-import among them instead of comparing the whole location.
    */
   unsyncedOnly: boolean;
+  /** What the preview leaves out, per type, counted once while the first steps send (lib/sync/skipped-records.ts); null when streamed. */
+  skippedCounts: Promise<Record<string, SkippedCounts>> | null;
   /** Every record is sent, also one the upstream accepted with the same content (a scoped replay). */
   resend: boolean;
   /** The environment's Data Source Name. */
