@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { previewRuns } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { locations, previewRuns } from "@/db/schema";
+import { updateLocation } from "@/lib/locations/update-location";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { systemActorAs } from "@/lib/auth/permissions";
@@ -40,7 +42,8 @@ type Change =
   | { kind: "add-appointment"; customer: number; day: number }
   | { kind: "remove-staff" }
   | { kind: "remove-service" }
-  | { kind: "restore-catalogue" };
+  | { kind: "restore-catalogue" }
+  | { kind: "edit-vehicle"; vehicle: number; model: string };
 
 type Operation =
   | { kind: "change"; change: Change }
@@ -48,6 +51,7 @@ type Operation =
   | { kind: "rebuild" }
   | { kind: "sync" }
   | { kind: "next-day" }
+  | { kind: "edit-location"; field: "automotive" | "timeZone" }
   | { kind: "failed-sync-then-resume"; resume: boolean }
   | { kind: "replay"; steps: ("contact_details" | "appointments")[] };
 
@@ -64,6 +68,7 @@ const change: fc.Arbitrary<Change> = fc.oneof(
   fc.constant({ kind: "remove-staff" as const }),
   fc.constant({ kind: "remove-service" as const }),
   fc.constant({ kind: "restore-catalogue" as const }),
+  fc.record({ kind: fc.constant("edit-vehicle" as const), vehicle: fc.nat(1), model: fc.constantFrom("Golf", "Polo") }),
 );
 
 const operation: fc.Arbitrary<Operation> = fc.oneof(
@@ -72,6 +77,10 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: "rebuild" as const }) },
   { weight: 3, arbitrary: fc.constant({ kind: "sync" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "next-day" as const }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("edit-location" as const), field: fc.constantFrom("automotive" as const, "timeZone" as const) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("failed-sync-then-resume" as const), resume: fc.boolean() }) },
   {
     weight: 1,
@@ -131,6 +140,9 @@ function apply(rows: SourceRows, next: Change, at: Date): void {
     case "remove-service":
       rows.services = rows.services!.filter((row) => row.id !== "sv1");
       return;
+    case "edit-vehicle":
+      for (const row of rows.vehicles!) if (row.id === `v${next.vehicle + 1}`) Object.assign(row, { model: next.model, updated_at: at });
+      return;
     case "restore-catalogue":
       rows.staff = sample.staff;
       rows.services = sample.services;
@@ -145,6 +157,16 @@ describe("the unsynced keys of a location, under random changes and operations",
         const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
         const rows = sampleSourceRows();
         const long = new Date("2026-01-01T00:00:00Z");
+        rows.vehicles = [1, 2].map((index) => ({
+          id: `v${index}`,
+          customer_id: `cu${index}`,
+          make: "VW",
+          model: "Golf",
+          year: 2020,
+          license_plate: `B-X ${index}`,
+          vin: null,
+          updated_at: long,
+        }));
         for (const row of [...rows.customers!, ...rows.appointments!]) row.updated_at = long;
         let clock = new Date("2026-03-01T00:00:00Z");
         const reader = (): SourceReader => {
@@ -167,7 +189,14 @@ describe("the unsynced keys of a location, under random changes and operations",
           done.push(next);
           if (next.kind === "change") apply(rows, next.change, clock);
           else if (next.kind === "next-day") now = new Date(now.getTime() + 86_400_000);
-          else if (next.kind === "refresh" || next.kind === "rebuild") {
+          else if (next.kind === "edit-location") {
+            const [current] = await db.select().from(locations).where(eq(locations.id, location.id));
+            const edit =
+              next.field === "automotive"
+                ? { automotive: !current!.automotive }
+                : { timeZone: current!.timeZone === "Europe/Berlin" ? "Europe/Lisbon" : "Europe/Berlin" };
+            await updateLocation({ db, actor: systemActor }, { locationId: location.id, ...edit });
+          } else if (next.kind === "refresh" || next.kind === "rebuild") {
             const [run] = await db
               .insert(previewRuns)
               .values({ locationId: location.id, requestedByEmail: null, rebuild: next.kind === "rebuild" })
@@ -195,7 +224,7 @@ describe("the unsynced keys of a location, under random changes and operations",
           tick();
           // A replay sends the source as it is now: what it changed is read again by the next preview run, before any plan.
           if (next.kind === "replay") sinceReplay = true;
-          else if (next.kind !== "change" && next.kind !== "next-day") sinceReplay = false;
+          else if (next.kind !== "change" && next.kind !== "next-day" && next.kind !== "edit-location") sinceReplay = false;
           if (!sinceReplay) expect(await keysMissingFromLedger(db, location.id), JSON.stringify(done)).toEqual([]);
         }
       }),
