@@ -7,9 +7,11 @@ import { computePreview } from "@/lib/preview/compute-preview";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
+import { requestSyncSession } from "./request-session";
 import { resumeSession } from "./session-actions";
 import { sampleNow as now, sampleSourceRows } from "./testing/sample-source";
 import { createConnectedLocation, runManualTestSync, runTestSync, sandboxStored, useSyncSandbox } from "./testing/sync-test-setup";
+import { keysMissingFromLedger } from "./testing/ledger-invariant";
 import { unsyncedKeysKnown } from "./unsynced-keys";
 
 const testDb = await useTestDatabase();
@@ -32,11 +34,17 @@ function settledRows(): SourceRows {
   return rows;
 }
 
-/** A location synced once (streamed), its preview computed, then a quiet sync: its unsynced keys are known from then on. */
+/**
+ * A location synced once (streamed), its preview computed, then a full resync from that preview: its unsynced keys are
+ * known from then on (a quiet sync would send from no preview, and start nothing).
+ */
 async function syncedLocation(rows: SourceRows) {
   const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
   await sync(location.id, rows);
   await sync(location.id, rows);
+  expect(await unsyncedKeysKnown(db, location.id)).toBe(false);
+  const full = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null, full: true });
+  await runTestSync(db, full.sessionId!, rows, { config: { stepAttempts: 1 }, client: { maxAttempts: 1 } });
   expect(await unsyncedKeysKnown(db, location.id)).toBe(true);
   return location;
 }
@@ -91,5 +99,34 @@ describe("planning an incremental sync from the unsynced keys", () => {
     const upstream = await stored(location.upstreamLocationId, "appointments");
     expect(upstream.a5).toMatchObject({ price_cents: 7700 });
     expect(upstream.a3).toMatchObject({ price_cents: 4100 });
+  });
+});
+
+describe("a quiet sync after a preview rebuilt from scratch", () => {
+  it("does not trust the rebuilt preview to match what the upstream holds: a record it maps differently is sent", async () => {
+    const rows = settledRows();
+    // A birth date entered ahead of time: dropped while it is in the future, sent once it has passed.
+    rows.customers = rows.customers!.map((customer) => (customer.id === "cu3" ? { ...customer, birthdate: "2026-03-11" } : customer));
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    await sync(location.id, rows);
+    expect((await stored(location.upstreamLocationId, "contact_details")).cu3).not.toHaveProperty("birthdate");
+
+    // Two days on, a person rebuilds the preview (unchanged source): cu3 now maps with its birth date.
+    const later = new Date(now.getTime() + 2 * 86_400_000);
+    const [run] = await db.insert(previewRuns).values({ locationId: location.id, requestedByEmail: null, rebuild: true }).returning();
+    await computePreview(systemContext(db), { runId: run!.id, reader: createArraySourceReader(structuredClone(rows)), now: later });
+    // The source did not change since the first sync: this one is quiet, and sends no contact.
+    const quiet = await runManualTestSync(db, location.id, rows, { now: later });
+    expect(quiet.quiet).toBe(true);
+    expect(await keysMissingFromLedger(db, location.id)).toEqual([]);
+
+    // The next change goes with a sync planned from the preview: so does cu3's birth date, which the upstream never got.
+    rows.customers = rows.customers!.map((customer) =>
+      customer.id === "cu2" ? { ...customer, last_name: "Zweite", updated_at: new Date() } : customer,
+    );
+    await runManualTestSync(db, location.id, rows, { now: later });
+    const upstream = await stored(location.upstreamLocationId, "contact_details");
+    expect(upstream.cu2).toMatchObject({ last_name: "Zweite" });
+    expect(upstream.cu3).toMatchObject({ birthdate: "2026-03-11" });
   });
 });

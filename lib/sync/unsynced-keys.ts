@@ -1,7 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
-import type { SourceState } from "@/db/schema";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 
 // The unsynced keys of a location (db/schema/synced-records.ts): every key whose sendable preview record and what the
@@ -14,8 +13,9 @@ import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 // - An incremental preview run adds the keys it replaced and every key it re-checked (lib/preview/recheck-preview.ts).
 // - A full preview run, or deleting synced_records (a move, leaving the upstream), drops the ledger.
 // - A session that sent from its own preview clears the keys of the steps it ran whole; if it ran all of them, the
-//   preview and the upstream agree and the ledger is (re)started. So does a quiet session when the location's preview
-//   read the very source state the quiet session found unchanged.
+//   preview and the upstream agree and the ledger is (re)started. A quiet session settles nothing: the upstream holds
+//   what its base mapped, while the preview may be a later mapping of the same source (a rebuild: a birth date that
+//   was in the future then) that nothing compared with it.
 
 export const ledgerTypes = ["contact_details", "vehicles", "appointments"] as const satisfies readonly PreviewRecordType[];
 const ledgerTypeList = sql.raw(`(${ledgerTypes.map((type) => `'${type}'`).join(", ")})`);
@@ -70,37 +70,22 @@ async function startLedger(db: DatabaseOrTransaction, locationId: string): Promi
 export async function settleUnsyncedKeys(db: DatabaseOrTransaction, sessionId: string): Promise<void> {
   const [session] = await queryRows<{
     location_id: string;
-    quiet: boolean;
     streamed: boolean;
     replayed: boolean;
     resumed: boolean;
     preview_run_id: string | null;
-    source_state: SourceState | null;
     automotive: boolean;
     run_running: boolean;
   }>(
     db,
-    sql`select s.location_id, s.quiet, s.streamed, s.replay is not null as replayed, s.resumes_session_id is not null as resumed,
-               s.preview_run_id, s.source_state, l.automotive,
+    sql`select s.location_id, s.streamed, s.replay is not null as replayed, s.resumes_session_id is not null as resumed,
+               s.preview_run_id, l.automotive,
                exists (select 1 from preview_runs p where p.location_id = s.location_id and p.status = 'running') as run_running
         from sync_sessions s join locations l on l.id = s.location_id where s.id = ${sessionId}`,
   );
   if (!session || session.replayed || session.resumed || session.run_running) return;
   const locationId = session.location_id;
-  if (session.quiet) {
-    // Quiet: the upstream holds what the source gave at this state; so does the preview if its run read the same state.
-    const state = session.source_state;
-    if (!state) return;
-    const [run] = await queryRows<{ agrees: boolean }>(
-      db,
-      sql`select (source_fingerprint = ${state.fingerprint} and mapping_basis = ${state.mappingBasis}
-                  and appointments_until is not distinct from ${state.appointmentsUntil}) as agrees
-          from preview_runs where location_id = ${locationId} and status = 'succeeded' and mode is not null
-          order by created_at desc limit 1`,
-    );
-    if (run?.agrees) await startLedger(db, locationId);
-    return;
-  }
+  // A streamed session (a quiet one too) sent from no preview.
   if (session.streamed || !session.preview_run_id) return;
   const steps = await queryRows<{ name: string }>(
     db,
