@@ -7,7 +7,7 @@ import { DomainError } from "@/lib/errors/domain-error";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
-import { forgetUnsyncedKeys } from "@/lib/sync/unsynced-keys";
+import { forgetUnsyncedKeys, startLedgerByComparison } from "@/lib/sync/unsynced-keys";
 import { applySourceChanges, isTracked } from "./incremental-read";
 import { forgetRecordCounts, setRecordCount } from "./preview-record-counts";
 import { deleteRecordsOfType, mapBatch, type RunInput } from "./map-source-rows";
@@ -109,6 +109,8 @@ async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: Planned
   }
   // Fresh statistics for what reads the records next (counts, a session's plan): they were all just written.
   await db.execute(sql`analyze preview_records`);
+  if (ownTransactionPerType) await db.transaction((tx) => startLedgerByComparison(tx, input.owner.locationId));
+  else await startLedgerByComparison(db, input.owner.locationId);
 }
 
 /**

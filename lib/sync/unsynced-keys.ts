@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
+import { goneContact, newOrChanged } from "@/lib/preview/live-diff";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 
 // The unsynced keys of a location (db/schema/synced-records.ts): every key whose sendable preview record and what the
@@ -11,7 +12,8 @@ import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 // make them differ unseen.
 //
 // - An incremental preview run adds the keys it replaced and every key it re-checked (lib/preview/recheck-preview.ts).
-// - A full preview run, or deleting synced_records (a move, leaving the upstream), drops the ledger.
+// - A full preview run drops the ledger before it writes, and at its end compares the whole location once to start it
+//   again with what differs. Deleting synced_records (a move, leaving the upstream) drops it.
 // - A session that sent from its own preview clears the keys of the steps it ran whole; if it ran all of them, the
 //   preview and the upstream agree and the ledger is (re)started. A quiet session settles nothing: the upstream holds
 //   what its base mapped, while the preview may be a later mapping of the same source (a rebuild: a birth date that
@@ -55,6 +57,43 @@ export async function addTouchedKeys(db: DatabaseOrTransaction, locationId: stri
     select ${locationId}::uuid, t.record_type, t.record_key from preview_touched t
     where t.record_type in ${ledgerTypeList} and exists (select 1 from unsynced_key_ledgers l where l.location_id = ${locationId})
     on conflict do nothing`);
+}
+
+/**
+ * Every key the whole comparison of the location's preview with synced_records selects: new or changed contacts and
+ * vehicles, gone contacts, and appointments that differ on either side. Columns record_type, record_key.
+ */
+export function differingKeys(locationId: string): SQL {
+  return sql`
+    select r.record_type, r.record_key from preview_records r
+    where r.location_id = ${locationId} and r.record_type in ('contact_details', 'vehicles') and r.status in ('valid', 'warning')
+      and r.content_hash is not null and r.record_key is not null and ${sql.raw(newOrChanged)}
+    union
+    select s.record_type, s.record_key from synced_records s where s.location_id = ${locationId} and ${sql.raw(goneContact)}
+    union
+    select 'appointments', coalesce(r.record_key, s.record_key) from
+      (select record_key, content_hash from preview_records
+       where location_id = ${locationId} and record_type = 'appointments' and status in ('valid', 'warning') and content_hash is not null) r
+      full join (select record_key, content_hash from synced_records where location_id = ${locationId} and record_type = 'appointments') s
+      on s.record_key = r.record_key
+    where s.content_hash is distinct from r.content_hash`;
+}
+
+/**
+ * At the end of a full preview run, in the transaction of its last write: the keys that differ now, compared whole
+ * once (off any sync's path), start the ledger. Not while a session of the location runs: a streamed one may record
+ * what it mapped before this run did, after this comparison. One that starts later maps later than this run.
+ */
+export async function startLedgerByComparison(db: DatabaseOrTransaction, locationId: string): Promise<void> {
+  const [running] = await queryRows(db, sql`select 1 from sync_sessions where location_id = ${locationId} and status = 'running' limit 1`);
+  if (running) return;
+  await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
+  await db.execute(sql`
+    insert into unsynced_keys (location_id, record_type, record_key)
+    select ${locationId}::uuid, differing.record_type, differing.record_key from (${differingKeys(locationId)}) differing
+    where differing.record_key is not null
+    on conflict do nothing`);
+  await db.execute(sql`insert into unsynced_key_ledgers (location_id) values (${locationId}) on conflict do nothing`);
 }
 
 async function startLedger(db: DatabaseOrTransaction, locationId: string): Promise<void> {
