@@ -6,6 +6,7 @@ import { apiAs } from "./support/api";
 import { randomSuffix } from "./support/canary-values";
 import { connectToAppDatabase } from "./support/database";
 import { expectNoSeriousAxeViolations } from "./support/axe";
+import { expectAfterIdlePoll } from "./support/idle-poll";
 import { storageStateOf } from "./support/roles";
 import { baseUrl, expect, test } from "./support/test";
 
@@ -73,6 +74,7 @@ async function pageAs(
 
 test("the fleet view lists failures needing attention first, links each session, and passes axe", async ({ browser }) => {
   const page = await pageAs(browser, "support");
+  await page.clock.install();
   await page.goto(`/sessions?q=${encodeURIComponent(`Fleet Failing ${suffix}`)}`);
   const row = page.getByTestId(`fleet-session-${failingSessionId}`);
   await expect(row).toContainText("Needs attention");
@@ -80,7 +82,7 @@ test("the fleet view lists failures needing attention first, links each session,
   await expect(row.getByRole("link", { name: /^Session / })).toHaveAttribute("href", `/sessions/${failingSessionId}`);
   // A session started meanwhile (here: by the factories) shows up without a reload.
   const started = await createFleetSession(database.db, { locationId: failingId, status: "queued", createdAt: new Date() });
-  await expect(page.getByTestId(`fleet-session-${started.id}`)).toContainText("Queued", { timeout: 30_000 });
+  await expectAfterIdlePoll(page, () => expect(page.getByTestId(`fleet-session-${started.id}`)).toContainText("Queued", { timeout: 2_000 }));
   await database.db.delete(syncSessions).where(eq(syncSessions.id, started.id));
 
   await page.goto("/sessions");

@@ -4,6 +4,7 @@ import { locations } from "../db/schema";
 import { sandboxDemo } from "../lib/sandbox/provision";
 import { apiAs, pointEnvironmentAt } from "./support/api";
 import { expectNoSeriousAxeViolations } from "./support/axe";
+import { expectAfterIdlePoll } from "./support/idle-poll";
 import { connectToAppDatabase } from "./support/database";
 import { storageStateOf } from "./support/roles";
 import { baseUrl, expect, test } from "./support/test";
@@ -141,7 +142,9 @@ test("support syncs, cancels and resumes, and every status on the location page 
   await sandboxFaults("POST", { target: "batch_sync_calendars", mode: { kind: "delay", ms: 6000 }, count: 1 });
   try {
     const page = await pageAs(browser, "support");
-    const history = await page.context().newPage();
+    // In a context of its own, whose clock moves on to the list's idle poll.
+    const history = await pageAs(browser, "support");
+    await history.clock.install();
     await history.goto(`/locations/${garageId}/sessions`);
     await expect(history.getByTestId("empty-state")).toContainText("has not synced yet");
 
@@ -163,7 +166,9 @@ test("support syncs, cancels and resumes, and every status on the location page 
     await expect(page.getByRole("region", { name: "Latest session" })).toContainText("The last sync was cancelled");
 
     // The history page, left open, shows the session without a reload.
-    await expect(history.getByRole("table", { name: "Sync sessions" }).getByRole("row")).toHaveCount(2, { timeout: 30_000 });
+    await expectAfterIdlePoll(history, () =>
+      expect(history.getByRole("table", { name: "Sync sessions" }).getByRole("row")).toHaveCount(2, { timeout: 2_000 }),
+    );
 
     await sandboxFaults("POST", { target: "batch_sync_services", mode: { kind: "delay", ms: 3000 }, count: 1 });
     await sandboxFaults("POST", { target: "contact_details", mode: { kind: "delay", ms: 3000 }, count: 1 });
@@ -176,9 +181,12 @@ test("support syncs, cancels and resumes, and every status on the location page 
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     await expectNoSeriousAxeViolations(page);
 
-    await expect(history.getByRole("table", { name: "Sync sessions" }).getByRole("row")).toHaveCount(3, { timeout: 30_000 });
+    await expectAfterIdlePoll(history, () =>
+      expect(history.getByRole("table", { name: "Sync sessions" }).getByRole("row")).toHaveCount(3, { timeout: 2_000 }),
+    );
     await expect(history.getByRole("table", { name: "Sync sessions" }).getByRole("row").nth(1)).toContainText(/Resume.*Succeeded/);
     await page.context().close();
+    await history.context().close();
   } finally {
     await sandboxFaults("DELETE");
   }

@@ -34,6 +34,8 @@ export default async function globalSetup() {
     SANDBOX_FAULTS: "on",
     // The engine still makes every attempt of a failing step; the specs need not wait seconds between them.
     SYNC_STEP_BACKOFF_MS: "100",
+    // …nor between the client's retries of one request (the sessions spec's 503 is asked 15 times).
+    SYNC_REQUEST_BACKOFF_MS: "20",
   };
   delete env.DATABASE_URL;
   const server = spawn(process.execPath, ["--import", "tsx", "lib/runtime/server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });

@@ -22,6 +22,10 @@ describe("compiled workers", () => {
     expect(scripts["build:worker"]).toBe("node lib/build/build-workers.ts worker-main");
   });
 
+  it("npm run cli runs the compiled CLI (the one the CLI tests run), built first when stale", () => {
+    expect(scripts.cli).toBe(`node lib/build/build-workers.ts --if-stale cli && exec node ${path.relative(root, bundlePath("cli"))}`);
+  });
+
   it("a bundle is stale when older than its inputs, fresh after a build", async () => {
     await ensureWorkerBundle("worker-main");
     expect(await isBundleStale("worker-main")).toBe(false);

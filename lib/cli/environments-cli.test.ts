@@ -1,7 +1,3 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, environments, locations } from "@/db/schema";
@@ -10,39 +6,16 @@ import { parseConfig } from "@/lib/config/config";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
 import { generateSecretKey, loadKeyring } from "@/lib/crypto/keyring";
 import { keyIdOf, openSecret } from "@/lib/crypto/secret-box";
+import { runCli as runCliProcess, type CliResult } from "./testing/run-cli";
 
 const testDb = await useTestDatabase();
-const root = path.resolve(import.meta.dirname, "../..");
 const appSecretKey = generateSecretKey();
 const apiKey = "cli-api-key-8e2f9b61a0c7d5";
 const clientSecret = "cli-client-secret-3b7e1d9f2a";
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
+/** The CLI as its own process against this file's database, with this test's APP_SECRET_KEY unless `extraEnv` sets one. */
 function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: "development",
-    DATABASE_URL: testDb.url,
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "cli-")),
-    APP_SECRET_KEY: appSecretKey,
-    ...extraEnv,
-  };
-  return new Promise((resolve) => {
-    execFile(
-      path.join(root, "node_modules/.bin/tsx"),
-      [path.join(root, "lib/cli/main.ts"), ...args],
-      { cwd: root, env, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
+  return runCliProcess(testDb.url, args, { env: { APP_SECRET_KEY: appSecretKey, ...extraEnv } });
 }
 
 function expectNoSecret(result: CliResult) {

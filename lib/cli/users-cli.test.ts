@@ -1,34 +1,10 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { signInWithPassword } from "@/lib/auth/sign-in-with-password";
+import { runCli as runCliProcess } from "./testing/run-cli";
 
 const testDb = await useTestDatabase();
-const root = path.resolve(import.meta.dirname, "../..");
-
-function runCli(args: string[], stdin: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "lib/cli/main.ts"), ...args], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_ENV: "development",
-        DATABASE_URL: testDb.url,
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), "cli-")),
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const runCli = (args: string[], stdin: string) => runCliProcess(testDb.url, args, { stdin });
 
 describe("user:create", () => {
   it("creates a user whose password comes from standard input, and never prints it", async () => {

@@ -331,6 +331,11 @@ const variables = {
     description: "Ceiling of the first engine backoff between step attempts, in ms (doubles, full jitter).",
     rule: "be a whole number of milliseconds, 0 or more",
   }),
+  SYNC_REQUEST_BACKOFF_MS: variable(integer(0).default(500), {
+    defaultText: "`500`",
+    description: "Ceiling of the first backoff between the upstream client's retries of one request in a sync, in ms (doubles, full jitter).",
+    rule: "be a whole number of milliseconds, 0 or more",
+  }),
   SYNC_LEASE_SECONDS: variable(integer(1).default(60), {
     defaultText: "`60`",
     description: "How long a worker's claim on a session lasts without renewal.",

@@ -101,7 +101,13 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     const upstreamOpen = await inheritUpstreamSession(fence, location.id);
     const recorder = createAttemptRecorder(fence);
     // The preview already checked every record against the same upstream schemas (lib/mapping); a second check per record cost ~10 µs each.
-    client = createEnvironmentClient(credentials, { validateRecords: false, ...options.client, signal: fence.signal, onAttempt: recorder.record });
+    client = createEnvironmentClient(credentials, {
+      validateRecords: false,
+      baseDelayMs: config.requestBackoffMs,
+      ...options.client,
+      signal: fence.signal,
+      onAttempt: recorder.record,
+    });
     context = {
       db,
       fence,

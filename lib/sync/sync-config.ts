@@ -8,6 +8,8 @@ export interface SyncConfig {
   stepAttempts: number;
   /** Ceiling of the first engine backoff between step attempts; doubles each time. */
   stepBackoffMs: number;
+  /** Ceiling of the first backoff between the client's retries of one request; doubles each time. */
+  requestBackoffMs: number;
   /** How long a worker's claim on a session lasts without renewal. */
   leaseSeconds: number;
   /** The safety valve (lib/sync/removal-guard.ts): a step may unsubscribe or remove up to this share of what the upstream holds… */
@@ -29,6 +31,7 @@ export function syncConfigFromEnvironment(config: Config = getConfig()): SyncCon
     contactChunkSize: config.SYNC_CONTACT_CHUNK_SIZE,
     stepAttempts: config.SYNC_STEP_ATTEMPTS,
     stepBackoffMs: config.SYNC_STEP_BACKOFF_MS,
+    requestBackoffMs: config.SYNC_REQUEST_BACKOFF_MS,
     leaseSeconds: config.SYNC_LEASE_SECONDS,
     removalThresholdPercent: config.SYNC_REMOVAL_THRESHOLD_PERCENT,
     removalThresholdMinimum: config.SYNC_REMOVAL_THRESHOLD_MIN,

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ensureWorkerBundle } from "@/lib/build/build-workers";
 
 export interface CliResult {
   code: number;
@@ -10,11 +11,20 @@ export interface CliResult {
 }
 
 const root = path.resolve(import.meta.dirname, "../../..");
+let compiledCli: Promise<string> | undefined;
 
-/** Runs `npm run cli -- <args>` as its own process against `databaseUrl`, with `stdin` piped in (tests). */
-export function runCli(databaseUrl: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+/**
+ * Runs a CLI command as its own process, as `npm run cli -- <args>` does (the compiled CLI, built first when stale),
+ * against `databaseUrl`, with `stdin` piped in and `env` added (tests).
+ */
+export async function runCli(
+  databaseUrl: string,
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  const cli = await (compiledCli ??= ensureWorkerBundle("cli"));
   return new Promise((resolve) => {
-    const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "lib/cli/main.ts"), ...args], {
+    const child = spawn(process.execPath, [cli, ...args], {
       cwd: root,
       env: {
         PATH: process.env.PATH,
