@@ -109,8 +109,10 @@ async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: Planned
   }
   // Fresh statistics for what reads the records next (counts, a session's plan): they were all just written.
   await db.execute(sql`analyze preview_records`);
-  if (ownTransactionPerType) await db.transaction((tx) => startLedgerByComparison(tx, input.owner.locationId));
-  else await startLedgerByComparison(db, input.owner.locationId);
+  // In the run's transaction, or (first run) one of its own: `set local` and the comparison's snapshot need one.
+  const startLedger = (tx: DatabaseOrTransaction) => phaseClock.time("check", () => startLedgerByComparison(tx, input.owner.locationId));
+  if (ownTransactionPerType) await db.transaction(startLedger);
+  else await startLedger(db);
 }
 
 /**

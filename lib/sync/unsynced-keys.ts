@@ -79,20 +79,39 @@ export function differingKeys(locationId: string): SQL {
     where s.content_hash is distinct from r.content_hash`;
 }
 
+/** More keys than this and a sync compares the whole location anyway: the ledger is left unknown. */
+const MOST_KEYS_TO_START = 50_000;
+
 /**
  * At the end of a full preview run, in the transaction of its last write: the keys that differ now, compared whole
  * once (off any sync's path), start the ledger. Not while a session of the location runs: a streamed one may record
- * what it mapped before this run did, after this comparison. One that starts later maps later than this run.
+ * what it mapped before this run did, after this comparison (one that starts later maps later than this run). Not for
+ * a location the upstream holds nothing of, nor when most of it differs: its next sync sends everything either way.
  */
 export async function startLedgerByComparison(db: DatabaseOrTransaction, locationId: string): Promise<void> {
-  const [running] = await queryRows(db, sql`select 1 from sync_sessions where location_id = ${locationId} and status = 'running' limit 1`);
-  if (running) return;
+  const [state] = await queryRows<{ running: boolean; synced: boolean }>(
+    db,
+    sql`select exists (select 1 from sync_sessions where location_id = ${locationId} and status = 'running') as running,
+               exists (select 1 from synced_records where location_id = ${locationId}) as synced`,
+  );
+  if (!state || state.running || !state.synced) return;
+  // One hash join of a million appointments a side: in memory, not in batches on disk.
+  await db.execute(sql`set local work_mem = '256MB'`);
   await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
-  await db.execute(sql`
+  const inserted = await queryRows(
+    db,
+    sql`
     insert into unsynced_keys (location_id, record_type, record_key)
     select ${locationId}::uuid, differing.record_type, differing.record_key from (${differingKeys(locationId)}) differing
     where differing.record_key is not null
-    on conflict do nothing`);
+    limit ${MOST_KEYS_TO_START + 1}
+    on conflict do nothing
+    returning 1`,
+  );
+  if (inserted.length > MOST_KEYS_TO_START) {
+    await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
+    return;
+  }
   await db.execute(sql`insert into unsynced_key_ledgers (location_id) values (${locationId}) on conflict do nothing`);
 }
 
