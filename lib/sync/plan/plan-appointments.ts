@@ -12,12 +12,15 @@ export async function planAppointments(
   input: { locationId: string; full: boolean; unsyncedOnly: boolean; today: string; horizonEnd: string },
 ): Promise<{ mode: AppointmentPlanMode; keys: string[] }> {
   const { locationId } = input;
-  // Existence and the earliest date are index look-ups (synced_records_date_idx, preview_records_date_idx), not counts.
+  // Existence and the earliest date are index look-ups (synced_records_date_idx, preview_records_date_idx), not counts;
+  // a date missing is the index's last entry (nulls sort last): "appointment_date is null" read the whole table, the
+  // planner counting the contacts' null dates as the appointments'.
   const [synced] = await queryRows<{ any_synced: boolean; any_without_date: boolean; earliest: string | null }>(
     db,
     sql`
     select exists (select 1 from synced_records where location_id = ${locationId} and record_type = 'appointments') as any_synced,
-           exists (select 1 from synced_records where location_id = ${locationId} and record_type = 'appointments' and appointment_date is null) as any_without_date,
+           coalesce((select appointment_date is null from synced_records where location_id = ${locationId} and record_type = 'appointments'
+                     order by appointment_date desc nulls first limit 1), false) as any_without_date,
            (select min(appointment_date)::text from synced_records where location_id = ${locationId} and record_type = 'appointments') as earliest`,
   );
   const [valid] = await queryRows<{ earliest: string | null }>(
