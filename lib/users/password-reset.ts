@@ -79,6 +79,15 @@ export async function resetPassword(
   if (!(await findUsablePasswordReset(ctx, input))) throw unusable();
   const passwordHash = await hashPassword(input.password);
   return ctx.db.transaction(async (tx) => {
+    const [link] = await tx
+      .select({ userId: passwordResetLinks.userId })
+      .from(passwordResetLinks)
+      .where(eq(passwordResetLinks.tokenHash, tokenHash))
+      .limit(1);
+    if (!link) throw unusable();
+    // The account first, then the link: the order sending a link (and linking single sign-on) takes, so they wait for
+    // each other instead of deadlocking.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, link.userId)).for("update");
     const [spent] = await tx
       .update(passwordResetLinks)
       .set({ usedAt: now })

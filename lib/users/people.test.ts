@@ -84,6 +84,23 @@ describe("changing one's own password (an owner)", () => {
 });
 
 describe("password reset links (an admin sends, the person uses)", () => {
+  it("a link used while the admin sends a new one waits for it (the account's lock first, as sending takes it): no deadlock", async () => {
+    const admin = await account("admin");
+    const engineer = await account("engineer");
+    const link = await issuePasswordReset({ db, actor: admin }, { userId: engineer.id });
+    let used: Promise<unknown> | undefined;
+    // Sending a new link, held open: it locks the account, then replaces the unused link.
+    const sending = db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, engineer.id)).for("update");
+      used = resetPassword({ db }, { token: tokenOf(link.path), password: "reset long password", clientAddress: "x" });
+      used.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await tx.update(passwordResetLinks).set({ tokenHash: "replaced" }).where(eq(passwordResetLinks.userId, engineer.id));
+    });
+    await expect(sending).resolves.toBeUndefined();
+    await expect(used).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
   it("a one-time, hashed, expiring link sets the password and ends the account's sessions; support may not send one", async () => {
     const admin = await account("admin");
     const support = await account("support");
