@@ -4,13 +4,12 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { PublicOperationContext } from "@/lib/operations/context";
 import { nowOf } from "@/lib/operations/context";
 import { linkAccountToSingleSignOn } from "@/lib/users/link-single-sign-on";
-import { Email } from "@/lib/users/user-inputs";
+import { Email, USER_NAME_MAX_LENGTH } from "@/lib/users/user-inputs";
+import { violatedUniqueIndex } from "@/db/unique-violation";
 import { escapeUnsafeCharacters, findUnstorableCharacter } from "@/lib/validation/safe-text";
 import type { Role } from "./roles";
 
 const USER_KEYS = ["users_email_key", "users_oidc_subject_key"];
-/** As a name typed on the users page (lib/users/user-inputs.ts). */
-const NAME_MAX_LENGTH = 120;
 
 export interface OidcIdentity {
   /** The provider's `sub`: the account's stable key. */
@@ -40,24 +39,16 @@ export async function signInWithOidc(ctx: PublicOperationContext, identity: Oidc
   const parsedEmail = Email.safeParse(identity.email);
   if (!parsedEmail.success || findUnstorableCharacter(identity.subject)) return { ok: false, reason: "unverified_email" };
   const email = parsedEmail.data;
-  const name = typeof identity.name === "string" ? escapeUnsafeCharacters(identity.name.trim()).slice(0, NAME_MAX_LENGTH) : "";
+  const name = typeof identity.name === "string" ? escapeUnsafeCharacters(identity.name.trim()).slice(0, USER_NAME_MAX_LENGTH) : "";
   // Two first sign-ins of one person at once (two tabs) both find no account; the second insert then hits the unique
   // index, and its second try finds the account the first made.
   for (let attempt = 1; ; attempt++) {
     try {
       return await signInOnce(ctx, { ...identity, email, name });
     } catch (error) {
-      if (attempt >= 2 || !isUserKeyViolation(error)) throw error;
+      if (attempt >= 2 || !USER_KEYS.includes(violatedUniqueIndex(error) ?? "")) throw error;
     }
   }
-}
-
-function isUserKeyViolation(error: unknown): boolean {
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    const postgresError = cause as Error & { code?: string; constraint_name?: string };
-    if (postgresError.code === "23505" && USER_KEYS.includes(postgresError.constraint_name ?? "")) return true;
-  }
-  return false;
 }
 
 async function signInOnce(ctx: PublicOperationContext, identity: OidcIdentity): Promise<OidcSignInResult> {

@@ -1,3 +1,4 @@
+import { violatedUniqueIndex } from "@/db/unique-violation";
 import { and, eq, ne } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locations } from "@/db/schema";
@@ -33,13 +34,8 @@ export async function assertUpstreamLocationIdFree(
 
 /** A concurrent insert can pass the check above; the unique index then refuses it. Maps that to the same conflict. */
 export function upstreamKeyViolation(error: unknown): DomainError | null {
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    const postgresError = cause as Error & { code?: string; constraint_name?: string };
-    if (postgresError.code === "23505" && postgresError.constraint_name === UPSTREAM_KEY_CONSTRAINT) {
-      return new DomainError("CONFLICT", "This upstream location ID is already used by another location.", [
-        { field: "upstreamLocationId", reason: "is already used by another location" },
-      ]);
-    }
-  }
-  return null;
+  if (violatedUniqueIndex(error) !== UPSTREAM_KEY_CONSTRAINT) return null;
+  return new DomainError("CONFLICT", "This upstream location ID is already used by another location.", [
+    { field: "upstreamLocationId", reason: "is already used by another location" },
+  ]);
 }

@@ -79,6 +79,11 @@ export function differingKeys(locationId: string): SQL {
     where s.content_hash is distinct from r.content_hash`;
 }
 
+async function startLedger(db: DatabaseOrTransaction, locationId: string): Promise<void> {
+  await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
+  await db.execute(sql`insert into unsynced_key_ledgers (location_id) values (${locationId}) on conflict do nothing`);
+}
+
 /** More keys than this and a sync compares the whole location anyway: the ledger is left unknown. */
 const MOST_KEYS_TO_START = 50_000;
 
@@ -97,27 +102,21 @@ export async function startLedgerByComparison(db: DatabaseOrTransaction, locatio
   if (!state || state.running || !state.synced) return;
   // One hash join of a million appointments a side: in memory, not in batches on disk.
   await db.execute(sql`set local work_mem = '256MB'`);
-  await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
-  const inserted = await queryRows(
+  await startLedger(db, locationId);
+  const [inserted] = await queryRows<{ keys: number }>(
     db,
     sql`
-    insert into unsynced_keys (location_id, record_type, record_key)
-    select ${locationId}::uuid, differing.record_type, differing.record_key from (${differingKeys(locationId)}) differing
-    where differing.record_key is not null
-    limit ${MOST_KEYS_TO_START + 1}
-    on conflict do nothing
-    returning 1`,
+    with inserted as (
+      insert into unsynced_keys (location_id, record_type, record_key)
+      select ${locationId}::uuid, differing.record_type, differing.record_key from (${differingKeys(locationId)}) differing
+      where differing.record_key is not null
+      limit ${MOST_KEYS_TO_START + 1}
+      on conflict do nothing
+      returning 1
+    )
+    select count(*)::int as keys from inserted`,
   );
-  if (inserted.length > MOST_KEYS_TO_START) {
-    await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
-    return;
-  }
-  await db.execute(sql`insert into unsynced_key_ledgers (location_id) values (${locationId}) on conflict do nothing`);
-}
-
-async function startLedger(db: DatabaseOrTransaction, locationId: string): Promise<void> {
-  await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
-  await db.execute(sql`insert into unsynced_key_ledgers (location_id) values (${locationId}) on conflict do nothing`);
+  if (inserted!.keys > MOST_KEYS_TO_START) await forgetUnsyncedKeys(db, locationId);
 }
 
 /**

@@ -8,9 +8,12 @@ export const Email = z
   .max(254)
   .transform((value) => value.trim().toLowerCase());
 
+/** A person's name as the users page takes it (single sign-on cuts a provider's to it). */
+export const USER_NAME_MAX_LENGTH = 120;
+
 export const CreateUserInput = z.object({
   email: Email,
-  name: safeText().trim().max(120).default(""),
+  name: safeText().trim().max(USER_NAME_MAX_LENGTH).default(""),
   role: Role,
 });
 export type CreateUserInput = z.infer<typeof CreateUserInput>;

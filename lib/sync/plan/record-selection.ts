@@ -28,11 +28,12 @@ export function selectionCondition(locationId: string, selection: RecordSelectio
   switch (selection.kind) {
     case "all":
       return base;
-    case "chunk":
-      if (!selection.onlyChanged) return sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq}`;
-      return selection.unsyncedOnly
-        ? sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq} and ${amongUnsyncedKeys(locationId, selection.recordType, sql`r.record_key`)} and ${sql.raw(newOrChanged)}`
-        : sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq} and ${sql.raw(newOrChanged)}`;
+    case "chunk": {
+      const inRange = sql`${base} and r.seq between ${selection.firstSeq} and ${selection.lastSeq}`;
+      if (!selection.onlyChanged) return inRange;
+      const unsynced = selection.unsyncedOnly ? sql` and ${amongUnsyncedKeys(locationId, selection.recordType, sql`r.record_key`)}` : sql``;
+      return sql`${inRange}${unsynced} and ${sql.raw(newOrChanged)}`;
+    }
     case "dates":
       return sql`${base} and r.local_date between ${selection.startDate} and ${selection.endDate}`;
     case "service":
