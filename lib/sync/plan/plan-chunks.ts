@@ -29,9 +29,3 @@ export async function planChunks(
   );
   return chunks.map((chunk) => chunkKey(input.onlyChanged, chunk.first_seq, chunk.last_seq));
 }
-
-/** First sync (nothing of this type was ever accepted) or a full resync: send every valid record. */
-export async function hasSyncedRecords(db: DatabaseOrTransaction, locationId: string, recordType: PreviewRecordType): Promise<boolean> {
-  const [row] = await queryRows(db, sql`select 1 from synced_records where location_id = ${locationId} and record_type = ${recordType} limit 1`);
-  return Boolean(row);
-}

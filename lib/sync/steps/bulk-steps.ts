@@ -5,7 +5,8 @@ import { streamSelectedRecords } from "../preview-record-stream";
 import { recordAccepted } from "../record-accepted";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
 import { planAppointments } from "../plan/plan-appointments";
-import { hasSyncedRecords, planChunks } from "../plan/plan-chunks";
+import { planChunks } from "../plan/plan-chunks";
+import { anythingAccepted } from "../stream/synced-lookups";
 import { hasGoneContacts, recordUnsubscribed, streamUnsubscribeRecords, UNSUBSCRIBE_ITEM_KEY } from "../plan/gone-contacts";
 import { planOpenings } from "../plan/plan-openings";
 import { chunkSelection, dateRangeSelection, serviceSelection, type RecordSelection } from "../plan/record-selection";
@@ -26,7 +27,7 @@ function requireKey(key: string | null): string {
 
 /** Create-or-update: first sync or full resync sends every valid record, later syncs the new and changed ones. */
 async function planChangedChunks(context: StepContext, recordType: "contact_details" | "vehicles"): Promise<string[]> {
-  const everything = context.full || !(await hasSyncedRecords(context.db, context.location.id, recordType));
+  const everything = context.full || !(await anythingAccepted(context.db, context.location.id, recordType));
   return planChunks(context.db, {
     locationId: context.location.id,
     recordType,

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { PreviewRecordRow } from "@/lib/preview/preview-row";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
@@ -12,7 +11,7 @@ import type { SyncStepName } from "../step-names";
 import { closeStep, openStep } from "../steps/management-system-steps";
 import type { SentItem, StepContext, SyncStep } from "../steps/sync-step";
 import { guardedRead } from "./source-failure";
-import { acceptedHashes, acceptedOpenings, heldServices } from "./synced-lookups";
+import { acceptedHashes, acceptedOpenings, anythingAccepted, heldServices } from "./synced-lookups";
 import { openingsItems } from "../plan/openings-to-send";
 
 const labelOf = (type: PreviewRecordType) => type.replace("_", " ");
@@ -157,13 +156,11 @@ function partsStep(name: "contact_details" | "vehicles", post: (context: StepCon
       return Array.from({ length: Math.max(1, Math.ceil(rows / context.config.contactChunkSize)) }, (_, index) => `part ${index + 1}`);
     },
     async prepare(context, pendingKeys) {
-      const [anyAccepted] = await context.db.execute(
-        sql`select 1 from synced_records where location_id = ${context.location.id} and record_type = ${name} limit 1`,
-      );
+      const anyAccepted = await anythingAccepted(context.db, context.location.id, name);
       const byStep = dealers.get(context) ?? new Map<string, PartDealer>();
       dealers.set(context, byStep);
       await byStep.get(name)?.close();
-      byStep.set(name, dealParts(context, name, pendingKeys, Boolean(anyAccepted) && !context.resend));
+      byStep.set(name, dealParts(context, name, pendingKeys, anyAccepted && !context.resend));
     },
     async send(context, key) {
       const dealer = dealers.get(context)?.get(name);

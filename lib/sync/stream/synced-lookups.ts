@@ -43,9 +43,18 @@ export async function acceptedOpenings(db: DatabaseOrTransaction, locationId: st
   return rows.map((row) => ({ service: serviceOfOpeningKey(row.key), key: row.key, hash: row.hash }));
 }
 
-/** Whether the upstream holds anything of the location (as last accepted). */
-export async function anythingAccepted(db: DatabaseOrTransaction, locationId: string): Promise<boolean> {
-  return (await queryRows(db, sql`select 1 from synced_records where location_id = ${locationId} limit 1`)).length > 0;
+/**
+ * Whether the upstream holds anything of the location (as last accepted), or of one type of it. Ordered by the key so
+ * that PostgreSQL walks the key index: with a bare `limit 1` it expects a match in the first pages and reads the table
+ * from its start (800,000 appointments before the first contact: 130 ms).
+ */
+export async function anythingAccepted(db: DatabaseOrTransaction, locationId: string, type?: PreviewRecordType): Promise<boolean> {
+  const ofType = type ? sql`and record_type = ${type}` : sql``;
+  const rows = await queryRows(
+    db,
+    sql`select 1 from synced_records where location_id = ${locationId} ${ofType} order by location_id, record_type, record_key limit 1`,
+  );
+  return rows.length > 0;
 }
 
 /** The contacts the upstream holds that records may name (not unsubscribed). */
