@@ -70,21 +70,10 @@ async function findFlippedContacts(tx: DatabaseTransaction, locationId: string):
   await tx.execute(sql`analyze preview_flipped_contacts`);
 }
 
-/** Adds every record sharing a key with a marked one, then resets the marked records to their mapping's status, issues and payload. */
-async function expandAndReset(tx: DatabaseTransaction, locationId: string): Promise<void> {
+/** Resets the marked records (preview_recheck) to their mapping's status, issues and payload. */
+async function resetMarked(tx: DatabaseTransaction, locationId: string): Promise<void> {
   // Statistics of the temporary table: without them the planner scans every record of the location instead of looking the marked ones up.
   await tx.execute(sql`analyze preview_recheck`);
-  await tx.execute(sql`
-    insert into preview_recheck (record_type, seq)
-    select r.record_type, r.seq
-    from (select distinct m.record_type, m.record_key from preview_recheck k
-          join preview_records m on m.location_id = ${locationId} and m.record_type = k.record_type and m.seq = k.seq
-          where m.record_key is not null) marked
-    join preview_records r on r.location_id = ${locationId} and r.record_type = marked.record_type and r.record_key = marked.record_key
-    on conflict do nothing`);
-  await tx.execute(sql`analyze preview_recheck`);
-  // What the reset and the checks may change: an incremental sync plans from these keys (lib/sync/unsynced-keys.ts).
-  await addRecheckedKeys(tx, locationId);
   await tx.execute(sql`
     with removed as (
       delete from preview_issues i using preview_recheck k
@@ -102,6 +91,29 @@ async function expandAndReset(tx: DatabaseTransaction, locationId: string): Prom
       and (r.status <> r.mapped_status or c.removed is not null or r.dropped_references is not null)`);
 }
 
+/**
+ * Records that name a contact, service or calendar whose usability flipped (preview_by_reference), and the keys of
+ * those records (preview_reference_keys): every record sharing one is checked with them (a duplicate of a record
+ * that stops or starts being usable changes with it). Records marked by their key need neither: their key-mates are
+ * marked with them, and their keys are touched keys, which the ledger gets at the end of the run.
+ */
+async function markByReference(tx: DatabaseTransaction, locationId: string): Promise<void> {
+  await tx.execute(sql`create temporary table preview_by_reference on commit drop as
+    select r.record_type, r.seq, r.record_key from preview_records r
+    join preview_flipped_contacts f on f.record_key = r.ref_contact
+    where r.location_id = ${locationId} and r.ref_contact is not null
+    union
+    select r.record_type, r.seq, r.record_key from preview_records r
+    join preview_touched t on t.record_type = 'services' and t.record_key = r.ref_service
+    where r.location_id = ${locationId} and r.record_type = 'appointments'
+    union
+    select r.record_type, r.seq, r.record_key from preview_records r
+    join preview_touched t on t.record_type = 'calendars' and t.record_key = r.ref_calendar
+    where r.location_id = ${locationId} and r.record_type = 'appointments'`);
+  await tx.execute(sql`create temporary table preview_reference_keys on commit drop as
+    select distinct record_type, record_key from preview_by_reference where record_key is not null`);
+}
+
 /** Runs the checks of an incremental run over what its changes touched. */
 export async function recheckPreview(tx: DatabaseTransaction, locationId: string, runId: string): Promise<void> {
   // The marked records are a few thousand of a location's million, and the run just touched their pages: look them
@@ -116,7 +128,7 @@ export async function recheckPreview(tx: DatabaseTransaction, locationId: string
     select r.record_type, r.seq from preview_records r
     join preview_touched t on t.record_type = 'contact_details' and t.record_key = r.record_key
     where r.location_id = ${locationId} and r.record_type = 'contact_details'`);
-  await expandAndReset(tx, locationId);
+  await resetMarked(tx, locationId);
   await runChecks(tx, locationId, "marked", [...smallTypes, "contact_details"]);
   await findFlippedContacts(tx, locationId);
 
@@ -136,6 +148,8 @@ export async function recheckPreview(tx: DatabaseTransaction, locationId: string
 
   await tx.execute(sql`truncate preview_recheck`);
   await tx.execute(sql`analyze preview_touched`);
+  await markByReference(tx, locationId);
+  await tx.execute(sql`analyze preview_reference_keys`);
   await tx.execute(sql`
     insert into preview_recheck (record_type, seq)
     select r.record_type, r.seq from preview_records r
@@ -145,19 +159,15 @@ export async function recheckPreview(tx: DatabaseTransaction, locationId: string
     join preview_touched t on t.record_type = r.record_type and t.record_key = r.record_key
     where r.location_id = ${locationId} and r.record_type in ('appointments', 'vehicles')
     union
-    select r.record_type, r.seq from preview_records r
-    join preview_flipped_contacts f on f.record_key = r.ref_contact
-    where r.location_id = ${locationId} and r.ref_contact is not null
+    select record_type, seq from preview_by_reference
     union
     select r.record_type, r.seq from preview_records r
-    join preview_touched t on t.record_type = 'services' and t.record_key = r.ref_service
-    where r.location_id = ${locationId} and r.record_type = 'appointments'
-    union
-    select r.record_type, r.seq from preview_records r
-    join preview_touched t on t.record_type = 'calendars' and t.record_key = r.ref_calendar
-    where r.location_id = ${locationId} and r.record_type = 'appointments'
+    join preview_reference_keys k on k.record_type = r.record_type and k.record_key = r.record_key
+    where r.location_id = ${locationId}
     on conflict do nothing`);
-  await expandAndReset(tx, locationId);
+  // What the reset and the checks may change: an incremental sync plans from these keys (lib/sync/unsynced-keys.ts).
+  await addRecheckedKeys(tx, locationId);
+  await resetMarked(tx, locationId);
   await runChecks(tx, locationId, "marked", ["appointments", "openings", "vehicles"]);
   await addTouchedKeys(tx, locationId);
 }

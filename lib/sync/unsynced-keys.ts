@@ -39,14 +39,15 @@ export async function forgetUnsyncedKeys(db: DatabaseOrTransaction, locationId: 
   await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
 }
 
-/** Inside an incremental preview run: the keys of the records its re-check marked (temporary table preview_recheck). */
+/**
+ * Inside an incremental preview run: the keys of the records it re-checks for what they name (temporary table
+ * preview_reference_keys); the keys of records it re-checks for their own key are touched keys (addTouchedKeys).
+ */
 export async function addRecheckedKeys(db: DatabaseOrTransaction, locationId: string): Promise<void> {
   await db.execute(sql`
     insert into unsynced_keys (location_id, record_type, record_key)
-    select distinct ${locationId}::uuid, m.record_type, m.record_key from preview_recheck k
-    join preview_records m on m.location_id = ${locationId} and m.record_type = k.record_type and m.seq = k.seq
-    where m.record_type in ${ledgerTypeList} and m.record_key is not null
-      and exists (select 1 from unsynced_key_ledgers l where l.location_id = ${locationId})
+    select ${locationId}::uuid, k.record_type, k.record_key from preview_reference_keys k
+    where k.record_type in ${ledgerTypeList} and exists (select 1 from unsynced_key_ledgers l where l.location_id = ${locationId})
     on conflict do nothing`);
 }
 
