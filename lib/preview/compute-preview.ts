@@ -16,7 +16,8 @@ import { writePreviewBatch } from "./write-preview-batch";
 import { mappingBasisOf } from "./mapping-basis";
 import { countPreview } from "./preview-counts";
 import { planPreviewReads, type PlannedRead } from "./preview-plan";
-import { prepareRecheck, recheckPreview } from "./recheck-preview";
+import { prepareRecheck, recheckDependents, recheckTargets } from "./recheck-preview";
+import { createReplacedChecks, type CheckReplaced } from "./check-replaced";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 
@@ -123,27 +124,40 @@ async function withoutFlushWait(tx: DatabaseTransaction): Promise<void> {
   await tx.execute(sql`set local synchronous_commit = off`);
 }
 
+/** What the other types name: checked again before vehicles, appointments and openings are read (recheckTargets). */
+const targetTypes = new Set(["calendars", "service_categories", "services", "contact_details"]);
+
 /** Small types are read whole; customers, vehicles and appointments only where the source changed since the base run. */
 async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: PlannedRead[], base: Run): Promise<void> {
-  const { locationId } = input.owner;
+  const { locationId, runId } = input.owner;
   await phaseClock.time("check", () => prepareRecheck(tx, locationId));
+  let checkReplaced: CheckReplaced | undefined;
+  const targetsChecked = async () => {
+    if (checkReplaced) return;
+    await phaseClock.time("check", () => recheckTargets(tx, locationId, runId));
+    checkReplaced = await createReplacedChecks(tx, locationId);
+  };
   for (const read of plan) {
+    if (!targetTypes.has(read.recordType)) await targetsChecked();
     if (isTracked(read.resource)) {
       const mapped = await applySourceChanges(
         tx,
         input,
         read,
         { changedSince: base.sourceReadAt!, appointmentsUntil: base.appointmentsUntil },
-        (rows) => setProgress(input.db, input.owner.runId, read.recordType, rows, false),
+        (rows) => setProgress(input.db, runId, read.recordType, rows, false),
+        // Contacts are checked by recheckTargets; vehicles and appointments as they are mapped.
+        checkReplaced,
       );
-      await setProgress(input.db, input.owner.runId, read.recordType, mapped, true);
+      await setProgress(input.db, runId, read.recordType, mapped, true);
       continue;
     }
-    // Checked whole by recheckPreview; what names a calendar or service is re-checked only if its usability flipped.
+    // Checked whole by the re-check; what names a calendar or service is re-checked only if its usability flipped.
     await deleteRecordsOfType(tx, locationId, read.recordType);
     await mapWholeRead(tx, input, read);
   }
-  await phaseClock.time("check", () => recheckPreview(tx, locationId, input.owner.runId));
+  await targetsChecked();
+  await phaseClock.time("check", () => recheckDependents(tx, locationId));
 }
 
 /**

@@ -8,6 +8,7 @@ import { replaceSourceIds, type RunInput } from "./map-source-rows";
 import type { PlannedRead } from "./preview-plan";
 import { recordCountOf, setRecordCount } from "./preview-record-counts";
 import { touchKeys } from "./recheck-preview";
+import type { CheckReplaced } from "./check-replaced";
 
 /** Rows are read again if they changed up to this long before the base run read: a transaction may commit after it began. */
 const CHANGE_MARGIN_MS = 10 * 60 * 1000;
@@ -37,7 +38,8 @@ const byteOrder = (first: string, second: string) => Buffer.compare(Buffer.from(
 /**
  * Brings the records of one tracked resource up to date with the source: re-maps the source ids whose rows
  * changed since the base run, that entered (or left) the appointment window, or whose rows the source no
- * longer has in the same number. Returns how many source rows were mapped.
+ * longer has in the same number. Returns how many source rows were mapped. `check`: checks the new records before
+ * they are stored (lib/preview/check-replaced.ts).
  */
 export async function applySourceChanges(
   tx: DatabaseTransaction,
@@ -45,6 +47,7 @@ export async function applySourceChanges(
   read: PlannedRead,
   since: Since,
   onProgress: (mapped: number) => Promise<void>,
+  check?: CheckReplaced,
 ): Promise<number> {
   const { reader, sourceKey, owner } = input;
   const window = { sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
@@ -69,7 +72,7 @@ export async function applySourceChanges(
     pending.clear();
     const rows: SourceRowOf[SourceResource][] = [];
     for await (const batch of reader.read(read.resource, window, { batchSize: input.batchSize, filter: { ids } })) rows.push(...batch);
-    const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq);
+    const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq, check);
     ours += replaced.writtenRows - replaced.removedRows;
     await touchKeys(tx, read.recordType, replaced);
     mapped += rows.length;

@@ -7,6 +7,7 @@ import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import type { CheckPreviewRow } from "./preview-checks";
+import type { CheckReplaced } from "./check-replaced";
 import type { PlannedRead } from "./preview-plan";
 import { previewRowsOf, type MappedForPreview, type PreviewIssueRow, type PreviewRecordRow } from "./preview-row";
 import { writePreviewBatch } from "./write-preview-batch";
@@ -70,7 +71,8 @@ export interface ReplacedKeys {
 
 /**
  * Replaces the records of some source ids by the rows the source has for them now (none: they are gone).
- * A source id keeps its positions; rows beyond what it had before go to the end.
+ * A source id keeps its positions; rows beyond what it had before go to the end. `check`: the new records are
+ * checked before they are stored (else the run's re-check checks them in SQL).
  */
 export async function replaceSourceIds(
   tx: DatabaseTransaction,
@@ -80,6 +82,7 @@ export async function replaceSourceIds(
   rows: readonly SourceRowOf[SourceResource][],
   context: MappingContext,
   nextSeq: { value: number },
+  check?: CheckReplaced,
 ): Promise<ReplacedKeys> {
   // By key (a contact's, vehicle's or appointment's key is its trimmed source id): the key index finds them.
   const removed = await queryRows<{ seq: number; source_id: string; record_key: string | null; status: string; run_id: string }>(
@@ -101,6 +104,7 @@ export async function replaceSourceIds(
     freed.set(row.source_id, seqs);
   }
   const { records, issues } = mapBatch(owner, read, rows, context, (sourceId) => freed.get(sourceId)?.shift() ?? nextSeq.value++);
+  if (check) issues.push(...(await check(records)));
   await writePreviewBatch(tx, records, issues);
   const removedUsableKeys = removed
     .filter((row) => row.record_key !== null && row.run_id !== owner.runId && (row.status === "valid" || row.status === "warning"))

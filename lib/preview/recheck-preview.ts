@@ -6,11 +6,13 @@ import type { ReplacedKeys } from "./map-source-rows";
 import type { PreviewRecordType } from "./preview-plan";
 
 // An incremental run re-checks only what its changes can affect. preview_touched holds, per type, the keys
-// of records that were replaced, added or removed (both the old and the new key); every record sharing a
-// key with one of those, or naming a contact, service or calendar whose key became usable or stopped being
-// usable, is reset to what its mapping said and checked again (a reference check asks only whether a usable
-// record has the key). Small types (calendars, categories, services, openings) are re-read whole each run and
-// always checked whole.
+// of records that were replaced, added or removed (both the old and the new key). In two passes:
+// - recheckTargets, once the catalogue and the contacts are written: the small types whole and every contact sharing
+//   a touched key are reset to what their mapping said and checked again. What others name is then final, so the
+//   vehicles and appointments the run replaces after it are checked as they are mapped (lib/preview/check-replaced.ts).
+// - recheckDependents, at the end: the openings (re-read whole each run) and every record naming a contact, service or
+//   calendar whose key became usable or stopped being usable, with every record sharing a key with one of those, are
+//   reset and checked again (a reference check asks only whether a usable record has the key).
 
 const smallTypes: readonly PreviewRecordType[] = ["calendars", "service_categories", "services"];
 const usable = "('valid', 'warning')";
@@ -114,13 +116,15 @@ async function markByReference(tx: DatabaseTransaction, locationId: string): Pro
     select distinct record_type, record_key from preview_by_reference where record_key is not null`);
 }
 
-/** Runs the checks of an incremental run over what its changes touched. */
-export async function recheckPreview(tx: DatabaseTransaction, locationId: string, runId: string): Promise<void> {
+/**
+ * The first pass, once the catalogue and the contacts are written and before the vehicles and appointments: checks the
+ * catalogue and the touched contacts again, and notes which contacts, calendars and services flipped usability.
+ */
+export async function recheckTargets(tx: DatabaseTransaction, locationId: string, runId: string): Promise<void> {
   // The marked records are a few thousand of a location's million, and the run just touched their pages: look them
   // up by index (the default cost of a random read assumes a spinning disk and picks scans of the whole location).
   await tx.execute(sql`set local random_page_cost = 1.1`);
   await keepContactsUsableBefore(tx, locationId, runId);
-  // Catalogue and contacts first: appointments, openings and vehicles depend on their outcome.
   await tx.execute(sql`
     insert into preview_recheck (record_type, seq)
     select r.record_type, r.seq from preview_records r where r.location_id = ${locationId} and r.record_type in ${smallTypes}
@@ -145,8 +149,11 @@ export async function recheckPreview(tx: DatabaseTransaction, locationId: string
        where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sql.raw(usable)})
     ) flipped
     on conflict do nothing`);
-
   await tx.execute(sql`truncate preview_recheck`);
+}
+
+/** The second pass, at the end of the run: the openings and what names a target that flipped usability. */
+export async function recheckDependents(tx: DatabaseTransaction, locationId: string): Promise<void> {
   await tx.execute(sql`analyze preview_touched`);
   await markByReference(tx, locationId);
   await tx.execute(sql`analyze preview_reference_keys`);
@@ -154,10 +161,6 @@ export async function recheckPreview(tx: DatabaseTransaction, locationId: string
     insert into preview_recheck (record_type, seq)
     select r.record_type, r.seq from preview_records r
     where r.location_id = ${locationId} and r.record_type = 'openings'
-    union
-    select r.record_type, r.seq from preview_records r
-    join preview_touched t on t.record_type = r.record_type and t.record_key = r.record_key
-    where r.location_id = ${locationId} and r.record_type in ('appointments', 'vehicles')
     union
     select record_type, seq from preview_by_reference
     union
