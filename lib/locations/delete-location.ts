@@ -10,7 +10,7 @@ import { assertNoOpenSession, lockLocationRow } from "./location-lifecycle";
 export const TYPE_NAME_TO_DELETE = "Type the location's name exactly to delete it.";
 
 /**
- * Deletes an archived location for good: the row and, through its foreign keys' cascades, its sessions (steps,
+ * Deletes an archived location for good: the row and, through its foreign keys' cascades and its delete triggers, its sessions (steps,
  * attempts), synced records, preview, members and alert state; its token lived in the row. Only the
  * audit log keeps it (an entry naming what went). The person types the location's name as the confirmation.
  */
