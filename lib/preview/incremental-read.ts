@@ -74,7 +74,7 @@ export async function applySourceChanges(
     for await (const batch of reader.read(read.resource, window, { batchSize: input.batchSize, filter: { ids } })) rows.push(...batch);
     const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq, check);
     ours += replaced.writtenRows - replaced.removedRows;
-    await touchKeys(tx, read.recordType, replaced);
+    await touchKeys(tx, owner.locationId, read.recordType, replaced);
     mapped += rows.length;
     await onProgress(mapped);
   };

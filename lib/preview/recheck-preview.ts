@@ -1,12 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseTransaction } from "@/db/client";
-import { addRecheckedKeys, addTouchedKeys } from "@/lib/sync/unsynced-keys";
+import { addRecheckedKeys, addTouchedKeys, addUnsyncedKeys } from "@/lib/sync/unsynced-keys";
 import { runChecks } from "./cross-check-preview";
 import type { ReplacedKeys } from "./map-source-rows";
 import type { PreviewRecordType } from "./preview-plan";
 
-// An incremental run re-checks only what its changes can affect. preview_touched holds, per type, the keys
-// of records that were replaced, added or removed (both the old and the new key). In two passes:
+// An incremental run re-checks only what its changes can affect. preview_touched holds the keys of contacts that
+// were replaced, added or removed (both the old and the new key), and of calendars and services whose usability
+// flipped. In two passes:
 // - recheckTargets, once the catalogue and the contacts are written: the small types whole and every contact sharing
 //   a touched key are reset to what their mapping said and checked again. What others name is then final, so the
 //   vehicles and appointments the run replaces after it are checked as they are mapped (lib/preview/check-replaced.ts).
@@ -33,9 +34,16 @@ export async function prepareRecheck(tx: DatabaseTransaction, locationId: string
     where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sql.raw(usable)}`);
 }
 
-/** Remembers keys whose records were replaced, added or removed, and which of them had a usable record before the run. */
-export async function touchKeys(tx: DatabaseTransaction, type: PreviewRecordType, replaced: ReplacedKeys): Promise<void> {
+/**
+ * Remembers keys whose records were replaced, added or removed. Of contacts, for the re-check (which of them had a usable
+ * record before the run, too); of vehicles and appointments, checked as they were mapped, only the ledger needs them.
+ */
+export async function touchKeys(tx: DatabaseTransaction, locationId: string, type: PreviewRecordType, replaced: ReplacedKeys): Promise<void> {
   const present = [...new Set(replaced.keys.filter((key): key is string => key !== null))];
+  if (type !== "contact_details") {
+    await addUnsyncedKeys(tx, locationId, type, present);
+    return;
+  }
   if (present.length)
     await tx.execute(
       sql`insert into preview_touched (record_type, record_key) select ${type}, unnest(${sql.param(present)}::text[]) on conflict do nothing`,

@@ -51,7 +51,22 @@ export async function addRecheckedKeys(db: DatabaseOrTransaction, locationId: st
     on conflict do nothing`);
 }
 
-/** Inside an incremental preview run: the keys whose records it replaced, added or removed (temporary table preview_touched). */
+/** Inside an incremental preview run: keys whose records of `type` it replaced, added or removed. */
+export async function addUnsyncedKeys(
+  db: DatabaseOrTransaction,
+  locationId: string,
+  type: PreviewRecordType,
+  keys: readonly string[],
+): Promise<void> {
+  if (!keys.length || !(ledgerTypes as readonly string[]).includes(type)) return;
+  await db.execute(sql`
+    insert into unsynced_keys (location_id, record_type, record_key)
+    select ${locationId}::uuid, ${type}, unnest(${sql.param(keys)}::text[])
+    where exists (select 1 from unsynced_key_ledgers l where l.location_id = ${locationId})
+    on conflict do nothing`);
+}
+
+/** Inside an incremental preview run: the contact keys whose records it replaced, added or removed (temporary table preview_touched). */
 export async function addTouchedKeys(db: DatabaseOrTransaction, locationId: string): Promise<void> {
   await db.execute(sql`
     insert into unsynced_keys (location_id, record_type, record_key)
