@@ -37,9 +37,12 @@ export const syncedRecords = pgTable(
 export const unsyncedKeys = pgTable(
   "unsynced_keys",
   {
-    locationId: uuid("location_id")
-      .notNull()
-      .references(() => locations.id, { onDelete: "cascade" }),
+    /**
+     * No foreign key: an incremental preview adds thousands of keys at once, each of which the key's check looked up and
+     * locked. Every insert locks the location's row once instead (lib/sync/unsynced-keys.ts `ledgerKept`); deleting a
+     * location deletes its keys (trigger `locations_delete_unsynced_keys`, migration 0030).
+     */
+    locationId: uuid("location_id").notNull(),
     recordType: text("record_type").notNull(),
     recordKey: text("record_key").notNull(),
   },

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, locationMembers, locations, syncedRecords, syncSessions, users } from "@/db/schema";
+import { auditLog, locationMembers, locations, syncedRecords, syncSessions, unsyncedKeys, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import type { OperationActor } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
@@ -32,7 +32,7 @@ async function person(role: Role): Promise<OperationActor & { id: string; role: 
 const support = await person("support");
 const admin = await person("admin");
 
-/** A connected location (a sealed-token stand-in: these operations only delete it) with one synced record and a finished session. */
+/** A connected location (a sealed-token stand-in: these operations only delete it) with one synced record, one unsynced key and a finished session. */
 async function connectedLocation(name = `Salon ${++sequence}`) {
   const created = await createLocation(
     { db, actor: support },
@@ -51,6 +51,7 @@ async function connectedLocation(name = `Salon ${++sequence}`) {
     .set({ locationTokenEncrypted: "sealed", connectedAt: new Date(), upstreamAccountEmail: "o@x.test" })
     .where(eq(locations.id, created.id));
   await db.insert(syncedRecords).values({ locationId: created.id, recordType: "customers", recordKey: "c1", contentHash: "h" });
+  await db.insert(unsyncedKeys).values({ locationId: created.id, recordType: "contact_details", recordKey: "c1" });
   await db.insert(syncSessions).values({ locationId: created.id, environment: "staging", trigger: "manual", optionalSteps: [], status: "succeeded" });
   return created;
 }
@@ -136,6 +137,7 @@ describe("delete for good (admin)", () => {
     expect(await db.select().from(locations).where(eq(locations.id, location.id))).toEqual([]);
     expect(await db.select().from(syncSessions).where(eq(syncSessions.locationId, location.id))).toEqual([]);
     expect(await db.select().from(syncedRecords).where(eq(syncedRecords.locationId, location.id))).toEqual([]);
+    expect(await db.select().from(unsyncedKeys).where(eq(unsyncedKeys.locationId, location.id))).toEqual([]);
     const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "location.deleted"));
     expect(entry).toMatchObject({ targetId: location.id, targetLabel: "Salon Königsallee", actorEmail: admin.email });
   });

@@ -22,6 +22,14 @@ import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 export const ledgerTypes = ["contact_details", "vehicles", "appointments"] as const satisfies readonly PreviewRecordType[];
 const ledgerTypeList = sql.raw(`(${ledgerTypes.map((type) => `'${type}'`).join(", ")})`);
 
+/**
+ * The condition of every insert into unsynced_keys: the location keeps a ledger, and its row is locked as the foreign
+ * key's check locked it per row (unsynced_keys has none: db/schema/synced-records.ts), so a delete of the location
+ * waits until the write's transaction ends and then its trigger takes the keys with it.
+ */
+const ledgerKept = (locationId: string) => sql`exists (select 1 from unsynced_key_ledgers l where l.location_id = ${locationId})
+  and exists (select 1 from locations where id = ${locationId} for key share)`;
+
 /** Whether the location's unsynced keys are complete (then a plan may read only them). */
 export async function unsyncedKeysKnown(db: DatabaseOrTransaction, locationId: string): Promise<boolean> {
   const [row] = await queryRows(db, sql`select 1 from unsynced_key_ledgers where location_id = ${locationId}`);
@@ -47,7 +55,7 @@ export async function addRecheckedKeys(db: DatabaseOrTransaction, locationId: st
   await db.execute(sql`
     insert into unsynced_keys (location_id, record_type, record_key)
     select ${locationId}::uuid, k.record_type, k.record_key from preview_reference_keys k
-    where k.record_type in ${ledgerTypeList} and exists (select 1 from unsynced_key_ledgers l where l.location_id = ${locationId})
+    where k.record_type in ${ledgerTypeList} and ${ledgerKept(locationId)}
     on conflict do nothing`);
 }
 
@@ -62,7 +70,7 @@ export async function addUnsyncedKeys(
   await db.execute(sql`
     insert into unsynced_keys (location_id, record_type, record_key)
     select ${locationId}::uuid, ${type}, unnest(${sql.param(keys)}::text[])
-    where exists (select 1 from unsynced_key_ledgers l where l.location_id = ${locationId})
+    where ${ledgerKept(locationId)}
     on conflict do nothing`);
 }
 
@@ -71,7 +79,7 @@ export async function addTouchedKeys(db: DatabaseOrTransaction, locationId: stri
   await db.execute(sql`
     insert into unsynced_keys (location_id, record_type, record_key)
     select ${locationId}::uuid, t.record_type, t.record_key from preview_touched t
-    where t.record_type in ${ledgerTypeList} and exists (select 1 from unsynced_key_ledgers l where l.location_id = ${locationId})
+    where t.record_type in ${ledgerTypeList} and ${ledgerKept(locationId)}
     on conflict do nothing`);
 }
 
@@ -125,7 +133,7 @@ export async function startLedgerByComparison(db: DatabaseOrTransaction, locatio
     with inserted as (
       insert into unsynced_keys (location_id, record_type, record_key)
       select ${locationId}::uuid, differing.record_type, differing.record_key from (${differingKeys(locationId)}) differing
-      where differing.record_key is not null
+      where differing.record_key is not null and ${ledgerKept(locationId)}
       limit ${MOST_KEYS_TO_START + 1}
       on conflict do nothing
       returning 1
