@@ -27,4 +27,21 @@ describe("planAppointments", () => {
     await db.insert(syncedRecords).values(accepted("appointments", "a3", null));
     expect(await plan(location.id)).toEqual({ mode: "fallback", keys: ["2026-03-10..2026-09-10"] });
   });
+
+  it("sends the whole history by month while no appointment was accepted, though contacts were", async () => {
+    const location = await createFleetLocation(db);
+    await db.insert(syncedRecords).values({ locationId: location.id, recordType: "contact_details", recordKey: "cu1", contentHash: "h" });
+    expect(await plan(location.id)).toEqual({
+      mode: "history",
+      keys: [
+        "2026-03-10..2026-03-31",
+        "2026-04-01..2026-04-30",
+        "2026-05-01..2026-05-31",
+        "2026-06-01..2026-06-30",
+        "2026-07-01..2026-07-31",
+        "2026-08-01..2026-08-31",
+        "2026-09-01..2026-09-10",
+      ],
+    });
+  });
 });

@@ -14,13 +14,13 @@ export async function planAppointments(
   const { locationId } = input;
   // Existence and the earliest date are index look-ups (synced_records_date_idx, preview_records_date_idx), not counts;
   // a date missing is the index's last entry (nulls sort last): "appointment_date is null" read the whole table, the
-  // planner counting the contacts' null dates as the appointments'.
-  const [synced] = await queryRows<{ any_synced: boolean; any_without_date: boolean; earliest: string | null }>(
+  // planner counting the contacts' null dates as the appointments'. That last entry also says whether any appointment
+  // was accepted: a bare exists() read the table from its start, the 200,000 contacts a first sync recorded first.
+  const [synced] = await queryRows<{ last_date_missing: boolean | null; earliest: string | null }>(
     db,
     sql`
-    select exists (select 1 from synced_records where location_id = ${locationId} and record_type = 'appointments') as any_synced,
-           coalesce((select appointment_date is null from synced_records where location_id = ${locationId} and record_type = 'appointments'
-                     order by appointment_date desc nulls first limit 1), false) as any_without_date,
+    select (select appointment_date is null from synced_records where location_id = ${locationId} and record_type = 'appointments'
+            order by appointment_date desc nulls first limit 1) as last_date_missing,
            (select min(appointment_date)::text from synced_records where location_id = ${locationId} and record_type = 'appointments') as earliest`,
   );
   const [valid] = await queryRows<{ earliest: string | null }>(
@@ -33,8 +33,8 @@ export async function planAppointments(
   const earliest = [valid?.earliest, input.full ? synced?.earliest : null].filter((date): date is string => Boolean(date)).sort()[0] ?? null;
   const plan = chooseAppointmentRanges({
     full: input.full,
-    anySynced: synced?.any_synced ?? false,
-    anySyncedWithoutDate: synced?.any_without_date ?? false,
+    anySynced: synced?.last_date_missing !== null && synced?.last_date_missing !== undefined,
+    anySyncedWithoutDate: synced?.last_date_missing ?? false,
     earliestDate: earliest,
     touchedDates: touched.map((row) => row.date),
     today: input.today,
