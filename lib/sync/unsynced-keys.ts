@@ -3,6 +3,7 @@ import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { goneContact, newOrChanged } from "@/lib/preview/live-diff";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import { anythingAccepted } from "./stream/synced-lookups";
 
 // The unsynced keys of a location (db/schema/synced-records.ts): every key whose sendable preview record and what the
 // upstream accepted may differ. An incremental sync plans from them — the changed contacts, the gone ones, the touched
@@ -118,12 +119,8 @@ const MOST_KEYS_TO_START = 50_000;
  * a location the upstream holds nothing of, nor when most of it differs: its next sync sends everything either way.
  */
 export async function startLedgerByComparison(db: DatabaseOrTransaction, locationId: string): Promise<void> {
-  const [state] = await queryRows<{ running: boolean; synced: boolean }>(
-    db,
-    sql`select exists (select 1 from sync_sessions where location_id = ${locationId} and status = 'running') as running,
-               exists (select 1 from synced_records where location_id = ${locationId}) as synced`,
-  );
-  if (!state || state.running || !state.synced) return;
+  const [running] = await queryRows(db, sql`select 1 from sync_sessions where location_id = ${locationId} and status = 'running' limit 1`);
+  if (running || !(await anythingAccepted(db, locationId))) return;
   // One hash join of a million appointments a side: in memory, not in batches on disk.
   await db.execute(sql`set local work_mem = '256MB'`);
   await startLedger(db, locationId);
