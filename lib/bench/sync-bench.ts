@@ -46,8 +46,6 @@ interface ChildReport {
   result?: string;
   records?: number;
   bytes?: number;
-  /** Preview child: Date.now() when the run was complete. */
-  finishedAt?: number;
 }
 
 const maxRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
@@ -151,10 +149,9 @@ async function previewChild(): Promise<ChildReport> {
   const started = performance.now();
   await computePreviewJob.handle({ runId }, { jobId: "bench" });
   const seconds = (performance.now() - started) / 1000;
-  const finishedAt = Date.now();
   const phases = phaseClock.totals();
   await closeDatabase();
-  return { seconds, finishedAt, maxRssMb: maxRssMb(), phases };
+  return { seconds, maxRssMb: maxRssMb(), phases };
 }
 
 interface SyncMeasurement extends ChildReport {
@@ -224,7 +221,8 @@ async function measureFullPreview(db: Database, locationId: string): Promise<Pre
   await polling;
   const [run] = await db.select().from(previewRuns).where(eq(previewRuns.locationId, locationId));
   if (run?.status !== "succeeded" || !run.counts) throw new Error(`the full preview ended ${run?.status}: ${run?.error}`);
-  return { ...report, completeSeconds: (report.finishedAt! - requestedAt) / 1000, firstPageSeconds };
+  // Complete when the run is marked succeeded (the page then shows its counts), not when the job's housekeeping after it ends.
+  return { ...report, completeSeconds: (run.finishedAt!.getTime() - requestedAt) / 1000, firstPageSeconds };
 }
 
 /** 1% of the customers edited; 1% of the appointments, the next ones from today, moved by a day (two dates each). */
@@ -355,7 +353,7 @@ async function main() {
     const preview = await measureFullPreview(connection.db, locationId);
     console.log(
       `full preview (the location's first, as the preview job computes it after the first sync): counts and issues complete ${round(preview.completeSeconds)} s after the request ` +
-        `(computing ${round(preview.seconds)} s), first page of records ${preview.firstPageSeconds === null ? "not shown before the end" : `${round(preview.firstPageSeconds, 2)} s`} ` +
+        `(the job ran ${round(preview.seconds)} s, with its vacuum after the run), first page of records ${preview.firstPageSeconds === null ? "not shown before the end" : `${round(preview.firstPageSeconds, 2)} s`} ` +
         `after the request, worker peak RSS ${preview.maxRssMb} MB\n${phaseLines(preview)}`,
     );
 

@@ -19,6 +19,7 @@ import { planPreviewReads, type PlannedRead } from "./preview-plan";
 import { prepareRecheck, recheckDependents, recheckTargets } from "./recheck-preview";
 import { createReplacedChecks, type CheckReplaced } from "./check-replaced";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
+import { vacuumAfterBulkWrite } from "@/db/vacuum-after-bulk-write";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 
 export interface ComputePreviewOptions {
@@ -161,6 +162,24 @@ async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: Pl
 }
 
 /**
+ * After a full run, once it is shown: the records it wrote, and what a first sync before it accepted, are vacuumed
+ * (db/vacuum-after-bulk-write.ts), so that the next sync reads them at the cost of what it looks up. A failure leaves
+ * them to autovacuum.
+ */
+async function vacuumWhatWasWritten(db: Database, locationId: string): Promise<void> {
+  try {
+    const [written] = await queryRows<{ rows: number }>(
+      db,
+      sql`select coalesce(sum(rows), 0)::int as rows from preview_record_counts where location_id = ${locationId}`,
+    );
+    await vacuumAfterBulkWrite(db, "preview_records", { rowsWritten: written?.rows ?? 0 });
+    await vacuumAfterBulkWrite(db, "synced_records");
+  } catch (error) {
+    console.error(`[preview] vacuum after the full run of location ${locationId} failed: ${describeErrorForLog(error)}`);
+  }
+}
+
+/**
  * Computes a preview run. The location's records are the result of the runs so far: the first run (and
  * one after a change of mapping rules, source key, zone, country or SQL files, or one asked to rebuild)
  * maps every source row; later runs re-map only the rows changed since the base run and re-check what
@@ -250,6 +269,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
           notInSyncUse,
         ),
       );
+    if (!base) await vacuumWhatWasWritten(db, location.id);
   } catch (error) {
     const message =
       error instanceof DomainError
