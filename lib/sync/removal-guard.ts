@@ -125,12 +125,15 @@ export async function checkRemovals(context: StepContext, steps: readonly StepRo
     const step = steps.find((candidate) => candidate.name === name && candidate.status !== "succeeded" && candidate.status !== "skipped");
     return step ? (await plannedItemsOf(context, step, stepsByName[name])).filter((item) => item.status !== "succeeded").map((item) => item.key) : [];
   };
-  const contactItems = await pendingItems("contact_details");
-  const appointmentItems = await pendingItems("appointments");
-  const found = [
-    contactItems.includes(UNSUBSCRIBE_ITEM_KEY) ? await checkContacts(context) : null,
-    appointmentItems.length ? await checkAppointments(context, appointmentItems) : null,
-  ];
+  // The two steps' plans and checks read different records: each on its own connection, at the same time (both end
+  // before the session goes on, whichever fails).
+  const settled = await Promise.allSettled([
+    pendingItems("contact_details").then((items) => (items.includes(UNSUBSCRIBE_ITEM_KEY) ? checkContacts(context) : null)),
+    pendingItems("appointments").then((items) => (items.length ? checkAppointments(context, items) : null)),
+  ]);
+  const failed = settled.find((outcome) => outcome.status === "rejected");
+  if (failed) throw failed.reason;
+  const found = settled.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : null));
   const tripped = found.filter((check): check is RemovalCheck => check !== null && check.removals > (confirmed?.limits[check.step] ?? -1));
   if (tripped.length) throw new RemovalStopError({ checks: tripped });
 }
