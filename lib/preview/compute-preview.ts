@@ -17,7 +17,7 @@ import { mappingBasisOf } from "./mapping-basis";
 import { countPreview } from "./preview-counts";
 import { planPreviewReads, type PlannedRead } from "./preview-plan";
 import { prepareRecheck, recheckDependents, recheckTargets } from "./recheck-preview";
-import { createReplacedChecks, type CheckReplaced } from "./check-replaced";
+import { createIncrementalChecks, type IncrementalChecks } from "./incremental-checks";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 import { vacuumAfterBulkWrite } from "@/db/vacuum-after-bulk-write";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
@@ -132,14 +132,15 @@ const targetTypes = new Set(["calendars", "service_categories", "services", "con
 async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: PlannedRead[], base: Run): Promise<void> {
   const { locationId, runId } = input.owner;
   await phaseClock.time("check", () => prepareRecheck(tx, locationId));
-  let checkReplaced: CheckReplaced | undefined;
+  let checks: IncrementalChecks | undefined;
   const targetsChecked = async () => {
-    if (checkReplaced) return;
+    if (checks) return checks;
     await phaseClock.time("check", () => recheckTargets(tx, locationId, runId));
-    checkReplaced = await createReplacedChecks(tx, locationId);
+    return (checks = await createIncrementalChecks(tx, locationId));
   };
   for (const read of plan) {
-    if (!targetTypes.has(read.recordType)) await targetsChecked();
+    // Contacts are checked by recheckTargets; vehicles, appointments and openings as they are mapped.
+    const dependent = targetTypes.has(read.recordType) ? undefined : await targetsChecked();
     if (isTracked(read.resource)) {
       const mapped = await applySourceChanges(
         tx,
@@ -147,15 +148,15 @@ async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: Pl
         read,
         { changedSince: base.sourceReadAt!, appointmentsUntil: base.appointmentsUntil },
         (rows) => setProgress(input.db, runId, read.recordType, rows, false),
-        // Contacts are checked by recheckTargets; vehicles and appointments as they are mapped.
-        checkReplaced,
+        dependent?.replaced,
       );
       await setProgress(input.db, runId, read.recordType, mapped, true);
       continue;
     }
-    // Checked whole by the re-check; what names a calendar or service is re-checked only if its usability flipped.
+    // The catalogue is checked whole by recheckTargets; what names a calendar or service is re-checked only if its
+    // usability flipped.
     await deleteRecordsOfType(tx, locationId, read.recordType);
-    await mapWholeRead(tx, input, read);
+    await mapWholeRead(tx, input, read, dependent?.wholeRead());
   }
   await targetsChecked();
   await phaseClock.time("check", () => recheckDependents(tx, locationId));

@@ -34,7 +34,12 @@ function baseSource(): SourceRows {
     ],
     customers: ["cu1", "cu2", "cu3", "cu4", "cu5"].map((id) => customer(id)),
     appointments: Array.from({ length: 8 }, (_, index) => appointment(`a${index + 1}`, `cu${(index % 5) + 1}`, `2026-0${(index % 4) + 2}-1${index}`)),
-    availability: [{ staff_id: "s1", service_id: "sv1", starts_at: "2026-03-11 10:00:00" }],
+    // The second slot repeats the first (a duplicate opening); the third is of the service that can be discontinued.
+    availability: [
+      { staff_id: "s1", service_id: "sv1", starts_at: "2026-03-11 10:00:00" },
+      { staff_id: "s1", service_id: "sv1", starts_at: "2026-03-11 10:00:00" },
+      { staff_id: "s1", service_id: "sv2", starts_at: "2026-03-11 11:00:00" },
+    ],
   };
 }
 

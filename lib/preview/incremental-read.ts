@@ -8,7 +8,7 @@ import { replaceSourceIds, type RunInput } from "./map-source-rows";
 import type { PlannedRead } from "./preview-plan";
 import { recordCountOf, setRecordCount } from "./preview-record-counts";
 import { touchKeys } from "./recheck-preview";
-import type { CheckReplaced } from "./check-replaced";
+import type { CheckReplaced } from "./incremental-checks";
 
 /** Rows are read again if they changed up to this long before the base run read: a transaction may commit after it began. */
 const CHANGE_MARGIN_MS = 10 * 60 * 1000;
@@ -39,7 +39,7 @@ const byteOrder = (first: string, second: string) => Buffer.compare(Buffer.from(
  * Brings the records of one tracked resource up to date with the source: re-maps the source ids whose rows
  * changed since the base run, that entered (or left) the appointment window, or whose rows the source no
  * longer has in the same number. Returns how many source rows were mapped. `check`: checks the new records before
- * they are stored (lib/preview/check-replaced.ts).
+ * they are stored (lib/preview/incremental-checks.ts).
  */
 export async function applySourceChanges(
   tx: DatabaseTransaction,

@@ -7,7 +7,7 @@ import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import type { CheckPreviewRow } from "./preview-checks";
-import type { CheckReplaced } from "./check-replaced";
+import type { CheckReplaced } from "./incremental-checks";
 import type { PlannedRead } from "./preview-plan";
 import { previewRowsOf, type MappedForPreview, type PreviewIssueRow, type PreviewRecordRow } from "./preview-row";
 import { writePreviewBatch } from "./write-preview-batch";

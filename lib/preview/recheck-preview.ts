@@ -10,10 +10,11 @@ import type { PreviewRecordType } from "./preview-plan";
 // flipped. In two passes:
 // - recheckTargets, once the catalogue and the contacts are written: the small types whole and every contact sharing
 //   a touched key are reset to what their mapping said and checked again. What others name is then final, so the
-//   vehicles and appointments the run replaces after it are checked as they are mapped (lib/preview/check-replaced.ts).
-// - recheckDependents, at the end: the openings (re-read whole each run) and every record naming a contact, service or
-//   calendar whose key became usable or stopped being usable, with every record sharing a key with one of those, are
-//   reset and checked again (a reference check asks only whether a usable record has the key).
+//   vehicles and appointments the run replaces after it, and the openings it reads whole, are checked as they are
+//   mapped (lib/preview/incremental-checks.ts).
+// - recheckDependents, at the end: every record naming a contact, service or calendar whose key became usable or
+//   stopped being usable, with every record sharing a key with one of those, is reset and checked again (a reference
+//   check asks only whether a usable record has the key).
 
 const smallTypes: readonly PreviewRecordType[] = ["calendars", "service_categories", "services"];
 const usable = "('valid', 'warning')";
@@ -160,16 +161,13 @@ export async function recheckTargets(tx: DatabaseTransaction, locationId: string
   await tx.execute(sql`truncate preview_recheck`);
 }
 
-/** The second pass, at the end of the run: the openings and what names a target that flipped usability. */
+/** The second pass, at the end of the run: what names a target that flipped usability. */
 export async function recheckDependents(tx: DatabaseTransaction, locationId: string): Promise<void> {
   await tx.execute(sql`analyze preview_touched`);
   await markByReference(tx, locationId);
   await tx.execute(sql`analyze preview_reference_keys`);
   await tx.execute(sql`
     insert into preview_recheck (record_type, seq)
-    select r.record_type, r.seq from preview_records r
-    where r.location_id = ${locationId} and r.record_type = 'openings'
-    union
     select record_type, seq from preview_by_reference
     union
     select r.record_type, r.seq from preview_records r
@@ -179,6 +177,6 @@ export async function recheckDependents(tx: DatabaseTransaction, locationId: str
   // What the reset and the checks may change: an incremental sync plans from these keys (lib/sync/unsynced-keys.ts).
   await addRecheckedKeys(tx, locationId);
   await resetMarked(tx, locationId);
-  await runChecks(tx, locationId, "marked", ["appointments", "openings", "vehicles"]);
+  await runChecks(tx, locationId, "marked", ["appointments", "vehicles"]);
   await addTouchedKeys(tx, locationId);
 }
