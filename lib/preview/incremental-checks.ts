@@ -7,8 +7,11 @@ import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { CheckPreviewRow } from "./preview-checks";
 import type { PreviewIssueRow, PreviewRecordRow } from "./preview-row";
 
-/** Checks the records an incremental run just mapped for replaced source ids; returns the issues to store with them. */
-export type CheckReplaced = (records: PreviewRecordRow[]) => Promise<PreviewIssueRow[]>;
+/**
+ * Checks the records an incremental run just mapped for replaced source ids; returns the issues to store with them.
+ * `contactsUsableBefore`: contacts that usable records it replaced named (then usable, as a missing contact is an error).
+ */
+export type CheckReplaced = (records: PreviewRecordRow[], contactsUsableBefore: ReadonlySet<string>) => Promise<PreviewIssueRow[]>;
 
 /** The checks an incremental run applies as it maps, once what the records name is final. */
 export interface IncrementalChecks {
@@ -28,7 +31,9 @@ const usable = sql.raw("('valid', 'warning')");
  *   replacement re-reads every spelling of it), and a type read whole is all read, so a key's first record by position
  *   is among the records checked together.
  * - References: the usable calendars, categories and services (a few dozen, read once) and the usable contacts among
- *   those the records name (looked up per batch).
+ *   those the records name: one a replaced usable record named is usable unless its usability flipped in this run (the
+ *   flipped contacts are read once; recheckDependents checks what names them again in any case); the others are
+ *   looked up per batch.
  */
 export async function createIncrementalChecks(tx: DatabaseTransaction, locationId: string): Promise<IncrementalChecks> {
   const catalogue = await queryRows<{ record_type: string; record_key: string }>(
@@ -38,11 +43,19 @@ export async function createIncrementalChecks(tx: DatabaseTransaction, locationI
           and record_key is not null and status in ${usable}`,
   );
   const usableCatalogue = new Set(catalogue.map((row) => `${row.record_type}|${row.record_key}`));
+  // Contacts that became usable or stopped being usable in this run (recheckTargets): a few, where a name changed hands.
+  const flipped = new Set(
+    (await queryRows<{ record_key: string }>(tx, sql`select record_key from preview_flipped_contacts`)).map((row) => row.record_key),
+  );
   const inCatalogue = (type: string, key: string) => usableCatalogue.has(`${type}|${key}`);
   return {
-    async replaced(records) {
+    async replaced(records, contactsUsableBefore) {
       const started = phaseClock.start();
-      const named = [...new Set(records.flatMap((record) => (record.ref_contact === null ? [] : [record.ref_contact])))];
+      // A contact usable before this run and not flipped is usable now; only the others are looked up.
+      const knownUsable = (key: string) => contactsUsableBefore.has(key) && !flipped.has(key);
+      const named = [
+        ...new Set(records.flatMap((record) => (record.ref_contact === null || knownUsable(record.ref_contact) ? [] : [record.ref_contact]))),
+      ];
       const contacts = named.length
         ? await queryRows<{ record_key: string }>(
             tx,
@@ -54,7 +67,7 @@ export async function createIncrementalChecks(tx: DatabaseTransaction, locationI
       const usableContacts = new Set(contacts.map((row) => row.record_key));
       const check = createRowChecks(
         rememberFirstSources(() => true),
-        (type, key) => (type === "contact_details" ? usableContacts.has(key) : inCatalogue(type, key)),
+        (type, key) => (type === "contact_details" ? knownUsable(key) || usableContacts.has(key) : inCatalogue(type, key)),
       );
       // By position, as the SQL checks rank a key's records: the first is the one with the lowest seq.
       const issues = [...records].sort((first, second) => first.seq - second.seq).flatMap((record) => check(record));

@@ -85,11 +85,18 @@ export async function replaceSourceIds(
   check?: CheckReplaced,
 ): Promise<ReplacedKeys> {
   // By key (a contact's, vehicle's or appointment's key is its trimmed source id): the key index finds them.
-  const removed = await queryRows<{ seq: number; source_id: string; record_key: string | null; status: string; run_id: string }>(
+  const removed = await queryRows<{
+    seq: number;
+    source_id: string;
+    record_key: string | null;
+    status: string;
+    run_id: string;
+    ref_contact: string | null;
+  }>(
     tx,
     sql`delete from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}
           and (record_key = any(${sql.param(ids)}::text[]) or (record_key is null and source_id = any(${sql.param(ids)}::text[])))
-        returning seq, source_id, record_key, status, run_id`,
+        returning seq, source_id, record_key, status, run_id, ref_contact`,
   );
   if (removed.length) {
     await tx.execute(
@@ -104,7 +111,13 @@ export async function replaceSourceIds(
     freed.set(row.source_id, seqs);
   }
   const { records, issues } = mapBatch(owner, read, rows, context, (sourceId) => freed.get(sourceId)?.shift() ?? nextSeq.value++);
-  if (check) issues.push(...(await check(records)));
+  if (check) {
+    // A record that was usable had a usable contact (a missing one is an error): it still has, unless its usability flipped.
+    const namedUsable = removed.flatMap((row) =>
+      row.ref_contact !== null && (row.status === "valid" || row.status === "warning") ? [row.ref_contact] : [],
+    );
+    issues.push(...(await check(records, new Set(namedUsable))));
+  }
   await writePreviewBatch(tx, records, issues);
   const removedUsableKeys = removed
     .filter((row) => row.record_key !== null && row.run_id !== owner.runId && (row.status === "valid" || row.status === "warning"))
