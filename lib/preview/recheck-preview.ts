@@ -105,8 +105,9 @@ async function resetMarked(tx: DatabaseTransaction, locationId: string): Promise
 /**
  * Records that name a contact, service or calendar whose usability flipped (preview_by_reference), and the keys of
  * those records (preview_reference_keys): every record sharing one is checked with them (a duplicate of a record
- * that stops or starts being usable changes with it). Records marked by their key need neither: their key-mates are
- * marked with them, and their keys are touched keys, which the ledger gets at the end of the run.
+ * that stops or starts being usable changes with it), and their keys join the ledger. The contacts recheckTargets
+ * marks by their key need neither: their key-mates are marked with them, and their keys are touched keys, which the
+ * ledger gets at the end of the run.
  */
 async function markByReference(tx: DatabaseTransaction, locationId: string): Promise<void> {
   await tx.execute(sql`create temporary table preview_by_reference on commit drop as
