@@ -19,7 +19,7 @@ import { generateSecretKey } from "@/lib/crypto/keyring";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
-import { stopJobSender } from "@/lib/jobs/job-sender";
+import { startJobSender, stopJobSender } from "@/lib/jobs/job-sender";
 import { connectLocation } from "@/lib/locations/connect-location";
 import { openLocationToken } from "@/lib/locations/location-token";
 import { systemContext } from "@/lib/operations/context";
@@ -93,6 +93,8 @@ async function runChild(args: string[], onReady?: () => Promise<string>): Promis
 /** Child: one sync session, as a worker runs it (fresh preview included). */
 async function syncChild(sessionId: string): Promise<ChildReport> {
   const connection = connectDatabase(getConfig().DATABASE_URL!);
+  // Started as a worker that has run a session has it (a session's end queues the preview's recount).
+  await startJobSender();
   phaseClock.reset();
   const started = performance.now();
   const result = await runSession(systemContext(connection.db), { sessionId, owner: "bench-worker" });

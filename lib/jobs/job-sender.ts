@@ -61,6 +61,11 @@ export async function sendJobWithin<S extends z.ZodType>(
   }
 }
 
+/** Starts the sender before its first job is sent, as a worker that has run a session has it. */
+export async function startJobSender(): Promise<void> {
+  await jobSender();
+}
+
 export async function stopJobSender(): Promise<void> {
   const sender = globalForJobs.locationSyncJobSender;
   globalForJobs.locationSyncJobSender = undefined;
