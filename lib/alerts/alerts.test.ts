@@ -32,7 +32,9 @@ beforeAll(async () => {
   webhook = await startWebhookReceiver();
   smtp = await startSmtpReceiver();
   process.env.SMTP_URL = smtp.url;
-  jobs = await startJobEngine({ databaseUrl: testDb.url, work: true, jobs: [deliverAlertJob as unknown as AnyJob], log: () => {} });
+  // Polled every 0.5 s rather than the job's 2 s: each delivery below is otherwise mostly a wait for the next poll.
+  const deliverAlertsSooner = { ...deliverAlertJob, work: () => ({ pollingIntervalSeconds: 0.5 }) };
+  jobs = await startJobEngine({ databaseUrl: testDb.url, work: true, jobs: [deliverAlertsSooner as unknown as AnyJob], log: () => {} });
 });
 afterEach(() => clearFaults(db));
 afterAll(async () => {

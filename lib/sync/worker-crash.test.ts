@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { syncAttempts, syncSessions, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemContext } from "@/lib/operations/context";
-import { injectFault } from "@/lib/sandbox/faults";
+import { injectFault, listFaults } from "@/lib/sandbox/faults";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import { recoverAbandonedSessions } from "./recover-sessions";
@@ -81,8 +81,11 @@ describe("a worker killed mid-step", () => {
           .where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, crash.step)));
         if (!step) return undefined;
         const items = await db.select().from(syncStepItems).where(eq(syncStepItems.stepId, step.id)).orderBy(asc(syncStepItems.position));
-        return items[0]?.status === "succeeded" && items[1]?.status === "running" ? step : undefined;
-      }, `the second ${crash.step} item to be in flight`);
+        if (items[0]?.status !== "succeeded" || items[1]?.status !== "running") return undefined;
+        // The item is marked running before its request is sent: killed before the sandbox took the delay, the
+        // survivor's retry would be the request the delay hits.
+        return (await listFaults(db)).length === 0 ? step : undefined;
+      }, `the second ${crash.step} item's request to hang in the sandbox`);
       worker.child.kill("SIGKILL");
       expect(await worker.exited).toBe("SIGKILL");
 
