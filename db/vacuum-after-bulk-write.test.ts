@@ -14,16 +14,14 @@ const allVisiblePages = async () =>
 describe("vacuumAfterBulkWrite", () => {
   it("vacuums a table only when what was written reaches the threshold, leaving its pages all-visible", async () => {
     const location = await createFleetLocation(db);
-    await db
-      .insert(syncedRecords)
-      .values(
-        Array.from({ length: 500 }, (_, index) => ({
-          locationId: location.id,
-          recordType: "appointments",
-          recordKey: `a${index}`,
-          contentHash: "h",
-        })),
-      );
+    await db.insert(syncedRecords).values(
+      Array.from({ length: 500 }, (_, index) => ({
+        locationId: location.id,
+        recordType: "appointments",
+        recordKey: `a${index}`,
+        contentHash: "h",
+      })),
+    );
     expect(await allVisiblePages()).toBe(0);
 
     expect(await vacuumAfterBulkWrite(db, "synced_records", { rowsWritten: 500, threshold: 1_000 })).toBe(false);
