@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { locations, syncedRecords } from "@/db/schema";
+import { locations } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -9,7 +9,7 @@ import { toLocationView, type LocationView } from "./get-location";
 import type { MoveLocationEnvironmentInput } from "./location-inputs";
 import { assertNoOpenSession, assertNotArchived, lockLocationRow } from "./location-lifecycle";
 import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
-import { forgetUnsyncedKeys } from "@/lib/sync/unsynced-keys";
+import { forgetAcceptedRecords } from "@/lib/sync/unsynced-keys";
 
 export const movedReason = (environment: string) => `Moved to ${environment}`;
 
@@ -38,8 +38,7 @@ export async function moveLocationEnvironment(
       const upstreamLocationId = input.upstreamLocationId ?? row.upstreamLocationId;
       if (upstreamLocationId)
         await assertUpstreamLocationIdFree(tx, { environment: input.environment, upstreamLocationId, exceptLocationId: locationId });
-      await tx.delete(syncedRecords).where(eq(syncedRecords.locationId, locationId));
-      await forgetUnsyncedKeys(tx, locationId);
+      await forgetAcceptedRecords(tx, locationId);
       const [moved] = await tx
         .update(locations)
         .set({ ...disconnectedColumns(now), environment: input.environment, upstreamLocationId, fullSyncReason: movedReason(input.environment) })

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "@/db/client";
-import { locations, syncedRecords } from "@/db/schema";
+import { locations } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
@@ -9,7 +8,8 @@ import { toLocationView, type LocationRow, type LocationView } from "./get-locat
 import type { LocationUpdateInput } from "./location-inputs";
 import { assertNotArchived } from "./location-lifecycle";
 import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
-import { forgetUnsyncedKeys } from "@/lib/sync/unsynced-keys";
+import { forgetAcceptedRecords } from "@/lib/sync/unsynced-keys";
+import { anythingAccepted } from "@/lib/sync/stream/synced-lookups";
 
 type EditableField = keyof LocationUpdateInput;
 type Change = { from: unknown; to: unknown };
@@ -29,15 +29,6 @@ function changesOf(row: LocationRow, input: LocationUpdateInput): Partial<Record
     if (to !== undefined && to !== row[field]) changes[field] = { from: row[field], to };
   }
   return changes;
-}
-
-async function hasSynced(tx: Pick<Database, "select">, locationId: string): Promise<boolean> {
-  const [synced] = await tx
-    .select({ locationId: syncedRecords.locationId })
-    .from(syncedRecords)
-    .where(eq(syncedRecords.locationId, locationId))
-    .limit(1);
-  return Boolean(synced);
 }
 
 /** Edits a location's settings. A no-op edit writes nothing, not even an audit entry. */
@@ -73,13 +64,10 @@ export async function updateLocation(
 
       const values = Object.fromEntries(changedFields.map((field) => [field, input[field]])) as LocationUpdateInput;
       // Another source key means other rows: the next sync session is full (first setting a key, nothing synced yet, is not a change).
-      const rebuildsSync = changes.sourceKey !== undefined && (row.sourceKey !== null || (await hasSynced(tx, id)));
+      const rebuildsSync = changes.sourceKey !== undefined && (row.sourceKey !== null || (await anythingAccepted(tx, id)));
       // As a move (./move-location-environment.ts): what the old upstream location accepted says nothing about the new one.
-      const leavesUpstream = (changes.environment !== undefined || changes.upstreamLocationId !== undefined) && (await hasSynced(tx, id));
-      if (leavesUpstream) {
-        await tx.delete(syncedRecords).where(eq(syncedRecords.locationId, id));
-        await forgetUnsyncedKeys(tx, id);
-      }
+      const leavesUpstream = (changes.environment !== undefined || changes.upstreamLocationId !== undefined) && (await anythingAccepted(tx, id));
+      if (leavesUpstream) await forgetAcceptedRecords(tx, id);
       const fullSyncReason = leavesUpstream ? UPSTREAM_CHANGED : rebuildsSync ? SOURCE_KEY_CHANGED : undefined;
       const [updated] = await tx
         .update(locations)

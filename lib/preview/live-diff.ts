@@ -1,3 +1,5 @@
+import { sql, type SQL } from "drizzle-orm";
+
 // New, changed or unchanged is read against what the upstream last accepted (synced_records), not stored
 // with the record: a record sent a minute ago shows as unchanged without recomputing the preview.
 
@@ -21,3 +23,18 @@ export const UNSUBSCRIBED_HASH = "unsubscribed";
 export const goneContact = `s.record_type = 'contact_details' and s.content_hash <> '${UNSUBSCRIBED_HASH}'
   and not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = 'contact_details'
                   and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;
+
+/**
+ * The location's appointments whose sendable preview record and what the upstream accepted differ — new, changed,
+ * moved, or accepted and no longer sendable (canceled, no-show, deleted) — compared in one pass over both sides.
+ * Columns record_key, new_date (the preview's) and sent_date (what it was accepted for).
+ */
+export function differingAppointments(locationId: string): SQL {
+  return sql`
+    select coalesce(r.record_key, s.record_key) as record_key, r.local_date as new_date, s.appointment_date as sent_date
+    from (select record_key, content_hash, local_date from preview_records
+          where location_id = ${locationId} and record_type = 'appointments' and status in ('valid', 'warning') and content_hash is not null) r
+    full join (select record_key, content_hash, appointment_date from synced_records
+               where location_id = ${locationId} and record_type = 'appointments') s on s.record_key = r.record_key
+    where s.content_hash is distinct from r.content_hash`;
+}

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseTransaction } from "@/db/client";
-import { addRecheckedKeys, addTouchedKeys, addUnsyncedKeys } from "@/lib/sync/unsynced-keys";
+import { addKeysListedIn, addUnsyncedKeys } from "@/lib/sync/unsynced-keys";
 import { runChecks } from "./cross-check-preview";
 import type { ReplacedKeys } from "./map-source-rows";
 import type { PreviewRecordType } from "./preview-plan";
@@ -176,8 +176,8 @@ export async function recheckDependents(tx: DatabaseTransaction, locationId: str
     where r.location_id = ${locationId}
     on conflict do nothing`);
   // What the reset and the checks may change: an incremental sync plans from these keys (lib/sync/unsynced-keys.ts).
-  await addRecheckedKeys(tx, locationId);
+  await addKeysListedIn(tx, locationId, "preview_reference_keys");
   await resetMarked(tx, locationId);
   await runChecks(tx, locationId, "marked", ["appointments", "vehicles"]);
-  await addTouchedKeys(tx, locationId);
+  await addKeysListedIn(tx, locationId, "preview_touched");
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
-import { goneContact, newOrChanged } from "@/lib/preview/live-diff";
+import { differingAppointments, goneContact, newOrChanged } from "@/lib/preview/live-diff";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { anythingAccepted } from "./stream/synced-lookups";
 
@@ -12,7 +12,8 @@ import { anythingAccepted } from "./stream/synced-lookups";
 // ledger row, which is written when the preview and the upstream are known to agree and dropped when anything could
 // make them differ unseen.
 //
-// - An incremental preview run adds the keys it replaced and every key it re-checked (lib/preview/recheck-preview.ts).
+// - An incremental preview run adds the keys it replaced, added or removed, and those of the records it re-checks for
+//   what they name (lib/preview/recheck-preview.ts).
 // - A full preview run drops the ledger before it writes, and at its end compares the whole location once to start it
 //   again with what differs. Deleting synced_records (a move, leaving the upstream) drops it.
 // - A session that sent from its own preview clears the keys of the steps it ran whole; if it ran all of them, the
@@ -42,6 +43,12 @@ export function amongUnsyncedKeys(locationId: string, type: PreviewRecordType, c
   return sql`${column} in (select u.record_key from unsynced_keys u where u.location_id = ${locationId} and u.record_type = ${type})`;
 }
 
+/** The location leaves its upstream location (a move, a new upstream ID): what that one accepted says nothing of the next. */
+export async function forgetAcceptedRecords(db: DatabaseOrTransaction, locationId: string): Promise<void> {
+  await db.execute(sql`delete from synced_records where location_id = ${locationId}`);
+  await forgetUnsyncedKeys(db, locationId);
+}
+
 /** Anything may now differ unseen: a plan compares the whole location again until the ledger is started anew. */
 export async function forgetUnsyncedKeys(db: DatabaseOrTransaction, locationId: string): Promise<void> {
   await db.execute(sql`delete from unsynced_key_ledgers where location_id = ${locationId}`);
@@ -49,13 +56,17 @@ export async function forgetUnsyncedKeys(db: DatabaseOrTransaction, locationId: 
 }
 
 /**
- * Inside an incremental preview run: the keys of the records it re-checks for what they name (temporary table
- * preview_reference_keys); the keys of records it re-checks for their own key are touched keys (addTouchedKeys).
+ * Inside an incremental preview run: the keys listed in one of its temporary tables (lib/preview/recheck-preview.ts) —
+ * the touched contacts (preview_touched) or the records it re-checks for what they name (preview_reference_keys).
  */
-export async function addRecheckedKeys(db: DatabaseOrTransaction, locationId: string): Promise<void> {
+export async function addKeysListedIn(
+  db: DatabaseOrTransaction,
+  locationId: string,
+  table: "preview_touched" | "preview_reference_keys",
+): Promise<void> {
   await db.execute(sql`
     insert into unsynced_keys (location_id, record_type, record_key)
-    select ${locationId}::uuid, k.record_type, k.record_key from preview_reference_keys k
+    select ${locationId}::uuid, k.record_type, k.record_key from ${sql.identifier(table)} k
     where k.record_type in ${ledgerTypeList} and ${ledgerKept(locationId)}
     on conflict do nothing`);
 }
@@ -75,15 +86,6 @@ export async function addUnsyncedKeys(
     on conflict do nothing`);
 }
 
-/** Inside an incremental preview run: the contact keys whose records it replaced, added or removed (temporary table preview_touched). */
-export async function addTouchedKeys(db: DatabaseOrTransaction, locationId: string): Promise<void> {
-  await db.execute(sql`
-    insert into unsynced_keys (location_id, record_type, record_key)
-    select ${locationId}::uuid, t.record_type, t.record_key from preview_touched t
-    where t.record_type in ${ledgerTypeList} and ${ledgerKept(locationId)}
-    on conflict do nothing`);
-}
-
 /**
  * Every key the whole comparison of the location's preview with synced_records selects: new or changed contacts and
  * vehicles, gone contacts, and appointments that differ on either side. Columns record_type, record_key.
@@ -96,12 +98,7 @@ export function differingKeys(locationId: string): SQL {
     union
     select s.record_type, s.record_key from synced_records s where s.location_id = ${locationId} and ${sql.raw(goneContact)}
     union
-    select 'appointments', coalesce(r.record_key, s.record_key) from
-      (select record_key, content_hash from preview_records
-       where location_id = ${locationId} and record_type = 'appointments' and status in ('valid', 'warning') and content_hash is not null) r
-      full join (select record_key, content_hash from synced_records where location_id = ${locationId} and record_type = 'appointments') s
-      on s.record_key = r.record_key
-    where s.content_hash is distinct from r.content_hash`;
+    select 'appointments', differing.record_key from (${differingAppointments(locationId)}) differing`;
 }
 
 async function startLedger(db: DatabaseOrTransaction, locationId: string): Promise<void> {

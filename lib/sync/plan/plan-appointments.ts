@@ -3,6 +3,7 @@ import { queryRows } from "@/db/raw-sql";
 import { sql } from "drizzle-orm";
 import { chooseAppointmentRanges, type AppointmentPlanMode } from "./choose-appointment-ranges";
 import { rangeKey } from "./date-ranges";
+import { differingAppointments } from "@/lib/preview/live-diff";
 
 const sendable = "('valid', 'warning')";
 
@@ -49,14 +50,8 @@ export async function planAppointments(
 
 /** In one pass over both sides of the whole location. */
 const touchedAnywhere = (locationId: string) => sql`
-  select distinct dates.day::text as date from (
-    select r.local_date as new_date, s.appointment_date as sent_date
-    from (select record_key, content_hash, local_date from preview_records
-          where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.raw(sendable)} and content_hash is not null) r
-    full join (select record_key, content_hash, appointment_date from synced_records
-               where location_id = ${locationId} and record_type = 'appointments') s on s.record_key = r.record_key
-    where s.content_hash is distinct from r.content_hash
-  ) differing cross join lateral (values (differing.new_date), (differing.sent_date)) as dates(day)
+  select distinct dates.day::text as date from (${differingAppointments(locationId)}) differing
+  cross join lateral (values (differing.new_date), (differing.sent_date)) as dates(day)
   where dates.day is not null
   order by 1`;
 
