@@ -5,7 +5,7 @@ import { UNSUBSCRIBED_HASH } from "@/lib/preview/live-diff";
 import { parseRangeKey } from "./plan/date-ranges";
 import { goneContactCondition, UNSUBSCRIBE_ITEM_KEY } from "./plan/gone-contacts";
 import { plannedItemsOf } from "./run-step";
-import type { StepRow } from "./session-steps";
+import { isPending, type StepRow } from "./session-steps";
 import { stepsByName } from "./steps/all-steps";
 import type { StepContext } from "./steps/sync-step";
 import type { SyncConfig } from "./sync-config";
@@ -122,7 +122,7 @@ async function checkAppointments(context: StepContext, rangeKeys: string[]): Pro
  */
 export async function checkRemovals(context: StepContext, steps: readonly StepRow[], confirmed: ConfirmedRemovals | null): Promise<void> {
   const pendingItems = async (name: RemovalCheck["step"]) => {
-    const step = steps.find((candidate) => candidate.name === name && candidate.status !== "succeeded" && candidate.status !== "skipped");
+    const step = steps.find((candidate) => candidate.name === name && isPending(candidate));
     return step ? (await plannedItemsOf(context, step, stepsByName[name])).filter((item) => item.status !== "succeeded").map((item) => item.key) : [];
   };
   // The two steps' plans and checks read different records: each on its own connection, at the same time (both end

@@ -15,7 +15,7 @@ import { runStep, StepFailedError } from "./run-step";
 import { claimSession, LeaseLostError, SessionCancelledError, type SessionFence } from "./session-fence";
 import { finishStopped, finishSucceeded } from "./session-outcome";
 import { ensureSessionPreview } from "./session-preview";
-import { ensureStepRows } from "./session-steps";
+import { ensureStepRows, isPending } from "./session-steps";
 import { stepsByName } from "./steps/all-steps";
 import { decideStreamed, primeUnsentTargets, requestFirstPreview, requireSourceKey, streamedSource } from "./stream/streamed-session";
 import { carriedSkippedCounts, decideQuiet, quietStepsOf } from "./quiet/quiet-session";
@@ -140,8 +140,12 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
         : source
           ? streamedStepsByName
           : stepsByName;
+    // A streamed session's large reads each open with source queries over the whole window (~1 s each at a million
+    // appointments): they run while the steps before them stream.
+    if (source && definitions === streamedStepsByName)
+      source.records.prefetch(steps.filter(isPending).flatMap((step) => definitions[step.name].recordType ?? []));
     for (const step of steps) {
-      if (step.status === "succeeded" || step.status === "skipped") continue;
+      if (!isPending(step)) continue;
       if (step.name === "open" && upstreamOpen) {
         await fence.write((tx) =>
           tx.execute(

@@ -12,6 +12,9 @@ export interface StepRow {
   attempts: number;
 }
 
+/** A step this session still runs: not succeeded, not skipped. */
+export const isPending = (step: Pick<StepRow, "status">) => step.status !== "succeeded" && step.status !== "skipped";
+
 export interface SessionShape {
   optionalSteps: readonly string[];
   automotive: boolean;

@@ -5,7 +5,7 @@ import { monthlyRanges, parseRangeKey, rangeKey } from "../plan/date-ranges";
 import { appointmentHorizonEnd, localToday } from "../plan/local-dates";
 import { measured, RemovalStopError } from "../removal-guard";
 import { plannedItemsOf } from "../run-step";
-import type { StepRow } from "../session-steps";
+import { isPending, type StepRow } from "../session-steps";
 import type { SyncStepName } from "../step-names";
 import { streamedStepsByName } from "../stream/stream-steps";
 import { earliestHeldAppointment } from "../stream/synced-lookups";
@@ -45,7 +45,7 @@ export async function checkReplayRemovals(
   replay: SessionReplay,
   confirmed: ConfirmedRemovals | null,
 ): Promise<void> {
-  const step = steps.find((candidate) => candidate.name === "appointments" && candidate.status !== "succeeded" && candidate.status !== "skipped");
+  const step = steps.find((candidate) => candidate.name === "appointments" && isPending(candidate));
   if (!step || !context.stream) return;
   const items = (await plannedItemsOf(context, step, replayStepsOf(replay).appointments)).filter((item) => item.status !== "succeeded");
   if (!items.length) return;

@@ -41,6 +41,27 @@ export interface SessionRecords {
   useHeld(type: PreviewRecordType, keys: ReadonlySet<string>): void;
   /** The local date of the earliest appointment the source has in the session's window, or null. */
   earliestAppointment(): Promise<string | null>;
+  /**
+   * Starts, one after another, the source queries that the first reads of these types wait for (which ids the source
+   * repeats; for appointments also the earliest), so that they run while earlier steps stream. A query that fails is
+   * asked again when its read needs it.
+   */
+  prefetch(types: readonly PreviewRecordType[]): void;
+}
+
+/** A promise kept for the session, unless it fails: then the next call asks again. */
+function remembered<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    if (!pending) {
+      const loading = load();
+      pending = loading;
+      loading.catch(() => {
+        if (pending === loading) pending = null;
+      });
+    }
+    return pending;
+  };
 }
 
 const noRun = "00000000-0000-0000-0000-000000000000";
@@ -78,7 +99,7 @@ export function createSessionRecords(input: {
   const plan = planPreviewReads(location, input.now);
   const context: MappingContext = { timeZone: location.timeZone, country: location.country, dateTimeStyle: defaultDateTimeStyle, now: input.now };
   const owner = { locationId: location.id, runId: noRun };
-  const repeated = new Map<PreviewRecordType, Promise<Set<string>>>();
+  const repeated = new Map<PreviewRecordType, () => Promise<Set<string>>>();
   const repeatedNow = new Map<PreviewRecordType, Set<string>>();
   const claims = scopedClaims((type, key) => repeatedNow.get(type)?.has(withoutWhiteSpace(key)) ?? true);
   const held = new Map<PreviewRecordType, ReadonlySet<string>>();
@@ -92,15 +113,25 @@ export function createSessionRecords(input: {
   };
 
   /** The large types remember only the keys the source repeats (asked once per session, over the whole window). */
-  async function loadRepeated(read: PlannedRead): Promise<void> {
-    if (!isTrackedResource(read.resource)) return;
-    let pending = repeated.get(read.recordType);
-    if (!pending) {
-      pending = reader.repeatedIds(read.resource, { sourceKey: location.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd });
-      repeated.set(read.recordType, pending);
+  function repeatedOf(read: PlannedRead): Promise<Set<string>> {
+    let load = repeated.get(read.recordType);
+    if (!load) {
+      load = remembered(() =>
+        reader.repeatedIds(read.resource, { sourceKey: location.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd }),
+      );
+      repeated.set(read.recordType, load);
     }
-    repeatedNow.set(read.recordType, await pending);
+    return load();
   }
+
+  async function loadRepeated(read: PlannedRead): Promise<void> {
+    if (isTrackedResource(read.resource)) repeatedNow.set(read.recordType, await repeatedOf(read));
+  }
+
+  const earliestStart = remembered(async () => {
+    const planned = readOf("appointments");
+    return reader.earliestStart("appointments", { sourceKey: location.sourceKey, windowStart: planned.windowStart, windowEnd: planned.windowEnd });
+  });
 
   function windowOf(read: PlannedRead, window: DateWindow | undefined): { windowStart: string | null; windowEnd: string | null } {
     if (!window) return { windowStart: read.windowStart, windowEnd: read.windowEnd };
@@ -149,12 +180,19 @@ export function createSessionRecords(input: {
       return reader.count(planned.resource, params).catch((error: unknown) => Promise.reject(sourceFailure(error, type.replace("_", " "))));
     },
     async earliestAppointment() {
-      const planned = readOf("appointments");
-      const params = { sourceKey: location.sourceKey, windowStart: planned.windowStart, windowEnd: planned.windowEnd };
-      const earliest = await reader
-        .earliestStart("appointments", params)
-        .catch((error: unknown) => Promise.reject(sourceFailure(error, "appointments")));
+      const earliest = await earliestStart().catch((error: unknown) => Promise.reject(sourceFailure(error, "appointments")));
       return earliest?.slice(0, 10) ?? null;
+    },
+    prefetch(types) {
+      let queries: Promise<unknown> = Promise.resolve();
+      for (const type of types) {
+        const planned = plan.find((candidate) => candidate.recordType === type);
+        if (!planned || !isTrackedResource(planned.resource)) continue;
+        queries = queries
+          .then(() => repeatedOf(planned))
+          .then(() => (type === "appointments" ? earliestStart() : null))
+          .catch(() => {});
+      }
     },
     useHeld(type, keys) {
       held.set(type, keys);

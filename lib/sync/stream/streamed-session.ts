@@ -7,7 +7,7 @@ import { requestPreview } from "@/lib/preview/request-preview";
 import { systemContext } from "@/lib/operations/context";
 import type { SourceReader } from "@/lib/source/source-reader";
 import type { SessionFence } from "../session-fence";
-import type { StepRow } from "../session-steps";
+import { isPending, type StepRow } from "../session-steps";
 import { createSessionRecords, type SessionRecords, type SkippedCounts } from "./session-records";
 import { anythingAccepted } from "./synced-lookups";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
@@ -78,7 +78,7 @@ export async function primeUnsentTargets(
   for (const type of targetSteps) {
     if (heldInstead.includes(type)) continue;
     const step = steps.find((candidate) => candidate.name === type);
-    if (!step || step.status === "succeeded" || step.status === "skipped") await records.prime(type);
+    if (!step || !isPending(step)) await records.prime(type);
   }
 }
 
