@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
+import { sourceAppointment } from "@/lib/source/testing/source-row-factories";
 import { sampleNow, sampleSourceRows } from "../testing/sample-source";
 import { createSessionRecords } from "./session-records";
 
@@ -88,5 +89,83 @@ describe("a streamed session's prefetched source queries", () => {
     await drain();
     expect((await reading).map((record) => record.record_key)).toEqual(["cu1", "cu2", "cu3", "cu4"]);
     expect(log).toEqual(["start repeatedIds customers", "end repeatedIds customers", "start repeatedIds customers", "end repeatedIds customers"]);
+  });
+});
+
+describe("a read started ahead", () => {
+  const february = { startDate: "2026-02-01", endDate: "2026-02-28" };
+  const march = { startDate: "2026-03-01", endDate: "2026-03-31" };
+
+  /** The array reader, logging when a read's source query starts and when it ends. */
+  function readerWithDuplicateInMarch() {
+    const rows = sampleSourceRows();
+    // " a1" trims to the key of a1 (February).
+    rows.appointments!.push(sourceAppointment(" a1", "2026-03-05", { customer_id: "cu2" }));
+    const inner = createArraySourceReader(rows);
+    const log: string[] = [];
+    const reader: SourceReader = {
+      ...inner,
+      read: (resource, params, options) =>
+        (async function* () {
+          log.push(`start ${resource} ${params.windowStart}`);
+          try {
+            yield* inner.read(resource, params, options);
+          } finally {
+            log.push(`end ${resource} ${params.windowStart}`);
+          }
+        })(),
+    };
+    return { reader, log };
+  }
+
+  async function readWindow(records: ReturnType<typeof createSessionRecords>, window: typeof march) {
+    const rows = [];
+    for await (const batch of records.read("appointments", `${window.startDate}..${window.endDate}`, window)) rows.push(...batch);
+    return rows;
+  }
+
+  it("asks the source at once, is taken by the read of its window, and is checked only then, in the order read", async () => {
+    const { reader, log } = readerWithDuplicateInMarch();
+    const records = createSessionRecords({ reader, location, now: sampleNow });
+    await records.prime("contact_details");
+    log.length = 0;
+    records.readAhead("appointments", march);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(log).toEqual(["start appointments 2026-03-01 00:00:00"]);
+
+    const inFebruary = await readWindow(records, february);
+    const inMarch = await readWindow(records, march);
+    // March's source query was the one started ahead; February's record came first, so March's copy is the duplicate.
+    expect(log).toEqual([
+      "start appointments 2026-03-01 00:00:00",
+      "start appointments 2026-02-01 00:00:00",
+      "end appointments 2026-02-01 00:00:00",
+      "end appointments 2026-03-01 00:00:00",
+    ]);
+    expect(["valid", "warning"]).toContain(inFebruary.find((record) => record.record_key === "a1")?.status);
+    expect(inMarch.filter((record) => record.record_key === "a1").map((record) => record.status)).toEqual(["error"]);
+    expect(inMarch.map((record) => record.source_id).sort()).toEqual(["a1", "a3", "a5"]);
+  });
+
+  it("leaves a source that fails to the read that takes it", async () => {
+    const inner = createArraySourceReader(sampleSourceRows());
+    const reader: SourceReader = {
+      ...inner,
+      read: () => {
+        throw new Error("connection to the management system was lost");
+      },
+    };
+    const records = createSessionRecords({ reader, location, now: sampleNow });
+    expect(() => records.readAhead("appointments", march)).not.toThrow();
+    await expect(readWindow(records, march)).rejects.toThrow("connection to the management system was lost");
+  });
+
+  it("is ended by close when no read takes it", async () => {
+    const { reader, log } = readerWithDuplicateInMarch();
+    const records = createSessionRecords({ reader, location, now: sampleNow });
+    records.readAhead("appointments", march);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await records.close();
+    expect(log).toEqual(["start appointments 2026-03-01 00:00:00", "end appointments 2026-03-01 00:00:00"]);
   });
 });

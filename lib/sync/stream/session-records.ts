@@ -5,6 +5,7 @@ import { isTrackedResource } from "@/lib/preview/preview-checks";
 import type { DuplicateTracker } from "@/lib/pipeline/cross-checks";
 import { createRowChecks } from "@/lib/pipeline/row-checks";
 import { withoutWhiteSpace, type SourceReader } from "@/lib/source/source-reader";
+import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import { nextDate } from "../plan/date-ranges";
@@ -47,6 +48,42 @@ export interface SessionRecords {
    * asked again when its read needs it.
    */
   prefetch(types: readonly PreviewRecordType[]): void;
+  /**
+   * Starts the source query of a read that comes next (the next month's appointments) and asks for its first batch,
+   * so that the read does not wait for it; the batches are mapped and checked only when the read is taken, in order.
+   * Holds one source connection until the read is taken or the session's reads are closed.
+   */
+  readAhead(type: PreviewRecordType, window: DateWindow): void;
+  /** Ends the reads started ahead and not taken. */
+  close(): Promise<void>;
+}
+
+interface ReadAhead<T> {
+  batches(): AsyncGenerator<T>;
+  close(): Promise<void>;
+}
+
+/** A failure to open the read or to fetch its first batch is the read's: it surfaces when the read is taken. */
+function startReadAhead<T>(open: () => AsyncIterable<T>): ReadAhead<T> {
+  let iterator: AsyncIterator<T> | undefined;
+  const first = (async () => {
+    iterator = open()[Symbol.asyncIterator]();
+    return iterator.next();
+  })();
+  first.catch(() => {});
+  return {
+    async *batches() {
+      try {
+        for (let next = await first; !next.done; next = await iterator!.next()) yield next.value;
+      } finally {
+        await iterator?.return?.(undefined);
+      }
+    },
+    async close() {
+      await first.catch(() => {});
+      await iterator?.return?.(undefined);
+    },
+  };
 }
 
 /** A promise kept for the session, unless it fails: then the next call asks again. */
@@ -139,8 +176,15 @@ export function createSessionRecords(input: {
     return { windowStart: `${window.startDate} 00:00:00`, windowEnd: read.windowEnd !== null && read.windowEnd < end ? read.windowEnd : end };
   }
 
+  const readsAhead = new Map<string, ReadAhead<SourceRowOf[SourceResource][]>>();
+  const aheadKey = (type: PreviewRecordType, window: DateWindow | undefined) => `${type} ${window?.startDate ?? ""} ${window?.endDate ?? ""}`;
+  const sourceRead = (planned: PlannedRead, window: DateWindow | undefined) =>
+    reader.read(planned.resource, { sourceKey: location.sourceKey, ...windowOf(planned, window) }, { batchSize: input.batchSize });
+
   async function* read(type: PreviewRecordType, scope: string, window?: DateWindow): AsyncGenerator<PreviewRecordRow[]> {
     const planned = readOf(type);
+    const ahead = readsAhead.get(aheadKey(type, window));
+    readsAhead.delete(aheadKey(type, window));
     await loadRepeated(planned);
     claims.forget(scope);
     const tracker = claims.tracker(scope);
@@ -149,8 +193,7 @@ export function createSessionRecords(input: {
     skipped.set(type, byScope);
     byScope.set(scope, counts);
     let seq = 0;
-    const params = { sourceKey: location.sourceKey, ...windowOf(planned, window) };
-    for await (const batch of reader.read(planned.resource, params, { batchSize: input.batchSize })) {
+    for await (const batch of ahead?.batches() ?? sourceRead(planned, window)) {
       const { records } = mapBatch(
         owner,
         planned,
@@ -193,6 +236,19 @@ export function createSessionRecords(input: {
           .then(() => (type === "appointments" ? earliestStart() : null))
           .catch(() => {});
       }
+    },
+    readAhead(type, window) {
+      const key = aheadKey(type, window);
+      if (!readsAhead.has(key))
+        readsAhead.set(
+          key,
+          startReadAhead(() => sourceRead(readOf(type), window)),
+        );
+    },
+    async close() {
+      const started = [...readsAhead.values()];
+      readsAhead.clear();
+      await Promise.all(started.map((ahead) => ahead.close().catch(() => {})));
     },
     useHeld(type, keys) {
       held.set(type, keys);
