@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mapRow } from "@/lib/mapping/map-row";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
-import { recordHash } from "@/lib/mapping/record-hash";
+import { canonicalJson, recordHash } from "@/lib/mapping/record-hash";
 import type { AppointmentRow, CustomerRow } from "@/lib/source/source-rows";
 import { customerAppointments, showcaseAppointments } from "@/lib/source/demo/appointment-rows";
 import { customerRows } from "@/lib/source/demo/customer-rows";
@@ -161,11 +161,11 @@ function main(): void {
     for (const { ctx, appointments, customers } of locations) {
       for (const row of appointments) {
         const mapped = mapRow("appointments", row, { ...ctx, dateTimeStyle });
-        digest.update(JSON.stringify(mapped)).update(mapped.record === null ? "-" : recordHash(mapped.record));
+        digest.update(canonicalJson(mapped)).update(mapped.record === null ? "-" : recordHash(mapped.record));
       }
       for (const row of customers) {
         const mapped = mapRow("customers", row, { ...ctx, dateTimeStyle });
-        digest.update(JSON.stringify(mapped)).update(mapped.record === null ? "-" : recordHash(mapped.record));
+        digest.update(canonicalJson(mapped)).update(mapped.record === null ? "-" : recordHash(mapped.record));
       }
     }
   }

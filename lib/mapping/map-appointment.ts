@@ -37,12 +37,16 @@ export function mapAppointment(row: AppointmentRow, ctx: MappingContext): Mapped
   if (externalId.value === undefined || start.value === undefined || end.value === undefined) {
     return { sourceId, record: null, issues, excludedByRule: null, localDate };
   }
-  // In the record's key order; a field without a value is left out, not sent as undefined.
-  const record: AppointmentRecord = { external_id: externalId.value, start_at: start.value.dateTime, end_at: end.value.dateTime };
-  if (contact.value !== undefined) record.contact_detail_external_id = contact.value;
-  if (service.value !== undefined) record.service_external_id = service.value;
+  // Keys in ascending order, so that the record is its own canonical form (lib/mapping/record-hash.ts hashes it without
+  // copying it); a field without a value is left out, not sent as undefined.
+  const record = {} as AppointmentRecord;
   if (calendar.value !== undefined) record.calendar_external_id = calendar.value;
+  if (contact.value !== undefined) record.contact_detail_external_id = contact.value;
+  record.end_at = end.value.dateTime;
+  record.external_id = externalId.value;
   if (price.value !== undefined) record.price_cents = price.value;
+  if (service.value !== undefined) record.service_external_id = service.value;
+  record.start_at = start.value.dateTime;
   const checked = checkedRow("appointments", sourceId, record, issues, ctx);
   return { sourceId, record: checked.record, issues: checked.issues, excludedByRule: checked.excludedByRule, localDate };
 }

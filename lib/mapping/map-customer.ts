@@ -26,21 +26,23 @@ export function mapCustomer(row: CustomerRow, ctx: MappingContext): MappedRow<Co
   const phone = normalisePhone(row.phone, ctx.country);
   const birthdate = normaliseBirthdate(row.birthdate, ctx);
   const gender = normaliseGender(row.gender);
+  // Keys in ascending order, so that the record is its own canonical form (lib/mapping/record-hash.ts hashes it without
+  // copying it).
   const record = withoutUndefined({
-    external_id: externalId.value,
-    email: email.value,
-    email_subscribed: email.value === undefined ? false : booleanOf(row.email_opt_in),
-    text_message_subscribed: phone.value === undefined ? false : booleanOf(row.sms_opt_in),
-    first_name: normaliseClearableText(row.first_name),
-    last_name: normaliseClearableText(row.last_name),
+    active_membership: booleanOf(row.member),
     address_line_1: normaliseClearableText(row.address_line_1),
     address_line_2: normaliseClearableText(row.address_line_2),
-    city: normaliseClearableText(row.city),
-    postal_code: normaliseClearableText(row.postal_code),
-    mobile_phone_number: phone.value,
     birthdate: birthdate.value,
+    city: normaliseClearableText(row.city),
+    email: email.value,
+    email_subscribed: email.value === undefined ? false : booleanOf(row.email_opt_in),
+    external_id: externalId.value,
+    first_name: normaliseClearableText(row.first_name),
     gender: gender.value,
-    active_membership: booleanOf(row.member),
+    last_name: normaliseClearableText(row.last_name),
+    mobile_phone_number: phone.value,
+    postal_code: normaliseClearableText(row.postal_code),
+    text_message_subscribed: phone.value === undefined ? false : booleanOf(row.sms_opt_in),
   });
   const issues = [...email.issues, ...phone.issues, ...birthdate.issues, ...gender.issues];
   return checkedRow("contact_details", sourceId, record, issues, ctx);

@@ -68,8 +68,15 @@ const mappedRecord = fc.record(
   },
   { requiredKeys: ["external_id"] },
 );
+const byKey = ([first]: [string, unknown], [second]: [string, unknown]) => (first < second ? -1 : first > second ? 1 : 0);
+// Flat records built with their keys in ascending order, as the appointment and contact mappings build theirs (the
+// short cut that hashes such a record without copying it), some with a null prototype.
+const sortedFlatRecord = fc
+  .tuple(fc.dictionary(key, fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined))), fc.boolean())
+  .map(([record, bare]) => Object.assign(bare ? Object.create(null) : {}, Object.fromEntries(Object.entries(record).sort(byKey))) as object);
 const anyRecord = fc.oneof(
   mappedRecord,
+  sortedFlatRecord,
   fc.dictionary(key, withUndefined(anyValue)),
   fc.array(withUndefined(anyValue)),
   anyValue.filter((value) => typeof value === "object" && value !== null),
