@@ -46,7 +46,12 @@ export function canonicalJson(value: object): string {
   return JSON.stringify(isCanonicalFlat(value) ? value : canonicalOf(value));
 }
 
+/** The hash of a record whose canonical JSON is `json` (canonicalJson). */
+export function hashOfJson(json: string): string {
+  return hash("sha256", json, "hex");
+}
+
 /** sha256 (hex) of the record's canonical JSON: equal records hash equal whatever their key order, in every run. */
 export function recordHash(record: object): string {
-  return hash("sha256", canonicalJson(record), "hex");
+  return hashOfJson(canonicalJson(record));
 }

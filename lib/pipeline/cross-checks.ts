@@ -19,6 +19,8 @@ export interface CheckedRecord {
   issue_count: number;
   /** What a dropped reference held, and the hash of the record as mapped: a re-check puts it back. */
   dropped_references: DroppedReferences | null;
+  /** The payload's JSON as mapped, where the record carries it (lib/preview/preview-row.ts): stale once a field is dropped. */
+  payload_json?: string | null;
 }
 
 export type DroppedReferences = {
@@ -53,6 +55,7 @@ function dropFields(record: CheckedRecord, taken: Record<string, unknown>, paylo
   const fields = { ...record.dropped_references?.fields, ...taken };
   record.status = "warning";
   record.payload = payload;
+  if (record.payload_json !== undefined) record.payload_json = null;
   record.dropped_references = { fields, hash };
   record.content_hash = createHash("md5")
     .update(`${hash ?? ""}${jsonbText(fields)}`)

@@ -29,7 +29,8 @@ export interface RunInput {
 
 /**
  * Maps one batch of source rows into the rows to store; `seqOf` numbers each by its (trimmed) source id. `check`
- * (a run that maps every row) checks each record as it is mapped; other runs check in SQL afterwards.
+ * (a run that maps every row) checks each record as it is mapped; other runs check in SQL afterwards. `browsable`
+ * false: rows that are only sent (previewRowsOf).
  */
 export function mapBatch(
   owner: RecordOwner,
@@ -38,13 +39,14 @@ export function mapBatch(
   context: MappingContext,
   seqOf: (sourceId: string) => number,
   check?: CheckPreviewRow,
+  browsable = true,
 ): { records: PreviewRecordRow[]; issues: PreviewIssueRow[] } {
   const started = phaseClock.start();
   const records: PreviewRecordRow[] = [];
   const issues: PreviewIssueRow[] = [];
   for (const row of rows) {
     const mapped = mapRow(read.resource, row as never, context) as MappedForPreview;
-    const stored = previewRowsOf(owner, read.recordType, seqOf(mapped.sourceId), mapped);
+    const stored = previewRowsOf(owner, read.recordType, seqOf(mapped.sourceId), mapped, browsable);
     records.push(stored.record);
     issues.push(...stored.issues);
   }

@@ -1,6 +1,7 @@
 import type { MappedRow, MappingIssue } from "@/lib/mapping/mapping-types";
 import type { DroppedReferences } from "@/lib/pipeline/cross-checks";
-import { recordHash } from "@/lib/mapping/record-hash";
+import { canonicalJson, hashOfJson } from "@/lib/mapping/record-hash";
+import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { referencesOf } from "@/lib/mapping/references";
 import type { PreviewRecordType } from "./preview-plan";
 
@@ -28,6 +29,8 @@ export interface PreviewRecordRow {
   search_text: string;
   issue_count: number;
   dropped_references: DroppedReferences | null;
+  /** Not a column: the payload's JSON as made for its hash, which an upload sends as it is; null once the checks changed the payload. */
+  payload_json: string | null;
 }
 
 export interface PreviewIssueRow {
@@ -79,16 +82,24 @@ function searchTextOf(sourceId: string, record: Record<string, unknown> | null):
     .toLowerCase();
 }
 
-/** The rows to store for one mapped source row. */
+/**
+ * The rows to store for one mapped source row. `browsable` false: rows that only go upstream (a streamed session's),
+ * which need no search text.
+ */
 export function previewRowsOf(
   owner: { locationId: string; runId: string },
   type: PreviewRecordType,
   seq: number,
   mapped: MappedForPreview,
+  browsable = true,
 ): { record: PreviewRecordRow; issues: PreviewIssueRow[] } {
   const status = statusOf(mapped);
   const record = status === "error" || status === "excluded" ? null : mapped.record;
   const payload = mapped.record;
+  // The JSON the hash is made of is what an upload sends (lib/upstream/upload.ts EncodedRecord): the encoding is done here.
+  const encoding = phaseClock.start();
+  const json = record ? canonicalJson(record) : null;
+  phaseClock.stop("encode", encoding);
   // Which fields point where is lib/mapping's knowledge; the preview stores them as columns for its SQL checks.
   const references = payload ? referencesOf(type, payload as never, mapped.serviceExternalId ?? null) : [];
   const target = (targetType: string, field?: string) =>
@@ -105,7 +116,7 @@ export function previewRowsOf(
       mapped_status: status,
       excluded_reason: mapped.excludedByRule,
       payload,
-      content_hash: record ? recordHash(record) : null,
+      content_hash: json === null ? null : hashOfJson(json),
       local_date: mapped.localDate ?? null,
       ref_contact: target("contact_details"),
       ref_service: target("services"),
@@ -115,9 +126,10 @@ export function previewRowsOf(
         type === "services"
           ? references.filter((reference) => reference.field === "calendar_external_ids").map((reference) => reference.targetExternalId)
           : null,
-      search_text: searchTextOf(mapped.sourceId, payload),
+      search_text: browsable ? searchTextOf(mapped.sourceId, payload) : "",
       issue_count: mapped.issues.length,
       dropped_references: null,
+      payload_json: json,
     },
     issues: mapped.issues.map((issue) => ({
       location_id: owner.locationId,

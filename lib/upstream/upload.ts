@@ -6,7 +6,16 @@ import { UpstreamUploadAddressError, UpstreamUploadError, type UpstreamErrorDeta
 import { isLoopbackHost } from "./loopback-host";
 
 /** Records for an upload: an iterable, or a function that opens one (needed to retry with a fresh address). */
-export type RecordSource<T> = AsyncIterable<T> | Iterable<T> | (() => AsyncIterable<T> | Iterable<T>);
+/** A record with its JSON already made (for the hash it is recorded under): an upload without a schema sends that JSON. */
+export class EncodedRecord<T> {
+  constructor(
+    readonly record: T,
+    readonly json: string,
+  ) {}
+}
+
+type SourceItem<T> = T | EncodedRecord<T>;
+export type RecordSource<T> = AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>> | (() => AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>);
 
 function hostMatches(url: URL, entry: string): boolean {
   const allowed = entry.trim().toLowerCase();
@@ -42,7 +51,7 @@ export function checkUploadAddress(address: string, uploadHosts: readonly string
   return url;
 }
 
-function openSource<T>(source: RecordSource<T>): AsyncIterable<T> | Iterable<T> {
+function openSource<T>(source: RecordSource<T>): AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>> {
   return typeof source === "function" ? source() : source;
 }
 
@@ -76,14 +85,16 @@ export function streamJsonArray<T>(source: RecordSource<T>, schema: z.ZodType | 
     let pending: string[] = ["["];
     let pendingLength = 1;
     let index = 0;
-    for await (const record of openSource(source)) {
-      let value: unknown = record;
+    for await (const item of openSource(source)) {
+      const encoded = item instanceof EncodedRecord ? item.json : null;
+      let value: unknown = item instanceof EncodedRecord ? item.record : item;
       if (schema) {
-        const parsed = schema.safeParse(record);
+        const parsed = schema.safeParse(value);
         if (!parsed.success) throw invalidRecordError(index, parsed.error.issues);
         value = parsed.data;
       }
-      const json = (index === 0 ? "" : ",") + phaseClock.time("encode", () => JSON.stringify(value));
+      // What the schema passed is encoded again: it may have changed the record.
+      const json = (index === 0 ? "" : ",") + (encoded !== null && !schema ? encoded : phaseClock.time("encode", () => JSON.stringify(value)));
       pending.push(json);
       pendingLength += json.length;
       index += 1;

@@ -201,6 +201,7 @@ export function createSessionRecords(input: {
         context,
         () => seq++,
         (record) => check(record, tracker),
+        false,
       );
       for (const record of records) {
         if (record.status === "error") counts.invalid += 1;

@@ -2,6 +2,7 @@ import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { PreviewRecordRow } from "@/lib/preview/preview-row";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { UploadOutcome } from "@/lib/upstream/client";
+import { EncodedRecord } from "@/lib/upstream/upload";
 import { chooseAppointmentRanges } from "../plan/choose-appointment-ranges";
 import { parseRangeKey, rangeKey } from "../plan/date-ranges";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
@@ -20,8 +21,11 @@ const labelOf = (type: PreviewRecordType) => type.replace("_", " ");
 // checked by the same code as the preview, and records what the upstream accepted from what it sent.
 
 type Payload = Record<string, unknown>;
+type UploadItem = Payload | EncodedRecord<Payload>;
 const isSendable = (record: PreviewRecordRow) => record.status === "valid" || record.status === "warning";
 const sentRecordOf = (record: PreviewRecordRow): SentRecord => ({ key: record.record_key!, hash: record.content_hash!, date: record.local_date });
+/** What an upload carries of a record: the JSON its hash was made of, unless the checks changed the payload since. */
+const uploadItemOf = (record: PreviewRecordRow) => (record.payload_json ? new EncodedRecord(record.payload!, record.payload_json) : record.payload!);
 
 function streamOf(context: StepContext) {
   if (!context.stream) throw new Error("a streamed step runs in a streamed session");
@@ -148,7 +152,7 @@ export async function closeStreamedReads(context: StepContext): Promise<void> {
   await context.stream?.close();
 }
 
-function partsStep(name: "contact_details" | "vehicles", post: (context: StepContext, records: Payload[]) => Promise<UploadOutcome>): SyncStep {
+function partsStep(name: "contact_details" | "vehicles", post: (context: StepContext, records: UploadItem[]) => Promise<UploadOutcome>): SyncStep {
   return {
     name,
     recordType: name,
@@ -169,10 +173,7 @@ function partsStep(name: "contact_details" | "vehicles", post: (context: StepCon
       const part = await dealer.take(requireKey(key));
       // Nothing left for this part: no request (an empty create-or-update changes nothing).
       if (!part.length) return { records: 0, bytes: 0 };
-      const outcome = await post(
-        context,
-        part.map((record) => record.payload!),
-      );
+      const outcome = await post(context, part.map(uploadItemOf));
       // A deal that leaves out what was accepted may send again a record changed since: it may be recorded already.
       const mayBeRecorded = !context.firstSync || dealer.leavesOutAccepted;
       return accepted(context, outcome, { type: name, replaced: null, records: part.map(sentRecordOf), mayBeRecorded });
@@ -217,7 +218,7 @@ const appointmentsStep: SyncStep = {
         for (const record of batch) {
           if (!isSendable(record)) continue;
           sent.push(sentRecordOf(record));
-          yield record.payload! as never;
+          yield uploadItemOf(record) as never;
         }
       }
     };
@@ -274,7 +275,7 @@ const openingsStep: SyncStep = {
       ...context.call,
       ...range,
       serviceExternalId: selection.serviceExternalId,
-      records: records.map((record) => record.payload! as never),
+      records: records.map(uploadItemOf) as never,
     });
     return accepted(context, outcome, { type: "openings", replaced: selection, records: records.map(sentRecordOf), mayBeRecorded: false });
   },

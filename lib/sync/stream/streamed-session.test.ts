@@ -72,6 +72,21 @@ describe("a streamed first sync", () => {
     expect(await upstreamOf(db, location.upstreamLocationId)).toEqual(expectedUpstream(emptyUpstream(), rows, context));
   });
 
+  it("sends an appointment whose service is not sent without it, and the others as mapped", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    rows.appointments!.push(sourceAppointment("a9", "2026-03-13", { customer_id: "cu1", service_id: "sv-gone" }));
+    const reader = createArraySourceReader(rows);
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    expect(await run(requested.sessionId!, reader)).toBe("succeeded");
+
+    const held = await upstreamOf(db, location.upstreamLocationId);
+    expect(held.appointments["a9"]).toMatchObject({ contact_detail_external_id: "cu1", calendar_external_id: "s1" });
+    expect(held.appointments["a9"]).not.toHaveProperty("service_external_id");
+    expect(held.appointments["a3"]).toMatchObject({ service_external_id: "sv1", calendar_external_id: "s1" });
+    expect(held).toEqual(expectedUpstream(emptyUpstream(), rows, context));
+  });
+
   it("sends a key that the source repeats in two months once, from the month sent first, and counts the other as invalid", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const rows = sampleSourceRows();
