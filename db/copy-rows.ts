@@ -31,9 +31,76 @@ function copyLine<Row extends { [Column in keyof Row]: CopyValue }>(row: Row, co
 const chunkBytes = 256 * 1024;
 
 /**
+ * COPY text lines encoded straight into 256 KB buffers as they are added (half the client's time of joining them into
+ * strings first); the buffers live outside the JavaScript heap.
+ */
+export class CopyLines {
+  private filled: Buffer[] = [];
+  private chunk = Buffer.allocUnsafe(chunkBytes);
+  private used = 0;
+  /** Lines added. */
+  count = 0;
+
+  /** One line of fields, in the COPY's column order. */
+  add(fields: readonly CopyValue[]): void {
+    let line = copyField(fields[0] ?? null);
+    for (let index = 1; index < fields.length; index++) line += `\t${copyField(fields[index]!)}`;
+    this.addLine(`${line}\n`);
+  }
+
+  addLine(line: string): void {
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+    const mostBytes = line.length * 3;
+    if (this.used + mostBytes > this.chunk.length) {
+      if (this.used) this.filled.push(this.chunk.subarray(0, this.used));
+      this.chunk = Buffer.allocUnsafe(Math.max(chunkBytes, mostBytes));
+      this.used = 0;
+    }
+    this.used += this.chunk.write(line, this.used);
+    this.count += 1;
+  }
+
+  /** The buffers filled since the last take. */
+  takeFilled(): Buffer[] {
+    const filled = this.filled;
+    this.filled = [];
+    return filled;
+  }
+
+  /** Every buffer not yet taken, the last one as far as it is filled; the lines stay (a retried write reads them again). */
+  all(): Buffer[] {
+    return this.used ? [...this.filled, this.chunk.subarray(0, this.used)] : [...this.filled];
+  }
+
+  /** Every buffer not yet taken, the last one as far as it is filled. */
+  takeAll(): Buffer[] {
+    const all = this.takeFilled();
+    if (this.used) all.push(this.chunk.subarray(0, this.used));
+    this.chunk = Buffer.allocUnsafe(0);
+    this.used = 0;
+    return all;
+  }
+}
+
+async function openCopy(db: DatabaseOrTransaction, table: string, columns: readonly string[]) {
+  const sql = clientOf(db);
+  const query = sql`copy ${sql(table)} (${sql(columns as string[])}) from stdin`;
+  const refusal = refusalOf(query);
+  const writable = await query.writable();
+  return {
+    async write(chunks: readonly Buffer[]): Promise<void> {
+      for (const chunk of chunks) if (!writable.write(chunk)) await Promise.race([once(writable, "drain"), refusal]);
+    },
+    async end(): Promise<void> {
+      writable.end();
+      await Promise.race([once(writable, "finish"), refusal]);
+    },
+  };
+}
+
+/**
  * Writes rows with COPY … FROM STDIN in one statement: the server parses a text stream
  * instead of a 65,535-parameter insert, and the client builds a string per row, not a parameter list.
- * Lines are encoded straight into 256 KB buffers (half the client's time of joining them into strings first).
  */
 export async function copyRows<Row extends { [Column in keyof Row]: CopyValue }>(
   db: DatabaseOrTransaction,
@@ -42,25 +109,23 @@ export async function copyRows<Row extends { [Column in keyof Row]: CopyValue }>
   rows: readonly Row[],
 ): Promise<void> {
   if (!rows.length) return;
-  const sql = clientOf(db);
-  const query = sql`copy ${sql(table)} (${sql(columns as unknown as string[])}) from stdin`;
-  const refusal = refusalOf(query);
-  const writable = await query.writable();
-  let chunk = Buffer.allocUnsafe(chunkBytes);
-  let used = 0;
+  const copy = await openCopy(db, table, columns);
+  const lines = new CopyLines();
   for (const row of rows) {
-    const line = copyLine(row, columns);
-    // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-    const mostBytes = line.length * 3;
-    if (used + mostBytes > chunk.length) {
-      if (used && !writable.write(chunk.subarray(0, used))) await Promise.race([once(writable, "drain"), refusal]);
-      chunk = Buffer.allocUnsafe(Math.max(chunkBytes, mostBytes));
-      used = 0;
-    }
-    used += chunk.write(line, used);
+    lines.addLine(copyLine(row, columns));
+    const filled = lines.takeFilled();
+    if (filled.length) await copy.write(filled);
   }
-  writable.end(chunk.subarray(0, used));
-  await Promise.race([once(writable, "finish"), refusal]);
+  await copy.write(lines.takeAll());
+  await copy.end();
+}
+
+/** Writes lines already encoded (CopyLines) with COPY … FROM STDIN. */
+export async function copyLines(db: DatabaseOrTransaction, table: string, columns: readonly string[], lines: CopyLines): Promise<void> {
+  if (!lines.count) return;
+  const copy = await openCopy(db, table, columns);
+  await copy.write(lines.all());
+  await copy.end();
 }
 
 /**

@@ -2,10 +2,16 @@ import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { locations, syncedRecords } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { recordSentRecords } from "./record-accepted";
+import { recordSentRecords, SentRecords } from "./record-accepted";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
+
+function sent(locationId: string, records: { key: string; hash: string; date: string | null }[]) {
+  const staged = new SentRecords(locationId, "appointments");
+  for (const record of records) staged.add(record.key, record.hash, record.date);
+  return staged;
+}
 
 async function recorded(locationId: string) {
   const rows = await db
@@ -24,33 +30,29 @@ describe("recording what the upstream accepted of records sent from the source",
     const april = { kind: "dates", recordType: "appointments", startDate: "2026-04-01", endDate: "2026-04-30" } as const;
     await db.transaction((tx) =>
       recordSentRecords(tx, {
-        locationId,
-        type: "appointments",
         replaced: march,
-        records: [
+        records: sent(locationId, [
           { key: "a1", hash: "h1", date: "2026-03-02" },
           { key: "a2", hash: "h2", date: "2026-03-03" },
-        ],
+        ]),
         mayBeRecorded: false,
       }),
     );
-    // a2 moved to April: a key that may be recorded already is upserted, and moves.
+    // a2 moved to April: a key that may be recorded already is upserted, and moves. A key keeps a tab and a backslash.
     await db.transaction((tx) =>
       recordSentRecords(tx, {
-        locationId,
-        type: "appointments",
         replaced: april,
-        records: [
+        records: sent(locationId, [
           { key: "a2", hash: "h2b", date: "2026-04-07" },
-          { key: "a3", hash: "h3", date: "2026-04-08" },
-        ],
+          { key: "a3\t\\", hash: "h3", date: "2026-04-08" },
+        ]),
         mayBeRecorded: true,
       }),
     );
     expect(await recorded(locationId)).toEqual([
       ["a1", "h1", "2026-03-02"],
       ["a2", "h2b", "2026-04-07"],
-      ["a3", "h3", "2026-04-08"],
+      ["a3\t\\", "h3", "2026-04-08"],
     ]);
   });
 });

@@ -7,7 +7,7 @@ import { chooseAppointmentRanges } from "../plan/choose-appointment-ranges";
 import { parseRangeKey, rangeKey } from "../plan/date-ranges";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
 import { dateRangeSelection, serviceSelection, type RecordSelection } from "../plan/record-selection";
-import { recordSentRecords, type SentRecord } from "../record-accepted";
+import { recordSentRecords, SentRecords } from "../record-accepted";
 import type { SyncStepName } from "../step-names";
 import { closeStep, openStep } from "../steps/management-system-steps";
 import type { SentItem, StepContext, SyncStep } from "../steps/sync-step";
@@ -23,7 +23,14 @@ const labelOf = (type: PreviewRecordType) => type.replace("_", " ");
 type Payload = Record<string, unknown>;
 type UploadItem = Payload | EncodedRecord<Payload>;
 const isSendable = (record: PreviewRecordRow) => record.status === "valid" || record.status === "warning";
-const sentRecordOf = (record: PreviewRecordRow): SentRecord => ({ key: record.record_key!, hash: record.content_hash!, date: record.local_date });
+const stage = (sent: SentRecords, record: PreviewRecordRow) => sent.add(record.record_key!, record.content_hash!, record.local_date);
+
+/** What a list of records will be recorded as once the upstream accepted them. */
+function sentRecordsOf(context: StepContext, type: PreviewRecordType, records: readonly PreviewRecordRow[]): SentRecords {
+  const sent = new SentRecords(context.location.id, type);
+  for (const record of records) stage(sent, record);
+  return sent;
+}
 /** What an upload carries of a record: the JSON its hash was made of, unless the checks changed the payload since. */
 const uploadItemOf = (record: PreviewRecordRow) => (record.payload_json ? new EncodedRecord(record.payload!, record.payload_json) : record.payload!);
 
@@ -41,12 +48,12 @@ function requireKey(key: string | null): string {
 function accepted(
   context: StepContext,
   outcome: Pick<UploadOutcome, "records" | "bytes">,
-  input: { type: PreviewRecordType; replaced: RecordSelection | null; records: readonly SentRecord[]; mayBeRecorded: boolean },
+  input: { replaced: RecordSelection | null; records: SentRecords; mayBeRecorded: boolean },
 ): SentItem {
   return {
     records: outcome.records,
     bytes: outcome.bytes,
-    onAccepted: (tx) => phaseClock.time("record", () => recordSentRecords(tx, { locationId: context.location.id, ...input })),
+    onAccepted: (tx) => phaseClock.time("record", () => recordSentRecords(tx, input)),
   };
 }
 
@@ -71,7 +78,7 @@ function catalogueStep(name: SyncStepName & PreviewRecordType, post: (context: S
       return accepted(
         context,
         { records: records.length, bytes },
-        { type: name, replaced: { kind: "all", recordType: name }, records: records.map(sentRecordOf), mayBeRecorded: false },
+        { replaced: { kind: "all", recordType: name }, records: sentRecordsOf(context, name, records), mayBeRecorded: false },
       );
     },
   };
@@ -176,7 +183,7 @@ function partsStep(name: "contact_details" | "vehicles", post: (context: StepCon
       const outcome = await post(context, part.map(uploadItemOf));
       // A deal that leaves out what was accepted may send again a record changed since: it may be recorded already.
       const mayBeRecorded = !context.firstSync || dealer.leavesOutAccepted;
-      return accepted(context, outcome, { type: name, replaced: null, records: part.map(sentRecordOf), mayBeRecorded });
+      return accepted(context, outcome, { replaced: null, records: sentRecordsOf(context, name, part), mayBeRecorded });
     },
   };
 }
@@ -210,21 +217,21 @@ const appointmentsStep: SyncStep = {
     // The next month's source query runs while this month streams (~40 ms a month at a million appointments).
     const next = position >= 0 ? pending[position + 1] : undefined;
     if (next) streamOf(context).readAhead("appointments", parseRangeKey(next));
-    let sent: SentRecord[] = [];
+    let sent = new SentRecords(context.location.id, "appointments");
     // A function: an upload retried with a fresh address reads the month again.
     const records = async function* () {
-      sent = [];
+      sent = new SentRecords(context.location.id, "appointments");
       for await (const batch of guardedRead(streamOf(context).read("appointments", key!, window), "appointments")) {
         for (const record of batch) {
           if (!isSendable(record)) continue;
-          sent.push(sentRecordOf(record));
+          stage(sent, record);
           yield uploadItemOf(record) as never;
         }
       }
     };
     const outcome = await context.client.importAppointments({ ...context.call, ...window, records });
     // A first sync sends each key once (the session's claims): none is recorded under another month yet.
-    return accepted(context, outcome, { type: "appointments", replaced: dateRangeSelection(key!), records: sent, mayBeRecorded: !context.firstSync });
+    return accepted(context, outcome, { replaced: dateRangeSelection(key!), records: sent, mayBeRecorded: !context.firstSync });
   },
 };
 
@@ -277,7 +284,7 @@ const openingsStep: SyncStep = {
       serviceExternalId: selection.serviceExternalId,
       records: records.map(uploadItemOf) as never,
     });
-    return accepted(context, outcome, { type: "openings", replaced: selection, records: records.map(sentRecordOf), mayBeRecorded: false });
+    return accepted(context, outcome, { replaced: selection, records: sentRecordsOf(context, "openings", records), mayBeRecorded: false });
   },
 };
 
