@@ -6,7 +6,15 @@ export interface PositionalQuery {
   text: string;
   /** names[n - 1] is the parameter behind `$n`. */
   names: string[];
+  /**
+   * Where in `text` the statement's own ORDER BY starts, when it ends the statement and only orders (no LIMIT, OFFSET,
+   * FETCH, FOR or parameter after it): a count or a grouping around the query can leave it out. Null otherwise.
+   */
+  orderByAt: number | null;
 }
+
+/** Words after a statement's ORDER BY that make it choose rows, not only order them. */
+const choosingWords = new Set(["limit", "offset", "fetch", "for"]);
 
 export class SqlSyntaxError extends Error {
   constructor(message: string) {
@@ -55,6 +63,9 @@ export function toPositionalParameters(sql: string): PositionalQuery {
   const names: string[] = [];
   let text = "";
   let index = 0;
+  let depth = 0;
+  let orderByAt: number | null = null;
+  let orderOnly = false;
   const copyUntil = (end: number) => {
     text += sql.slice(index, end);
     index = end;
@@ -88,11 +99,24 @@ export function toPositionalParameters(sql: string): PositionalQuery {
       while (isIdentifierCharacter(sql[end])) end++;
       const name = sql.slice(index + 1, end);
       if (!names.includes(name)) names.push(name);
+      // Left out with the ORDER BY, a parameter would leave its value without a place.
+      if (orderByAt !== null) orderOnly = false;
       text += `$${names.indexOf(name) + 1}`;
       index = end;
+    } else if (identifierStart.test(character) && !isIdentifierCharacter(previous) && previous !== "$") {
+      let end = index + 1;
+      while (isIdentifierCharacter(sql[end])) end++;
+      const word = sql.slice(index, end).toLowerCase();
+      if (depth === 0 && word === "order" && /^\s+by\b/i.test(sql.slice(end))) {
+        orderByAt = text.length;
+        orderOnly = true;
+      } else if (depth === 0 && orderByAt !== null && choosingWords.has(word)) orderOnly = false;
+      copyUntil(end);
     } else {
+      if (character === "(") depth++;
+      else if (character === ")") depth--;
       copyUntil(index + 1);
     }
   }
-  return { text, names };
+  return { text, names, orderByAt: orderOnly ? orderByAt : null };
 }

@@ -15,6 +15,11 @@ export interface SourceQuery {
   file: string;
   /** The SQL with positional parameters. */
   text: string;
+  /**
+   * The same without the ORDER BY that ends it, for what counts or groups its rows (the order costs a sort or an
+   * ordered scan of every row: 0.5 s of a million appointments counted, 0.06 s without). The text itself if it has none.
+   */
+  unorderedText: string;
   /** The named parameter behind each `$n`, in order. */
   parameters: SourceParameterName[];
 }
@@ -55,7 +60,8 @@ export async function loadSourceQuery(directory: string, name: SourceQueryName):
       `${file}: unknown parameter ${unknown.map((parameter) => `:${parameter}`).join(", ")} (allowed: ${sourceParameterNames.map((parameter) => `:${parameter}`).join(", ")})`,
     );
   }
-  return { file, text: positional.text, parameters: positional.names.filter(isSourceParameter) };
+  const unorderedText = positional.orderByAt === null ? positional.text : positional.text.slice(0, positional.orderByAt);
+  return { file, text: positional.text, unorderedText, parameters: positional.names.filter(isSourceParameter) };
 }
 
 /** The values for a query's `$1…$n`, from the read's parameters. */

@@ -54,7 +54,9 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       const query = await queryOf(resource);
       const values = parameterValues(query, params);
       const rows = await withQueryErrors(query, () =>
-        sql.begin("read only", (transaction) => transaction.unsafe(`select count(*)::int as count from (${bare(query)}) as source_rows`, values)),
+        sql.begin("read only", (transaction) =>
+          transaction.unsafe(`select count(*)::int as count from (${bareUnordered(query)}) as source_rows`, values),
+        ),
       );
       return Number(rows[0]?.count ?? 0);
     },
@@ -62,7 +64,7 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
     async *readIds(resource, params, readOptions) {
       const batchSize = checkedBatchSize(readOptions?.batchSize);
       yield* readBatches<SourceIdCount>(sql, resource, queryOf(resource), params, batchSize, (query, values) => ({
-        text: `select source_rows.id::text as id, count(*)::int as rows from (${bare(query)}) as source_rows
+        text: `select source_rows.id::text as id, count(*)::int as rows from (${bareUnordered(query)}) as source_rows
                where source_rows.id is not null group by source_rows.id::text order by source_rows.id::text collate "C"`,
         values,
       }));
@@ -73,7 +75,7 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       const rows = await withQueryErrors(query, () =>
         sql.begin("read only", (transaction) =>
           transaction.unsafe(
-            `select min(source_rows.starts_at)::text as earliest from (${bare(query)}) as source_rows`,
+            `select min(source_rows.starts_at)::text as earliest from (${bareUnordered(query)}) as source_rows`,
             parameterValues(query, params),
           ),
         ),
@@ -89,7 +91,7 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
         sql.begin("read only", (transaction) =>
           transaction.unsafe(
             `select regexp_replace(source_rows.id::text, '[\\s\\u00a0\\ufeff\\u1680\\u180e\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]', '', 'g') as id
-             from (${bare(query)}) as source_rows where source_rows.id is not null group by 1 having count(*) > 1`,
+             from (${bareUnordered(query)}) as source_rows where source_rows.id is not null group by 1 having count(*) > 1`,
             values,
           ),
         ),
@@ -129,7 +131,10 @@ function checkedBatchSize(batchSize = defaultBatchSize): number {
 }
 
 /** The file's query as a subquery: without a trailing semicolon, on its own lines (it may end in a comment). */
-const bare = (query: SourceQuery) => `\n${query.text.trim().replace(/;\s*$/, "")}\n`;
+const bare = (query: SourceQuery) => asSubquery(query.text);
+/** The same for what counts or groups the rows: without the order the file gives them. */
+const bareUnordered = (query: SourceQuery) => asSubquery(query.unorderedText);
+const asSubquery = (text: string) => `\n${text.trim().replace(/;\s*$/, "")}\n`;
 
 type Statement = { text: string; values: (string | null | string[])[] };
 
