@@ -21,7 +21,7 @@ const labelOf = (type: PreviewRecordType) => type.replace("_", " ");
 // checked by the same code as the preview, and records what the upstream accepted from what it sent.
 
 type Payload = Record<string, unknown>;
-type UploadItem = Payload | EncodedRecord<Payload>;
+type UploadItem = Payload | EncodedRecord;
 const isSendable = (record: PreviewRecordRow) => record.status === "valid" || record.status === "warning";
 const stage = (sent: SentRecords, record: PreviewRecordRow) => sent.add(record.record_key!, record.content_hash!, record.local_date);
 
@@ -32,7 +32,7 @@ function sentRecordsOf(context: StepContext, type: PreviewRecordType, records: r
   return sent;
 }
 /** What an upload carries of a record: the JSON its hash was made of, unless the checks changed the payload since. */
-const uploadItemOf = (record: PreviewRecordRow) => (record.payload_json ? new EncodedRecord(record.payload!, record.payload_json) : record.payload!);
+const uploadItemOf = (record: PreviewRecordRow): UploadItem => (record.payload_json ? new EncodedRecord(record.payload_json) : record.payload!);
 
 function streamOf(context: StepContext) {
   if (!context.stream) throw new Error("a streamed step runs in a streamed session");
@@ -89,8 +89,14 @@ function catalogueStep(name: SyncStepName & PreviewRecordType, post: (context: S
  * takes the next records, the last one all that are left (so a source that grew loses nothing). Once anything of the
  * type was accepted (a retried step, a resume), records accepted with the same content are left out.
  */
+/** A part as it waits for its upload: what is sent and what is recorded then, not the records it came from. */
+interface Part {
+  items: UploadItem[];
+  sent: SentRecords;
+}
+
 interface PartDealer {
-  take(key: string): Promise<PreviewRecordRow[]>;
+  take(key: string): Promise<Part>;
   /** This deal leaves out records accepted with the same content (something of the type was accepted before it began). */
   readonly leavesOutAccepted: boolean;
   /** Ends the read (its source connection goes back to the pool): a retried step deals from a new one. */
@@ -121,17 +127,18 @@ function dealParts(
     }
   })();
   const fill = async (last: boolean) => {
-    const part: PreviewRecordRow[] = [];
-    while (last || part.length < size) {
+    const part: Part = { items: [], sent: new SentRecords(context.location.id, type) };
+    while (last || part.items.length < size) {
       const next = await records.next();
       if (next.done) break;
-      part.push(next.value);
+      part.items.push(uploadItemOf(next.value));
+      stage(part.sent, next.value);
     }
     return part;
   };
   let position = 0;
   // The next part is read (and mapped) while the one before is uploaded.
-  let next: Promise<PreviewRecordRow[]> | null = null;
+  let next: Promise<Part> | null = null;
   return {
     leavesOutAccepted: leaveOutAccepted,
     async take(key) {
@@ -179,11 +186,11 @@ function partsStep(name: "contact_details" | "vehicles", post: (context: StepCon
       if (!dealer) throw new Error(`${name}: no read open`);
       const part = await dealer.take(requireKey(key));
       // Nothing left for this part: no request (an empty create-or-update changes nothing).
-      if (!part.length) return { records: 0, bytes: 0 };
-      const outcome = await post(context, part.map(uploadItemOf));
+      if (!part.items.length) return { records: 0, bytes: 0 };
+      const outcome = await post(context, part.items);
       // A deal that leaves out what was accepted may send again a record changed since: it may be recorded already.
       const mayBeRecorded = !context.firstSync || dealer.leavesOutAccepted;
-      return accepted(context, outcome, { replaced: null, records: sentRecordsOf(context, name, part), mayBeRecorded });
+      return accepted(context, outcome, { replaced: null, records: part.sent, mayBeRecorded });
     },
   };
 }
