@@ -185,7 +185,12 @@ export function createSessionRecords(input: {
     const planned = readOf(type);
     const ahead = readsAhead.get(aheadKey(type, window));
     readsAhead.delete(aheadKey(type, window));
-    await loadRepeated(planned);
+    try {
+      await loadRepeated(planned);
+    } catch (error) {
+      await ahead?.close();
+      throw error;
+    }
     claims.forget(scope);
     const tracker = claims.tracker(scope);
     const counts: SkippedCounts = { invalid: 0, excluded: 0 };

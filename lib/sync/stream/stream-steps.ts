@@ -31,6 +31,7 @@ function sentRecordsOf(context: StepContext, type: PreviewRecordType, records: r
   for (const record of records) stage(sent, record);
   return sent;
 }
+
 /** What an upload carries of a record: the JSON its hash was made of, unless the checks changed the payload since. */
 const uploadItemOf = (record: PreviewRecordRow): UploadItem => (record.payload_json ? new EncodedRecord(record.payload_json) : record.payload!);
 
@@ -84,17 +85,17 @@ function catalogueStep(name: SyncStepName & PreviewRecordType, post: (context: S
   };
 }
 
-/**
- * Contacts (and vehicles) in parts of SYNC_CONTACT_CHUNK_SIZE, dealt from one read of the source: each pending part
- * takes the next records, the last one all that are left (so a source that grew loses nothing). Once anything of the
- * type was accepted (a retried step, a resume), records accepted with the same content are left out.
- */
 /** A part as it waits for its upload: what is sent and what is recorded then, not the records it came from. */
 interface Part {
   items: UploadItem[];
   sent: SentRecords;
 }
 
+/**
+ * Contacts (and vehicles) in parts of SYNC_CONTACT_CHUNK_SIZE, dealt from one read of the source: each pending part
+ * takes the next records, the last one all that are left (so a source that grew loses nothing). Once anything of the
+ * type was accepted (a retried step, a resume), records accepted with the same content are left out.
+ */
 interface PartDealer {
   take(key: string): Promise<Part>;
   /** This deal leaves out records accepted with the same content (something of the type was accepted before it began). */
