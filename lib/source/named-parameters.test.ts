@@ -63,6 +63,10 @@ describe("toPositionalParameters", () => {
     expect(orderOf("select id from t order by id fetch first 3 rows only")).toBeNull();
     expect(orderOf("select id from t order by id for update")).toBeNull();
     expect(orderOf("select id from t order by id <-> :source_key")).toBeNull();
+    // DISTINCT ON keeps the first row of each group in that order (plain DISTINCT is left alone too).
+    expect(orderOf("select distinct on (a.id) a.id, a.starts_at from a order by a.id, a.version desc")).toBeNull();
+    expect(orderOf("select DISTINCT a.id from a order by a.id")).toBeNull();
+    expect(orderOf("select a.id from a where a.id in (select distinct b.id from b) order by a.id")).toBe("order by a.id");
     // A later ORDER BY at the top replaces an earlier one (an earlier LIMIT belongs to a subquery's end).
     expect(orderOf("select id from t where id in (select id from u order by id limit 1) order by id")).toBe("order by id");
   });

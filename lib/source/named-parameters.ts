@@ -8,7 +8,8 @@ export interface PositionalQuery {
   names: string[];
   /**
    * Where in `text` the statement's own ORDER BY starts, when it ends the statement and only orders (no LIMIT, OFFSET,
-   * FETCH, FOR or parameter after it): a count or a grouping around the query can leave it out. Null otherwise.
+   * FETCH, FOR or parameter after it, no DISTINCT before it): a count or a grouping around the query can leave it out.
+   * Null otherwise.
    */
   orderByAt: number | null;
 }
@@ -66,6 +67,8 @@ export function toPositionalParameters(sql: string): PositionalQuery {
   let depth = 0;
   let orderByAt: number | null = null;
   let orderOnly = false;
+  // DISTINCT ON keeps the first row of each group in the statement's order: there the ORDER BY chooses rows too.
+  let distinct = false;
   const copyUntil = (end: number) => {
     text += sql.slice(index, end);
     index = end;
@@ -107,6 +110,7 @@ export function toPositionalParameters(sql: string): PositionalQuery {
       let end = index + 1;
       while (isIdentifierCharacter(sql[end])) end++;
       const word = sql.slice(index, end).toLowerCase();
+      if (depth === 0 && word === "distinct") distinct = true;
       if (depth === 0 && word === "order" && /^\s+by\b/i.test(sql.slice(end))) {
         orderByAt = text.length;
         orderOnly = true;
@@ -118,5 +122,5 @@ export function toPositionalParameters(sql: string): PositionalQuery {
       copyUntil(index + 1);
     }
   }
-  return { text, names, orderByAt: orderOnly ? orderByAt : null };
+  return { text, names, orderByAt: orderOnly && !distinct ? orderByAt : null };
 }

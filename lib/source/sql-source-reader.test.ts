@@ -175,6 +175,27 @@ describe("createSqlSourceReader", () => {
     expect(await reader.querySignature()).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("counts and groups a file's rows without its ORDER BY, but not where the order chooses them (DISTINCT ON)", async () => {
+    await testDb.sql.unsafe(`create table reader_versions (id int, version int, source_key text, starts_at timestamp)`);
+    await testDb.sql.unsafe(`insert into reader_versions values (1, 1, 'k', '2025-01-10 09:00'), (1, 2, 'k', '2025-03-10 09:00'),
+                                                               (2, 1, 'k', '2025-02-10 09:00'), (2, 2, 'k', '2025-04-10 09:00')`);
+    const select = `a.id::text as id, null::text as customer_id, null::text as service_id, null::text as staff_id,
+       to_char(a.starts_at, 'YYYY-MM-DD HH24:MI:SS') as starts_at, to_char(a.starts_at, 'YYYY-MM-DD HH24:MI:SS') as ends_at,
+       null::text as price, 'booked'::text as status, now() as updated_at
+       from reader_versions a where a.source_key = :source_key`;
+    for (const text of [`select distinct on (a.id) ${select} order by a.id, a.version desc`, `select ${select} and a.version = 2 order by a.id`]) {
+      const { reader: versions } = await readerWithFile("appointments", text);
+      try {
+        const { rows } = await readAll(versions, "appointments", { sourceKey: "k" });
+        expect(rows.map((row) => row.starts_at)).toEqual(["2025-03-10 09:00:00", "2025-04-10 09:00:00"]);
+        expect(await versions.earliestStart("appointments", { sourceKey: "k" })).toBe("2025-03-10 09:00:00");
+        expect(await versions.count("appointments", { sourceKey: "k" })).toBe(2);
+      } finally {
+        await versions.close();
+      }
+    }
+  });
+
   it("fingerprints a source key: stable while nothing changes, different after a change", async () => {
     const before = await reader.fingerprint(salon!);
     expect(before).toMatch(/^[0-9a-f]{32}$/);
