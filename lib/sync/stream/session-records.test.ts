@@ -160,6 +160,24 @@ describe("a read started ahead", () => {
     await expect(readWindow(records, march)).rejects.toThrow("connection to the management system was lost");
   });
 
+  it("started again for its window, replaces the one started before", async () => {
+    const { reader, log } = readerWithDuplicateInMarch();
+    const records = createSessionRecords({ reader, location, now: sampleNow });
+    records.readAhead("appointments", march);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    records.readAhead("appointments", march);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The first is ended, the second open.
+    expect([...log].sort()).toEqual([
+      "end appointments 2026-03-01 00:00:00",
+      "start appointments 2026-03-01 00:00:00",
+      "start appointments 2026-03-01 00:00:00",
+    ]);
+    expect(await readWindow(records, march)).toHaveLength(3);
+    expect(log.filter((line) => line.startsWith("end"))).toHaveLength(2);
+    expect(log).toHaveLength(4);
+  });
+
   it("is ended by close when no read takes it", async () => {
     const { reader, log } = readerWithDuplicateInMarch();
     const records = createSessionRecords({ reader, location, now: sampleNow });

@@ -51,7 +51,8 @@ export interface SessionRecords {
   /**
    * Starts the source query of a read that comes next (the next month's appointments) and asks for its first batch,
    * so that the read does not wait for it; the batches are mapped and checked only when the read is taken, in order.
-   * Holds one source connection until the read is taken or the session's reads are closed.
+   * Holds one source connection, in an open transaction, until the read is taken or the session's reads are closed;
+   * started again for the same window, it replaces the one started before.
    */
   readAhead(type: PreviewRecordType, window: DateWindow): void;
   /** Ends the reads started ahead and not taken. */
@@ -245,11 +246,12 @@ export function createSessionRecords(input: {
     },
     readAhead(type, window) {
       const key = aheadKey(type, window);
-      if (!readsAhead.has(key))
-        readsAhead.set(
-          key,
-          startReadAhead(() => sourceRead(readOf(type), window)),
-        );
+      // One started before waited through a retry: its transaction has been idle on the source since.
+      void readsAhead.get(key)?.close();
+      readsAhead.set(
+        key,
+        startReadAhead(() => sourceRead(readOf(type), window)),
+      );
     },
     async close() {
       const started = [...readsAhead.values()];
