@@ -71,15 +71,6 @@ export class CopyLines {
   all(): Buffer[] {
     return this.used ? [...this.filled, this.chunk.subarray(0, this.used)] : [...this.filled];
   }
-
-  /** Every buffer not yet taken, the last one as far as it is filled. */
-  takeAll(): Buffer[] {
-    const all = this.takeFilled();
-    if (this.used) all.push(this.chunk.subarray(0, this.used));
-    this.chunk = Buffer.allocUnsafe(0);
-    this.used = 0;
-    return all;
-  }
 }
 
 async function openCopy(db: DatabaseOrTransaction, table: string, columns: readonly string[]) {
@@ -116,7 +107,7 @@ export async function copyRows<Row extends { [Column in keyof Row]: CopyValue }>
     const filled = lines.takeFilled();
     if (filled.length) await copy.write(filled);
   }
-  await copy.write(lines.takeAll());
+  await copy.write(lines.all());
   await copy.end();
 }
 

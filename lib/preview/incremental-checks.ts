@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
-import { rememberFirstSources } from "@/lib/pipeline/cross-checks";
+import { rememberFirstSources, type KeyLookup } from "@/lib/pipeline/cross-checks";
 import { createRowChecks } from "@/lib/pipeline/row-checks";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { CheckPreviewRow } from "./preview-checks";
@@ -48,6 +48,12 @@ export async function createIncrementalChecks(tx: DatabaseTransaction, locationI
     (await queryRows<{ record_key: string }>(tx, sql`select record_key from preview_flipped_contacts`)).map((row) => row.record_key),
   );
   const inCatalogue = (type: string, key: string) => usableCatalogue.has(`${type}|${key}`);
+  // Every record a duplicate check meets here may repeat a key of another among them.
+  const checksWith = (isUsable: KeyLookup) =>
+    createRowChecks(
+      rememberFirstSources(() => true),
+      isUsable,
+    );
   return {
     async replaced(records, contactsUsableBefore) {
       const started = phaseClock.start();
@@ -65,19 +71,12 @@ export async function createIncrementalChecks(tx: DatabaseTransaction, locationI
           )
         : [];
       const usableContacts = new Set(contacts.map((row) => row.record_key));
-      const check = createRowChecks(
-        rememberFirstSources(() => true),
-        (type, key) => (type === "contact_details" ? knownUsable(key) || usableContacts.has(key) : inCatalogue(type, key)),
-      );
+      const check = checksWith((type, key) => (type === "contact_details" ? knownUsable(key) || usableContacts.has(key) : inCatalogue(type, key)));
       // By position, as the SQL checks rank a key's records: the first is the one with the lowest seq.
       const issues = [...records].sort((first, second) => first.seq - second.seq).flatMap((record) => check(record));
       phaseClock.stop("check", started);
       return issues;
     },
-    wholeRead: () =>
-      createRowChecks(
-        rememberFirstSources(() => true),
-        inCatalogue,
-      ),
+    wholeRead: () => checksWith(inCatalogue),
   };
 }

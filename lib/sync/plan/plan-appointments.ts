@@ -34,7 +34,7 @@ export async function planAppointments(
   const earliest = [valid?.earliest, input.full ? synced?.earliest : null].filter((date): date is string => Boolean(date)).sort()[0] ?? null;
   const plan = chooseAppointmentRanges({
     full: input.full,
-    anySynced: synced?.last_date_missing !== null && synced?.last_date_missing !== undefined,
+    anySynced: synced?.last_date_missing != null,
     anySyncedWithoutDate: synced?.last_date_missing ?? false,
     earliestDate: earliest,
     touchedDates: touched.map((row) => row.date),
