@@ -25,6 +25,20 @@ describe("copyRows", () => {
     expect(stored.map((row) => ({ ...row }))).toEqual([rows[1], rows[2], rows[0]]);
   });
 
+  it("takes a column from where the caller says: a JSON already encoded goes to a jsonb column as it is", async () => {
+    await testDb.sql`truncate copied`;
+    const rows = [
+      { name: "encoded", count: 1, flag: null, tags: null, body: { ignored: true }, json: '{"b":"tab\\there","a":[1]}' },
+      { name: "object", count: 2, flag: null, tags: null, body: { kept: true }, json: null },
+    ];
+    await copyRows(testDb.db, "copied", ["name", "count", "flag", "tags", "body"], rows, { body: (row) => row.json ?? row.body });
+    const stored = await testDb.sql`select name, body from copied order by count`;
+    expect(stored.map((row) => ({ ...row }))).toEqual([
+      { name: "encoded", body: { a: [1], b: "tab\there" } },
+      { name: "object", body: { kept: true } },
+    ]);
+  });
+
   it("streams more rows than one write buffer holds", async () => {
     await testDb.sql`truncate copied`;
     const rows = Array.from({ length: 20_000 }, (_, index) => ({

@@ -22,9 +22,12 @@ function copyField(value: CopyValue): string {
   return escapeText(JSON.stringify(value));
 }
 
-function copyLine<Row extends { [Column in keyof Row]: CopyValue }>(row: Row, columns: readonly (keyof Row & string)[]): string {
-  let line = copyField(row[columns[0]!]);
-  for (let index = 1; index < columns.length; index++) line += `\t${copyField(row[columns[index]!])}`;
+/** What a row gives for a column, where it is not the row's property of that name (a value already encoded, say). */
+export type ColumnValues<Row> = { [Column in keyof Row & string]?: (row: Row) => CopyValue };
+
+function copyLine<Row>(row: Row, values: readonly ((row: Row) => CopyValue)[]): string {
+  let line = copyField(values[0]!(row));
+  for (let index = 1; index < values.length; index++) line += `\t${copyField(values[index]!(row))}`;
   return `${line}\n`;
 }
 
@@ -98,12 +101,14 @@ export async function copyRows<Row extends { [Column in keyof Row]: CopyValue }>
   table: string,
   columns: readonly (keyof Row & string)[],
   rows: readonly Row[],
+  valuesOf: ColumnValues<Row> = {},
 ): Promise<void> {
   if (!rows.length) return;
+  const values = columns.map((column) => valuesOf[column] ?? ((row: Row) => row[column]));
   const copy = await openCopy(db, table, columns);
   const lines = new CopyLines();
   for (const row of rows) {
-    lines.addLine(copyLine(row, columns));
+    lines.addLine(copyLine(row, values));
     const filled = lines.takeFilled();
     if (filled.length) await copy.write(filled);
   }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { isTransaction, queryRows } from "@/db/raw-sql";
-import { copyRows } from "@/db/copy-rows";
+import { copyRows, type ColumnValues } from "@/db/copy-rows";
 import { DomainError } from "@/lib/errors/domain-error";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { PreviewIssueRow, PreviewRecordRow } from "./preview-row";
@@ -41,6 +41,9 @@ const issueColumns = [
   "cross_check",
 ] as const satisfies readonly (keyof PreviewIssueRow)[];
 
+/** The payload as the JSON made for its hash (lib/preview/preview-row.ts), unless a check changed it since: not encoded twice. */
+const payloadAsMade: ColumnValues<PreviewRecordRow> = { payload: (record) => record.payload_json ?? record.payload };
+
 /**
  * preview_records has no foreign key to its location (db/schema/previews.ts): the batch takes the lock its check took
  * per row, once, so a location deleted before fails the write and one being deleted waits until the write's
@@ -58,7 +61,7 @@ export async function writePreviewBatch(db: DatabaseOrTransaction, records: Prev
   const started = phaseClock.start();
   const write = async (tx: DatabaseOrTransaction) => {
     await lockLocation(tx, locationId);
-    await copyRows(tx, "preview_records", recordColumns, records);
+    await copyRows(tx, "preview_records", recordColumns, records, payloadAsMade);
     await copyRows(tx, "preview_issues", issueColumns, issues);
   };
   // In the caller's transaction as it is (a savepoint per batch would cost two more round trips), else in its own.
