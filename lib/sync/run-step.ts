@@ -157,29 +157,42 @@ async function sendItems(context: StepContext, recorder: AttemptRecorder, step: 
   if (failures.length) throw firstFailure(failures);
 }
 
+/**
+ * What the step left out of its type: a streamed step counts it as it reads, a step sent from the preview takes it from
+ * the count the session started before its first step (lib/sync/skipped-records.ts). Written with the step's success, so
+ * no step waits for the count to start.
+ */
+async function skippedRecordsOf(context: StepContext, definition: SyncStep): Promise<SkippedCounts | null> {
+  if (!definition.recordType) return null;
+  if (context.stream) return context.stream.skipped(definition.recordType);
+  if (!context.skippedCounts) return null;
+  return (await context.skippedCounts)[definition.recordType] ?? { invalid: 0, excluded: 0 };
+}
+
+/** The step's columns once it succeeded. */
+async function succeededColumns(context: StepContext, definition: SyncStep) {
+  const skipped = await skippedRecordsOf(context, definition);
+  const counts = skipped ? sql`, records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded}` : sql``;
+  return sql`status = 'succeeded', error = null, finished_at = now()${counts}`;
+}
+
 async function runOnce(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep): Promise<void> {
   const { fence } = context;
   if (!definition.planItems) {
     await fence.checkpoint();
     const sent = await recorder.attribute(step.id, null, () => definition.send(context, null));
     await recorder.flush();
+    const succeeded = await succeededColumns(context, definition);
     await fence.write(async (tx) => {
       await sent.onAccepted?.(tx);
-      await tx.execute(
-        sql`update sync_steps set status = 'succeeded', records_sent = ${sent.records}, bytes = ${sent.bytes}, error = null, finished_at = now() where id = ${step.id}`,
-      );
+      await tx.execute(sql`update sync_steps set ${succeeded}, records_sent = ${sent.records}, bytes = ${sent.bytes} where id = ${step.id}`);
     });
     return;
   }
   const wanted = definition.concurrency?.(context.config) ?? 1;
   await sendItems(context, recorder, step, definition, Number.isInteger(wanted) && wanted > 1 ? wanted : 1);
-  await fence.write((tx) => tx.execute(sql`update sync_steps set status = 'succeeded', error = null, finished_at = now() where id = ${step.id}`));
-}
-
-async function countSkippedRecords(context: StepContext, definition: SyncStep): Promise<SkippedCounts> {
-  // A streamed step counts what it leaves out as it reads (written when it succeeds).
-  if (!definition.recordType || !context.skippedCounts) return { invalid: 0, excluded: 0 };
-  return (await context.skippedCounts)[definition.recordType] ?? { invalid: 0, excluded: 0 };
+  const succeeded = await succeededColumns(context, definition);
+  await fence.write((tx) => tx.execute(sql`update sync_steps set ${succeeded} where id = ${step.id}`));
 }
 
 /**
@@ -188,22 +201,15 @@ async function countSkippedRecords(context: StepContext, definition: SyncStep): 
  */
 export async function runStep(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep): Promise<void> {
   const { fence, config } = context;
-  const skipped = await countSkippedRecords(context, definition);
   for (let attempt = 1; ; attempt++) {
     await fence.checkpoint();
     await fence.write(async (tx) => {
-      await tx.execute(sql`update sync_steps set status = 'running', attempts = attempts + 1, error = null, started_at = coalesce(started_at, now()),
-                 records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded} where id = ${step.id}`);
+      await tx.execute(sql`update sync_steps set status = 'running', attempts = attempts + 1, error = null, started_at = coalesce(started_at, now())
+                 where id = ${step.id}`);
       await tx.execute(sql`update sync_sessions set current_step = ${step.name} where id = ${fence.sessionId}`);
     });
     try {
       await runOnce(context, recorder, step, definition);
-      if (context.stream && definition.recordType) {
-        const skipped = context.stream.skipped(definition.recordType);
-        await fence.write((tx) =>
-          tx.execute(sql`update sync_steps set records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded} where id = ${step.id}`),
-        );
-      }
       return;
     } catch (error) {
       if (isStopping(error)) throw error;
