@@ -48,6 +48,7 @@ describe("parseConfig", () => {
       SANDBOX_RESPONSE_SHAPE: "documented",
       SOURCE_DATABASE_URL: undefined,
       SOURCE_SQL_DIRECTORY: undefined,
+      SOURCE_STATEMENT_TIMEOUT_SECONDS: 300,
       SYNC_CONTACT_CHUNK_SIZE: 5000,
       SYNC_STEP_ATTEMPTS: 3,
       SYNC_STEP_BACKOFF_MS: 5000,

@@ -316,6 +316,12 @@ const variables = {
     description: "Where the source's `.sql` files are read from.",
     rule: "be a folder path",
   }),
+  SOURCE_STATEMENT_TIMEOUT_SECONDS: variable(integer(1).default(300), {
+    defaultText: "`300`",
+    description:
+      "Longest one statement on the source may run (a query, or one batch of a read) before the source stops it: a read waiting on a lock fails the session instead of holding it.",
+    rule: "be a whole number of seconds, at least 1",
+  }),
   SYNC_CONTACT_CHUNK_SIZE: variable(integer(1).default(5000), {
     defaultText: "`5000`",
     description: "Contacts (and vehicles) per import; each chunk is its own POST + upload.",

@@ -207,11 +207,34 @@ describe("createSqlSourceReader", () => {
     await testDb.sql`delete from demo_source.availability_slots where source_key = ${salon!} and id = 1`;
     expect(await reader.fingerprint(salon!)).not.toBe(afterUpdate);
   });
+
+  it("stops a statement that runs longer than the source allows and names the file and the setting", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const customers = (await readFile(path.join(import.meta.dirname, "sql", "customers.sql"), "utf8")).replace(/;\s*$/, "");
+    // The contract's columns, after a wait longer than the timeout (a lock on the management system, say), waited once.
+    const slow = await readerWithFile(
+      "customers",
+      `with waited as materialized (select pg_sleep(2))\nselect rows.* from (\n${customers}\n) as rows, waited`,
+    );
+    const directory = path.dirname(slow.file);
+    const limited = createSqlSourceReader({ url: testDb.url, sqlDirectory: directory, statementTimeoutSeconds: 1 });
+    try {
+      await expect(readAll(limited, "customers", { sourceKey: salon! })).rejects.toThrow(
+        /customers\.sql: canceling statement due to statement timeout: it ran longer than the source allows one statement \(SOURCE_STATEMENT_TIMEOUT_SECONDS\)/,
+      );
+      // Without the limit the same file is read whole.
+      expect((await readAll(slow.reader, "customers", { sourceKey: salon! })).rows.length).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+      await slow.reader.close();
+    }
+  });
 });
 
 describe("sourceReaderFromEnvironment", () => {
-  it("reads SOURCE_DATABASE_URL when it is set, the app's database otherwise", async () => {
+  it("reads SOURCE_DATABASE_URL when it is set, the app's database otherwise, with the statement timeout set", async () => {
     const saved = { source: process.env.SOURCE_DATABASE_URL, app: process.env.DATABASE_URL };
+    const savedDirectory = process.env.SOURCE_SQL_DIRECTORY;
     try {
       process.env.SOURCE_DATABASE_URL = testDb.url;
       process.env.DATABASE_URL = "postgres://nobody@127.0.0.1:1/nothing";
@@ -224,10 +247,23 @@ describe("sourceReaderFromEnvironment", () => {
       const fromApp = sourceReaderFromEnvironment();
       expect(await fromApp.fingerprint(salon!)).toBe(await reader.fingerprint(salon!));
       await fromApp.close();
+
+      // SOURCE_STATEMENT_TIMEOUT_SECONDS holds on its connections (a fingerprint file that shows the setting).
+      const shown = await readerWithFile("customers", "select 1");
+      await writeFile(path.join(path.dirname(shown.file), "fingerprint.sql"), "select current_setting('statement_timeout') as fingerprint");
+      await shown.reader.close();
+      process.env.SOURCE_SQL_DIRECTORY = path.dirname(shown.file);
+      process.env.SOURCE_STATEMENT_TIMEOUT_SECONDS = "42";
+      const limited = sourceReaderFromEnvironment();
+      expect(await limited.fingerprint(salon!)).toBe("42s");
+      await limited.close();
     } finally {
       if (saved.source === undefined) delete process.env.SOURCE_DATABASE_URL;
       else process.env.SOURCE_DATABASE_URL = saved.source;
       process.env.DATABASE_URL = saved.app;
+      if (savedDirectory === undefined) delete process.env.SOURCE_SQL_DIRECTORY;
+      else process.env.SOURCE_SQL_DIRECTORY = savedDirectory;
+      delete process.env.SOURCE_STATEMENT_TIMEOUT_SECONDS;
     }
   });
 });

@@ -14,16 +14,20 @@ export interface SqlSourceReaderOptions {
   sqlDirectory?: string;
   /** Connections to the source at most (default 2: a reader streams one resource at a time). */
   maxConnections?: number;
+  /** Longest one statement may run on the source before it stops it (SOURCE_STATEMENT_TIMEOUT_SECONDS); default none. */
+  statementTimeoutSeconds?: number;
 }
 
 export const defaultBatchSize = 2000;
 
 /** Reads a location's source through SQL files, each read in a read-only transaction, streamed with a cursor. */
 export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceReader {
+  const timeout = options.statementTimeoutSeconds;
   const sql = postgres(options.url, {
     max: options.maxConnections ?? 2,
     onnotice: () => {},
-    connection: { application_name: "location-sync-source" },
+    // Set for the source's connections as they open: a FETCH of a cursor is a statement too.
+    connection: { application_name: "location-sync-source", ...(timeout ? { statement_timeout: timeout * 1000 } : {}) },
   });
   const directory = options.sqlDirectory ?? defaultSqlDirectory();
   const loaded = new Map<SourceQueryName, Promise<SourceQuery>>();
@@ -214,13 +218,20 @@ function assertContractColumns(query: SourceQuery, resource: SourceResource, col
   throw new SourceQueryError(`${query.file}: the columns differ from the ${resource} contract (lib/source/source-rows.ts): ${problems}`);
 }
 
+/** PostgreSQL's code for a statement it stopped (query_canceled): here, at the statement timeout. */
+const statementStopped = "57014";
+
 /** Names the file in a database error, so an engineer knows which query to fix. */
 async function withQueryErrors<T>(query: SourceQuery, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof postgres.PostgresError) throw new SourceQueryError(`${query.file}: ${error.message}`, { cause: error });
-    throw error;
+    if (!(error instanceof postgres.PostgresError)) throw error;
+    const message =
+      error.code === statementStopped
+        ? `${error.message}: it ran longer than the source allows one statement (SOURCE_STATEMENT_TIMEOUT_SECONDS)`
+        : error.message;
+    throw new SourceQueryError(`${query.file}: ${message}`, { cause: error });
   }
 }
 
@@ -229,5 +240,5 @@ export function sourceReaderFromEnvironment(): SourceReader {
   const config = getConfig();
   const url = config.SOURCE_DATABASE_URL ?? config.DATABASE_URL;
   if (!url) throw new Error("Neither SOURCE_DATABASE_URL nor DATABASE_URL is set: no source to read.");
-  return createSqlSourceReader({ url, sqlDirectory: config.SOURCE_SQL_DIRECTORY });
+  return createSqlSourceReader({ url, sqlDirectory: config.SOURCE_SQL_DIRECTORY, statementTimeoutSeconds: config.SOURCE_STATEMENT_TIMEOUT_SECONDS });
 }
