@@ -57,11 +57,22 @@ export function getDatabase(): Database {
   return getConnection().db;
 }
 
+/**
+ * Connections the process may open. A sync session holds up to two for as long as it runs (its preview's transaction
+ * and the cursor beside it that compares ids, or a recording's transaction while the next upload streams) and needs a
+ * third for a moment (progress, lease renewal): with fewer, sessions holding theirs can wait for each other for ever.
+ * The web requests and the other jobs (one at a time each) keep the ten of a process that runs no sessions.
+ */
+export function processPoolSize(workerConcurrency: number): number {
+  return 10 + 3 * workerConcurrency;
+}
+
 export function getConnection(): DatabaseConnection {
   if (!globalForDb.locationSyncDb) {
-    const url = getConfig().DATABASE_URL;
+    const config = getConfig();
+    const url = config.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start the app through lib/runtime (npm start) or set it.");
-    globalForDb.locationSyncDb = connectDatabase(url);
+    globalForDb.locationSyncDb = connectDatabase(url, { max: processPoolSize(config.SYNC_WORKER_CONCURRENCY) });
   }
   return globalForDb.locationSyncDb;
 }
