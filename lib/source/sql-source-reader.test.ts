@@ -220,7 +220,7 @@ describe("createSqlSourceReader", () => {
     const limited = createSqlSourceReader({ url: testDb.url, sqlDirectory: directory, statementTimeoutSeconds: 1 });
     try {
       await expect(readAll(limited, "customers", { sourceKey: salon! })).rejects.toThrow(
-        /customers\.sql: canceling statement due to statement timeout: it ran longer than the source allows one statement \(SOURCE_STATEMENT_TIMEOUT_SECONDS\)/,
+        /customers\.sql: canceling statement due to statement timeout \(SOURCE_STATEMENT_TIMEOUT_SECONDS limits how long one statement may run on the source\)/,
       );
       // Without the limit the same file is read whole.
       expect((await readAll(slow.reader, "customers", { sourceKey: salon! })).rows.length).toBeGreaterThan(0);

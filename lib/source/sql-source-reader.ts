@@ -218,7 +218,7 @@ function assertContractColumns(query: SourceQuery, resource: SourceResource, col
   throw new SourceQueryError(`${query.file}: the columns differ from the ${resource} contract (lib/source/source-rows.ts): ${problems}`);
 }
 
-/** PostgreSQL's code for a statement it stopped (query_canceled): here, at the statement timeout. */
+/** PostgreSQL's code for a statement it stopped (query_canceled): at the statement timeout, or by its administrator. */
 const statementStopped = "57014";
 
 /** Names the file in a database error, so an engineer knows which query to fix. */
@@ -229,7 +229,7 @@ async function withQueryErrors<T>(query: SourceQuery, run: () => Promise<T>): Pr
     if (!(error instanceof postgres.PostgresError)) throw error;
     const message =
       error.code === statementStopped
-        ? `${error.message}: it ran longer than the source allows one statement (SOURCE_STATEMENT_TIMEOUT_SECONDS)`
+        ? `${error.message} (SOURCE_STATEMENT_TIMEOUT_SECONDS limits how long one statement may run on the source)`
         : error.message;
     throw new SourceQueryError(`${query.file}: ${message}`, { cause: error });
   }
