@@ -35,6 +35,16 @@ describe("compiled workers", () => {
     expect(await isBundleStale("worker-main")).toBe(false);
   });
 
+  it("builds a stale bundle once for callers of one process that ask at the same time (two workers started together)", async () => {
+    await utimes(bundlePath("worker-main"), new Date(0), new Date(0));
+    const builds: string[] = [];
+    const log = (line: string) => builds.push(line);
+    const [first, second] = await Promise.all([ensureWorkerBundle("worker-main", log), ensureWorkerBundle("worker-main", log)]);
+    expect(second).toBe(first);
+    expect(builds).toHaveLength(1);
+    expect(await isBundleStale("worker-main")).toBe(false);
+  });
+
   describe("npm run worker", () => {
     let worker: ChildProcessWithoutNullStreams | undefined;
     const sender = new PgBoss({ connectionString: testDb.url, schema: "pgboss", max: 2 });

@@ -136,13 +136,25 @@ export async function buildWorkerBundle(name: WorkerBundleName): Promise<{ file:
   return { file: bundlePath(name), bytes: output.contents.byteLength, milliseconds: performance.now() - started };
 }
 
-/** The compiled worker's path, built first if missing or stale (or always, with `force`). Concurrent builds are safe. */
-export async function ensureWorkerBundle(name: WorkerBundleName, log: (line: string) => void = () => {}, force = false): Promise<string> {
-  if (force || (await isBundleStale(name))) {
-    const built = await buildWorkerBundle(name);
-    log(`[build] ${path.relative(repoRoot, built.file)} (${(built.bytes / 1048576).toFixed(1)} MB) in ${Math.round(built.milliseconds)} ms`);
-  }
-  return bundlePath(name);
+/** Builds of this process in flight: a second caller waits for the first (they would write the same temporary files). */
+const building = new Map<WorkerBundleName, Promise<string>>();
+
+/**
+ * The compiled worker's path, built first if missing or stale (or always, with `force`). Concurrent builds are safe:
+ * across processes each writes its own temporary files, and within one the callers share one build.
+ */
+export function ensureWorkerBundle(name: WorkerBundleName, log: (line: string) => void = () => {}, force = false): Promise<string> {
+  const inFlight = building.get(name);
+  if (inFlight) return inFlight;
+  const ensured = (async () => {
+    if (force || (await isBundleStale(name))) {
+      const built = await buildWorkerBundle(name);
+      log(`[build] ${path.relative(repoRoot, built.file)} (${(built.bytes / 1048576).toFixed(1)} MB) in ${Math.round(built.milliseconds)} ms`);
+    }
+    return bundlePath(name);
+  })().finally(() => building.delete(name));
+  building.set(name, ensured);
+  return ensured;
 }
 
 async function main(args: string[]) {
