@@ -23,7 +23,8 @@ export function locationLiveStateOf(location: LocationConnection, latest: Sessio
   const { session, steps } = open;
   return {
     location,
-    open,
+    // Read after the history: a session that ended in between is the latest, and nothing shows it as in flight.
+    open: isInFlight(session.status) ? open : null,
     latest: {
       ...latest,
       status: session.status,
@@ -36,14 +37,21 @@ export function locationLiveStateOf(location: LocationConnection, latest: Sessio
   };
 }
 
+/** The session was in flight when the history was read and had ended when its view was: the reads straddle its end. */
+export const endedBetweenReads = (open: SessionView | null) => open !== null && !isInFlight(open.session.status);
+
 async function fetchLocationLiveState(locationId: string): Promise<LocationLiveState> {
-  const [{ location }, history] = await Promise.all([
-    fetchParsed(`/api/locations/${locationId}`, LocationConnectionResponse),
-    fetchParsed(`/api/locations/${locationId}/sessions?limit=1`, SessionHistoryResponse),
-  ]);
-  const latest = history.items[0] ?? null;
-  const open = latest && isInFlight(latest.status) ? await fetchParsed(`/api/sessions/${latest.id}`, SessionView) : null;
-  return locationLiveStateOf(location, latest, open);
+  for (let read = 1; ; read++) {
+    const [{ location }, history] = await Promise.all([
+      fetchParsed(`/api/locations/${locationId}`, LocationConnectionResponse),
+      fetchParsed(`/api/locations/${locationId}/sessions?limit=1`, SessionHistoryResponse),
+    ]);
+    const latest = history.items[0] ?? null;
+    const open = latest && isInFlight(latest.status) ? await fetchParsed(`/api/sessions/${latest.id}`, SessionView) : null;
+    // The location was read before the session ended (the attention it set may be missing): read everything again.
+    if (read < 3 && endedBetweenReads(open)) continue;
+    return locationLiveStateOf(location, latest, open);
+  }
 }
 
 /** The location page's live state; polled once a second while its newest session is queued or running. */

@@ -21,7 +21,7 @@ import { SYNC_WINDOW } from "@/lib/locations/location-inputs";
 import { permissionsAtArchivedLocation } from "@/lib/locations/location-lifecycle";
 import { LocationConnectionResponse } from "@/lib/locations/location-response";
 import { nextScheduledSync } from "@/lib/locations/next-sync";
-import { locationLiveStateOf } from "@/lib/queries/location-live-queries";
+import { endedBetweenReads, locationLiveStateOf } from "@/lib/queries/location-live-queries";
 import { queryKeys } from "@/lib/queries/query-keys";
 import { isInFlight } from "@/lib/queries/session-queries";
 import { listSessionHistory } from "@/lib/sync/read-session-history";
@@ -61,8 +61,10 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
     await listSessionHistory({ db: getDatabase(), actor: user }, { ...SessionHistoryQuery.parse({ limit: 1 }), locationId: location.id })
   ).items;
   const open = latest && isInFlight(latest.status) ? await getSessionView({ db: getDatabase(), actor: user }, { sessionId: latest.id }) : null;
-  // The same snapshot the browser's live query reads (lib/queries/location-live-queries), parsed with the same schema.
-  const { location: connection } = LocationConnectionResponse.parse({ location: serializeDates(location) });
+  // The same snapshot the browser's live query reads (lib/queries/location-live-queries), parsed with the same schema; a
+  // session that ended after the location was read may have set its attention since.
+  const current = endedBetweenReads(open) ? await loadPageLocation(user, location.id) : location;
+  const { location: connection } = LocationConnectionResponse.parse({ location: serializeDates(current) });
   const live = locationLiveStateOf(connection, latest, open);
   const outsideWindow = isOutsideSyncWindow(location.timeZone);
   return (
