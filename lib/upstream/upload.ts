@@ -5,7 +5,6 @@ import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { UpstreamUploadAddressError, UpstreamUploadError, type UpstreamErrorDetail } from "./errors";
 import { isLoopbackHost } from "./loopback-host";
 
-/** Records for an upload: an iterable, or a function that opens one (needed to retry with a fresh address). */
 /**
  * A record as its JSON, already made (for the hash it is recorded under): an upload sends it as it is, or, with a
  * schema, parses it back to check it. Held instead of the record object, it costs a streamed part a third of the memory.
@@ -15,6 +14,7 @@ export class EncodedRecord {
 }
 
 type SourceItem<T> = T | EncodedRecord;
+/** Records for an upload: an iterable, or a function that opens one (needed to retry with a fresh address). */
 export type RecordSource<T> = AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>> | (() => AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>);
 
 function hostMatches(url: URL, entry: string): boolean {
