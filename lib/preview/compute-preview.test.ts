@@ -233,24 +233,32 @@ describe("computePreview", () => {
     expect((await recordsOf("services"))[0]!.payload).toMatchObject({ calendar_external_ids: ["s1", "s2"] });
   });
 
-  it("leaves the records as they were when the source fails during an incremental run", async () => {
+  // The appointments' changed rows are read ahead, while the contacts are written.
+  it.each([
+    ["customers", "contact_details"],
+    ["appointments", "appointments"],
+  ] as const)("leaves the records as they were when the source fails reading the changed %s of an incremental run", async (resource, type) => {
     const rows = { ...sourceRows(), customers: ["cu1", "cu2", "cu3", "cu4", "cu5"].map((id) => customer(id)) };
     await runPreview(rows);
-    const before = await recordsOf("contact_details");
-    const reader = createArraySourceReader({ ...rows, customers: rows.customers.map((row) => ({ ...row, last_name: "Changed" })) });
+    const before = { contacts: await recordsOf("contact_details"), failed: await recordsOf(type) };
+    const reader = createArraySourceReader({
+      ...rows,
+      customers: rows.customers.map((row) => ({ ...row, last_name: "Changed" })),
+      appointments: rows.appointments!.map((row) => ({ ...row, price: "99.00" })),
+    });
     const read = reader.read.bind(reader);
-    reader.read = async function* (resource, params, options) {
+    reader.read = async function* (readResource, params, options) {
       let batches = 0;
-      for await (const batch of read(resource, params, options)) {
+      for await (const batch of read(readResource, params, options)) {
         // The changed rows' read breaks after its second batch.
-        if (resource === "customers" && options?.filter?.changedSince && ++batches > 2) throw new Error("the source went away");
+        if (readResource === resource && options?.filter?.changedSince && ++batches > 2) throw new Error("the source went away");
         yield batch;
       }
     };
     const [run] = await db.insert(previewRuns).values({ locationId }).returning();
     await computePreview(systemContext(testDb.db), { runId: run!.id, reader, now, batchSize: 2 });
     expect((await db.select().from(previewRuns).where(eq(previewRuns.id, run!.id)))[0]).toMatchObject({ status: "failed", mode: "incremental" });
-    expect(await recordsOf("contact_details")).toEqual(before);
+    expect({ contacts: await recordsOf("contact_details"), failed: await recordsOf(type) }).toEqual(before);
   });
 
   it("fails with a plain message when the location has no source key", async () => {

@@ -8,7 +8,7 @@ import type { SourceReader } from "@/lib/source/source-reader";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
 import { forgetUnsyncedKeys, startLedgerByComparison } from "@/lib/sync/unsynced-keys";
-import { applySourceChanges, isTracked } from "./incremental-read";
+import { applySourceChanges, isTracked, startSourceChanges, type Since, type SourceChanges } from "./incremental-read";
 import { forgetRecordCounts, setRecordCount } from "./preview-record-counts";
 import { deleteRecordsOfType, mapBatch, type RunInput } from "./map-source-rows";
 import { createPreviewChecks, type CheckPreviewRow } from "./preview-checks";
@@ -27,6 +27,8 @@ export interface ComputePreviewOptions {
   reader?: SourceReader;
   now?: Date;
   batchSize?: number;
+  /** Changed source ids re-read per query (lib/preview/incremental-read.ts; tests make it small). */
+  idsPerReread?: number;
   /** The sync session computing the preview it sends from: its own running state does not block the run. */
   sessionId?: string;
   /** Map every source row, even where only the changed ones would do (as a run asked for with `rebuild` does). */
@@ -138,15 +140,27 @@ async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: Pl
     await phaseClock.time("check", () => recheckTargets(tx, locationId, runId));
     return (checks = await createIncrementalChecks(tx, locationId));
   };
+  const since: Since = { changedSince: base.sourceReadAt!, appointmentsUntil: base.appointmentsUntil };
+  const tracked = plan.filter((read) => isTracked(read.resource));
+  const started = new Map<PlannedRead, SourceChanges>();
+  const changesOf = (read: PlannedRead) => started.get(read) ?? started.set(read, startSourceChanges(input, read, since)).get(read)!;
   for (const read of plan) {
     // Contacts are checked by recheckTargets; vehicles, appointments and openings as they are mapped.
     const dependent = targetTypes.has(read.recordType) ? undefined : await targetsChecked();
     if (isTracked(read.resource)) {
+      const changes = changesOf(read);
+      // The next tracked resource's source reads start once this one's are done, and run while its records are written.
+      const next = tracked[tracked.indexOf(read) + 1];
+      if (next)
+        changes.changed.then(
+          () => changesOf(next),
+          () => {},
+        );
       const mapped = await applySourceChanges(
         tx,
         input,
-        read,
-        { changedSince: base.sourceReadAt!, appointmentsUntil: base.appointmentsUntil },
+        changes,
+        since,
         (rows) => setProgress(input.db, runId, read.recordType, rows, false),
         dependent?.replaced,
       );
@@ -233,6 +247,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       reader,
       context: { timeZone: location.timeZone, country: location.country, dateTimeStyle: defaultDateTimeStyle, now },
       batchSize: options.batchSize,
+      idsPerReread: options.idsPerReread,
     };
     const [shown] = await queryRows(db, sql`select 1 from preview_runs where location_id = ${location.id} and status = 'succeeded' limit 1`);
     if (!shown) {

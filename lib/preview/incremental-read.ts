@@ -12,13 +12,13 @@ import type { CheckReplaced } from "./incremental-checks";
 
 /** Rows are read again if they changed up to this long before the base run read: a transaction may commit after it began. */
 const CHANGE_MARGIN_MS = 10 * 60 * 1000;
-/** Source ids re-read per query (one scan of the source table each). */
+/** Source ids re-read per query (one scan of the source table each), unless the run says otherwise. */
 const IDS_PER_REREAD = 20_000;
 const OUR_IDS_PER_BATCH = 5_000;
 
 export const isTracked = (resource: SourceResource): resource is TrackedResource => (trackedResources as readonly string[]).includes(resource);
 
-interface Since {
+export interface Since {
   /** When the base run began reading (the source's clock). */
   changedSince: Date;
   /** The base run's appointment window end (local wall time). */
@@ -35,54 +35,30 @@ const idsOf = (row: SourceRowOf[SourceResource]) => spellingsOf("id" in row && r
 
 const byteOrder = (first: string, second: string) => Buffer.compare(Buffer.from(first), Buffer.from(second));
 
+type SourceRow = SourceRowOf[SourceResource];
+
 /**
- * Brings the records of one tracked resource up to date with the source: re-maps the source ids whose rows
- * changed since the base run, that entered (or left) the appointment window, or whose rows the source no
- * longer has in the same number. Returns how many source rows were mapped. `check`: checks the new records before
- * they are stored (lib/preview/incremental-checks.ts).
+ * What the source says changed for one tracked resource, read ahead: the window's row count (the deletion check), and
+ * the changed ids with their rows when they fit in one re-read (`null` when there are more: the caller reads them in
+ * batches itself). Its queries never wait on the caller, so a read started ahead holds no source connection while it
+ * waits to be taken.
  */
-export async function applySourceChanges(
-  tx: DatabaseTransaction,
+export interface SourceChanges {
+  read: PlannedRead;
+  count: Promise<number>;
+  changed: Promise<{ ids: string[]; rows: SourceRow[] } | null>;
+}
+
+const windowOf = (input: RunInput, read: PlannedRead) => ({ sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd });
+
+/** Every id changed since the base run (or that entered or left the appointment window), to `add`. */
+async function readChangedIds(
   input: RunInput,
   read: PlannedRead,
   since: Since,
-  onProgress: (mapped: number) => Promise<void>,
-  check?: CheckReplaced,
-): Promise<number> {
-  const { reader, sourceKey, owner } = input;
-  const window = { sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
-  const [last] = await queryRows<{ next: number }>(
-    tx,
-    sql`select coalesce(max(seq) + 1, 0)::int as next from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`,
-  );
-  const nextSeq = { value: last?.next ?? 0 };
-  // The location's records of the type, kept up to date as ids are replaced: deleted source rows show in the count.
-  let ours = await recordCountOf(tx, owner.locationId, read.recordType);
-  let mapped = 0;
-  const pending = new Set<string>();
-  // Counted while the changed rows are read and replaced (on the reader's other connection): it counts every row of the
-  // window, ~0.06–0.09 s at a million appointments. A row deleted after it was counted is found by the next run, whose
-  // fingerprint the deletion changed (a session observed the fingerprint before this run began).
-  const sourceCount = reader.count(read.resource, window);
-  sourceCount.catch(() => {});
-
-  const flush = async () => {
-    if (!pending.size) return;
-    const ids = [...pending];
-    pending.clear();
-    const rows: SourceRowOf[SourceResource][] = [];
-    for await (const batch of reader.read(read.resource, window, { batchSize: input.batchSize, filter: { ids } })) rows.push(...batch);
-    const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq, check);
-    ours += replaced.writtenRows - replaced.removedRows;
-    await touchKeys(tx, owner.locationId, read.recordType, replaced);
-    mapped += rows.length;
-    await onProgress(mapped);
-  };
-  const add = async (ids: readonly string[]) => {
-    for (const id of ids) pending.add(id);
-    if (pending.size >= IDS_PER_REREAD) await flush();
-  };
-
+  add: (ids: readonly string[]) => Promise<void> | void,
+): Promise<void> {
+  const { reader, sourceKey } = input;
   // Changed anywhere, not only inside the window: a row moved out of it is changed too.
   const changedSince = new Date(since.changedSince.getTime() - CHANGE_MARGIN_MS);
   for await (const batch of reader.read(read.resource, { sourceKey }, { batchSize: input.batchSize, filter: { changedSince } })) {
@@ -94,11 +70,100 @@ export async function applySourceChanges(
       for (const row of batch) await add(idsOf(row));
     }
   }
-  await flush();
+}
+
+async function readRows(input: RunInput, read: PlannedRead, ids: string[]): Promise<SourceRow[]> {
+  const rows: SourceRow[] = [];
+  for await (const batch of input.reader.read(read.resource, windowOf(input, read), { batchSize: input.batchSize, filter: { ids } }))
+    rows.push(...batch);
+  return rows;
+}
+
+class TooManyChanges extends Error {}
+
+/**
+ * Starts reading what changed in one tracked resource. An incremental run starts the next resource's reads while it
+ * writes the records of this one: they run on the source's connections while the run's own is busy.
+ */
+export function startSourceChanges(input: RunInput, read: PlannedRead, since: Since): SourceChanges {
+  // It counts every row of the window, ~0.06–0.09 s at a million appointments. A row deleted after it was counted is
+  // found by the next run, whose fingerprint the deletion changed (a session observed the fingerprint before this run began).
+  const count = input.reader.count(read.resource, windowOf(input, read));
+  const changed = (async () => {
+    const ids = new Set<string>();
+    try {
+      await readChangedIds(input, read, since, (found) => {
+        for (const id of found) ids.add(id);
+        if (ids.size > (input.idsPerReread ?? IDS_PER_REREAD)) throw new TooManyChanges();
+      });
+    } catch (error) {
+      if (error instanceof TooManyChanges) return null;
+      throw error;
+    }
+    const all = [...ids];
+    return { ids: all, rows: all.length ? await readRows(input, read, all) : [] };
+  })();
+  // Awaited by applySourceChanges; a run that fails first must not leave them unhandled.
+  count.catch(() => {});
+  changed.catch(() => {});
+  return { read, count, changed };
+}
+
+/**
+ * Brings the records of one tracked resource up to date with the source: re-maps the source ids whose rows
+ * changed since the base run, that entered (or left) the appointment window, or whose rows the source no
+ * longer has in the same number. Returns how many source rows were mapped. `check`: checks the new records before
+ * they are stored (lib/preview/incremental-checks.ts).
+ */
+export async function applySourceChanges(
+  tx: DatabaseTransaction,
+  input: RunInput,
+  changes: SourceChanges,
+  since: Since,
+  onProgress: (mapped: number) => Promise<void>,
+  check?: CheckReplaced,
+): Promise<number> {
+  const { owner } = input;
+  const { read } = changes;
+  const [last] = await queryRows<{ next: number }>(
+    tx,
+    sql`select coalesce(max(seq) + 1, 0)::int as next from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`,
+  );
+  const nextSeq = { value: last?.next ?? 0 };
+  // The location's records of the type, kept up to date as ids are replaced: deleted source rows show in the count.
+  let ours = await recordCountOf(tx, owner.locationId, read.recordType);
+  let mapped = 0;
+  const pending = new Set<string>();
+
+  const replace = async (ids: string[], rows: SourceRow[]) => {
+    const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq, check);
+    ours += replaced.writtenRows - replaced.removedRows;
+    await touchKeys(tx, owner.locationId, read.recordType, replaced);
+    mapped += rows.length;
+    await onProgress(mapped);
+  };
+  const flush = async () => {
+    if (!pending.size) return;
+    const ids = [...pending];
+    pending.clear();
+    await replace(ids, await readRows(input, read, ids));
+  };
+  const add = async (ids: readonly string[]) => {
+    for (const id of ids) pending.add(id);
+    if (pending.size >= (input.idsPerReread ?? IDS_PER_REREAD)) await flush();
+  };
+
+  const changed = await changes.changed;
+  if (changed) {
+    if (changed.ids.length) await replace(changed.ids, changed.rows);
+  } else {
+    await readChangedIds(input, read, since, add);
+    await flush();
+  }
 
   // Deleted rows leave no trace but the count: only when it differs are the ids compared one by one.
-  if ((await sourceCount) !== ours) {
-    await compareIds(input, read, window, add);
+  if ((await changes.count) !== ours) {
+    await compareIds(input, read, windowOf(input, read), add);
     await flush();
   }
   await setRecordCount(tx, owner.locationId, read.recordType, ours);

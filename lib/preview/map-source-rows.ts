@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import type { Database, DatabaseOrTransaction, DatabaseTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
@@ -25,6 +26,8 @@ export interface RunInput {
   reader: SourceReader;
   context: MappingContext;
   batchSize?: number;
+  /** Changed source ids re-read per query (default: lib/preview/incremental-read.ts). */
+  idsPerReread?: number;
 }
 
 /**
@@ -61,6 +64,30 @@ export async function deleteRecordsOfType(db: DatabaseOrTransaction, locationId:
   await db.execute(sql`delete from preview_records where location_id = ${locationId} and record_type = ${type}`);
 }
 
+const ROWS_PER_SLICE = 1_000;
+
+/**
+ * mapBatch in slices, numbering the rows by their index, with a turn of the event loop before each: a statement sent
+ * just before goes out (postgres.js writes on the next turn) and is worked on while the rows are mapped.
+ */
+async function mapInSlices(
+  owner: RecordOwner,
+  read: PlannedRead,
+  rows: readonly SourceRowOf[SourceResource][],
+  context: MappingContext,
+): Promise<{ records: PreviewRecordRow[]; issues: PreviewIssueRow[] }> {
+  const records: PreviewRecordRow[] = [];
+  const issues: PreviewIssueRow[] = [];
+  let index = 0;
+  for (let start = 0; start < rows.length; start += ROWS_PER_SLICE) {
+    await setImmediate();
+    const slice = mapBatch(owner, read, rows.slice(start, start + ROWS_PER_SLICE), context, () => index++);
+    records.push(...slice.records);
+    issues.push(...slice.issues);
+  }
+  return { records, issues };
+}
+
 /** What replacing some source ids changed: every old and new key, and the keys of usable records it took away. */
 export interface ReplacedKeys {
   keys: (string | null)[];
@@ -86,8 +113,9 @@ export async function replaceSourceIds(
   nextSeq: { value: number },
   check?: CheckReplaced,
 ): Promise<ReplacedKeys> {
-  // By key (a contact's, vehicle's or appointment's key is its trimmed source id): the key index finds them.
-  const removed = await queryRows<{
+  // By key (a contact's, vehicle's or appointment's key is its trimmed source id): the key index finds them. The rows
+  // are mapped while PostgreSQL deletes; they are numbered once the freed positions are known.
+  const removing = queryRows<{
     seq: number;
     source_id: string;
     record_key: string | null;
@@ -100,6 +128,9 @@ export async function replaceSourceIds(
           and (record_key = any(${sql.param(ids)}::text[]) or (record_key is null and source_id = any(${sql.param(ids)}::text[])))
         returning seq, source_id, record_key, status, run_id, ref_contact`,
   );
+  removing.catch(() => {});
+  const { records, issues } = await mapInSlices(owner, read, rows, context);
+  const removed = await removing;
   if (removed.length) {
     await tx.execute(
       sql`delete from preview_issues where location_id = ${owner.locationId} and record_type = ${read.recordType}
@@ -112,7 +143,10 @@ export async function replaceSourceIds(
     seqs.push(row.seq);
     freed.set(row.source_id, seqs);
   }
-  const { records, issues } = mapBatch(owner, read, rows, context, (sourceId) => freed.get(sourceId)?.shift() ?? nextSeq.value++);
+  // A source id keeps its positions, in row order; mapInSlices numbered the rows by their index.
+  const positions = records.map((record) => freed.get(record.source_id)?.shift() ?? nextSeq.value++);
+  records.forEach((record, index) => (record.seq = positions[index]!));
+  for (const issue of issues) issue.seq = positions[issue.seq]!;
   if (check) {
     // A record that was usable had a usable contact (a missing one is an error): it still has, unless its usability flipped.
     const namedUsable = removed.flatMap((row) =>
