@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { syncSessions } from "@/db/schema";
@@ -141,6 +141,17 @@ function apply(rows: SourceRows, next: Change): void {
   }
 }
 
+const acceptedAppointmentDays = (locationId: string) =>
+  db.execute<{ key: string; day: string | null }>(
+    sql`select record_key as key, appointment_date::text as day from synced_records
+        where location_id = ${locationId} and record_type = 'appointments' order by 1`,
+  );
+
+const heldAppointmentDays = (upstreamLocationId: string) =>
+  db.execute<{ key: string; day: string | null }>(
+    sql`select key, local_date::text as day from sandbox.records where location_id = ${upstreamLocationId} and type = 'appointments' order by 1`,
+  );
+
 describe("random source changes, each followed by a sync", () => {
   it("leave the sandbox holding what the policies say, for every resource", async () => {
     await fc.assert(
@@ -166,6 +177,10 @@ describe("random source changes, each followed by a sync", () => {
           expected = expectedUpstream(expected, rows, { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec", now: sampleNow });
           expect(Object.keys(expected.contact_details).length + Object.keys(expected.calendars).length).toBeGreaterThan(0);
           expect(await upstreamOf(db, location.upstreamLocationId), `after ${JSON.stringify(next)}`).toEqual(expected);
+          // What the next session plans from: each appointment the upstream holds, recorded on the day it holds it.
+          expect(await acceptedAppointmentDays(location.id), `after ${JSON.stringify(next)}`).toEqual(
+            await heldAppointmentDays(location.upstreamLocationId!),
+          );
         }
       }),
       { numRuns: 8, seed: Number(process.env.SYNC_PROPERTY_SEED ?? 20261124) },
