@@ -31,6 +31,11 @@ export interface ComputePreviewOptions {
   idsPerReread?: number;
   /** The sync session computing the preview it sends from: its own running state does not block the run. */
   sessionId?: string;
+  /**
+   * Asked between batches, at most once a second: the session computing the run stops there when it was cancelled or
+   * lost its claim (the error it throws fails the run, then leaves computePreview).
+   */
+  checkpoint?: () => Promise<void>;
   /** Map every source row, even where only the changed ones would do (as a run asked for with `rebuild` does). */
   full?: boolean;
   /**
@@ -84,6 +89,7 @@ async function mapWholeRead(db: DatabaseOrTransaction, input: RunInput, read: Pl
   const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
   try {
     for await (const batch of input.reader.read(read.resource, params, { batchSize: input.batchSize })) {
+      await input.checkpoint?.();
       const { records, issues } = mapBatch(input.owner, read, batch, input.context, () => seq++, check);
       await writing;
       const written = seq;
@@ -194,6 +200,25 @@ async function vacuumWhatWasWritten(db: Database, locationId: string): Promise<v
   }
 }
 
+/** The caller's checkpoint, asked at most once a second (it is a query), and whether an error came from it. */
+function stopsAt(checkpoint: (() => Promise<void>) | undefined) {
+  let next = 0;
+  let stop: unknown;
+  return {
+    checkpoint: checkpoint
+      ? async () => {
+          if (Date.now() < next) return;
+          next = Date.now() + 1000;
+          await checkpoint().catch((error: unknown) => {
+            stop = error;
+            throw error;
+          });
+        }
+      : undefined,
+    stoppedBy: (error: unknown) => stop !== undefined && error === stop,
+  };
+}
+
 /**
  * Computes a preview run. The location's records are the result of the runs so far: the first run (and
  * one after a change of mapping rules, source key, zone, country or SQL files, or one asked to rebuild)
@@ -211,6 +236,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
   if (!location) return;
   const reader = options.reader ?? sourceReaderFromEnvironment();
   const now = options.now ?? new Date();
+  const stopping = stopsAt(options.checkpoint);
   try {
     if (!location.sourceKey)
       throw new DomainError(
@@ -241,6 +267,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       .where(eq(previewRuns.id, runId));
 
     const input: RunInput = {
+      checkpoint: stopping.checkpoint,
       db,
       owner: { locationId: location.id, runId },
       sourceKey: location.sourceKey,
@@ -287,6 +314,14 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       );
     if (!base) await vacuumWhatWasWritten(db, location.id);
   } catch (error) {
+    if (stopping.stoppedBy(error)) {
+      const reason = error instanceof Error ? error.message : "it stopped";
+      await db
+        .update(previewRuns)
+        .set({ status: "failed", error: `The sync session computing it stopped: ${reason}`, finishedAt: new Date() })
+        .where(eq(previewRuns.id, runId));
+      throw error;
+    }
     const message =
       error instanceof DomainError
         ? error.message

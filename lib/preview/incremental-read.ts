@@ -62,11 +62,13 @@ async function readChangedIds(
   // Changed anywhere, not only inside the window: a row moved out of it is changed too.
   const changedSince = new Date(since.changedSince.getTime() - CHANGE_MARGIN_MS);
   for await (const batch of reader.read(read.resource, { sourceKey }, { batchSize: input.batchSize, filter: { changedSince } })) {
+    await input.checkpoint?.();
     for (const row of batch) await add(idsOf(row));
   }
   if (read.resource === "appointments" && since.appointmentsUntil && read.windowEnd && since.appointmentsUntil !== read.windowEnd) {
     const [from, to] = [since.appointmentsUntil, read.windowEnd].sort();
     for await (const batch of reader.read(read.resource, { sourceKey, windowStart: from, windowEnd: to }, { batchSize: input.batchSize })) {
+      await input.checkpoint?.();
       for (const row of batch) await add(idsOf(row));
     }
   }
@@ -202,6 +204,7 @@ async function compareIds(
   try {
     let mine = await nextOurs();
     for await (const theirsBatch of input.reader.readIds(read.resource, window, { batchSize: input.batchSize })) {
+      await input.checkpoint?.();
       for (const theirs of theirsBatch) {
         while (mine && byteOrder(mine.id, theirs.id) < 0) {
           await add([mine.id]);

@@ -28,6 +28,8 @@ export interface RunInput {
   batchSize?: number;
   /** Changed source ids re-read per query (default: lib/preview/incremental-read.ts). */
   idsPerReread?: number;
+  /** Asked between batches (ComputePreviewOptions.checkpoint): throws when the run must stop. */
+  checkpoint?: () => Promise<void>;
 }
 
 /**

@@ -79,6 +79,7 @@ async function computeFreshPreview(
         reader: input.reader,
         now: input.now,
         sessionId: fence.sessionId,
+        checkpoint: () => fence.checkpoint(),
         observed: input.observed,
       });
       const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created.id));
