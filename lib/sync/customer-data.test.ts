@@ -11,6 +11,7 @@ import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-r
 import { confirmRemovals } from "./confirm-removals";
 import { sampleNow as now, sampleSourceRows } from "./testing/sample-source";
 import { createConnectedLocation, runManualTestSync, runTestSync, sandboxRequests, sandboxStored, useSyncSandbox } from "./testing/sync-test-setup";
+import { forgetUnsyncedKeys, unsyncedKeysKnown } from "./unsynced-keys";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -130,72 +131,82 @@ describe("customers' data upstream", () => {
     expect(Object.values(after.openings)).toHaveLength(1);
   });
 
-  it("stops before sending when the source suddenly returns no customers and no appointments, and sends once a person confirms", async () => {
-    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
-    const rows = sampleSourceRows();
-    rows.customers = Array.from({ length: 60 }, (_, index) => sourceCustomer(`cu${index + 1}`));
-    rows.appointments = Array.from({ length: 60 }, (_, index) =>
-      sourceAppointment(`a${index + 1}`, `2026-02-${String((index % 28) + 1).padStart(2, "0")}`, {
-        customer_id: `cu${index + 1}`,
-        status: "completed",
-      }),
-    );
-    await sync(location.id, rows);
-    const before = await upstreamState(location.upstreamLocationId);
-    const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
+  // The first preview, computed after the first sync, starts the location's unsynced keys: the next session plans, and
+  // counts what it would remove, from them alone (lib/sync/unsynced-keys.ts); without them it compares the whole location.
+  it.each([
+    ["by comparing the whole location", false],
+    ["from the unsynced keys", true],
+  ])(
+    "stops before sending when the source suddenly returns no customers and no appointments, and sends once a person confirms (planned %s)",
+    async (_, ledger) => {
+      const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+      const rows = sampleSourceRows();
+      rows.customers = Array.from({ length: 60 }, (_, index) => sourceCustomer(`cu${index + 1}`));
+      rows.appointments = Array.from({ length: 60 }, (_, index) =>
+        sourceAppointment(`a${index + 1}`, `2026-02-${String((index % 28) + 1).padStart(2, "0")}`, {
+          customer_id: `cu${index + 1}`,
+          status: "completed",
+        }),
+      );
+      await sync(location.id, rows);
+      if (!ledger) await forgetUnsyncedKeys(db, location.id);
+      expect(await unsyncedKeysKnown(db, location.id)).toBe(ledger);
+      const before = await upstreamState(location.upstreamLocationId);
+      const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
 
-    const empty = { ...rows, customers: [], appointments: [] };
-    const stopped = await sync(location.id, empty, "failed");
-    expect(stopped.removalStop!.checks.map(({ step, removals, held, threshold }) => ({ step, removals, held, threshold }))).toEqual([
-      { step: "contact_details", removals: 60, held: 60, threshold: 49 },
-      { step: "appointments", removals: 60, held: 60, threshold: 49 },
-    ]);
-    expect(stopped.removalStop!.checks[0]!.examples).toEqual(["cu1", "cu10", "cu11", "cu12", "cu13"]);
-    expect(stopped.error).toMatch(
-      /^Stopped before sending anything: it would unsubscribe 60 of the 60 contacts the upstream holds .* and remove 60 of the 60 appointments/,
-    );
-    // Nothing at all was sent: not even the session was opened.
-    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore)).toEqual([]);
-    expect(await upstreamState(location.upstreamLocationId)).toEqual(before);
-    const [flagged] = await db.select().from(locations).where(eq(locations.id, location.id));
-    expect(flagged!.attentionReason).toMatch(/^The last sync stopped before sending anything: it would unsubscribe 60/);
+      const empty = { ...rows, customers: [], appointments: [] };
+      const stopped = await sync(location.id, empty, "failed");
+      expect(stopped.removalStop!.checks.map(({ step, removals, held, threshold }) => ({ step, removals, held, threshold }))).toEqual([
+        { step: "contact_details", removals: 60, held: 60, threshold: 49 },
+        { step: "appointments", removals: 60, held: 60, threshold: 49 },
+      ]);
+      expect(stopped.removalStop!.checks[0]!.examples).toEqual(["cu1", "cu10", "cu11", "cu12", "cu13"]);
+      expect(stopped.error).toMatch(
+        /^Stopped before sending anything: it would unsubscribe 60 of the 60 contacts the upstream holds .* and remove 60 of the 60 appointments/,
+      );
+      // Nothing at all was sent: not even the session was opened.
+      expect((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore)).toEqual([]);
+      expect(await upstreamState(location.upstreamLocationId)).toEqual(before);
+      const [flagged] = await db.select().from(locations).where(eq(locations.id, location.id));
+      expect(flagged!.attentionReason).toMatch(/^The last sync stopped before sending anything: it would unsubscribe 60/);
 
-    // A scheduled or manual retry without a confirmation stops again.
-    const again = await sync(location.id, empty, "failed");
-    expect(again.removalStop).not.toBeNull();
+      // A scheduled or manual retry without a confirmation stops again.
+      const again = await sync(location.id, empty, "failed");
+      expect(again.removalStop).not.toBeNull();
 
-    const actor = systemActorAs("support@example.test", "198.51.100.7");
-    await expect(confirmRemovals({ db, actor }, { sessionId: stopped.id, reason: "The salon closed its customer book" })).rejects.toThrow(
-      /later session/,
-    );
-    // Two people confirming at once start one session; the other is told it is already open.
-    const attempts = await Promise.allSettled(
-      Array.from({ length: 5 }, () => confirmRemovals({ db, actor }, { sessionId: again.id, reason: "The salon closed its customer book" })),
-    );
-    const started = attempts.filter((attempt) => attempt.status === "fulfilled");
-    expect(started).toHaveLength(1);
-    for (const attempt of attempts) if (attempt.status === "rejected") expect(String(attempt.reason)).toMatch(/already open|later session/);
-    const confirmed = (started[0] as PromiseFulfilledResult<{ sessionId: string }>).value;
-    await runRequested(confirmed.sessionId, empty);
-    const after = await upstreamState(location.upstreamLocationId);
-    expect(after.appointments).toEqual({});
-    expect(
-      Object.values(after.contact_details).every((contact) => contact.email_subscribed === false && contact.text_message_subscribed === false),
-    ).toBe(true);
-    expect(Object.keys(after.contact_details)).toHaveLength(60);
-    const audits = await db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, "sync.removals_confirmed"), eq(auditLog.targetId, location.id)));
-    expect(audits).toHaveLength(1);
-    const [audit] = audits;
-    expect(audit).toMatchObject({
-      actorEmail: "support@example.test",
-      details: expect.objectContaining({ reason: "The salon closed its customer book", sessionId: confirmed.sessionId }),
-    });
-    const [cleared] = await db.select().from(locations).where(eq(locations.id, location.id));
-    expect(cleared!.attentionReason).toBeNull();
-  });
+      const actor = systemActorAs("support@example.test", "198.51.100.7");
+      await expect(confirmRemovals({ db, actor }, { sessionId: stopped.id, reason: "The salon closed its customer book" })).rejects.toThrow(
+        /later session/,
+      );
+      // Two people confirming at once start one session; the other is told it is already open.
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 5 }, () => confirmRemovals({ db, actor }, { sessionId: again.id, reason: "The salon closed its customer book" })),
+      );
+      const started = attempts.filter((attempt) => attempt.status === "fulfilled");
+      expect(started).toHaveLength(1);
+      for (const attempt of attempts) if (attempt.status === "rejected") expect(String(attempt.reason)).toMatch(/already open|later session/);
+      const confirmed = (started[0] as PromiseFulfilledResult<{ sessionId: string }>).value;
+      await runRequested(confirmed.sessionId, empty);
+      const after = await upstreamState(location.upstreamLocationId);
+      expect(after.appointments).toEqual({});
+      expect(
+        Object.values(after.contact_details).every((contact) => contact.email_subscribed === false && contact.text_message_subscribed === false),
+      ).toBe(true);
+      expect(Object.keys(after.contact_details)).toHaveLength(60);
+      const audits = await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "sync.removals_confirmed"), eq(auditLog.targetId, location.id)));
+      expect(audits).toHaveLength(1);
+      const [audit] = audits;
+      expect(audit).toMatchObject({
+        actorEmail: "support@example.test",
+        details: expect.objectContaining({ reason: "The salon closed its customer book", sessionId: confirmed.sessionId }),
+      });
+      const [cleared] = await db.select().from(locations).where(eq(locations.id, location.id));
+      expect(cleared!.attentionReason).toBeNull();
+    },
+  );
 
   it("lets a small change through without asking", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });

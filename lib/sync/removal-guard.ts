@@ -7,6 +7,7 @@ import { goneContactCondition, UNSUBSCRIBE_ITEM_KEY } from "./plan/gone-contacts
 import { plannedItemsOf } from "./run-step";
 import { isPending, type StepRow } from "./session-steps";
 import { stepsByName } from "./steps/all-steps";
+import { plannedAppointmentRemovals } from "./steps/bulk-steps";
 import type { StepContext } from "./steps/sync-step";
 import type { SyncConfig } from "./sync-config";
 
@@ -84,10 +85,11 @@ async function checkContacts(context: StepContext): Promise<RemovalCheck | null>
 async function checkAppointments(context: StepContext, rangeKeys: string[]): Promise<RemovalCheck | null> {
   const { db } = context;
   const locationId = context.location.id;
+  const ranges = rangeKeys.map(parseRangeKey);
   // The ranges as plain conditions: the planner then reads only their dates through synced_records_date_idx (joined to a
   // set-returning function it guessed 100 ranges and read every appointment of the location, ~0.8 s at a million).
   const inRanges = sql.join(
-    rangeKeys.map(parseRangeKey).map((range) => sql`s.appointment_date between ${range.startDate} and ${range.endDate}`),
+    ranges.map((range) => sql`s.appointment_date between ${range.startDate} and ${range.endDate}`),
     sql` or `,
   );
   const removed = () => sql`
@@ -95,11 +97,14 @@ async function checkAppointments(context: StepContext, rangeKeys: string[]): Pro
     where s.location_id = ${locationId} and s.record_type = 'appointments' and (${inRanges})
       and not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = 'appointments'
                       and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;
-  const [count] = await queryRows<{ count: number }>(db, sql`select count(*)::int as count ${removed()}`);
+  const planned = plannedAppointmentRemovals.get(context);
+  const count = planned
+    ? [...planned].reduce((sum, [day, removals]) => sum + (ranges.some((range) => range.startDate <= day && day <= range.endDate) ? removals : 0), 0)
+    : (await queryRows<{ count: number }>(db, sql`select count(*)::int as count ${removed()}`))[0]!.count;
   return measured(
     context.config,
     "appointments",
-    count!.count,
+    count,
     async () =>
       (
         await queryRows<{ count: number }>(

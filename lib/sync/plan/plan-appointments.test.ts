@@ -22,10 +22,10 @@ describe("planAppointments", () => {
         accepted("appointments", "a2", "2026-03-20"),
       ]);
     // Both accepted appointments are gone from the (empty) preview: their dates are touched.
-    expect(await plan(location.id)).toEqual({ mode: "touched", keys: ["2026-02-05..2026-02-05", "2026-03-20..2026-03-20"] });
+    expect(await plan(location.id)).toEqual({ mode: "touched", keys: ["2026-02-05..2026-02-05", "2026-03-20..2026-03-20"], removedByDay: null });
 
     await db.insert(syncedRecords).values(accepted("appointments", "a3", null));
-    expect(await plan(location.id)).toEqual({ mode: "fallback", keys: ["2026-03-10..2026-09-10"] });
+    expect(await plan(location.id)).toEqual({ mode: "fallback", keys: ["2026-03-10..2026-09-10"], removedByDay: null });
   });
 
   it("sends the whole history by month while no appointment was accepted, though contacts were", async () => {
@@ -42,6 +42,7 @@ describe("planAppointments", () => {
         "2026-08-01..2026-08-31",
         "2026-09-01..2026-09-10",
       ],
+      removedByDay: null,
     });
   });
 });

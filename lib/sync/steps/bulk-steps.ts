@@ -71,6 +71,13 @@ export const vehiclesStep: SyncStep = {
   },
 };
 
+/**
+ * The session's appointment plan, per touched day, counted what it takes away (AppointmentPlan.removedByDay): the
+ * removal valve, which plans the items before anything is sent, reads it instead of counting again. Only for a plan
+ * made by this session's claim (a takeover or a resume loads its items).
+ */
+export const plannedAppointmentRemovals = new WeakMap<StepContext, ReadonlyMap<string, number>>();
+
 export const appointmentsStep: SyncStep = {
   name: "appointments",
   recordType: "appointments",
@@ -83,6 +90,7 @@ export const appointmentsStep: SyncStep = {
       today: localToday(context.now, timeZone),
       horizonEnd: appointmentHorizonEnd(context.now, timeZone),
     });
+    if (plan.removedByDay) plannedAppointmentRemovals.set(context, plan.removedByDay);
     return plan.keys;
   },
   async send(context, key) {
