@@ -200,22 +200,25 @@ async function vacuumWhatWasWritten(db: Database, locationId: string): Promise<v
   }
 }
 
-/** The caller's checkpoint, asked at most once a second (it is a query), and whether an error came from it. */
+/**
+ * The caller's checkpoint, asked at most once a second (it is a query), and whether an error came from it (a read
+ * started ahead asks too, so more than one may have).
+ */
 function stopsAt(checkpoint: (() => Promise<void>) | undefined) {
   let next = 0;
-  let stop: unknown;
+  const stops = new Set<unknown>();
   return {
     checkpoint: checkpoint
       ? async () => {
           if (Date.now() < next) return;
           next = Date.now() + 1000;
           await checkpoint().catch((error: unknown) => {
-            stop = error;
+            stops.add(error);
             throw error;
           });
         }
       : undefined,
-    stoppedBy: (error: unknown) => stop !== undefined && error === stop,
+    stoppedBy: (error: unknown) => stops.has(error),
   };
 }
 
