@@ -169,11 +169,21 @@ async function skippedRecordsOf(context: StepContext, definition: SyncStep): Pro
   return (await context.skippedCounts)[definition.recordType] ?? { invalid: 0, excluded: 0 };
 }
 
+const skippedColumns = (skipped: SkippedCounts | null) =>
+  skipped ? sql`, records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded}` : sql``;
+
 /** The step's columns once it succeeded. */
 async function succeededColumns(context: StepContext, definition: SyncStep) {
-  const skipped = await skippedRecordsOf(context, definition);
-  const counts = skipped ? sql`, records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded}` : sql``;
-  return sql`status = 'succeeded', error = null, finished_at = now()${counts}`;
+  return sql`status = 'succeeded', error = null, finished_at = now()${skippedColumns(await skippedRecordsOf(context, definition))}`;
+}
+
+/**
+ * What a step that failed for good left out, when it is known whole: a step sent from the preview takes it from the
+ * preview's count (a failed count leaves it unsaid); a streamed step had read only part of its records.
+ */
+async function failedSkippedColumns(context: StepContext, definition: SyncStep) {
+  if (context.stream || !context.skippedCounts) return sql``;
+  return skippedColumns(await skippedRecordsOf(context, definition).catch(() => null));
 }
 
 async function runOnce(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep): Promise<void> {
@@ -215,9 +225,11 @@ export async function runStep(context: StepContext, recorder: AttemptRecorder, s
       if (isStopping(error)) throw error;
       const reason = describeSyncError(error);
       const final = attempt >= config.stepAttempts || !isRetryableStepError(error);
+      const skipped = final ? await failedSkippedColumns(context, definition) : sql``;
       await fence.write((tx) =>
         tx.execute(
-          sql`update sync_steps set status = ${final ? "failed" : "running"}, error = ${reason}, finished_at = ${final ? new Date().toISOString() : null} where id = ${step.id}`,
+          sql`update sync_steps set status = ${final ? "failed" : "running"}, error = ${reason}, finished_at = ${final ? new Date().toISOString() : null}${skipped}
+              where id = ${step.id}`,
         ),
       );
       if (final) throw new StepFailedError(step.name, reason);

@@ -6,7 +6,8 @@ import { systemActor } from "@/lib/audit/record-audit-event";
 import { systemContext } from "@/lib/operations/context";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
-import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
+import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
+import { sourceAppointment } from "@/lib/source/testing/source-row-factories";
 import { closeUpstreamSession } from "./close-upstream-session";
 import { requestSyncSession } from "./request-session";
 import { runSession, type RunSessionOptions } from "./run-session";
@@ -174,6 +175,40 @@ describe("faults", () => {
       .where(and(eq(syncSteps.sessionId, resumed.sessionId!), eq(syncSteps.name, "openings"), gt(syncStepItems.attempts, 0)));
     expect(resent).toEqual([{ key: failedKey }]);
     await expectSandboxMatches(location);
+  });
+
+  it("a step sent from the preview that fails for good still says what it left out", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    rows.appointments!.push(sourceAppointment("a-ghost", "2026-03-20", { customer_id: "ghost", status: "completed" }));
+    const run = (reader: SourceRows = rows) =>
+      requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null }).then(async (requested) => {
+        await runSession(systemContext(testDb.db), {
+          sessionId: requested.sessionId!,
+          ...options({
+            reader: createArraySourceReader(reader),
+            client: { ...noWaits, maxAttempts: 1 },
+            config: { stepBackoffMs: 0, stepAttempts: 1 },
+          }),
+        });
+        await computeQueuedPreview(testDb.db, location.id, createArraySourceReader(reader), sampleNow);
+        return sessionOf(requested.sessionId!);
+      });
+    // A first sync streams from the source and counts what it leaves out as it reads.
+    const first = await run();
+    const firstAppointments = first.steps.find((step) => step.name === "appointments")!;
+    expect(firstAppointments).toMatchObject({ status: "succeeded", recordsInvalid: 1 });
+
+    const changed = structuredClone(rows);
+    changed.appointments!.find((row) => row.id === "a1")!.price = "99.00";
+    await injectFault(db, { target: "batch_sync_appointments", mode: { kind: "status", status: 502 }, count: 1000 });
+    const failed = await run(changed);
+    expect(failed.session).toMatchObject({ status: "failed", streamed: false, currentStep: "appointments" });
+    expect(failed.steps.find((step) => step.name === "appointments")).toMatchObject({
+      status: "failed",
+      recordsInvalid: 1,
+      recordsExcluded: firstAppointments.recordsExcluded,
+    });
   });
 
   it("closes an upstream session left open, explicitly, and records the exchange", async () => {
