@@ -261,6 +261,49 @@ describe("computePreview", () => {
     expect({ contacts: await recordsOf("contact_details"), failed: await recordsOf(type) }).toEqual(before);
   });
 
+  it("leaves nothing reading the source once an incremental run failed, though the next resource was being read ahead", async () => {
+    const rows = { ...sourceRows(), appointments: Array.from({ length: 20 }, (_, index) => appointment(`a${index}`, { customer_id: "cu1" })) };
+    await runPreview(rows);
+    const reader = createArraySourceReader({ ...rows, appointments: rows.appointments.map((row) => ({ ...row, price: "99.00" })) });
+    const [read, count] = [reader.read.bind(reader), reader.count.bind(reader)];
+    // The customers' count fails once the appointments are being read ahead, slowly.
+    reader.count = async (resource, params) => {
+      if (resource === "customers") throw new Error("the source went away");
+      return count(resource, params);
+    };
+    let returned = false;
+    let readAfterReturn = 0;
+    reader.read = async function* (resource, params, options) {
+      for await (const batch of read(resource, params, options)) {
+        if (resource === "appointments") await new Promise((resolve) => setTimeout(resolve, 30));
+        if (returned) readAfterReturn++;
+        yield batch;
+      }
+    };
+    const [run] = await db.insert(previewRuns).values({ locationId }).returning();
+    await computePreview(systemContext(testDb.db), { runId: run!.id, reader, now, batchSize: 2 });
+    returned = true;
+    expect((await db.select().from(previewRuns).where(eq(previewRuns.id, run!.id)))[0]).toMatchObject({ status: "failed", mode: "incremental" });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(readAfterReturn).toBe(0);
+  });
+
+  it("keeps a changed record where it was among the location's records; a new one goes last", async () => {
+    const unchanged = new Date("2020-01-01T00:00:00Z");
+    const rows = { ...sourceRows(), customers: ["cu1", "cu2", "cu3", "cu4"].map((id) => customer(id, { updated_at: unchanged })) };
+    await runPreview(rows);
+    const before = (await recordsOf("contact_details")).map((record) => record.sourceId);
+    const changedAt = new Date(Date.now() + 60_000);
+    rows.customers = [
+      ...rows.customers.map((row) => (row.id === "cu2" ? { ...row, last_name: "Changed", updated_at: changedAt } : row)),
+      customer("cu0", { updated_at: changedAt }),
+    ];
+    expect(await runPreview(rows)).toMatchObject({ status: "succeeded", mode: "incremental" });
+    const after = await recordsOf("contact_details");
+    expect(after.map((record) => record.sourceId)).toEqual([...before, "cu0"]);
+    expect(after.find((record) => record.sourceId === "cu2")!.payload).toMatchObject({ last_name: "Changed" });
+  });
+
   it("fails with a plain message when the location has no source key", async () => {
     await db.update(locations).set({ sourceKey: null }).where(eq(locations.id, locationId));
     const run = await runPreview();

@@ -8,7 +8,7 @@ import type { SourceReader } from "@/lib/source/source-reader";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { defaultDateTimeStyle } from "@/lib/upstream/formats";
 import { forgetUnsyncedKeys, startLedgerByComparison } from "@/lib/sync/unsynced-keys";
-import { applySourceChanges, isTracked, startSourceChanges, type Since, type SourceChanges } from "./incremental-read";
+import { applySourceChanges, isTracked, readSourceAhead, type Since } from "./incremental-read";
 import { forgetRecordCounts, setRecordCount } from "./preview-record-counts";
 import { deleteRecordsOfType, mapBatch, type RunInput } from "./map-source-rows";
 import { createPreviewChecks, type CheckPreviewRow } from "./preview-checks";
@@ -19,6 +19,7 @@ import { planPreviewReads, type PlannedRead } from "./preview-plan";
 import { prepareRecheck, recheckDependents, recheckTargets } from "./recheck-preview";
 import { createIncrementalChecks, type IncrementalChecks } from "./incremental-checks";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
+import { LeaseLostError, SessionCancelledError } from "@/lib/sync/session-fence";
 import { vacuumAfterBulkWrite } from "@/db/vacuum-after-bulk-write";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 
@@ -33,7 +34,8 @@ export interface ComputePreviewOptions {
   sessionId?: string;
   /**
    * Asked between batches, at most once a second: the session computing the run stops there when it was cancelled or
-   * lost its claim (the error it throws fails the run, then leaves computePreview).
+   * lost its claim (SessionCancelledError, LeaseLostError: the run fails with the reason, and the error leaves
+   * computePreview; any other error fails the run as any failure does).
    */
   checkpoint?: () => Promise<void>;
   /** Map every source row, even where only the changed ones would do (as a run asked for with `rebuild` does). */
@@ -147,36 +149,34 @@ async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: Pl
     return (checks = await createIncrementalChecks(tx, locationId));
   };
   const since: Since = { changedSince: base.sourceReadAt!, appointmentsUntil: base.appointmentsUntil };
-  const tracked = plan.filter((read) => isTracked(read.resource));
-  const started = new Map<PlannedRead, SourceChanges>();
-  const changesOf = (read: PlannedRead) => started.get(read) ?? started.set(read, startSourceChanges(input, read, since)).get(read)!;
-  for (const read of plan) {
-    // Contacts are checked by recheckTargets; vehicles, appointments and openings as they are mapped.
-    const dependent = targetTypes.has(read.recordType) ? undefined : await targetsChecked();
-    if (isTracked(read.resource)) {
-      const changes = changesOf(read);
-      // The next tracked resource's source reads start once this one's are done, and run while its records are written.
-      const next = tracked[tracked.indexOf(read) + 1];
-      if (next)
-        changes.changed.then(
-          () => changesOf(next),
-          () => {},
+  const readsAhead = readSourceAhead(
+    input,
+    plan.filter((read) => isTracked(read.resource)),
+    since,
+  );
+  try {
+    for (const read of plan) {
+      // Contacts are checked by recheckTargets; vehicles, appointments and openings as they are mapped.
+      const dependent = targetTypes.has(read.recordType) ? undefined : await targetsChecked();
+      if (isTracked(read.resource)) {
+        const mapped = await applySourceChanges(
+          tx,
+          input,
+          readsAhead.take(read),
+          since,
+          (rows) => setProgress(input.db, runId, read.recordType, rows, false),
+          dependent?.replaced,
         );
-      const mapped = await applySourceChanges(
-        tx,
-        input,
-        changes,
-        since,
-        (rows) => setProgress(input.db, runId, read.recordType, rows, false),
-        dependent?.replaced,
-      );
-      await setProgress(input.db, runId, read.recordType, mapped, true);
-      continue;
+        await setProgress(input.db, runId, read.recordType, mapped, true);
+        continue;
+      }
+      // The catalogue is checked whole by recheckTargets; what names a calendar or service is re-checked only if its
+      // usability flipped.
+      await deleteRecordsOfType(tx, locationId, read.recordType);
+      await mapWholeRead(tx, input, read, dependent?.wholeRead());
     }
-    // The catalogue is checked whole by recheckTargets; what names a calendar or service is re-checked only if its
-    // usability flipped.
-    await deleteRecordsOfType(tx, locationId, read.recordType);
-    await mapWholeRead(tx, input, read, dependent?.wholeRead());
+  } finally {
+    await readsAhead.close();
   }
   await targetsChecked();
   await phaseClock.time("check", () => recheckDependents(tx, locationId));
@@ -200,35 +200,27 @@ async function vacuumWhatWasWritten(db: Database, locationId: string): Promise<v
   }
 }
 
-/**
- * The caller's checkpoint, asked at most once a second (it is a query), and whether an error came from it (a read
- * started ahead asks too, so more than one may have).
- */
-function stopsAt(checkpoint: (() => Promise<void>) | undefined) {
+/** The caller's checkpoint, asked at most once a second (it is a query). */
+function atMostEverySecond(checkpoint: (() => Promise<void>) | undefined): (() => Promise<void>) | undefined {
+  if (!checkpoint) return undefined;
   let next = 0;
-  const stops = new Set<unknown>();
-  return {
-    checkpoint: checkpoint
-      ? async () => {
-          if (Date.now() < next) return;
-          next = Date.now() + 1000;
-          await checkpoint().catch((error: unknown) => {
-            stops.add(error);
-            throw error;
-          });
-        }
-      : undefined,
-    stoppedBy: (error: unknown) => stops.has(error),
+  return async () => {
+    if (Date.now() < next) return;
+    next = Date.now() + 1000;
+    await checkpoint();
   };
 }
+
+/** The session computing the run was cancelled or taken over (its checkpoint said so): the run stops, and so does the session. */
+const isSessionStop = (error: unknown) => error instanceof SessionCancelledError || error instanceof LeaseLostError;
 
 /**
  * Computes a preview run. The location's records are the result of the runs so far: the first run (and
  * one after a change of mapping rules, source key, zone, country or SQL files, or one asked to rebuild)
  * maps every source row; later runs re-map only the rows changed since the base run and re-check what
  * those changes touch, all in one transaction, so pages and syncs see the previous run's records until
- * this one commits. Cross-checks, diff and counts are SQL. Memory is bounded by one batch (plus the ids
- * of one batch of changes).
+ * this one commits. Cross-checks, diff and counts are SQL. Memory is bounded by one batch (an incremental
+ * run: one batch of changed rows, and the next resource's read ahead).
  */
 export async function computePreview(ctx: OperationContext, input: { runId: string } & ComputePreviewOptions): Promise<void> {
   const { db } = ctx;
@@ -239,7 +231,6 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
   if (!location) return;
   const reader = options.reader ?? sourceReaderFromEnvironment();
   const now = options.now ?? new Date();
-  const stopping = stopsAt(options.checkpoint);
   try {
     if (!location.sourceKey)
       throw new DomainError(
@@ -270,7 +261,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       .where(eq(previewRuns.id, runId));
 
     const input: RunInput = {
-      checkpoint: stopping.checkpoint,
+      checkpoint: atMostEverySecond(options.checkpoint),
       db,
       owner: { locationId: location.id, runId },
       sourceKey: location.sourceKey,
@@ -317,12 +308,12 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       );
     if (!base) await vacuumWhatWasWritten(db, location.id);
   } catch (error) {
-    if (stopping.stoppedBy(error)) {
-      const reason = error instanceof Error ? error.message : "it stopped";
+    if (isSessionStop(error)) {
       await db
         .update(previewRuns)
-        .set({ status: "failed", error: `The sync session computing it stopped: ${reason}`, finishedAt: new Date() })
-        .where(eq(previewRuns.id, runId));
+        .set({ status: "failed", error: `The sync session computing it stopped: ${(error as Error).message}`, finishedAt: new Date() })
+        .where(eq(previewRuns.id, runId))
+        .catch((failed: unknown) => console.error(`[preview] run ${runId} could not be marked stopped: ${describeErrorForLog(failed)}`));
       throw error;
     }
     const message =

@@ -264,52 +264,57 @@ describe("an incremental preview", () => {
     expect((await run(locationId, rows)).mode).toBe("full");
   });
 
-  it("reads a SQL source incrementally: edits, moves, cancellations, deletions, additions and duplicated ids", async () => {
-    const [sourceKey] = await generateDemoSource(db, {
-      locations: 1,
-      contacts: 80,
-      years: 1,
-      seed: 11,
-      today: "2026-03-10",
-      sourceKeys: ["sql-incremental"],
-    });
-    const reader = createSqlSourceReader({ url: testDb.url });
-    try {
-      const runWith = async (locationId: string, full = false) => {
-        const [created] = await db.insert(previewRuns).values({ locationId }).returning();
-        await computePreview(systemContext(testDb.db), { runId: created!.id, reader, now, full });
-        const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created!.id));
-        expect(done).toMatchObject({ status: "succeeded" });
-        return done!;
-      };
-      const sqlLocation = async (name: string) => {
-        const [location] = await db.insert(locations).values({ name, timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
-        return location!.id;
-      };
-      const incremental = await sqlLocation("sql incremental");
-      await runWith(incremental);
-      const key = sourceKey!;
-      await sql`update demo_source.customers set first_name = 'Edited', updated_at = now() where source_key = ${key} and id % 7 = 0`;
-      await sql`update demo_source.customers set customer_no = (select customer_no from demo_source.customers where source_key = ${key} order by id limit 1), updated_at = now()
+  // On the source's two connections: the changed ids re-read at once and read ahead, or (5 at a time) in batches beside
+  // the next resource's read ahead.
+  it.each([undefined, 5])(
+    "reads a SQL source incrementally: edits, moves, cancellations, deletions, additions and duplicated ids (ids per re-read: %s)",
+    async (idsPerReread) => {
+      const [sourceKey] = await generateDemoSource(db, {
+        locations: 1,
+        contacts: 80,
+        years: 1,
+        seed: 11,
+        today: "2026-03-10",
+        sourceKeys: [`sql-incremental-${idsPerReread ?? "all"}`],
+      });
+      const reader = createSqlSourceReader({ url: testDb.url });
+      try {
+        const runWith = async (locationId: string, full = false) => {
+          const [created] = await db.insert(previewRuns).values({ locationId }).returning();
+          await computePreview(systemContext(testDb.db), { runId: created!.id, reader, now, full, idsPerReread });
+          const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created!.id));
+          expect(done).toMatchObject({ status: "succeeded" });
+          return done!;
+        };
+        const sqlLocation = async (name: string) => {
+          const [location] = await db.insert(locations).values({ name, timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
+          return location!.id;
+        };
+        const incremental = await sqlLocation("sql incremental");
+        await runWith(incremental);
+        const key = sourceKey!;
+        await sql`update demo_source.customers set first_name = 'Edited', updated_at = now() where source_key = ${key} and id % 7 = 0`;
+        await sql`update demo_source.customers set customer_no = (select customer_no from demo_source.customers where source_key = ${key} order by id limit 1), updated_at = now()
                 where source_key = ${key} and id = (select max(id) from demo_source.customers where source_key = ${key})`;
-      await sql`delete from demo_source.customers where source_key = ${key} and id % 11 = 0`;
-      await sql`update demo_source.appointments set starts_at = starts_at + interval '2 days', ends_at = ends_at + interval '2 days', updated_at = now() where source_key = ${key} and id % 9 = 0`;
-      await sql`update demo_source.appointments set status = 'canceled', updated_at = now() where source_key = ${key} and id % 13 = 0`;
-      await sql`delete from demo_source.appointments where source_key = ${key} and id % 17 = 0`;
-      await sql`insert into demo_source.appointments (source_key, id, customer_no, service_id, staff_id, starts_at, ends_at, price, status)
+        await sql`delete from demo_source.customers where source_key = ${key} and id % 11 = 0`;
+        await sql`update demo_source.appointments set starts_at = starts_at + interval '2 days', ends_at = ends_at + interval '2 days', updated_at = now() where source_key = ${key} and id % 9 = 0`;
+        await sql`update demo_source.appointments set status = 'canceled', updated_at = now() where source_key = ${key} and id % 13 = 0`;
+        await sql`delete from demo_source.appointments where source_key = ${key} and id % 17 = 0`;
+        await sql`insert into demo_source.appointments (source_key, id, customer_no, service_id, staff_id, starts_at, ends_at, price, status)
                 select source_key, id + 100000, customer_no, service_id, staff_id, starts_at + interval '1 hour', ends_at + interval '1 hour', price, status
                 from demo_source.appointments where source_key = ${key} and id % 19 = 0`;
-      const next = await runWith(incremental);
-      expect(next.mode).toBe("incremental");
-      const reference = await sqlLocation("sql full");
-      const full = await runWith(reference, true);
-      expect(full.mode).toBe("full");
-      expect(await contentOf(incremental)).toEqual(await contentOf(reference));
-      expect(next.counts).toEqual(full.counts);
-    } finally {
-      await reader.close();
-    }
-  });
+        const next = await runWith(incremental);
+        expect(next.mode).toBe("incremental");
+        const reference = await sqlLocation("sql full");
+        const full = await runWith(reference, true);
+        expect(full.mode).toBe("full");
+        expect(await contentOf(incremental)).toEqual(await contentOf(reference));
+        expect(next.counts).toEqual(full.counts);
+      } finally {
+        await reader.close();
+      }
+    },
+  );
 
   it("refuses to change the records while a sync session sends from them", async () => {
     const locationId = await createLocation("busy");
