@@ -120,9 +120,10 @@ function startSourceChanges(input: RunInput, read: PlannedRead, since: Since, si
 export function readSourceAhead(input: RunInput, tracked: readonly PlannedRead[], since: Since) {
   const stop = new AbortController();
   const started = new Map<PlannedRead, SourceChanges>();
+  const taken = new Set<PlannedRead>();
   const inFlight = new Set<Promise<unknown>>();
   const start = (read: PlannedRead) => {
-    if (stop.signal.aborted || started.has(read)) return;
+    if (stop.signal.aborted || started.has(read) || taken.has(read)) return;
     const changes = startSourceChanges(input, read, since, stop.signal);
     started.set(read, changes);
     const settled = Promise.allSettled([changes.count, changes.changed]);
@@ -134,6 +135,7 @@ export function readSourceAhead(input: RunInput, tracked: readonly PlannedRead[]
       start(read);
       const changes = started.get(read)!;
       started.delete(read);
+      taken.add(read);
       const next = tracked[tracked.indexOf(read) + 1];
       if (next)
         changes.changed.then(
