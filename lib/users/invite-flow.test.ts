@@ -204,6 +204,25 @@ describe("updateUser", () => {
     await expect(updateUser({ db: testDb.db, actor: admin }, { userId: only.id, role: "support" })).rejects.toMatchObject({ code: "CONFLICT" });
     await expect(updateUser({ db: testDb.db, actor: admin }, { userId: only.id, active: false })).rejects.toMatchObject({ code: "CONFLICT" });
   });
+
+  it("refuses an admin's change of their own role or access, which the users page does not offer; another admin may", async () => {
+    const first = await createUser(
+      { db: testDb.db, actor: admin },
+      { email: "self@example.test", name: "", role: "admin", password: "a long enough password" },
+    );
+    await createUser({ db: testDb.db, actor: admin }, { email: "other@example.test", name: "", role: "admin", password: "a long enough password" });
+    const self = { id: first.id, role: "admin", email: "self@example.test" } as const;
+    for (const change of [{ role: "support" }, { active: false }] as const)
+      await expect(updateUser({ db: testDb.db, actor: self }, { userId: first.id, ...change })).rejects.toMatchObject({
+        code: "CONFLICT",
+        message: "You cannot change your own role or deactivate yourself: another admin can.",
+      });
+    // Saying what is already so changes nothing and is not refused.
+    await updateUser({ db: testDb.db, actor: self }, { userId: first.id, role: "admin", active: true });
+    await updateUser({ db: testDb.db, actor: admin }, { userId: first.id, role: "support" });
+    const [after] = await testDb.db.select().from(users).where(eq(users.id, first.id));
+    expect(after).toMatchObject({ role: "support", active: true });
+  });
 });
 
 describe("listUsers", () => {

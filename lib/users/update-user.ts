@@ -20,6 +20,9 @@ export async function updateUser(ctx: OperationContext, { userId, ...input }: Up
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('users.admins'))`);
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw new DomainError("NOT_FOUND", "User not found.");
+    // The users page offers neither: an admin's own role and access are changed by another admin.
+    if (user.id === actor.id && ((input.role && changedRole(user.role, input.role)) || (input.active === false && user.active)))
+      throw new DomainError("CONFLICT", "You cannot change your own role or deactivate yourself: another admin can.");
     const managesUsers = can(user, "users.manage");
     const losesAdmin =
       managesUsers && user.active && ((input.role && !can({ id: user.id, role: input.role }, "users.manage")) || input.active === false);
