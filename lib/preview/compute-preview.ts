@@ -19,7 +19,7 @@ import { planPreviewReads, type PlannedRead } from "./preview-plan";
 import { prepareRecheck, recheckDependents, recheckTargets } from "./recheck-preview";
 import { createIncrementalChecks, type IncrementalChecks } from "./incremental-checks";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
-import { LeaseLostError, SessionCancelledError } from "@/lib/sync/session-fence";
+import { isSessionStop } from "@/lib/sync/session-fence";
 import { vacuumAfterBulkWrite } from "@/db/vacuum-after-bulk-write";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 
@@ -211,9 +211,6 @@ function atMostEverySecond(checkpoint: (() => Promise<void>) | undefined): (() =
   };
 }
 
-/** The session computing the run was cancelled or taken over (its checkpoint said so): the run stops, and so does the session. */
-const isSessionStop = (error: unknown) => error instanceof SessionCancelledError || error instanceof LeaseLostError;
-
 /**
  * Computes a preview run. The location's records are the result of the runs so far: the first run (and
  * one after a change of mapping rules, source key, zone, country or SQL files, or one asked to rebuild)
@@ -308,6 +305,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       );
     if (!base) await vacuumWhatWasWritten(db, location.id);
   } catch (error) {
+    // The session computing the run was cancelled or taken over (its checkpoint said so): the run stops, and so does the session.
     if (isSessionStop(error)) {
       await db
         .update(previewRuns)

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { computeBackoffDelay } from "@/lib/upstream/retry";
 import type { AttemptRecorder } from "./attempt-recorder";
 import { describeSyncError, isRetryableStepError } from "./describe-sync-error";
-import { LeaseLostError, SessionCancelledError, type FencedTransaction } from "./session-fence";
+import { isSessionStop, LeaseLostError, type FencedTransaction } from "./session-fence";
 import type { StepRow } from "./session-steps";
 import type { SkippedCounts } from "./skipped-records";
 import type { SentItem, StepContext, SyncStep } from "./steps/sync-step";
@@ -24,8 +24,6 @@ interface ItemRow {
   key: string;
   status: string;
 }
-
-const isStopping = (error: unknown) => error instanceof LeaseLostError || error instanceof SessionCancelledError;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -94,7 +92,7 @@ async function sendItem(
   } catch (error) {
     // The item before failing to record is what stopped the session: it happened first.
     await previous;
-    if (isStopping(error)) throw error;
+    if (isSessionStop(error)) throw error;
     await recorder.flush().catch(() => {});
     await fence.write((tx) =>
       tx.execute(sql`update sync_step_items set status = 'failed', error = ${describeSyncError(error)}, finished_at = now() where id = ${item.id}`),
@@ -118,7 +116,7 @@ async function sendItem(
 
 /** The first failure of the step's items, but a stop (lease lost, then cancelled) before any other error. */
 function firstFailure(failures: readonly unknown[]): unknown {
-  return failures.find((error) => error instanceof LeaseLostError) ?? failures.find(isStopping) ?? failures[0];
+  return failures.find((error) => error instanceof LeaseLostError) ?? failures.find(isSessionStop) ?? failures[0];
 }
 
 /**
@@ -222,7 +220,7 @@ export async function runStep(context: StepContext, recorder: AttemptRecorder, s
       await runOnce(context, recorder, step, definition);
       return;
     } catch (error) {
-      if (isStopping(error)) throw error;
+      if (isSessionStop(error)) throw error;
       const reason = describeSyncError(error);
       const final = attempt >= config.stepAttempts || !isRetryableStepError(error);
       const skipped = final ? await failedSkippedColumns(context, definition) : sql``;

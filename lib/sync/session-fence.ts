@@ -27,6 +27,9 @@ export class SessionCancelledError extends Error {
   }
 }
 
+/** The session must stop here: it was cancelled, or another worker took it over. */
+export const isSessionStop = (error: unknown) => error instanceof LeaseLostError || error instanceof SessionCancelledError;
+
 export type FencedTransaction = DatabaseTransaction;
 
 /**
