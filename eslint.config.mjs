@@ -67,6 +67,26 @@ const roleComparisons = [
   { selector: `ArrayExpression:has(> ${ROLE_NAME}):not(:has(> :not(${ROLE_NAME})))`, message: `A list of roles. ${ROLE_COMPARISON}` },
 ];
 
+const ONE_SENDABLE_RULE =
+  "Which records may be sent is defined once, in lib/pipeline/record-status.ts: use isSendable(), sendableStatuses, or sendableStatusList in SQL.";
+
+/** The rule "valid or warning" written out again: as a comparison, a list of the two, or SQL text. */
+const sendableRuleCopies = [
+  ...[
+    ["valid", "warning"],
+    ["warning", "valid"],
+  ].map(([first, second]) => ({
+    selector: `LogicalExpression[left.type="BinaryExpression"][left.right.value="${first}"][right.type="BinaryExpression"][right.right.value="${second}"]`,
+    message: ONE_SENDABLE_RULE,
+  })),
+  {
+    selector: 'ArrayExpression:has(> Literal[value="valid"]):has(> Literal[value="warning"]):not(:has(> Literal[value="error"]))',
+    message: ONE_SENDABLE_RULE,
+  },
+  { selector: "TemplateElement[value.raw=/'valid',\\s*'warning'/]", message: ONE_SENDABLE_RULE },
+  { selector: "Literal[value=/'valid',\\s*'warning'/]", message: ONE_SENDABLE_RULE },
+];
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -77,6 +97,12 @@ const config = [
   },
   {
     files: ["**/*.{ts,tsx,js,mjs}"],
+    ignores: ["lib/auth/**", "db/schema/**", "e2e/**"],
+    rules: { "no-restricted-syntax": ["error", ...roleComparisons, ...sendableRuleCopies] },
+  },
+  {
+    // The definition itself, this file, and tests, which state what they expect in their own words.
+    files: ["lib/pipeline/record-status.ts", "lib/pipeline/record-status-sql.ts", "**/*.test.ts", "**/testing/**", "eslint.config.mjs"],
     ignores: ["lib/auth/**", "db/schema/**", "e2e/**"],
     rules: { "no-restricted-syntax": ["error", ...roleComparisons] },
   },

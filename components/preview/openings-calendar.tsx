@@ -2,6 +2,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { formatLocalDay } from "@/lib/format/time";
 import { pluralize } from "@/lib/format/plural";
 import type { ServiceCalendar } from "@/lib/preview/openings-calendar";
+import { isSendable } from "@/lib/pipeline/record-status";
 
 /**
  * The openings of the next 72 hours as a calendar per service: a column per local day, a row per hour, each slot with
@@ -14,7 +15,7 @@ export function OpeningsCalendar({ services, truncated }: { services: ServiceCal
     <div className="flex flex-col gap-3">
       {truncated ? <p className="text-sm text-slate-600">Only the first openings are drawn; the table below lists them all.</p> : null}
       {services.map((service, index) => {
-        const sent = service.slots.filter((slot) => slot.status === "valid" || slot.status === "warning").length;
+        const sent = service.slots.filter(isSendable).length;
         const hours = [...new Set(service.times.map((time) => `${time.slice(0, 2)}:00`))];
         return (
           <details key={service.serviceKey} open={index === 0} aria-label={`Openings of ${service.serviceName}`}>
@@ -49,7 +50,7 @@ export function OpeningsCalendar({ services, truncated }: { services: ServiceCal
                             {service.slots
                               .filter((slot) => slot.day === day && slot.time.slice(0, 2) === hour.slice(0, 2))
                               .map((slot) => {
-                                const notSent = slot.status === "error" || slot.status === "excluded";
+                                const notSent = !isSendable(slot);
                                 return (
                                   <li
                                     key={slot.seq}

@@ -8,6 +8,7 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "
 import { statusLabel, statusTone } from "@/lib/format/status";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { previewRecordQueryOptions } from "@/lib/queries/preview-queries";
+import { isSendable } from "@/lib/pipeline/record-status";
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) ?? "null";
 
@@ -27,7 +28,7 @@ export function PreviewRecordDrawer({
 }) {
   const { data, error } = useQuery({ ...previewRecordQueryOptions(locationId, type, seq ?? -1), enabled: seq !== null });
   const record = data?.record;
-  const sendable = record?.status === "valid" || record?.status === "warning";
+  const sendable = isSendable(record);
   return (
     <Sheet open={seq !== null} onOpenChange={(open) => (open ? null : onClose())}>
       <SheetContent side="right" className="sm:max-w-3xl">

@@ -114,6 +114,7 @@ export const previewRecords = pgTable(
     // Appointment imports select one local date range at a time.
     index("preview_records_date_idx").on(table.locationId, table.recordType, table.localDate),
     // Each step counts the records it leaves out: these are a few of the location's million, found without a scan.
+    // The predicate is lib/pipeline/record-status.ts skippedStatuses (db/ does not import lib/), as queries spell it.
     index("preview_records_skipped_idx")
       .on(table.locationId, table.recordType, table.status)
       .where(sql`${table.status} in ('error', 'excluded')`),

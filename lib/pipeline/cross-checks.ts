@@ -2,13 +2,14 @@ import { createHash } from "node:crypto";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { jsonbText } from "./jsonb-text";
 import { duplicateOf, missingReason, referenceRules, serviceCalendarsField, type ReferenceRule } from "./reference-rules";
+import { isSendable, type RecordStatus } from "./record-status";
 
 /** What the checks read and change of a mapped record (the columns of a preview_records row). */
 export interface CheckedRecord {
   record_type: PreviewRecordType;
   source_id: string;
   record_key: string | null;
-  status: "valid" | "warning" | "error" | "excluded";
+  status: RecordStatus;
   payload: Record<string, unknown> | null;
   content_hash: string | null;
   ref_contact: string | null;
@@ -39,8 +40,6 @@ export interface CrossCheckIssue {
 
 /** Whether a record of `type` with this key will be there for others to name (sent, or held upstream). */
 export type KeyLookup = (type: PreviewRecordType, key: string) => boolean;
-
-const isUsable = (record: CheckedRecord) => record.status === "valid" || record.status === "warning";
 
 const rulesByType = new Map<PreviewRecordType, ReferenceRule[]>();
 for (const rule of referenceRules) rulesByType.set(rule.type, [...(rulesByType.get(rule.type) ?? []), rule]);
@@ -100,7 +99,7 @@ export function rememberFirstSources(mayRepeat: KeyLookup): DuplicateTracker {
  */
 export function createRecordChecks(exists: KeyLookup, defaultDuplicates: DuplicateTracker = rememberFirstSources(() => true)) {
   function checkDuplicate(record: CheckedRecord, issues: CrossCheckIssue[], duplicates: DuplicateTracker): void {
-    if (!isUsable(record) || record.record_key === null) return;
+    if (!isSendable(record) || record.record_key === null) return;
     const first = duplicates.firstSourceOf(record.record_type, record.record_key, record.source_id);
     if (first === undefined) return;
     const { field, repeats } = duplicateOf(record.record_type);
@@ -116,7 +115,7 @@ export function createRecordChecks(exists: KeyLookup, defaultDuplicates: Duplica
 
   function checkReference(record: CheckedRecord, rule: ReferenceRule, issues: CrossCheckIssue[]): void {
     const target = record[rule.column];
-    if (!isUsable(record) || target === null || exists(rule.target, target)) return;
+    if (!isSendable(record) || target === null || exists(rule.target, target)) return;
     if (rule.onMissing === "error") {
       record.status = "error";
       issues.push({ severity: "error", field: rule.field, code: "missing_reference", reason: missingReason(rule, target), original: target });
@@ -129,7 +128,7 @@ export function createRecordChecks(exists: KeyLookup, defaultDuplicates: Duplica
 
   function dropMissingCalendars(record: CheckedRecord, issues: CrossCheckIssue[]): void {
     const listed = record.payload?.[serviceCalendarsField];
-    if (!isUsable(record) || !record.payload || !Array.isArray(listed) || !record.ref_calendars) return;
+    if (!isSendable(record) || !record.payload || !Array.isArray(listed) || !record.ref_calendars) return;
     const missing = record.ref_calendars.filter((id) => !exists("calendars", id));
     if (!missing.length) return;
     const kept = listed.filter((id) => !(typeof id === "string" && missing.includes(id)));

@@ -1,6 +1,7 @@
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { PreviewIssueRow, PreviewRecordRow } from "@/lib/preview/preview-row";
 import { createRecordChecks, type DuplicateTracker, type KeyLookup } from "./cross-checks";
+import { isSendable } from "./record-status";
 
 /** The types other records name: their usable keys are kept while later types are read. */
 const targetTypes: readonly PreviewRecordType[] = ["calendars", "service_categories", "services", "contact_details"];
@@ -10,8 +11,6 @@ const targetTypes: readonly PreviewRecordType[] = ["calendars", "service_categor
  * `duplicates` overrides the checks' own tracker for this row's read.
  */
 export type CheckRow = (record: PreviewRecordRow, duplicates?: DuplicateTracker) => PreviewIssueRow[];
-
-const isUsable = (record: PreviewRecordRow) => record.status === "valid" || record.status === "warning";
 
 /**
  * Checks for rows read in protocol order: keeps the usable keys of the types others name (calendars, categories,
@@ -23,7 +22,7 @@ export function createRowChecks(duplicates?: DuplicateTracker, heldUpstream?: Ke
   const checks = createRecordChecks((type, key) => (usable.get(type)?.has(key) ?? false) || (heldUpstream?.(type, key) ?? false), duplicates);
   return (record, duplicates) => {
     const found = checks.check(record, duplicates);
-    if (isUsable(record) && record.record_key !== null) usable.get(record.record_type)?.add(record.record_key);
+    if (isSendable(record) && record.record_key !== null) usable.get(record.record_type)?.add(record.record_key);
     return found.map((issue) => ({ location_id: record.location_id, record_type: record.record_type, seq: record.seq, ...issue, cross_check: true }));
   };
 }

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { referenceRules, type ReferenceRule } from "@/lib/pipeline/reference-rules";
 import type { PreviewRecordType } from "./preview-plan";
@@ -9,8 +10,6 @@ import type { PreviewRecordType } from "./preview-plan";
 // (the changed rows and what depends on them, lib/preview/recheck-preview.ts).
 
 export type CheckScope = "all" | "marked";
-
-const usable = "('valid', 'warning')";
 
 const inScope = (scope: CheckScope, alias: string) =>
   scope === "all"
@@ -28,7 +27,7 @@ export async function markDuplicates(db: DatabaseOrTransaction, locationId: stri
              first_value(d.source_id) over (partition by d.record_type, d.record_key order by d.seq) as first_source,
              row_number() over (partition by d.record_type, d.record_key order by d.seq) as position
       from preview_records d
-      where d.location_id = ${locationId} and d.record_key is not null and d.status in ${sql.raw(usable)} ${inScope(scope, "d")}
+      where d.location_id = ${locationId} and d.record_key is not null and d.status in ${sendableStatusList} ${inScope(scope, "d")}
     ), duplicates as (
       update preview_records r set status = 'error', issue_count = r.issue_count + 1
       from ranked d
@@ -47,7 +46,7 @@ export async function markDuplicates(db: DatabaseOrTransaction, locationId: stri
 
 const targetMissing = (reference: ReferenceRule, key: SQL) => sql`not exists (
   select 1 from preview_records t
-  where t.location_id = r.location_id and t.record_type = ${reference.target} and t.record_key = ${key} and t.status in ${sql.raw(usable)})`;
+  where t.location_id = r.location_id and t.record_type = ${reference.target} and t.record_key = ${key} and t.status in ${sendableStatusList})`;
 
 // Taking a reference out of a payload keeps what it held (and the mapped hash) in dropped_references, so that a
 // re-check can put it back; the hash of what is sent is derived from both, the same in a full and an incremental run.
@@ -82,7 +81,7 @@ async function checkReference(db: DatabaseOrTransaction, locationId: string, ref
   await db.execute(sql`
     with affected as (
       update preview_records r set ${outcome.set}, issue_count = r.issue_count + 1
-      where r.location_id = ${locationId} and r.record_type = ${reference.type} and r.status in ${sql.raw(usable)} and r.${column} is not null
+      where r.location_id = ${locationId} and r.record_type = ${reference.type} and r.status in ${sendableStatusList} and r.${column} is not null
         ${drop ? sql`and r.payload ? ${field}` : sql``}
         ${inScope(scope, "r")}
         and ${targetMissing(reference, sql`r.${column}`)}
@@ -105,7 +104,7 @@ async function dropMissingCalendarsOfServices(db: DatabaseOrTransaction, locatio
       select r.seq, array_agg(c.id order by c.position) as missing_ids
       from preview_records r
       cross join lateral unnest(r.ref_calendars) with ordinality as c(id, position)
-      where r.location_id = ${locationId} and r.record_type = 'services' and r.status in ${sql.raw(usable)} ${inScope(scope, "r")}
+      where r.location_id = ${locationId} and r.record_type = 'services' and r.status in ${sendableStatusList} ${inScope(scope, "r")}
         and jsonb_typeof(r.payload->'calendar_external_ids') = 'array'
         and ${targetMissing(calendars, sql`c.id`)}
       group by r.seq

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 import type { DatabaseTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { rememberFirstSources, type KeyLookup } from "@/lib/pipeline/cross-checks";
@@ -21,8 +22,6 @@ export interface IncrementalChecks {
   wholeRead(): CheckPreviewRow;
 }
 
-const usable = sql.raw("('valid', 'warning')");
-
 /**
  * The checks of a full run (lib/pipeline/cross-checks.ts) for what an incremental run maps after the catalogue and the
  * contacts are checked (lib/preview/recheck-preview.ts `recheckTargets`), applied as it is mapped instead of in SQL
@@ -40,7 +39,7 @@ export async function createIncrementalChecks(tx: DatabaseTransaction, locationI
     tx,
     sql`select record_type, record_key from preview_records
         where location_id = ${locationId} and record_type in ('calendars', 'service_categories', 'services')
-          and record_key is not null and status in ${usable}`,
+          and record_key is not null and status in ${sendableStatusList}`,
   );
   const usableCatalogue = new Set(catalogue.map((row) => `${row.record_type}|${row.record_key}`));
   // Contacts that became usable or stopped being usable in this run (recheckTargets): a few, where a name changed hands.
@@ -67,7 +66,7 @@ export async function createIncrementalChecks(tx: DatabaseTransaction, locationI
             tx,
             sql`select record_key from preview_records
                 where location_id = ${locationId} and record_type = 'contact_details'
-                  and record_key = any(${sql.param(named)}::text[]) and status in ${usable}`,
+                  and record_key = any(${sql.param(named)}::text[]) and status in ${sendableStatusList}`,
           )
         : [];
       const usableContacts = new Set(contacts.map((row) => row.record_key));

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { sendableStatusList, sendableStatusText } from "@/lib/pipeline/record-status-sql";
 
 // New, changed or unchanged is read against what the upstream last accepted (synced_records), not stored
 // with the record: a record sent a minute ago shows as unchanged without recomputing the preview.
@@ -19,10 +20,12 @@ export const newOrChanged = `not exists (select 1 from synced_records s where s.
 /** synced_records.content_hash of a contact that was unsubscribed because it left the source (lib/sync/plan/gone-contacts.ts). */
 export const UNSUBSCRIBED_HASH = "unsubscribed";
 
+/** A record `s` (synced_records) no sendable preview record has the key of: the upstream holds what the source no longer sends. */
+export const notSentAgain = `not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = s.record_type
+  and r.record_key = s.record_key and r.status in ${sendableStatusText})`;
+
 /** A contact `s` (synced_records) the upstream holds as sent and the source no longer has as a usable record: to unsubscribe. */
-export const goneContact = `s.record_type = 'contact_details' and s.content_hash <> '${UNSUBSCRIBED_HASH}'
-  and not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = 'contact_details'
-                  and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;
+export const goneContact = `s.record_type = 'contact_details' and s.content_hash <> '${UNSUBSCRIBED_HASH}' and ${notSentAgain}`;
 
 /**
  * The location's appointments whose sendable preview record and what the upstream accepted differ — new, changed,
@@ -33,7 +36,7 @@ export function differingAppointments(locationId: string): SQL {
   return sql`
     select coalesce(r.record_key, s.record_key) as record_key, r.local_date as new_date, s.appointment_date as sent_date
     from (select record_key, content_hash, local_date from preview_records
-          where location_id = ${locationId} and record_type = 'appointments' and status in ('valid', 'warning') and content_hash is not null) r
+          where location_id = ${locationId} and record_type = 'appointments' and status in ${sendableStatusList} and content_hash is not null) r
     full join (select record_key, content_hash, appointment_date from synced_records
                where location_id = ${locationId} and record_type = 'appointments') s on s.record_key = r.record_key
     where s.content_hash is distinct from r.content_hash`;

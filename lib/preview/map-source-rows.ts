@@ -12,6 +12,7 @@ import type { CheckReplaced } from "./incremental-checks";
 import type { PlannedRead } from "./preview-plan";
 import { previewRowsOf, type MappedForPreview, type PreviewIssueRow, type PreviewRecordRow } from "./preview-row";
 import { writePreviewBatch } from "./write-preview-batch";
+import { isSendable } from "@/lib/pipeline/record-status";
 
 export interface RecordOwner {
   locationId: string;
@@ -151,14 +152,12 @@ export async function replaceSourceIds(
   for (const issue of issues) issue.seq = positions[issue.seq]!;
   if (check) {
     // A record that was usable had a usable contact (a missing one is an error): it still has, unless its usability flipped.
-    const namedUsable = removed.flatMap((row) =>
-      row.ref_contact !== null && (row.status === "valid" || row.status === "warning") ? [row.ref_contact] : [],
-    );
+    const namedUsable = removed.flatMap((row) => (row.ref_contact !== null && isSendable(row) ? [row.ref_contact] : []));
     issues.push(...(await check(records, new Set(namedUsable))));
   }
   await writePreviewBatch(tx, records, issues);
   const removedUsableKeys = removed
-    .filter((row) => row.record_key !== null && row.run_id !== owner.runId && (row.status === "valid" || row.status === "warning"))
+    .filter((row) => row.record_key !== null && row.run_id !== owner.runId && isSendable(row))
     .map((row) => row.record_key!);
   return {
     keys: [...removed.map((row) => row.record_key), ...records.map((row) => row.record_key)],

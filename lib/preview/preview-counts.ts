@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
+import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import type { PreviewCounts } from "@/db/schema";
-import { diffExpression, syncedJoin, UNSUBSCRIBED_HASH } from "./live-diff";
+import { diffExpression, notSentAgain, syncedJoin, UNSUBSCRIBED_HASH } from "./live-diff";
 import { fullReplacementTypes, type PreviewRecordType } from "./preview-plan";
 
 /**
@@ -41,13 +42,13 @@ export async function countPreview(db: DatabaseOrTransaction, locationId: string
     sql`
     select record_type,
            count(*)::int as source_rows,
-           count(*) filter (where status in ('valid', 'warning'))::int as valid,
+           count(*) filter (where status in ${sendableStatusList})::int as valid,
            count(*) filter (where status = 'warning')::int as warnings,
            count(*) filter (where status = 'error')::int as errors,
            count(*) filter (where status = 'excluded')::int as excluded,
-           count(*) filter (where status in ('valid', 'warning') and diff = 'new')::int as new,
-           count(*) filter (where status in ('valid', 'warning') and diff = 'changed')::int as changed,
-           count(*) filter (where status in ('valid', 'warning') and diff = 'unchanged')::int as unchanged
+           count(*) filter (where status in ${sendableStatusList} and diff = 'new')::int as new,
+           count(*) filter (where status in ${sendableStatusList} and diff = 'changed')::int as changed,
+           count(*) filter (where status in ${sendableStatusList} and diff = 'unchanged')::int as unchanged
     from (select r.record_type, r.status, ${sql.raw(diffExpression)} as diff from preview_records r ${sql.raw(syncedJoin)}
           where r.location_id = ${locationId}) records
     group by record_type`,
@@ -60,9 +61,7 @@ export async function countPreview(db: DatabaseOrTransaction, locationId: string
     from synced_records s
     where s.location_id = ${locationId} and s.record_type = any(${sql.param(removable)}::text[])
       and not (s.record_type = 'contact_details' and s.content_hash = ${UNSUBSCRIBED_HASH})
-      and not exists (
-        select 1 from preview_records r
-        where r.location_id = s.location_id and r.record_type = s.record_type and r.record_key = s.record_key and r.status in ('valid', 'warning'))
+      and ${sql.raw(notSentAgain)}
     group by s.record_type`,
   );
   const counts: PreviewCounts = {};

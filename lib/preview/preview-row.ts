@@ -4,6 +4,7 @@ import { canonicalJson, hashOfJson } from "@/lib/mapping/record-hash";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { referencesOf } from "@/lib/mapping/references";
 import type { PreviewRecordType } from "./preview-plan";
+import { isSendable, type RecordStatus } from "@/lib/pipeline/record-status";
 
 export type MappedForPreview = MappedRow<Record<string, unknown>> & { localDate?: string | null; serviceExternalId?: string | null };
 
@@ -15,8 +16,8 @@ export interface PreviewRecordRow {
   seq: number;
   source_id: string;
   record_key: string | null;
-  status: "valid" | "warning" | "error" | "excluded";
-  mapped_status: PreviewRecordRow["status"];
+  status: RecordStatus;
+  mapped_status: RecordStatus;
   excluded_reason: string | null;
   payload: Record<string, unknown> | null;
   content_hash: string | null;
@@ -94,7 +95,7 @@ export function previewRowsOf(
   browsable = true,
 ): { record: PreviewRecordRow; issues: PreviewIssueRow[] } {
   const status = statusOf(mapped);
-  const record = status === "error" || status === "excluded" ? null : mapped.record;
+  const record = isSendable({ status }) ? mapped.record : null;
   const payload = mapped.record;
   // The JSON the hash is made of is what an upload sends (lib/upstream/upload.ts EncodedRecord): the encoding is done here.
   const encoding = phaseClock.start();

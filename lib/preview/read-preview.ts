@@ -13,6 +13,7 @@ import { labelsOf, type RecordLabel } from "./record-labels";
 import { listRemovedRecords } from "./removed-records";
 import { rootCauseOriginOf } from "./root-cause-id";
 import { rootCauseFilter } from "./root-causes";
+import { sendableStatuses } from "@/lib/pipeline/record-status";
 
 export type PreviewRun = typeof previewRuns.$inferSelect;
 
@@ -74,7 +75,7 @@ function filtersOf(locationId: string, query: PreviewQuery): SQL[] {
   const conditions: SQL[] = [eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, query.type)];
   if (query.q) conditions.push(sql`${previewRecords.searchText} like ${`%${query.q.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`}`);
   if (query.status === "new" || query.status === "changed" || query.status === "unchanged") {
-    conditions.push(sql`${diffColumn} = ${query.status}`, inArray(previewRecords.status, ["valid", "warning"]));
+    conditions.push(sql`${diffColumn} = ${query.status}`, inArray(previewRecords.status, [...sendableStatuses]));
   } else if (query.status) conditions.push(eq(previewRecords.status, query.status));
   const cause = query.cause ? rootCauseOriginOf(query.cause) : null;
   if (cause) conditions.push(rootCauseFilter(cause, query.type, "preview_records"));

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 import type { DatabaseTransaction } from "@/db/client";
 import { addKeysListedIn, addUnsyncedKeys } from "@/lib/sync/unsynced-keys";
 import { runChecks } from "./cross-check-preview";
@@ -17,7 +18,6 @@ import type { PreviewRecordType } from "./preview-plan";
 //   check asks only whether a usable record has the key).
 
 const smallTypes: readonly PreviewRecordType[] = ["calendars", "service_categories", "services"];
-const usable = "('valid', 'warning')";
 
 /** Temporary tables of the run's transaction. Call first, before records change: it keeps the usable calendars and services. */
 export async function prepareRecheck(tx: DatabaseTransaction, locationId: string): Promise<void> {
@@ -32,7 +32,7 @@ export async function prepareRecheck(tx: DatabaseTransaction, locationId: string
   );
   await tx.execute(sql`create temporary table preview_usable_before on commit drop as
     select record_type, record_key from preview_records
-    where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sql.raw(usable)}`);
+    where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sendableStatusList}`);
 }
 
 /**
@@ -67,7 +67,7 @@ async function keepContactsUsableBefore(tx: DatabaseTransaction, locationId: str
     where t.record_type = 'contact_details' and (
       exists (select 1 from preview_removed_usable u where u.record_type = 'contact_details' and u.record_key = t.record_key)
       or exists (select 1 from preview_records r where r.location_id = ${locationId} and r.record_type = 'contact_details'
-                 and r.record_key = t.record_key and r.run_id <> ${runId} and r.status in ${sql.raw(usable)}))`);
+                 and r.record_key = t.record_key and r.run_id <> ${runId} and r.status in ${sendableStatusList}))`);
 }
 
 /** Touched contact keys whose usability flipped: what names them must be checked again, what names the others need not. */
@@ -76,7 +76,7 @@ async function findFlippedContacts(tx: DatabaseTransaction, locationId: string):
     select t.record_key from preview_touched t
     where t.record_type = 'contact_details'
       and exists (select 1 from preview_records r where r.location_id = ${locationId} and r.record_type = 'contact_details'
-                  and r.record_key = t.record_key and r.status in ${sql.raw(usable)})
+                  and r.record_key = t.record_key and r.status in ${sendableStatusList})
       <> exists (select 1 from preview_contacts_usable_before b where b.record_key = t.record_key)`);
   await tx.execute(sql`analyze preview_flipped_contacts`);
 }
@@ -151,12 +151,12 @@ export async function recheckTargets(tx: DatabaseTransaction, locationId: string
     insert into preview_touched (record_type, record_key)
     select record_type, record_key from (
       (select record_type, record_key from preview_records
-       where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sql.raw(usable)}
+       where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sendableStatusList}
        except select record_type, record_key from preview_usable_before)
       union
       (select record_type, record_key from preview_usable_before
        except select record_type, record_key from preview_records
-       where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sql.raw(usable)})
+       where location_id = ${locationId} and record_type in ('calendars', 'services') and record_key is not null and status in ${sendableStatusList})
     ) flipped
     on conflict do nothing`);
   await tx.execute(sql`truncate preview_recheck`);

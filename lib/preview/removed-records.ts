@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
-import { UNSUBSCRIBED_HASH } from "./live-diff";
+import { notSentAgain, UNSUBSCRIBED_HASH } from "./live-diff";
 import { removableTypes } from "./preview-counts";
 import { PREVIEW_PAGE_SIZE } from "./preview-inputs";
 import type { PreviewRecordType } from "./preview-plan";
@@ -30,9 +30,7 @@ export async function listRemovedRecords(
   const goneWhere = sql`
     where s.location_id = ${locationId} and s.record_type = ${type} ${search}
       and not (s.record_type = 'contact_details' and s.content_hash = ${UNSUBSCRIBED_HASH})
-      and not exists (
-        select 1 from preview_records r
-        where r.location_id = s.location_id and r.record_type = s.record_type and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;
+      and ${sql.raw(notSentAgain)}`;
   const [rows, [counted]] = await Promise.all([
     queryRows<{ record_key: string; synced_at: Date | string; seq: number | null; status: string | null }>(
       db,

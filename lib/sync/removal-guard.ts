@@ -10,6 +10,7 @@ import { stepsByName } from "./steps/all-steps";
 import { plannedAppointmentRemovals } from "./steps/bulk-steps";
 import type { StepContext } from "./steps/sync-step";
 import type { SyncConfig } from "./sync-config";
+import { notSentAgain } from "@/lib/preview/live-diff";
 
 const EXAMPLES = 5;
 
@@ -95,8 +96,7 @@ async function checkAppointments(context: StepContext, rangeKeys: string[]): Pro
   const removed = () => sql`
     from synced_records s
     where s.location_id = ${locationId} and s.record_type = 'appointments' and (${inRanges})
-      and not exists (select 1 from preview_records r where r.location_id = s.location_id and r.record_type = 'appointments'
-                      and r.record_key = s.record_key and r.status in ('valid', 'warning'))`;
+      and ${sql.raw(notSentAgain)}`;
   const planned = plannedAppointmentRemovals.get(context);
   const count = planned
     ? [...planned].reduce((sum, [day, removals]) => sum + (ranges.some((range) => range.startDate <= day && day <= range.endDate) ? removals : 0), 0)

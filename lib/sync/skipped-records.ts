@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { skippedStatusList } from "@/lib/pipeline/record-status-sql";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 
@@ -16,7 +17,7 @@ export function countSkippedByType(db: DatabaseOrTransaction, locationId: string
   const counting = queryRows<{ record_type: string; invalid: number; excluded: number }>(
     db,
     sql`select record_type, count(*) filter (where status = 'error')::int as invalid, count(*) filter (where status = 'excluded')::int as excluded
-        from preview_records where location_id = ${locationId} and status in ('error', 'excluded') group by record_type`,
+        from preview_records where location_id = ${locationId} and status in ${skippedStatusList} group by record_type`,
   ).then((rows) => Object.fromEntries(rows.map((row) => [row.record_type, { invalid: row.invalid, excluded: row.excluded }])));
   // Awaited by the first step that shows counts; a session that stops before then must not leave it unhandled.
   counting.catch(() => {});

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { differingAppointments, goneContact, newOrChanged } from "@/lib/preview/live-diff";
@@ -93,7 +94,7 @@ export async function addUnsyncedKeys(
 export function differingKeys(locationId: string): SQL {
   return sql`
     select r.record_type, r.record_key from preview_records r
-    where r.location_id = ${locationId} and r.record_type in ('contact_details', 'vehicles') and r.status in ('valid', 'warning')
+    where r.location_id = ${locationId} and r.record_type in ('contact_details', 'vehicles') and r.status in ${sendableStatusList}
       and r.content_hash is not null and r.record_key is not null and ${sql.raw(newOrChanged)}
     union
     select s.record_type, s.record_key from synced_records s where s.location_id = ${locationId} and ${sql.raw(goneContact)}

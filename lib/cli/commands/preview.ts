@@ -2,6 +2,7 @@ import { systemContext } from "@/lib/operations/context";
 import { once } from "node:events";
 import type { Command } from "commander";
 import { eq, sql } from "drizzle-orm";
+import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 import { getDatabase } from "@/db/client";
 import { cursorRows } from "@/db/raw-sql";
 import { previewRuns } from "@/db/schema";
@@ -65,7 +66,7 @@ export function register(program: Command) {
         for await (const rows of cursorRows<{ record_type: string; payload: unknown }>(
           db,
           sql`select record_type, payload from preview_records
-              where location_id = ${run.locationId} and status in ('valid', 'warning') ${typeFilter} order by record_type, seq`,
+              where location_id = ${run.locationId} and status in ${sendableStatusList} ${typeFilter} order by record_type, seq`,
           1000,
         )) {
           for (const row of rows) {

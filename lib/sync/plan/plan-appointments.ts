@@ -1,11 +1,10 @@
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { sql } from "drizzle-orm";
+import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 import { chooseAppointmentRanges, type AppointmentPlanMode } from "./choose-appointment-ranges";
 import { rangeKey } from "./date-ranges";
 import { differingAppointments } from "@/lib/preview/live-diff";
-
-const sendable = "('valid', 'warning')";
 
 export interface AppointmentPlan {
   mode: AppointmentPlanMode;
@@ -39,7 +38,7 @@ export async function planAppointments(
     db,
     sql`
     select min(local_date)::text as earliest from preview_records
-    where location_id = ${locationId} and record_type = 'appointments' and status in ${sql.raw(sendable)}`,
+    where location_id = ${locationId} and record_type = 'appointments' and status in ${sendableStatusList}`,
   );
   const touched = await queryRows<{ date: string; removed: number }>(
     db,
@@ -81,7 +80,7 @@ const touchedAmongUnsynced = (locationId: string) => sql`
   select dates.day::text as date, count(*) filter (where r.record_key is null)::int as removed
   from unsynced_keys u
   left join preview_records r on r.location_id = u.location_id and r.record_type = 'appointments' and r.record_key = u.record_key
-    and r.status in ${sql.raw(sendable)} and r.content_hash is not null
+    and r.status in ${sendableStatusList} and r.content_hash is not null
   left join synced_records s on s.location_id = u.location_id and s.record_type = 'appointments' and s.record_key = u.record_key
   cross join lateral (values (r.local_date), (s.appointment_date)) as dates(day)
   where u.location_id = ${locationId} and u.record_type = 'appointments' and s.content_hash is distinct from r.content_hash and dates.day is not null

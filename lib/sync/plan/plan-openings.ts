@@ -1,6 +1,7 @@
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { sql } from "drizzle-orm";
+import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 import { acceptedOpenings, heldServices } from "../stream/synced-lookups";
 import { openingsItems, type OpeningSummary } from "./openings-to-send";
 
@@ -10,7 +11,7 @@ export async function planOpenings(db: DatabaseOrTransaction, input: { locationI
     db,
     sql`
     select r.ref_service as service, r.record_key as key, r.content_hash as hash from preview_records r
-    where r.location_id = ${input.locationId} and r.record_type = 'openings' and r.status in ('valid', 'warning') and r.ref_service is not null`,
+    where r.location_id = ${input.locationId} and r.record_type = 'openings' and r.status in ${sendableStatusList} and r.ref_service is not null`,
   );
   return openingsItems({
     current,

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 import { newOrChanged } from "@/lib/preview/live-diff";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { amongUnsyncedKeys } from "../unsynced-keys";
@@ -24,7 +25,7 @@ export type RecordSelection =
   | { kind: "service"; recordType: "openings"; serviceExternalId: string };
 
 export function selectionCondition(locationId: string, selection: RecordSelection) {
-  const base = sql`r.location_id = ${locationId} and r.record_type = ${selection.recordType} and r.status in ('valid', 'warning')`;
+  const base = sql`r.location_id = ${locationId} and r.record_type = ${selection.recordType} and r.status in ${sendableStatusList}`;
   switch (selection.kind) {
     case "all":
       return base;

@@ -14,6 +14,7 @@ import type { SentItem, StepContext, SyncStep } from "../steps/sync-step";
 import { guardedRead } from "./source-failure";
 import { acceptedHashes, acceptedOpenings, anythingAccepted, heldServices } from "./synced-lookups";
 import { openingsItems } from "../plan/openings-to-send";
+import { isSendable } from "@/lib/pipeline/record-status";
 
 const labelOf = (type: PreviewRecordType) => type.replace("_", " ");
 
@@ -22,7 +23,6 @@ const labelOf = (type: PreviewRecordType) => type.replace("_", " ");
 
 type Payload = Record<string, unknown>;
 type UploadItem = Payload | EncodedRecord;
-const isSendable = (record: PreviewRecordRow) => record.status === "valid" || record.status === "warning";
 const stage = (sent: SentRecords, record: PreviewRecordRow) => sent.add(record.record_key!, record.content_hash!, record.local_date);
 
 /** What a list of records will be recorded as once the upstream accepted them. */
