@@ -87,6 +87,15 @@ const sendableRuleCopies = [
   { selector: "Literal[value=/'valid',\\s*'warning'/]", message: ONE_SENDABLE_RULE },
 ];
 
+const ONE_SYNCED_RECORDS_MODULE =
+  "Only lib/sync/synced-records speaks SQL to synced_records (what the upstream accepted): add or use a function there.";
+
+/** SQL naming synced_records, or its drizzle table, outside the one module that reads and writes it. */
+const syncedRecordsSql = [
+  { selector: "TemplateElement[value.raw=/\\bsynced_records\\b/]", message: ONE_SYNCED_RECORDS_MODULE },
+  { selector: 'ImportSpecifier[imported.name="syncedRecords"]', message: ONE_SYNCED_RECORDS_MODULE },
+];
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -98,6 +107,11 @@ const config = [
   {
     files: ["**/*.{ts,tsx,js,mjs}"],
     ignores: ["lib/auth/**", "db/schema/**", "e2e/**"],
+    rules: { "no-restricted-syntax": ["error", ...roleComparisons, ...sendableRuleCopies, ...syncedRecordsSql] },
+  },
+  {
+    files: ["lib/sync/synced-records/**"],
+    ignores: ["**/*.test.ts"],
     rules: { "no-restricted-syntax": ["error", ...roleComparisons, ...sendableRuleCopies] },
   },
   {

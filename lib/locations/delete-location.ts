@@ -1,5 +1,6 @@
 import { and, count, eq, isNull } from "drizzle-orm";
-import { locations, syncedRecords, syncSessions, userInvites } from "@/db/schema";
+import { locations, syncSessions, userInvites } from "@/db/schema";
+import { countAccepted } from "@/lib/sync/synced-records/lookups";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -27,7 +28,7 @@ export async function deleteLocation(
       throw new DomainError("INVALID", TYPE_NAME_TO_DELETE, [{ field: "confirmName", reason: "does not match the location's name" }]);
     await assertNoOpenSession(tx, locationId, "delete it");
     const [sessions] = await tx.select({ n: count() }).from(syncSessions).where(eq(syncSessions.locationId, locationId));
-    const [records] = await tx.select({ n: count() }).from(syncedRecords).where(eq(syncedRecords.locationId, locationId));
+    const records = await countAccepted(tx, locationId);
     // An owner's unused link names the location it was sent for; it also sets their password for their other
     // locations, so it outlives this one (the foreign key's cascade would delete it).
     await tx
@@ -35,7 +36,7 @@ export async function deleteLocation(
       .set({ locationId: null })
       .where(and(eq(userInvites.locationId, locationId), isNull(userInvites.usedAt)));
     await tx.delete(locations).where(eq(locations.id, locationId));
-    const deleted = { id: row.id, name: row.name, sessions: sessions?.n ?? 0, syncedRecords: records?.n ?? 0 };
+    const deleted = { id: row.id, name: row.name, sessions: sessions?.n ?? 0, syncedRecords: records };
     await recordAuditEvent(tx, {
       actor,
       action: "location.deleted",

@@ -9,7 +9,7 @@ import type { LocationUpdateInput } from "./location-inputs";
 import { assertNotArchived } from "./location-lifecycle";
 import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
 import { forgetAcceptedRecords } from "@/lib/sync/unsynced-keys";
-import { anythingAccepted } from "@/lib/sync/stream/synced-lookups";
+import { anythingAccepted } from "@/lib/sync/synced-records/lookups";
 
 type EditableField = keyof LocationUpdateInput;
 type Change = { from: unknown; to: unknown };

@@ -3,7 +3,7 @@ import { sendableStatuses, skippedStatuses } from "./record-status";
 
 const listText = (statuses: readonly string[]) => `(${statuses.map((status) => `'${status}'`).join(", ")})`;
 
-/** `('valid', 'warning')` as text, for the few conditions built as strings (lib/preview/live-diff.ts). */
+/** `('valid', 'warning')` as text, for the few conditions built as strings (lib/sync/synced-records/compare.ts). */
 export const sendableStatusText = listText(sendableStatuses);
 
 /** `('valid', 'warning')`, for `status in ${sendableStatusList}`. */

@@ -1,16 +1,15 @@
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import type { Database, DatabaseOrTransaction } from "@/db/client";
-import { previewIssues, previewRecords, previewRuns, syncedRecords } from "@/db/schema";
+import { previewIssues, previewRecords, previewRuns } from "@/db/schema";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import type { Actor } from "@/lib/auth/permissions";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { OperationContext } from "@/lib/operations/context";
-import { diffExpressionOf, goneContact } from "./live-diff";
+import { diffColumn, synced, syncedOfRecord } from "@/lib/sync/synced-records/compare";
 import { PREVIEW_PAGE_SIZE, type PreviewQuery } from "./preview-inputs";
 import type { PreviewRecordType } from "./preview-plan";
 import { labelsOf, type RecordLabel } from "./record-labels";
-import { listRemovedRecords } from "./removed-records";
+import { goneContactKeys, listRemovedRecords } from "@/lib/sync/synced-records/removed-records";
 import { rootCauseOriginOf } from "./root-cause-id";
 import { rootCauseFilter } from "./root-causes";
 import { sendableStatuses } from "@/lib/pipeline/record-status";
@@ -61,15 +60,6 @@ export interface PreviewRecordListItem {
   /** The record in human words (lib/preview/record-labels.ts). */
   label: RecordLabel;
 }
-
-/** What the upstream last accepted of each record, joined as `s` for the diff (lib/preview/live-diff.ts). */
-const synced = alias(syncedRecords, "s");
-const syncedOfRecord = and(
-  eq(synced.locationId, previewRecords.locationId),
-  eq(synced.recordType, previewRecords.recordType),
-  eq(synced.recordKey, previewRecords.recordKey),
-);
-const diffColumn = sql<"new" | "changed" | "unchanged" | null>`${sql.raw(diffExpressionOf('"preview_records"'))}`;
 
 function filtersOf(locationId: string, query: PreviewQuery): SQL[] {
   const conditions: SQL[] = [eq(previewRecords.locationId, locationId), eq(previewRecords.recordType, query.type)];
@@ -156,11 +146,7 @@ export async function getPreviewRecord(db: DatabaseOrTransaction, locationId: st
  * (lib/sync/plan/gone-contacts.ts). Keys only: what else we knew of them is the upstream's now.
  */
 export async function listContactsToUnsubscribe(db: Database, locationId: string, limit = PREVIEW_PAGE_SIZE): Promise<string[]> {
-  const rows = await db.execute<{ record_key: string }>(sql`
-    select s.record_key from synced_records s
-    where s.location_id = ${locationId} and ${sql.raw(goneContact)}
-    order by s.record_key limit ${limit}`);
-  return rows.map((row) => row.record_key);
+  return goneContactKeys(db, locationId, false, limit);
 }
 
 /** The records table's page: mapped records, or with `status=removed` the records the upstream holds that the source no longer sends. */

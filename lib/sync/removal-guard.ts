@@ -1,16 +1,14 @@
-import { queryRows } from "@/db/raw-sql";
-import { sql } from "drizzle-orm";
 import type { ConfirmedRemovals, RemovalCheck, RemovalStop } from "@/db/schema";
-import { UNSUBSCRIBED_HASH } from "@/lib/preview/live-diff";
+import { countAccepted } from "@/lib/sync/synced-records/lookups";
+import { countGoneContacts, countRemovedAppointments, goneContactKeys, removedAppointmentKeys } from "@/lib/sync/synced-records/removed-records";
 import { parseRangeKey } from "./plan/date-ranges";
-import { goneContactCondition, UNSUBSCRIBE_ITEM_KEY } from "./plan/gone-contacts";
+import { UNSUBSCRIBE_ITEM_KEY } from "./plan/gone-contacts";
 import { plannedItemsOf } from "./run-step";
 import { isPending, type StepRow } from "./session-steps";
 import { stepsByName } from "./steps/all-steps";
 import { plannedAppointmentRemovals } from "./steps/bulk-steps";
 import type { StepContext } from "./steps/sync-step";
 import type { SyncConfig } from "./sync-config";
-import { notSentAgain } from "@/lib/preview/live-diff";
 
 const EXAMPLES = 5;
 
@@ -54,31 +52,14 @@ export async function measured(
 }
 
 async function checkContacts(context: StepContext): Promise<RemovalCheck | null> {
-  const { db } = context;
+  const { db, unsyncedOnly } = context;
   const locationId = context.location.id;
-  const [gone] = await queryRows<{ count: number }>(
-    db,
-    sql`select count(*)::int as count from synced_records s where ${goneContactCondition(locationId, context.unsyncedOnly)}`,
-  );
   return measured(
     context.config,
     "contact_details",
-    gone!.count,
-    async () =>
-      (
-        await queryRows<{ count: number }>(
-          db,
-          sql`select count(*)::int as count from synced_records
-        where location_id = ${locationId} and record_type = 'contact_details' and content_hash <> ${UNSUBSCRIBED_HASH}`,
-        )
-      )[0]!.count,
-    async () =>
-      (
-        await queryRows<{ key: string }>(
-          db,
-          sql`select s.record_key as key from synced_records s where ${goneContactCondition(locationId, context.unsyncedOnly)} order by s.record_key limit ${EXAMPLES}`,
-        )
-      ).map((row) => row.key),
+    await countGoneContacts(db, locationId, unsyncedOnly),
+    () => countAccepted(db, locationId, "contact_details"),
+    () => goneContactKeys(db, locationId, unsyncedOnly, EXAMPLES),
   );
 }
 
@@ -87,35 +68,16 @@ async function checkAppointments(context: StepContext, rangeKeys: string[]): Pro
   const { db } = context;
   const locationId = context.location.id;
   const ranges = rangeKeys.map(parseRangeKey);
-  // The ranges as plain conditions: the planner then reads only their dates through synced_records_date_idx (joined to a
-  // set-returning function it guessed 100 ranges and read every appointment of the location, ~0.8 s at a million).
-  const inRanges = sql.join(
-    ranges.map((range) => sql`s.appointment_date between ${range.startDate} and ${range.endDate}`),
-    sql` or `,
-  );
-  const removed = () => sql`
-    from synced_records s
-    where s.location_id = ${locationId} and s.record_type = 'appointments' and (${inRanges})
-      and ${sql.raw(notSentAgain)}`;
   const planned = plannedAppointmentRemovals.get(context);
   const count = planned
     ? [...planned].reduce((sum, [day, removals]) => sum + (ranges.some((range) => range.startDate <= day && day <= range.endDate) ? removals : 0), 0)
-    : (await queryRows<{ count: number }>(db, sql`select count(*)::int as count ${removed()}`))[0]!.count;
+    : await countRemovedAppointments(db, locationId, ranges);
   return measured(
     context.config,
     "appointments",
     count,
-    async () =>
-      (
-        await queryRows<{ count: number }>(
-          db,
-          sql`select count(*)::int as count from synced_records where location_id = ${locationId} and record_type = 'appointments'`,
-        )
-      )[0]!.count,
-    async () =>
-      (await queryRows<{ key: string }>(db, sql`select s.record_key as key ${removed()} order by s.record_key limit ${EXAMPLES}`)).map(
-        (row) => row.key,
-      ),
+    () => countAccepted(db, locationId, "appointments"),
+    () => removedAppointmentKeys(db, locationId, ranges, EXAMPLES),
   );
 }
 

@@ -22,7 +22,7 @@ import { carriedSkippedCounts, decideQuiet, quietStepsOf } from "./quiet/quiet-s
 import { observeSourceState } from "./quiet/source-state";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { closeStreamedReads, streamedStepsByName } from "./stream/stream-steps";
-import { anythingAccepted, heldContactKeys } from "./stream/synced-lookups";
+import { anythingAccepted, heldContactKeys } from "@/lib/sync/synced-records/lookups";
 import { checkReplayRemovals, replayStepsOf } from "./replay/replay-steps";
 import type { StepContext } from "./steps/sync-step";
 import { syncConfigFromEnvironment, type SyncConfig } from "./sync-config";

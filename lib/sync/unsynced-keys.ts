@@ -1,10 +1,10 @@
 import { sql, type SQL } from "drizzle-orm";
-import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
-import { differingAppointments, goneContact, newOrChanged } from "@/lib/preview/live-diff";
+import { differingKeys } from "@/lib/sync/synced-records/compare";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
-import { anythingAccepted } from "./stream/synced-lookups";
+import { anythingAccepted } from "@/lib/sync/synced-records/lookups";
+import { deleteAcceptedRecords } from "@/lib/sync/synced-records/record-accepted";
 
 // The unsynced keys of a location (db/schema/synced-records.ts): every key whose sendable preview record and what the
 // upstream accepted may differ. An incremental sync plans from them — the changed contacts, the gone ones, the touched
@@ -46,7 +46,7 @@ export function amongUnsyncedKeys(locationId: string, type: PreviewRecordType, c
 
 /** The location leaves its upstream location (a move, a new upstream ID): what that one accepted says nothing of the next. */
 export async function forgetAcceptedRecords(db: DatabaseOrTransaction, locationId: string): Promise<void> {
-  await db.execute(sql`delete from synced_records where location_id = ${locationId}`);
+  await deleteAcceptedRecords(db, locationId);
   await forgetUnsyncedKeys(db, locationId);
 }
 
@@ -85,21 +85,6 @@ export async function addUnsyncedKeys(
     select ${locationId}::uuid, ${type}, unnest(${sql.param(keys)}::text[])
     where ${ledgerKept(locationId)}
     on conflict do nothing`);
-}
-
-/**
- * Every key the whole comparison of the location's preview with synced_records selects: new or changed contacts and
- * vehicles, gone contacts, and appointments that differ on either side. Columns record_type, record_key.
- */
-export function differingKeys(locationId: string): SQL {
-  return sql`
-    select r.record_type, r.record_key from preview_records r
-    where r.location_id = ${locationId} and r.record_type in ('contact_details', 'vehicles') and r.status in ${sendableStatusList}
-      and r.content_hash is not null and r.record_key is not null and ${sql.raw(newOrChanged)}
-    union
-    select s.record_type, s.record_key from synced_records s where s.location_id = ${locationId} and ${sql.raw(goneContact)}
-    union
-    select 'appointments', differing.record_key from (${differingAppointments(locationId)}) differing`;
 }
 
 async function startLedger(db: DatabaseOrTransaction, locationId: string): Promise<void> {

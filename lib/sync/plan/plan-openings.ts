@@ -2,7 +2,7 @@ import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { sql } from "drizzle-orm";
 import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
-import { acceptedOpenings, heldServices } from "../stream/synced-lookups";
+import { acceptedOpenings, heldServices } from "@/lib/sync/synced-records/lookups";
 import { openingsItems, type OpeningSummary } from "./openings-to-send";
 
 /** The openings imports of a session sent from the preview: its sendable openings against what the upstream holds. */

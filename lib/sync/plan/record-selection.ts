@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
-import { newOrChanged } from "@/lib/preview/live-diff";
+import { newOrChanged } from "@/lib/sync/synced-records/compare";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { amongUnsyncedKeys } from "../unsynced-keys";
 import { parseRangeKey } from "./date-ranges";

@@ -10,7 +10,7 @@ import type { SyncStepName } from "../step-names";
 import type { StepContext, SyncStep } from "../steps/sync-step";
 import type { SessionRecords, SkippedCounts } from "../stream/session-records";
 import { streamedStepsByName } from "../stream/stream-steps";
-import { heldContactKeys } from "../stream/synced-lookups";
+import { heldContactKeys } from "@/lib/sync/synced-records/lookups";
 import { latestQuietBase, type QuietBase } from "./source-state";
 
 // A quiet session: nothing in the source changed since the location's last session succeeded (same fingerprint, same

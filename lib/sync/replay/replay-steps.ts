@@ -1,6 +1,4 @@
-import { sql } from "drizzle-orm";
 import type { ConfirmedRemovals, SessionReplay } from "@/db/schema";
-import { queryRows } from "@/db/raw-sql";
 import { monthlyRanges, parseRangeKey, rangeKey } from "../plan/date-ranges";
 import { appointmentHorizonEnd, localToday } from "../plan/local-dates";
 import { measured, RemovalStopError } from "../removal-guard";
@@ -8,7 +6,7 @@ import { plannedItemsOf } from "../run-step";
 import { isPending, type StepRow } from "../session-steps";
 import type { SyncStepName } from "../step-names";
 import { streamedStepsByName } from "../stream/stream-steps";
-import { earliestHeldAppointment } from "../stream/synced-lookups";
+import { acceptedAppointmentKeysIn, countAccepted, countAcceptedAppointmentsIn, earliestHeldAppointment } from "@/lib/sync/synced-records/lookups";
 import type { StepContext, SyncStep } from "../steps/sync-step";
 
 // A scoped replay sends its steps as a streamed session does (read from the source as they are sent), every record
@@ -51,17 +49,17 @@ export async function checkReplayRemovals(
   if (!items.length) return;
   const ranges = items.map((item) => parseRangeKey(item.key));
   const window = { startDate: ranges[0]!.startDate, endDate: ranges.at(-1)!.endDate };
-  const appointments = sql`from synced_records where location_id = ${context.location.id} and record_type = 'appointments'`;
-  const inWindow = sql`${appointments} and appointment_date between ${window.startDate} and ${window.endDate}`;
-  const [inRange] = await queryRows<{ count: number }>(context.db, sql`select count(*)::int as count ${inWindow}`);
-  const removals = Math.max(0, inRange!.count - (await context.stream.count("appointments", window)));
+  const locationId = context.location.id;
+  const removals = Math.max(
+    0,
+    (await countAcceptedAppointmentsIn(context.db, locationId, window)) - (await context.stream.count("appointments", window)),
+  );
   const check = await measured(
     context.config,
     "appointments",
     removals,
-    async () => (await queryRows<{ count: number }>(context.db, sql`select count(*)::int as count ${appointments}`))[0]!.count,
-    async () =>
-      (await queryRows<{ key: string }>(context.db, sql`select record_key as key ${inWindow} order by record_key limit 5`)).map((row) => row.key),
+    () => countAccepted(context.db, locationId, "appointments"),
+    () => acceptedAppointmentKeysIn(context.db, locationId, window, 5),
   );
   if (check && check.removals > (confirmed?.limits.appointments ?? -1)) throw new RemovalStopError({ checks: [check] });
 }

@@ -2,12 +2,13 @@ import type { AppointmentRecord, ContactDetailRecord, OpeningRecord, VehicleReco
 import type { UploadOutcome } from "@/lib/upstream/client";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { streamSelectedRecords } from "../preview-record-stream";
-import { recordAccepted } from "../record-accepted";
+import { recordAccepted } from "@/lib/sync/synced-records/record-accepted";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
 import { planAppointments } from "../plan/plan-appointments";
 import { planChunks } from "../plan/plan-chunks";
-import { anythingAccepted } from "../stream/synced-lookups";
-import { hasGoneContacts, recordUnsubscribed, streamUnsubscribeRecords, UNSUBSCRIBE_ITEM_KEY } from "../plan/gone-contacts";
+import { anythingAccepted } from "@/lib/sync/synced-records/lookups";
+import { hasGoneContacts, streamUnsubscribeRecords, UNSUBSCRIBE_ITEM_KEY } from "../plan/gone-contacts";
+import { recordUnsubscribed } from "@/lib/sync/synced-records/removed-records";
 import { planOpenings } from "../plan/plan-openings";
 import { chunkSelection, dateRangeSelection, serviceSelection, type RecordSelection } from "../plan/record-selection";
 import type { SentItem, StepContext, SyncStep } from "./sync-step";

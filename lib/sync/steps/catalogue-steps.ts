@@ -2,7 +2,7 @@ import type { CalendarRecord, ServiceCategoryRecord, ServiceRecord } from "@/lib
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { readSelectedRecords } from "../preview-record-stream";
-import { recordAccepted } from "../record-accepted";
+import { recordAccepted } from "@/lib/sync/synced-records/record-accepted";
 import type { RecordSelection } from "../plan/record-selection";
 import type { StepContext, SentItem, SyncStep } from "./sync-step";
 

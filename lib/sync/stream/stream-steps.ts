@@ -7,12 +7,12 @@ import { chooseAppointmentRanges } from "../plan/choose-appointment-ranges";
 import { parseRangeKey, rangeKey } from "../plan/date-ranges";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
 import { dateRangeSelection, serviceSelection, type RecordSelection } from "../plan/record-selection";
-import { recordSentRecords, SentRecords } from "../record-accepted";
+import { recordSentRecords, SentRecords } from "@/lib/sync/synced-records/record-accepted";
 import type { SyncStepName } from "../step-names";
 import { closeStep, openStep } from "../steps/management-system-steps";
 import type { SentItem, StepContext, SyncStep } from "../steps/sync-step";
 import { guardedRead } from "./source-failure";
-import { acceptedHashes, acceptedOpenings, anythingAccepted, heldServices } from "./synced-lookups";
+import { acceptedHashes, acceptedOpenings, anythingAccepted, heldServices } from "@/lib/sync/synced-records/lookups";
 import { openingsItems } from "../plan/openings-to-send";
 import { isSendable } from "@/lib/pipeline/record-status";
 

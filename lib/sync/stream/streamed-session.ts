@@ -9,7 +9,7 @@ import type { SourceReader } from "@/lib/source/source-reader";
 import type { SessionFence } from "../session-fence";
 import { isPending, type StepRow } from "../session-steps";
 import { createSessionRecords, type SessionRecords, type SkippedCounts } from "./session-records";
-import { anythingAccepted } from "./synced-lookups";
+import { anythingAccepted } from "@/lib/sync/synced-records/lookups";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 type Session = typeof syncSessions.$inferSelect;

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
-import { differingKeys, unsyncedKeysKnown } from "../unsynced-keys";
+import { differingKeys } from "../synced-records/compare";
+import { unsyncedKeysKnown } from "../unsynced-keys";
 
 /**
  * Tests: the keys the whole comparison of the location's preview with synced_records selects (new or changed contacts

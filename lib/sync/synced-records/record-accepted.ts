@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
+import type { DatabaseOrTransaction } from "@/db/client";
 import { copyLines, CopyLines } from "@/db/copy-rows";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
-import type { FencedTransaction } from "./session-fence";
-import { selectionCondition, type RecordSelection } from "./plan/record-selection";
+import type { FencedTransaction } from "@/lib/sync/session-fence";
+import { selectionCondition, type RecordSelection } from "@/lib/sync/plan/record-selection";
 
 /** What the upstream replaced with an accepted item: a full replacement its type, a range its dates, an openings import its service. */
 async function forgetReplaced(tx: FencedTransaction, locationId: string, selection: RecordSelection): Promise<void> {
@@ -16,6 +17,11 @@ async function forgetReplaced(tx: FencedTransaction, locationId: string, selecti
     await tx.execute(sql`delete from synced_records where location_id = ${locationId} and record_type = ${type}
              and split_part(record_key, '|', 1) = ${selection.serviceExternalId}`);
   }
+}
+
+/** The location leaves its upstream location (a move, a new upstream ID): every record it accepted is forgotten. */
+export async function deleteAcceptedRecords(db: DatabaseOrTransaction, locationId: string): Promise<void> {
+  await db.execute(sql`delete from synced_records where location_id = ${locationId}`);
 }
 
 /** A service removed upstream takes its openings with it. */
