@@ -50,7 +50,42 @@ export interface SourceReader {
   querySignature(): Promise<string>;
   /** Changes whenever any row of this source key changes (count + latest change per resource): the preview's cache key. */
   fingerprint(sourceKey: string): Promise<string>;
+  /**
+   * The same reader whose reads end when `signal` aborts, with its reason: a statement in flight is cancelled on the
+   * source. Readers without one are stopped between batches and calls (`readerStoppedBy`).
+   */
+  stoppedBy?(signal: AbortSignal): SourceReader;
   close(): Promise<void>;
+}
+
+/** `reader`, its reads ending when `signal` aborts (with its reason): the reader's own way, else between batches and calls. */
+export function readerStoppedBy(reader: SourceReader, signal: AbortSignal): SourceReader {
+  if (reader.stoppedBy) return reader.stoppedBy(signal);
+  const checked =
+    <A extends unknown[], T>(call: (...args: A) => Promise<T>) =>
+    async (...args: A): Promise<T> => {
+      signal.throwIfAborted();
+      return call(...args);
+    };
+  async function* batches<T>(read: AsyncIterable<T>): AsyncGenerator<T> {
+    signal.throwIfAborted();
+    for await (const batch of read) {
+      signal.throwIfAborted();
+      yield batch;
+    }
+  }
+  // Each call goes to the reader's method as it is then (a test may replace one).
+  return {
+    read: (resource, params, options) => batches(reader.read(resource, params, options)),
+    readIds: (resource, params, options) => batches(reader.readIds(resource, params, options)),
+    count: checked((resource, params) => reader.count(resource, params)),
+    repeatedIds: checked((resource, params) => reader.repeatedIds(resource, params)),
+    earliestStart: checked((resource, params) => reader.earliestStart(resource, params)),
+    clock: checked(() => reader.clock()),
+    querySignature: checked(() => reader.querySignature()),
+    fingerprint: checked((sourceKey) => reader.fingerprint(sourceKey)),
+    close: () => reader.close(),
+  };
 }
 
 /** An id as repeatedIds compares it: without any white space. */

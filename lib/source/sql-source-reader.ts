@@ -42,14 +42,14 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
     return query;
   };
 
-  return {
+  const readerWith = (signal: AbortSignal | undefined): SourceReader => ({
     read<R extends SourceResource>(
       resource: R,
       params: SourceReadParams,
       readOptions?: { batchSize?: number; filter?: SourceRowFilter },
     ): AsyncIterable<SourceRowOf[R][]> {
       const batchSize = checkedBatchSize(readOptions?.batchSize);
-      return readBatches<SourceRowOf[R]>(sql, resource, queryOf(resource), params, batchSize, (query, values) =>
+      return readBatches<SourceRowOf[R]>(sql, signal, resource, queryOf(resource), params, batchSize, (query, values) =>
         filtered(query, values, readOptions?.filter),
       );
     },
@@ -57,9 +57,11 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
     async count(resource, params) {
       const query = await queryOf(resource);
       const values = parameterValues(query, params);
-      const rows = await withQueryErrors(query, () =>
-        sql.begin("read only", (transaction) =>
-          transaction.unsafe(`select count(*)::int as count from (${bareUnordered(query)}) as source_rows`, values),
+      const rows = await stoppable(signal, (track) =>
+        withQueryErrors(query, () =>
+          sql.begin("read only", (transaction) =>
+            track(transaction.unsafe(`select count(*)::int as count from (${bareUnordered(query)}) as source_rows`, values)),
+          ),
         ),
       );
       return Number(rows[0]?.count ?? 0);
@@ -67,7 +69,7 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
 
     async *readIds(resource, params, readOptions) {
       const batchSize = checkedBatchSize(readOptions?.batchSize);
-      yield* readBatches<SourceIdCount>(sql, resource, queryOf(resource), params, batchSize, (query, values) => ({
+      yield* readBatches<SourceIdCount>(sql, signal, resource, queryOf(resource), params, batchSize, (query, values) => ({
         text: `select source_rows.id::text as id, count(*)::int as rows from (${bareUnordered(query)}) as source_rows
                where source_rows.id is not null group by source_rows.id::text order by source_rows.id::text collate "C"`,
         values,
@@ -76,11 +78,15 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
 
     async earliestStart(resource, params) {
       const query = await queryOf(resource);
-      const rows = await withQueryErrors(query, () =>
-        sql.begin("read only", (transaction) =>
-          transaction.unsafe(
-            `select min(source_rows.starts_at)::text as earliest from (${bareUnordered(query)}) as source_rows`,
-            parameterValues(query, params),
+      const rows = await stoppable(signal, (track) =>
+        withQueryErrors(query, () =>
+          sql.begin("read only", (transaction) =>
+            track(
+              transaction.unsafe(
+                `select min(source_rows.starts_at)::text as earliest from (${bareUnordered(query)}) as source_rows`,
+                parameterValues(query, params),
+              ),
+            ),
           ),
         ),
       );
@@ -91,12 +97,16 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       const query = await queryOf(resource);
       const values = parameterValues(query, params);
       // \s in a PostgreSQL regular expression is the white space of JavaScript's \s and more: a superset of what trim() removes.
-      const rows = await withQueryErrors(query, () =>
-        sql.begin("read only", (transaction) =>
-          transaction.unsafe(
-            `select regexp_replace(source_rows.id::text, '[\\s\\u00a0\\ufeff\\u1680\\u180e\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]', '', 'g') as id
+      const rows = await stoppable(signal, (track) =>
+        withQueryErrors(query, () =>
+          sql.begin("read only", (transaction) =>
+            track(
+              transaction.unsafe(
+                `select regexp_replace(source_rows.id::text, '[\\s\\u00a0\\ufeff\\u1680\\u180e\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]', '', 'g') as id
              from (${bareUnordered(query)}) as source_rows where source_rows.id is not null group by 1 having count(*) > 1`,
-            values,
+                values,
+              ),
+            ),
           ),
         ),
       );
@@ -111,22 +121,26 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
     },
 
     async clock() {
-      const [row] = await sql<{ now: Date }[]>`select clock_timestamp() as now`;
+      const [row] = await stoppable(signal, (track) => track(sql<{ now: Date }[]>`select clock_timestamp() as now`));
       return row!.now;
     },
 
     async fingerprint(sourceKey: string): Promise<string> {
       const query = await queryOf("fingerprint");
-      const rows = await withQueryErrors(query, () =>
-        sql.begin("read only", (transaction) => transaction.unsafe(query.text, parameterValues(query, { sourceKey }))),
+      const rows = await stoppable(signal, (track) =>
+        withQueryErrors(query, () =>
+          sql.begin("read only", (transaction) => track(transaction.unsafe(query.text, parameterValues(query, { sourceKey })))),
+        ),
       );
       const fingerprint: unknown = rows[0]?.fingerprint;
       if (typeof fingerprint !== "string") throw new SourceQueryError(`${query.file}: must return one row with a text column "fingerprint"`);
       return fingerprint;
     },
 
+    stoppedBy: (next) => readerWith(next),
     close: () => sql.end({ timeout: 5 }),
-  };
+  });
+  return readerWith(undefined);
 }
 
 function checkedBatchSize(batchSize = defaultBatchSize): number {
@@ -163,46 +177,102 @@ function filtered(query: SourceQuery, values: (string | null)[], filter: SourceR
   };
 }
 
+/** Passes a statement through on its way to the source, as the one a stop would cancel. */
+type Track = <Q extends Cancellable>(statement: Q) => Q;
+type Cancellable = { cancel(): unknown };
+
+/**
+ * Keeps the statement in flight of one read, and cancels it on the source when `signal` aborts (PostgreSQL's cancel
+ * request: the source stops working on it, where closing the connection would leave it running); `stop` then
+ * replaces any error the read ends with by the signal's reason.
+ */
+function stopWatch(signal: AbortSignal | undefined) {
+  let current: Cancellable | undefined;
+  let cancelled: Promise<unknown> = Promise.resolve();
+  const cancel = () => {
+    cancelled = Promise.resolve(current?.cancel()).catch(() => {});
+  };
+  signal?.addEventListener("abort", cancel, { once: true });
+  const track: Track = (statement) => {
+    current = statement;
+    if (signal?.aborted) cancel();
+    return statement;
+  };
+  return {
+    track,
+    check: () => signal?.throwIfAborted(),
+    stop: (error: unknown) => (signal?.aborted ? signal.reason : error),
+    /** Once the source has the cancel request: it then cannot stop the next statement on the connection instead. */
+    delivered: () => cancelled,
+    end: () => signal?.removeEventListener("abort", cancel),
+  };
+}
+
+/** One call's statements (each passed through `track`), cancelled on the source if `signal` aborts meanwhile. */
+async function stoppable<T>(signal: AbortSignal | undefined, work: (track: Track) => Promise<T>): Promise<T> {
+  const watch = stopWatch(signal);
+  try {
+    watch.check();
+    return await work(watch.track);
+  } catch (error) {
+    throw watch.stop(error);
+  } finally {
+    watch.end();
+  }
+}
+
 async function* readBatches<Row>(
   sql: postgres.Sql,
+  signal: AbortSignal | undefined,
   resource: SourceResource,
   pendingQuery: Promise<SourceQuery>,
   params: SourceReadParams,
   batchSize: number,
   statementOf: (query: SourceQuery, values: (string | null)[]) => Statement = (query, values) => ({ text: query.text, values }),
 ): AsyncGenerator<Row[]> {
-  const query = await pendingQuery;
-  const values = parameterValues(query, params);
-  const connection = await sql.reserve();
+  const watch = stopWatch(signal);
   try {
-    await connection.unsafe("begin read only");
-    // Once per loaded file: a session reads appointments month by month with the same query.
-    if (!checkedQueries.has(query)) {
-      const described = await withQueryErrors(query, () => connection.unsafe(query.text, values).describe());
-      assertContractColumns(
-        query,
-        resource,
-        described.columns.map((column) => column.name),
-      );
-      checkedQueries.add(query);
-    }
-    const statement = statementOf(query, values);
-    const cursor = connection.unsafe(statement.text, statement.values as never[]).cursor(batchSize);
-    const iterator = cursor[Symbol.asyncIterator]();
+    watch.check();
+    const query = await pendingQuery;
+    const values = parameterValues(query, params);
+    const connection = await sql.reserve();
     try {
-      while (true) {
-        const next = await phaseClock.time("read", () => withQueryErrors(query, () => iterator.next()));
-        if (next.done) break;
-        // The columns are the contract's (checked above); their values are the mapping's to judge.
-        yield [...next.value] as unknown as Row[];
+      await watch.track(connection.unsafe("begin read only"));
+      // Once per loaded file: a session reads appointments month by month with the same query.
+      if (!checkedQueries.has(query)) {
+        const described = await withQueryErrors(query, () => watch.track(connection.unsafe(query.text, values)).describe());
+        assertContractColumns(
+          query,
+          resource,
+          described.columns.map((column) => column.name),
+        );
+        checkedQueries.add(query);
+      }
+      const statement = statementOf(query, values);
+      const cursor = watch.track(connection.unsafe(statement.text, statement.values as never[])).cursor(batchSize);
+      const iterator = cursor[Symbol.asyncIterator]();
+      try {
+        while (true) {
+          // Between batches the source is idle: a cancel request would find nothing to stop.
+          watch.check();
+          const next = await phaseClock.time("read", () => withQueryErrors(query, () => iterator.next()));
+          if (next.done) break;
+          // The columns are the contract's (checked above); their values are the mapping's to judge.
+          yield [...next.value] as unknown as Row[];
+        }
+      } finally {
+        await iterator.return?.();
       }
     } finally {
-      await iterator.return?.();
+      await watch.delivered();
+      // Read-only: rolling back and committing are the same, and rollback also ends an aborted transaction.
+      await connection.unsafe("rollback").catch(() => {});
+      connection.release();
     }
+  } catch (error) {
+    throw watch.stop(error);
   } finally {
-    // Read-only: rolling back and committing are the same, and rollback also ends an aborted transaction.
-    await connection.unsafe("rollback").catch(() => {});
-    connection.release();
+    watch.end();
   }
 }
 

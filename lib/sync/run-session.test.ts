@@ -44,7 +44,8 @@ describe("a first sync of a demo location", () => {
     expect({ result, error: session!.error, streamed: session!.streamed }).toEqual({ result: "succeeded", error: null, streamed: true });
     // Sent straight from the source; the preview the location gets afterwards says what was sent.
     expect(await db.select().from(previewRecords).where(eq(previewRecords.locationId, location.id))).toEqual([]);
-    await computeQueuedPreview(testDb.db, location.id, reader);
+    // At the session's moment: the next 72 hours of openings it sent, not those of a slot start later.
+    await computeQueuedPreview(testDb.db, location.id, reader, session!.startedAt!);
     const [ended] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
     expect(ended).toMatchObject({ status: "succeeded", upstreamOpen: false, error: null });
     const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, session!.id)).orderBy(asc(syncSteps.position));

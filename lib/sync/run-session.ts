@@ -6,13 +6,13 @@ import { locations, syncSessions, type SourceState } from "@/db/schema";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { markReconnectNeeded, openLocationToken, TokenOriginChangedError } from "@/lib/locations/location-token";
-import type { SourceReader } from "@/lib/source/source-reader";
+import { readerStoppedBy, type SourceReader } from "@/lib/source/source-reader";
 import type { UpstreamClient, UpstreamClientOptions } from "@/lib/upstream/client";
 import { createAttemptRecorder } from "./attempt-recorder";
 import { describeSyncError } from "./describe-sync-error";
 import { checkRemovals, RemovalStopError } from "./removal-guard";
 import { runStep, StepFailedError } from "./run-step";
-import { claimSession, LeaseLostError, SessionCancelledError, type SessionFence } from "./session-fence";
+import { claimSession, LeaseLostError, SessionCancelledError, stopOr, type SessionFence } from "./session-fence";
 import { finishStopped, finishSucceeded } from "./session-outcome";
 import { ensureSessionPreview } from "./session-preview";
 import { ensureStepRows, isPending } from "./session-steps";
@@ -75,8 +75,9 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     const credentials = await getEnvironmentCredentials(db, session.environment);
     // Before anything is sent: a token goes only to the origin that issued it.
     const call = { accessToken: openLocationToken(location, credentials), locationId: location.upstreamLocationId };
-    const reader = options.reader ?? sourceReaderFromEnvironment();
-    if (!options.reader) closeReader = () => reader.close();
+    const ownReader = options.reader ?? sourceReaderFromEnvironment();
+    if (!options.reader) closeReader = () => ownReader.close();
+    const reader = readerStoppedBy(ownReader, fence.stopped);
     const now = options.now ?? session.startedAt ?? new Date();
     // Observed once, before the first read: the quiet decision, a streamed session and a preview run share it.
     let observed: Promise<SourceState> | undefined;
@@ -161,7 +162,8 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     // What the next session builds on, computed in the background: a streamed session stored no preview.
     if (source && !quietBase && !session.replay) await requestFirstPreview(db, location.id);
     return "succeeded";
-  } catch (error) {
+  } catch (thrown) {
+    const error = stopOr(fence, thrown);
     if (error instanceof LeaseLostError || fence.isLost) return "lost";
     const [current] = await db.select({ step: syncSessions.currentStep }).from(syncSessions).where(eq(syncSessions.id, fence.sessionId));
     const step = current?.step ?? null;

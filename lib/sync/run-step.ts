@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { computeBackoffDelay } from "@/lib/upstream/retry";
 import type { AttemptRecorder } from "./attempt-recorder";
 import { describeSyncError, isRetryableStepError } from "./describe-sync-error";
-import { isSessionStop, LeaseLostError, type FencedTransaction } from "./session-fence";
+import { isSessionStop, LeaseLostError, stopOr, type FencedTransaction } from "./session-fence";
 import type { StepRow } from "./session-steps";
 import type { SkippedCounts } from "./skipped-records";
 import type { SentItem, StepContext, SyncStep } from "./steps/sync-step";
@@ -89,9 +89,10 @@ async function sendItem(
   try {
     sent = await recorder.attribute(step.id, item.id, () => definition.send(context, item.key));
     await recorder.flush();
-  } catch (error) {
+  } catch (thrown) {
     // The item before failing to record is what stopped the session: it happened first.
     await previous;
+    const error = stopOr(fence, thrown);
     if (isSessionStop(error)) throw error;
     await recorder.flush().catch(() => {});
     await fence.write((tx) =>
@@ -219,7 +220,8 @@ export async function runStep(context: StepContext, recorder: AttemptRecorder, s
     try {
       await runOnce(context, recorder, step, definition);
       return;
-    } catch (error) {
+    } catch (thrown) {
+      const error = stopOr(fence, thrown);
       if (isSessionStop(error)) throw error;
       const reason = describeSyncError(error);
       const final = attempt >= config.stepAttempts || !isRetryableStepError(error);
@@ -238,7 +240,7 @@ export async function runStep(context: StepContext, recorder: AttemptRecorder, s
           maxDelayMs: 5 * 60_000,
           maxRetryAfterMs: 0,
         }),
-        fence.signal,
+        fence.stopped,
       );
     }
   }

@@ -33,12 +33,21 @@ export const isSessionStop = (error: unknown) => error instanceof LeaseLostError
 export type FencedTransaction = DatabaseTransaction;
 
 /**
+ * What an operation of the session ended with: the session's stop when it must stop (a source read it cancelled fails
+ * with the source's own error), else the error itself.
+ */
+export function stopOr(fence: SessionFence, error: unknown): unknown {
+  return fence.stopped.aborted && isSessionStop(fence.stopped.reason) ? fence.stopped.reason : error;
+}
+
+/**
  * A worker's claim on one session: the fencing token it got when claiming. Every
  * write goes through `write`, which locks the session row and proceeds only while
  * the token is still ours; losing the claim aborts `signal` (the upstream client's).
  */
 export class SessionFence {
   private readonly controller = new AbortController();
+  private readonly stopController = new AbortController();
   private renewal: NodeJS.Timeout | undefined;
   private lost = false;
 
@@ -54,6 +63,16 @@ export class SessionFence {
     return this.controller.signal;
   }
 
+  /**
+   * Aborted when the session must stop — cancelled (seen by the lease's renewal), or its claim lost — with that error
+   * as the reason: the source's statements in flight are cancelled on the source (a blocked one would otherwise hold
+   * the session until SOURCE_STATEMENT_TIMEOUT_SECONDS) and a backoff ends. Requests to the upstream are not aborted
+   * by a cancel: the session stops between them, as `checkpoint` sees.
+   */
+  get stopped(): AbortSignal {
+    return this.stopController.signal;
+  }
+
   get isLost(): boolean {
     return this.lost;
   }
@@ -61,6 +80,7 @@ export class SessionFence {
   private markLost(): never {
     this.lost = true;
     this.controller.abort(new LeaseLostError());
+    this.stopController.abort(new LeaseLostError());
     throw new LeaseLostError();
   }
 
@@ -93,16 +113,16 @@ export class SessionFence {
 
   async renew(): Promise<void> {
     if (this.lost) return;
-    const rows = await queryRows(
+    const rows = await queryRows<{ cancel_requested_at: string | null }>(
       this.db,
       sql`update sync_sessions set lease_expires_at = now() + ${this.leaseSeconds} * interval '1 second'
-          where id = ${this.sessionId} and fencing_token = ${this.token} returning id`,
+          where id = ${this.sessionId} and fencing_token = ${this.token} returning cancel_requested_at`,
     );
     if (rows.length === 0) {
       try {
         this.markLost();
       } catch {}
-    }
+    } else if (rows[0]!.cancel_requested_at) this.stopController.abort(new SessionCancelledError());
   }
 
   startRenewal(): void {

@@ -110,7 +110,8 @@ describe("a worker killed mid-step", () => {
         .from(syncAttempts)
         .where(and(eq(syncAttempts.itemId, items[0]!.id), eq(syncAttempts.method, "PUT")));
       expect(firstItemUploads).toHaveLength(1);
-      await computeQueuedPreview(testDb.db, location.id, reader);
+      // At the session's moment: the next 72 hours of openings it sent, not those of a slot start later.
+      await computeQueuedPreview(testDb.db, location.id, reader, session!.startedAt!);
       for (const type of ["calendars", "services", "contact_details", "appointments", "openings"] as const) {
         const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
         expect(compared.stored, type).toEqual(compared.expected);
