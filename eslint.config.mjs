@@ -83,8 +83,21 @@ const sendableRuleCopies = [
     selector: 'ArrayExpression:has(> Literal[value="valid"]):has(> Literal[value="warning"]):not(:has(> Literal[value="error"]))',
     message: ONE_SENDABLE_RULE,
   },
-  { selector: "TemplateElement[value.raw=/'valid',\\s*'warning'/]", message: ONE_SENDABLE_RULE },
-  { selector: "Literal[value=/'valid',\\s*'warning'/]", message: ONE_SENDABLE_RULE },
+  // SQL text listing the two, in either order, or the two the rule leaves out.
+  ...["TemplateElement[value.raw=/PATTERN/]", "Literal[value=/PATTERN/]"].flatMap((selector) =>
+    ["'(valid|warning)',\\s*'(valid|warning)'", "'(error|excluded)',\\s*'(error|excluded)'"].map((pattern) => ({
+      selector: selector.replace("PATTERN", pattern),
+      message: ONE_SENDABLE_RULE,
+    })),
+  ),
+  // The rule's complement written out: `status !== "error" && status !== "excluded"`.
+  ...[
+    ["error", "excluded"],
+    ["excluded", "error"],
+  ].map(([first, second]) => ({
+    selector: `LogicalExpression[left.type="BinaryExpression"][left.right.value="${first}"][right.type="BinaryExpression"][right.right.value="${second}"]`,
+    message: ONE_SENDABLE_RULE,
+  })),
 ];
 
 const ONE_SYNCED_RECORDS_MODULE =
@@ -93,6 +106,8 @@ const ONE_SYNCED_RECORDS_MODULE =
 /** SQL naming synced_records, or its drizzle table, outside the one module that reads and writes it. */
 const syncedRecordsSql = [
   { selector: "TemplateElement[value.raw=/\\bsynced_records\\b/]", message: ONE_SYNCED_RECORDS_MODULE },
+  // A plain string of SQL (sql.raw), not a table name handed to a helper (vacuumAfterBulkWrite(db, "synced_records")).
+  { selector: "Literal[value=/\\b(from|join|into|update|table)\\s+synced_records\\b/i]", message: ONE_SYNCED_RECORDS_MODULE },
   { selector: 'ImportSpecifier[imported.name="syncedRecords"]', message: ONE_SYNCED_RECORDS_MODULE },
 ];
 

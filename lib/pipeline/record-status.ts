@@ -10,6 +10,8 @@ export const sendableStatuses = ["valid", "warning"] as const satisfies readonly
 /** Never sent: counted on the step as invalid (`error`) or excluded by a rule (`excluded`). */
 export const skippedStatuses = ["error", "excluded"] as const satisfies readonly RecordStatus[];
 
+// Takes any string (a status as the browser got it) and is no type guard: the checks go on to change a sendable
+// record's status (a duplicate, a missing reference).
 export function isSendable(record: { status: string } | null | undefined): boolean {
-  return record?.status === "valid" || record?.status === "warning";
+  return record != null && (sendableStatuses as readonly string[]).includes(record.status);
 }

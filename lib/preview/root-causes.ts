@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { referenceRules, serviceCalendarsField } from "@/lib/pipeline/reference-rules";
+import { skippedStatusList } from "@/lib/pipeline/record-status-sql";
 import type { PreviewRecordType } from "./preview-plan";
 import { rootCauseIdOf, type RootCauseOrigin } from "./root-cause-id";
 
@@ -200,7 +201,7 @@ export function rootCauseFilter(origin: RootCauseOrigin, type: PreviewRecordType
     origin.kind === "missing"
       ? sql`i.original = ${origin.key}`
       : sql`exists (select 1 from preview_records t where t.location_id = ${r}.location_id and t.record_type = ${origin.type}
-                      and t.record_key = i.original and t.status in ('error', 'excluded') and ${rootCondition(origin, "t")})`;
+                      and t.record_key = i.original and t.status in ${skippedStatusList} and ${rootCondition(origin, "t")})`;
   const fieldList = sql.join(
     fields.map((field) => sql`${field}`),
     sql`, `,
