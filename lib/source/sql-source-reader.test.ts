@@ -196,6 +196,37 @@ describe("createSqlSourceReader", () => {
     }
   });
 
+  // A failover, an administrator or a network reset ends the reader's connection mid-statement: the read fails with the
+  // connection's error, and the next read gets a working connection. Issuing the ROLLBACK on the lost connection left
+  // the read waiting for ever, or postgres.js 3.4.9 wrote it to the closed socket: an uncaught TypeError (Vitest
+  // reports it), the worker down.
+  it.each(["count", "read"] as const)("survives its connection ended while a %s waits on the source", async (kind) => {
+    const own = createSqlSourceReader({ url: testDb.url });
+    const locker = await testDb.sql.reserve();
+    try {
+      await locker.unsafe("begin");
+      await locker.unsafe("lock table demo_source.customers in access exclusive mode");
+      const params = { sourceKey: salon! };
+      const waiting = kind === "count" ? own.count("customers", params) : readAll(own, "customers", params);
+      waiting.catch(() => {});
+      let pid: number | undefined;
+      while (pid === undefined) {
+        [{ pid } = { pid: undefined }] = await testDb.sql<{ pid: number }[]>`
+          select pid from pg_stat_activity where application_name = 'location-sync-source' and wait_event_type = 'Lock'`;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await testDb.sql`select pg_terminate_backend(${pid})`;
+      await expect(waiting).rejects.toThrow(/terminat|CONNECTION_CLOSED|ECONNRESET/);
+      await locker.unsafe("rollback");
+      expect(await own.count("customers", params)).toBeGreaterThan(0);
+      expect((await readAll(own, "customers", params)).rows.length).toBeGreaterThan(0);
+    } finally {
+      await locker.unsafe("rollback").catch(() => {});
+      locker.release();
+      await own.close();
+    }
+  });
+
   it("fingerprints a source key: stable while nothing changes, different after a change", async () => {
     const before = await reader.fingerprint(salon!);
     expect(before).toMatch(/^[0-9a-f]{32}$/);

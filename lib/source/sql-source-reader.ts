@@ -57,12 +57,8 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
     async count(resource, params) {
       const query = await queryOf(resource);
       const values = parameterValues(query, params);
-      const rows = await stoppable(signal, (track) =>
-        withQueryErrors(query, () =>
-          sql.begin("read only", (transaction) =>
-            track(transaction.unsafe(`select count(*)::int as count from (${bareUnordered(query)}) as source_rows`, values)),
-          ),
-        ),
+      const rows = await withQueryErrors(query, () =>
+        readOnce(sql, signal, `select count(*)::int as count from (${bareUnordered(query)}) as source_rows`, values),
       );
       return Number(rows[0]?.count ?? 0);
     },
@@ -78,16 +74,12 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
 
     async earliestStart(resource, params) {
       const query = await queryOf(resource);
-      const rows = await stoppable(signal, (track) =>
-        withQueryErrors(query, () =>
-          sql.begin("read only", (transaction) =>
-            track(
-              transaction.unsafe(
-                `select min(source_rows.starts_at)::text as earliest from (${bareUnordered(query)}) as source_rows`,
-                parameterValues(query, params),
-              ),
-            ),
-          ),
+      const rows = await withQueryErrors(query, () =>
+        readOnce(
+          sql,
+          signal,
+          `select min(source_rows.starts_at)::text as earliest from (${bareUnordered(query)}) as source_rows`,
+          parameterValues(query, params),
         ),
       );
       return (rows[0]?.earliest as string | null | undefined) ?? null;
@@ -97,17 +89,13 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       const query = await queryOf(resource);
       const values = parameterValues(query, params);
       // \s in a PostgreSQL regular expression is the white space of JavaScript's \s and more: a superset of what trim() removes.
-      const rows = await stoppable(signal, (track) =>
-        withQueryErrors(query, () =>
-          sql.begin("read only", (transaction) =>
-            track(
-              transaction.unsafe(
-                `select regexp_replace(source_rows.id::text, '[\\s\\u00a0\\ufeff\\u1680\\u180e\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]', '', 'g') as id
+      const rows = await withQueryErrors(query, () =>
+        readOnce(
+          sql,
+          signal,
+          `select regexp_replace(source_rows.id::text, '[\\s\\u00a0\\ufeff\\u1680\\u180e\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]', '', 'g') as id
              from (${bareUnordered(query)}) as source_rows where source_rows.id is not null group by 1 having count(*) > 1`,
-                values,
-              ),
-            ),
-          ),
+          values,
         ),
       );
       return new Set(rows.map((row) => String(row.id)));
@@ -121,17 +109,13 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
     },
 
     async clock() {
-      const [row] = await stoppable(signal, (track) => track(sql<{ now: Date }[]>`select clock_timestamp() as now`));
-      return row!.now;
+      const [row] = await readOnce(sql, signal, "select clock_timestamp() as now", []);
+      return row!.now as Date;
     },
 
     async fingerprint(sourceKey: string): Promise<string> {
       const query = await queryOf("fingerprint");
-      const rows = await stoppable(signal, (track) =>
-        withQueryErrors(query, () =>
-          sql.begin("read only", (transaction) => track(transaction.unsafe(query.text, parameterValues(query, { sourceKey })))),
-        ),
-      );
+      const rows = await withQueryErrors(query, () => readOnce(sql, signal, query.text, parameterValues(query, { sourceKey })));
       const fingerprint: unknown = rows[0]?.fingerprint;
       if (typeof fingerprint !== "string") throw new SourceQueryError(`${query.file}: must return one row with a text column "fingerprint"`);
       return fingerprint;
@@ -183,14 +167,27 @@ type Cancellable = { cancel(): unknown };
 
 /**
  * Keeps the statement in flight of one read, and cancels it on the source when `signal` aborts (PostgreSQL's cancel
- * request: the source stops working on it, where closing the connection would leave it running); `stop` then
- * replaces any error the read ends with by the signal's reason.
+ * request: the source stops working on it, where closing the connection would leave it running). The read ends with
+ * the signal's reason at once (`race`), without waiting for the source to answer: a source that can no longer be
+ * reached (the network lost) would hold it until TCP keepalive gave up.
  */
+type StopWatch = ReturnType<typeof stopWatch>;
+
 function stopWatch(signal: AbortSignal | undefined) {
   let current: Cancellable | undefined;
   let cancelled: Promise<unknown> = Promise.resolve();
+  let inFlight: Promise<unknown> = Promise.resolve();
+  let lost = false;
+  // Only a statement's own failure says what became of its connection.
+  const noteLoss = (error: unknown) => {
+    if (!isStatementError(error)) lost = true;
+  };
+  let rejectStopped: (reason: unknown) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => (rejectStopped = reject));
+  stopped.catch(() => {});
   const cancel = () => {
     cancelled = Promise.resolve(current?.cancel()).catch(() => {});
+    rejectStopped(signal!.reason);
   };
   signal?.addEventListener("abort", cancel, { once: true });
   const track: Track = (statement) => {
@@ -201,23 +198,47 @@ function stopWatch(signal: AbortSignal | undefined) {
   return {
     track,
     check: () => signal?.throwIfAborted(),
+    /** `work`, or the signal's reason as soon as it aborts (what `work` still does then is not waited for). */
+    race: <T>(work: Promise<T>): Promise<T> => {
+      inFlight = work.catch(noteLoss);
+      return signal ? Promise.race([work, stopped]) : work;
+    },
     stop: (error: unknown) => (signal?.aborted ? signal.reason : error),
+    /** The statement last raced has ended (a stopped read's keeps running until the source answers or the link drops). */
+    settled: () => inFlight,
+    /** A statement failed other than by the source refusing it: its connection may be gone. */
+    get lost() {
+      return lost;
+    },
     /** Once the source has the cancel request: it then cannot stop the next statement on the connection instead. */
     delivered: () => cancelled,
+    get aborted() {
+      return signal?.aborted ?? false;
+    },
     end: () => signal?.removeEventListener("abort", cancel),
   };
 }
 
-/** One call's statements (each passed through `track`), cancelled on the source if `signal` aborts meanwhile. */
-async function stoppable<T>(signal: AbortSignal | undefined, work: (track: Track) => Promise<T>): Promise<T> {
+/**
+ * One statement in a read-only transaction of its own, on a connection reserved for it (not `sql.begin`, which after
+ * a lost connection writes its ROLLBACK to the closed socket: an uncaught TypeError in postgres.js 3.4.9, the worker
+ * down). Cancelled on the source if `signal` aborts meanwhile, and ended as a read is (`endRead`).
+ */
+async function readOnce(sql: postgres.Sql, signal: AbortSignal | undefined, text: string, values: unknown[]): Promise<postgres.Row[]> {
   const watch = stopWatch(signal);
+  let reserving: Promise<postgres.ReservedSql> | undefined;
+  let connection: postgres.ReservedSql | undefined;
   try {
     watch.check();
-    return await work(watch.track);
+    reserving = sql.reserve();
+    connection = await watch.race(reserving);
+    const reserved = connection;
+    await watch.race(watch.track(reserved.unsafe("begin read only")));
+    return [...(await watch.race(watch.track(reserved.unsafe(text, values as never[]))))];
   } catch (error) {
     throw watch.stop(error);
   } finally {
-    watch.end();
+    await finishRead(watch, reserving, connection, undefined);
   }
 }
 
@@ -231,49 +252,101 @@ async function* readBatches<Row>(
   statementOf: (query: SourceQuery, values: (string | null)[]) => Statement = (query, values) => ({ text: query.text, values }),
 ): AsyncGenerator<Row[]> {
   const watch = stopWatch(signal);
+  let reserving: Promise<postgres.ReservedSql> | undefined;
+  let connection: postgres.ReservedSql | undefined;
+  let iterator: AsyncIterator<postgres.Row[]> | undefined;
   try {
     watch.check();
     const query = await pendingQuery;
     const values = parameterValues(query, params);
-    const connection = await sql.reserve();
-    try {
-      await watch.track(connection.unsafe("begin read only"));
-      // Once per loaded file: a session reads appointments month by month with the same query.
-      if (!checkedQueries.has(query)) {
-        const described = await withQueryErrors(query, () => watch.track(connection.unsafe(query.text, values)).describe());
-        assertContractColumns(
-          query,
-          resource,
-          described.columns.map((column) => column.name),
-        );
-        checkedQueries.add(query);
-      }
-      const statement = statementOf(query, values);
-      const cursor = watch.track(connection.unsafe(statement.text, statement.values as never[])).cursor(batchSize);
-      const iterator = cursor[Symbol.asyncIterator]();
-      try {
-        while (true) {
-          // Between batches the source is idle: a cancel request would find nothing to stop.
-          watch.check();
-          const next = await phaseClock.time("read", () => withQueryErrors(query, () => iterator.next()));
-          if (next.done) break;
-          // The columns are the contract's (checked above); their values are the mapping's to judge.
-          yield [...next.value] as unknown as Row[];
-        }
-      } finally {
-        await iterator.return?.();
-      }
-    } finally {
-      await watch.delivered();
-      // Read-only: rolling back and committing are the same, and rollback also ends an aborted transaction.
-      await connection.unsafe("rollback").catch(() => {});
-      connection.release();
+    reserving = sql.reserve();
+    connection = await watch.race(reserving);
+    const reserved = connection;
+    await watch.race(watch.track(reserved.unsafe("begin read only")));
+    // Once per loaded file: a session reads appointments month by month with the same query.
+    if (!checkedQueries.has(query)) {
+      const described = await watch.race(withQueryErrors(query, () => watch.track(reserved.unsafe(query.text, values)).describe()));
+      assertContractColumns(
+        query,
+        resource,
+        described.columns.map((column) => column.name),
+      );
+      checkedQueries.add(query);
+    }
+    const statement = statementOf(query, values);
+    const cursor = watch.track(reserved.unsafe(statement.text, statement.values as never[])).cursor(batchSize);
+    const reading = cursor[Symbol.asyncIterator]();
+    iterator = reading;
+    while (true) {
+      // Between batches the source is idle: a cancel request would find nothing to stop.
+      watch.check();
+      const next = await watch.race(phaseClock.time("read", () => withQueryErrors(query, () => reading.next())));
+      if (next.done) break;
+      // The columns are the contract's (checked above); their values are the mapping's to judge.
+      yield [...next.value] as unknown as Row[];
     }
   } catch (error) {
     throw watch.stop(error);
   } finally {
-    watch.end();
+    await finishRead(watch, reserving, connection, iterator);
   }
+}
+
+/** After a read, stopped or not: its connection is ended and given back, in the background once the read was stopped. */
+async function finishRead(
+  watch: StopWatch,
+  reserving: Promise<postgres.ReservedSql> | undefined,
+  connection: postgres.ReservedSql | undefined,
+  iterator: AsyncIterator<postgres.Row[]> | undefined,
+): Promise<void> {
+  watch.end();
+  // Stopped while waiting for a connection: it goes back to the pool when it comes.
+  if (reserving && !connection)
+    reserving.then(
+      (late) => late.release(),
+      () => {},
+    );
+  const ending = endRead(connection, iterator, watch);
+  // Stopped: the source may no longer answer; the connection is given back once it does (or the pool ends).
+  if (watch.aborted) ending.catch(() => {});
+  else await ending;
+}
+
+/**
+ * Ends one read: its cursor, then its read-only transaction, and gives the connection back. A connection that was lost
+ * is left alone: postgres.js would write to its closed socket (an uncaught TypeError, the worker down) or hand a
+ * reserved connection that closed to the next reader.
+ */
+async function endRead(
+  connection: postgres.ReservedSql | undefined,
+  iterator: AsyncIterator<postgres.Row[]> | undefined,
+  watch: StopWatch,
+): Promise<void> {
+  if (!connection) return;
+  await watch.settled();
+  if (watch.lost) return;
+  try {
+    await iterator?.return?.();
+  } catch (error) {
+    if (!isStatementError(error)) return;
+  }
+  await watch.delivered();
+  // Read-only: rolling back and committing are the same, and rollback also ends an aborted transaction.
+  const rolledBack = await connection.unsafe("rollback").then(
+    () => true,
+    (error: unknown) => isStatementError(error),
+  );
+  if (rolledBack) connection.release();
+}
+
+/**
+ * The source refused a statement (an ERROR: a timeout, a cancel, a bad query) and the connection is still usable once
+ * rolled back. Anything else — postgres.js's CONNECTION_CLOSED, a socket's ECONNRESET (a terminated backend's close
+ * arrives as a reset on Linux), a FATAL — may have left it closed.
+ */
+function isStatementError(error: unknown): boolean {
+  const cause = error instanceof SourceQueryError && error.cause !== undefined ? error.cause : error;
+  return cause instanceof postgres.PostgresError && cause.severity === "ERROR";
 }
 
 /** Queries whose columns were found to meet the contract (a loaded file does not change). */

@@ -1,3 +1,4 @@
+import { connect, createServer, type Socket } from "node:net";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { syncSessions, syncSteps } from "@/db/schema";
@@ -49,6 +50,38 @@ async function lockSourceTable(table: "appointments" | "customers") {
   };
 }
 
+/**
+ * A TCP relay to the test database whose `drop()` makes the network between the reader and the source lose everything
+ * from then on, new connections included (as a cut link does), without closing a socket.
+ */
+async function startDroppingRelay(url: string) {
+  const target = new URL(url);
+  const sockets = new Set<Socket>();
+  let dropping = false;
+  const server = createServer((client) => {
+    const source = connect(Number(target.port), target.hostname);
+    for (const socket of [client, source]) {
+      sockets.add(socket);
+      socket.on("error", () => {});
+      socket.on("close", () => sockets.delete(socket));
+    }
+    client.on("data", (chunk) => void (dropping || source.write(chunk)));
+    source.on("data", (chunk) => void (dropping || client.write(chunk)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const relayed = new URL(url);
+  relayed.hostname = "127.0.0.1";
+  relayed.port = String((server.address() as { port: number }).port);
+  return {
+    url: relayed.toString(),
+    drop: () => void (dropping = true),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 describe("cancel while a source statement is blocked", () => {
   it("stops a session whose first source statement waits on a lock, and the statement leaves the source", async () => {
     const [sourceKey] = await generateDemoSource(db, { locations: 1, contacts: 10, years: 1, seed: 21, sourceKeys: ["blocked-first"] });
@@ -67,7 +100,8 @@ describe("cancel while a source statement is blocked", () => {
       expect(await cancelSession({ db, actor: systemActor }, { sessionId: requested.sessionId! })).toEqual({ status: "running" });
       // The lock is still held: only cancelling the statement on the source ends the session.
       expect(await running).toBe("cancelled");
-      expect(await sourceStatementsInFlight()).toEqual([]);
+      // The cancel request reaches the source on its own connection: the session does not wait for it.
+      await waitFor(async () => (await sourceStatementsInFlight()).length === 0);
       const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
       expect(session).toMatchObject({ status: "cancelled", error: "The session was cancelled." });
     } finally {
@@ -102,7 +136,8 @@ describe("cancel while a source statement is blocked", () => {
 
       expect(await cancelSession({ db, actor: systemActor }, { sessionId: requested.sessionId! })).toEqual({ status: "running" });
       expect(await running).toBe("cancelled");
-      expect(await sourceStatementsInFlight()).toEqual([]);
+      // The cancel request reaches the source on its own connection: the session does not wait for it.
+      await waitFor(async () => (await sourceStatementsInFlight()).length === 0);
       const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, requested.sessionId!)).orderBy(asc(syncSteps.position));
       expect(steps.slice(4).map((step) => `${step.name}:${step.status}`)).toEqual([
         "contact_details:succeeded",
@@ -117,6 +152,35 @@ describe("cancel while a source statement is blocked", () => {
       expect(items).toEqual([{ status: "cancelled", error: null }]);
     } finally {
       await release();
+    }
+  });
+
+  it("stops a session whose source can no longer be reached, without waiting for the source to answer", async () => {
+    const [sourceKey] = await generateDemoSource(db, { locations: 1, contacts: 10, years: 1, seed: 23, sourceKeys: ["unreachable"] });
+    const location = await createConnectedLocation(db, setup, { sourceKey });
+    const relay = await startDroppingRelay(testDb.url);
+    const relayedReader = createSqlSourceReader({ url: relay.url });
+    const release = await lockSourceTable("customers");
+    try {
+      const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
+      const running = runSession(systemContext(testDb.db), {
+        sessionId: requested.sessionId!,
+        reader: relayedReader,
+        client: noWaits,
+        config: { leaseSeconds: 1, stepBackoffMs: 0 },
+      });
+      await waitFor(async () => (await sourceStatementsInFlight()).some((query) => query.includes("demo_source")));
+      // The link is cut: neither the statement's answer nor a cancel request gets through any more.
+      relay.drop();
+
+      expect(await cancelSession({ db, actor: systemActor }, { sessionId: requested.sessionId! })).toEqual({ status: "running" });
+      expect(await running).toBe("cancelled");
+      const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
+      expect(session).toMatchObject({ status: "cancelled", error: "The session was cancelled." });
+    } finally {
+      await release();
+      await relay.close();
+      await relayedReader.close();
     }
   });
 });
