@@ -7,6 +7,7 @@ import { systemActor } from "@/lib/audit/record-audit-event";
 import { systemContext } from "@/lib/operations/context";
 import { injectFault } from "@/lib/sandbox/faults";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
+import type { SourceReader } from "@/lib/source/source-reader";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
@@ -37,6 +38,19 @@ async function waitFor(condition: () => Promise<boolean>): Promise<void> {
     if (tries > 600) throw new Error("timed out waiting");
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Starts a manual session of the location in this process (a lease of 1 s: renewed, and the cancel seen, every 333 ms). */
+async function startSession(locationId: string, sourceReader: SourceReader) {
+  const requested = await requestSyncSession(systemContext(db), { locationId, trigger: "manual", requestedByEmail: null });
+  const sessionId = requested.sessionId!;
+  const running = runSession(systemContext(testDb.db), {
+    sessionId,
+    reader: sourceReader,
+    client: noWaits,
+    config: { leaseSeconds: 1, stepBackoffMs: 0 },
+  });
+  return { sessionId, running };
 }
 
 /** Holds an exclusive lock on a source table in a transaction of its own until `release` is called. */
@@ -88,21 +102,15 @@ describe("cancel while a source statement is blocked", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey });
     const release = await lockSourceTable("customers");
     try {
-      const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-      const running = runSession(systemContext(testDb.db), {
-        sessionId: requested.sessionId!,
-        reader,
-        client: noWaits,
-        config: { leaseSeconds: 1, stepBackoffMs: 0 },
-      });
+      const { sessionId, running } = await startSession(location.id, reader);
       await waitFor(async () => (await sourceStatementsInFlight()).some((query) => query.includes("demo_source")));
 
-      expect(await cancelSession({ db, actor: systemActor }, { sessionId: requested.sessionId! })).toEqual({ status: "running" });
+      expect(await cancelSession({ db, actor: systemActor }, { sessionId: sessionId })).toEqual({ status: "running" });
       // The lock is still held: only cancelling the statement on the source ends the session.
       expect(await running).toBe("cancelled");
       // The cancel request reaches the source on its own connection: the session does not wait for it.
       await waitFor(async () => (await sourceStatementsInFlight()).length === 0);
-      const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
+      const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
       expect(session).toMatchObject({ status: "cancelled", error: "The session was cancelled." });
     } finally {
       await release();
@@ -114,31 +122,25 @@ describe("cancel while a source statement is blocked", () => {
     const location = await createConnectedLocation(db, setup, { sourceKey });
     // The contacts upload is held by the sandbox while the appointments table gets locked: their months then wait.
     await injectFault(db, { target: "contact_details", mode: { kind: "delay", ms: 1500 }, count: 1 });
-    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-    const running = runSession(systemContext(testDb.db), {
-      sessionId: requested.sessionId!,
-      reader,
-      client: noWaits,
-      config: { leaseSeconds: 1, stepBackoffMs: 0 },
-    });
+    const { sessionId, running } = await startSession(location.id, reader);
     await waitFor(async () => {
       const [item] = await testDb.sql`select 1 from sync_step_items i join sync_steps s on s.id = i.step_id
-        where s.session_id = ${requested.sessionId!} and s.name = 'contact_details' and i.status = 'running'`;
+        where s.session_id = ${sessionId} and s.name = 'contact_details' and i.status = 'running'`;
       return Boolean(item);
     });
     const release = await lockSourceTable("appointments");
     try {
       await waitFor(async () => {
         const [appointments] = await testDb.sql`select 1 from sync_step_items i join sync_steps s on s.id = i.step_id
-          where s.session_id = ${requested.sessionId!} and s.name = 'appointments' and i.status = 'running'`;
+          where s.session_id = ${sessionId} and s.name = 'appointments' and i.status = 'running'`;
         return Boolean(appointments) && (await sourceStatementsInFlight()).length > 0;
       });
 
-      expect(await cancelSession({ db, actor: systemActor }, { sessionId: requested.sessionId! })).toEqual({ status: "running" });
+      expect(await cancelSession({ db, actor: systemActor }, { sessionId: sessionId })).toEqual({ status: "running" });
       expect(await running).toBe("cancelled");
       // The cancel request reaches the source on its own connection: the session does not wait for it.
       await waitFor(async () => (await sourceStatementsInFlight()).length === 0);
-      const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, requested.sessionId!)).orderBy(asc(syncSteps.position));
+      const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, sessionId)).orderBy(asc(syncSteps.position));
       expect(steps.slice(4).map((step) => `${step.name}:${step.status}`)).toEqual([
         "contact_details:succeeded",
         "vehicles:skipped",
@@ -148,7 +150,7 @@ describe("cancel while a source statement is blocked", () => {
       ]);
       const items = await testDb.sql<{ status: string; error: string | null }[]>`
         select i.status, i.error from sync_step_items i join sync_steps s on s.id = i.step_id
-        where s.session_id = ${requested.sessionId!} and s.name = 'appointments' and i.status <> 'pending'`;
+        where s.session_id = ${sessionId} and s.name = 'appointments' and i.status <> 'pending'`;
       expect(items).toEqual([{ status: "cancelled", error: null }]);
     } finally {
       await release();
@@ -162,20 +164,14 @@ describe("cancel while a source statement is blocked", () => {
     const relayedReader = createSqlSourceReader({ url: relay.url });
     const release = await lockSourceTable("customers");
     try {
-      const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
-      const running = runSession(systemContext(testDb.db), {
-        sessionId: requested.sessionId!,
-        reader: relayedReader,
-        client: noWaits,
-        config: { leaseSeconds: 1, stepBackoffMs: 0 },
-      });
+      const { sessionId, running } = await startSession(location.id, relayedReader);
       await waitFor(async () => (await sourceStatementsInFlight()).some((query) => query.includes("demo_source")));
       // The link is cut: neither the statement's answer nor a cancel request gets through any more.
       relay.drop();
 
-      expect(await cancelSession({ db, actor: systemActor }, { sessionId: requested.sessionId! })).toEqual({ status: "running" });
+      expect(await cancelSession({ db, actor: systemActor }, { sessionId: sessionId })).toEqual({ status: "running" });
       expect(await running).toBe("cancelled");
-      const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
+      const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
       expect(session).toMatchObject({ status: "cancelled", error: "The session was cancelled." });
     } finally {
       await release();
