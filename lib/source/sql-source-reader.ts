@@ -182,12 +182,8 @@ function stopWatch(signal: AbortSignal | undefined) {
   const noteLoss = (error: unknown) => {
     if (!isStatementError(error)) lost = true;
   };
-  let rejectStopped: (reason: unknown) => void = () => {};
-  const stopped = new Promise<never>((_, reject) => (rejectStopped = reject));
-  stopped.catch(() => {});
   const cancel = () => {
     cancelled = Promise.resolve(current?.cancel()).catch(() => {});
-    rejectStopped(signal!.reason);
   };
   signal?.addEventListener("abort", cancel, { once: true });
   const track: Track = (statement) => {
@@ -200,8 +196,26 @@ function stopWatch(signal: AbortSignal | undefined) {
     check: () => signal?.throwIfAborted(),
     /** `work`, or the signal's reason as soon as it aborts (what `work` still does then is not waited for). */
     race: <T>(work: Promise<T>): Promise<T> => {
-      inFlight = work.catch(noteLoss);
-      return signal ? Promise.race([work, stopped]) : work;
+      // Not the value: a batch's rows are not kept once read.
+      inFlight = work.then(() => undefined, noteLoss);
+      if (!signal) return work;
+      // A listener per statement, removed when it ends: Promise.race with one promise that stays pending would keep
+      // every batch a read returned (its reactions hold them) until the read ends — a month, or all the contacts.
+      return new Promise<T>((resolve, reject) => {
+        const stop = () => reject(signal.reason);
+        if (signal.aborted) return stop();
+        signal.addEventListener("abort", stop, { once: true });
+        work.then(
+          (value) => {
+            signal.removeEventListener("abort", stop);
+            resolve(value);
+          },
+          (error: unknown) => {
+            signal.removeEventListener("abort", stop);
+            reject(error);
+          },
+        );
+      });
     },
     stop: (error: unknown) => (signal?.aborted ? signal.reason : error),
     /** The statement last raced has ended (a stopped read's keeps running until the source answers or the link drops). */
