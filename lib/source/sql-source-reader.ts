@@ -171,8 +171,6 @@ type Cancellable = { cancel(): unknown };
  * the signal's reason at once (`race`), without waiting for the source to answer: a source that can no longer be
  * reached (the network lost) would hold it until TCP keepalive gave up.
  */
-type StopWatch = ReturnType<typeof stopWatch>;
-
 function stopWatch(signal: AbortSignal | undefined) {
   let current: Cancellable | undefined;
   let cancelled: Promise<unknown> = Promise.resolve();
@@ -232,6 +230,8 @@ function stopWatch(signal: AbortSignal | undefined) {
     end: () => signal?.removeEventListener("abort", cancel),
   };
 }
+
+type StopWatch = ReturnType<typeof stopWatch>;
 
 /**
  * One statement in a read-only transaction of its own, on a connection reserved for it (not `sql.begin`, which after
