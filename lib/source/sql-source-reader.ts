@@ -178,7 +178,7 @@ function stopWatch(signal: AbortSignal | undefined) {
   let lost = false;
   // Only a statement's own failure says what became of its connection.
   const noteLoss = (error: unknown) => {
-    if (!isStatementError(error)) lost = true;
+    if (isConnectionLoss(error)) lost = true;
   };
   const cancel = () => {
     cancelled = Promise.resolve(current?.cancel()).catch(() => {});
@@ -218,7 +218,7 @@ function stopWatch(signal: AbortSignal | undefined) {
     stop: (error: unknown) => (signal?.aborted ? signal.reason : error),
     /** The statement last raced has ended (a stopped read's keeps running until the source answers or the link drops). */
     settled: () => inFlight,
-    /** A statement failed other than by the source refusing it: its connection may be gone. */
+    /** A statement failed because its connection was lost. */
     get lost() {
       return lost;
     },
@@ -342,25 +342,27 @@ async function endRead(
   try {
     await iterator?.return?.();
   } catch (error) {
-    if (!isStatementError(error)) return;
+    if (isConnectionLoss(error)) return;
   }
   await watch.delivered();
   // Read-only: rolling back and committing are the same, and rollback also ends an aborted transaction.
   const rolledBack = await connection.unsafe("rollback").then(
     () => true,
-    (error: unknown) => isStatementError(error),
+    (error: unknown) => !isConnectionLoss(error),
   );
   if (rolledBack) connection.release();
 }
 
 /**
- * The source refused a statement (an ERROR: a timeout, a cancel, a bad query) and the connection is still usable once
- * rolled back. Anything else — postgres.js's CONNECTION_CLOSED, a socket's ECONNRESET (a terminated backend's close
- * arrives as a reset on Linux), a FATAL — may have left it closed.
+ * The statement's connection is gone: postgres.js's errors for one that closed, was destroyed, ended or never
+ * connected; the socket's own (`ECONNRESET`: a terminated backend's close arrives as a reset on Linux); and the
+ * source's FATAL errors, after which it closes it (an administrator, a shutdown, a failover). Any other failure leaves
+ * the connection to be rolled back and given back.
  */
-function isStatementError(error: unknown): boolean {
+function isConnectionLoss(error: unknown): boolean {
   const cause = error instanceof SourceQueryError && error.cause !== undefined ? error.cause : error;
-  return cause instanceof postgres.PostgresError && cause.severity === "ERROR";
+  const { code, syscall, severity } = (cause ?? {}) as { code?: unknown; syscall?: unknown; severity?: unknown };
+  return (typeof code === "string" && /^CONNECT(ION)?_/.test(code)) || typeof syscall === "string" || severity === "FATAL" || severity === "PANIC";
 }
 
 /** Queries whose columns were found to meet the contract (a loaded file does not change). */
