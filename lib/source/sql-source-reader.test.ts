@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { sourceColumns } from "./source-columns";
 import type { SourceReader, SourceReadParams } from "./source-reader";
 import { sourceResources, type SourceResource, type SourceRowOf } from "./source-rows";
 import { createSqlSourceReader, sourceReaderFromEnvironment } from "./sql-source-reader";
+import { startDroppingRelay } from "./testing/dropping-relay";
 
 const testDb = await useTestDatabase();
 const [salon, , garage] = await generateDemoSource(testDb.db, {
@@ -227,6 +228,70 @@ describe("createSqlSourceReader", () => {
     }
   });
 
+  // A read stopped while its consumer holds a batch: the source is idle then, and a cancel request sent would stop the
+  // connection's next statement instead (its ROLLBACK, or the next reader's).
+  it("stops a read held between batches without cancelling what runs next on its connection", async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), "source-sql-"));
+    await writeFile(path.join(directory, "customers.sql"), await readFile(path.join(import.meta.dirname, "sql", "customers.sql"), "utf8"));
+    // A statement that lasts long enough for a late cancel request to land in it.
+    await writeFile(
+      path.join(directory, "staff.sql"),
+      "select s.id::text as id, s.first_name, s.last_name, s.display_name from demo_source.staff s, pg_sleep(0.03) where s.source_key = :source_key",
+    );
+    const one = createSqlSourceReader({ url: testDb.url, maxConnections: 1, sqlDirectory: directory });
+    try {
+      const counted: number[] = [];
+      for (let round = 0; round < 15; round++) {
+        const controller = new AbortController();
+        const batches = one.stoppedBy!(controller.signal).read("customers", { sourceKey: salon! }, { batchSize: 5 })[Symbol.asyncIterator]();
+        await batches.next();
+        controller.abort(new Error("stopped"));
+        await batches.return!(undefined);
+        counted.push(await one.count("staff", { sourceKey: salon! }));
+      }
+      expect(new Set(counted).size).toBe(1);
+    } finally {
+      await one.close();
+    }
+  });
+
+  // The link is cut and the host refuses new connections (rebooting), so the cancel request cannot be sent: a stop still
+  // ends a read blocked on the source at once, and nothing escapes as an unhandled rejection (Vitest reports one). A
+  // read its consumer left early while the link was down (an upload that failed) is let go by the stop too.
+  it("ends stopped reads when the source can no longer be reached, the cancel request refused", async () => {
+    const relay = await startDroppingRelay(testDb.url);
+    const cut = createSqlSourceReader({ url: relay.url });
+    const locker = await testDb.sql.reserve();
+    try {
+      await locker.unsafe("begin");
+      await locker.unsafe("lock table demo_source.appointments in access exclusive mode");
+      const controller = new AbortController();
+      const stopped = cut.stoppedBy!(controller.signal);
+      const params = { sourceKey: salon! };
+      const counting = stopped.count("appointments", params);
+      counting.catch(() => {});
+      const leftEarly = (async () => {
+        for await (const _batch of stopped.read("customers", params, { batchSize: 5 })) {
+          relay.drop();
+          throw new Error("the upload failed");
+        }
+      })();
+      leftEarly.catch(() => {});
+      while ((await testDb.sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%count(*)%'`).length === 0)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      relay.refuse();
+      controller.abort(new Error("session cancelled"));
+      await expect(counting).rejects.toThrow("session cancelled");
+      await expect(leftEarly).rejects.toThrow("the upload failed");
+    } finally {
+      await locker.unsafe("rollback").catch(() => {});
+      locker.release();
+      await relay.close();
+      await cut.close();
+    }
+  });
+
   it("fingerprints a source key: stable while nothing changes, different after a change", async () => {
     const before = await reader.fingerprint(salon!);
     expect(before).toMatch(/^[0-9a-f]{32}$/);
@@ -240,7 +305,6 @@ describe("createSqlSourceReader", () => {
   });
 
   it("stops a statement that runs longer than the source allows and names the file and the setting", async () => {
-    const { readFile } = await import("node:fs/promises");
     const customers = (await readFile(path.join(import.meta.dirname, "sql", "customers.sql"), "utf8")).replace(/;\s*$/, "");
     // The contract's columns, after a wait longer than the timeout (a lock on the management system, say), waited once.
     const slow = await readerWithFile(

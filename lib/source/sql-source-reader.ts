@@ -163,7 +163,20 @@ function filtered(query: SourceQuery, values: (string | null)[], filter: SourceR
 
 /** Passes a statement through on its way to the source, as the one a stop would cancel. */
 type Track = <Q extends Cancellable>(statement: Q) => Q;
-type Cancellable = { cancel(): unknown };
+/**
+ * A postgres.js query. Its `cancel()` drops the promise of the cancel request (a refused connection for it would be
+ * an unhandled rejection, the worker down) and returns null: the reader calls the query's `canceller` itself to keep
+ * that promise (postgres.js 3.4.9, src/query.js).
+ */
+type Cancellable = { cancel(): unknown; canceller?: ((query: unknown) => Promise<unknown>) | null };
+
+/** Sends the cancel request for `statement`; settles once the source has it (or it could not be sent). */
+function cancelOnSource(statement: Cancellable): Promise<unknown> {
+  const canceller = statement.canceller;
+  if (typeof canceller !== "function") return Promise.resolve(statement.cancel()).catch(() => {});
+  statement.canceller = null;
+  return Promise.resolve(canceller(statement)).catch(() => {});
+}
 
 /**
  * Keeps the statement in flight of one read, and cancels it on the source when `signal` aborts (PostgreSQL's cancel
@@ -173,6 +186,9 @@ type Cancellable = { cancel(): unknown };
  */
 function stopWatch(signal: AbortSignal | undefined) {
   let current: Cancellable | undefined;
+  // Whether a statement is running on the source now. Between batches (a read held at a yield) the source is idle: a
+  // cancel request sent then would stop the next statement on the connection instead, its ROLLBACK or another read's.
+  let running = false;
   let cancelled: Promise<unknown> = Promise.resolve();
   let inFlight: Promise<unknown> = Promise.resolve();
   let lost = false;
@@ -181,12 +197,11 @@ function stopWatch(signal: AbortSignal | undefined) {
     if (isConnectionLoss(error)) lost = true;
   };
   const cancel = () => {
-    cancelled = Promise.resolve(current?.cancel()).catch(() => {});
+    if (current && running) cancelled = cancelOnSource(current);
   };
   signal?.addEventListener("abort", cancel, { once: true });
   const track: Track = (statement) => {
     current = statement;
-    if (signal?.aborted) cancel();
     return statement;
   };
   return {
@@ -194,8 +209,16 @@ function stopWatch(signal: AbortSignal | undefined) {
     check: () => signal?.throwIfAborted(),
     /** `work`, or the signal's reason as soon as it aborts (what `work` still does then is not waited for). */
     race: <T>(work: Promise<T>): Promise<T> => {
+      running = true;
       // Not the value: a batch's rows are not kept once read.
-      inFlight = work.then(() => undefined, noteLoss);
+      inFlight = work.then(
+        () => void (running = false),
+        (error: unknown) => {
+          running = false;
+          noteLoss(error);
+        },
+      );
+      if (signal?.aborted) cancel();
       if (!signal) return work;
       // A listener per statement, removed when it ends: Promise.race with one promise that stays pending would keep
       // every batch a read returned (its reactions hold them) until the read ends — a month, or all the contacts.
@@ -321,9 +344,10 @@ async function finishRead(
       () => {},
     );
   const ending = endRead(connection, iterator, watch);
-  // Stopped: the source may no longer answer; the connection is given back once it does (or the pool ends).
-  if (watch.aborted) ending.catch(() => {});
-  else await ending;
+  ending.catch(() => {});
+  // Stopped, now or while ending: the source may no longer answer; the connection is given back once it does (or the
+  // pool ends), without the caller waiting for it.
+  if (!watch.aborted) await watch.race(ending).catch((error: unknown) => (watch.aborted ? undefined : Promise.reject(error)));
 }
 
 /**
@@ -345,12 +369,17 @@ async function endRead(
     if (isConnectionLoss(error)) return;
   }
   await watch.delivered();
-  // Read-only: rolling back and committing are the same, and rollback also ends an aborted transaction.
-  const rolledBack = await connection.unsafe("rollback").then(
-    () => true,
-    (error: unknown) => !isConnectionLoss(error),
-  );
-  if (rolledBack) connection.release();
+  // Read-only: rolling back and committing are the same, and rollback also ends an aborted transaction. Given back
+  // only once rolled back: the next reader must not begin inside this transaction. Tried twice, for a cancel request
+  // that arrived late and stopped the first.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const rolledBack = await connection.unsafe("rollback").then(
+      () => true,
+      (error: unknown) => (isConnectionLoss(error) ? null : false),
+    );
+    if (rolledBack === null) return;
+    if (rolledBack) return connection.release();
+  }
 }
 
 /**

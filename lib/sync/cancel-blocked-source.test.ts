@@ -1,4 +1,3 @@
-import { connect, createServer, type Socket } from "node:net";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { syncSessions, syncSteps } from "@/db/schema";
@@ -9,6 +8,7 @@ import { injectFault } from "@/lib/sandbox/faults";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
+import { startDroppingRelay } from "@/lib/source/testing/dropping-relay";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
 import { cancelSession } from "./session-actions";
@@ -61,38 +61,6 @@ async function lockSourceTable(table: "appointments" | "customers") {
   return async () => {
     await connection.unsafe("rollback");
     connection.release();
-  };
-}
-
-/**
- * A TCP relay to the test database whose `drop()` makes the network between the reader and the source lose everything
- * from then on, new connections included (as a cut link does), without closing a socket.
- */
-async function startDroppingRelay(url: string) {
-  const target = new URL(url);
-  const sockets = new Set<Socket>();
-  let dropping = false;
-  const server = createServer((client) => {
-    const source = connect(Number(target.port), target.hostname);
-    for (const socket of [client, source]) {
-      sockets.add(socket);
-      socket.on("error", () => {});
-      socket.on("close", () => sockets.delete(socket));
-    }
-    client.on("data", (chunk) => void (dropping || source.write(chunk)));
-    source.on("data", (chunk) => void (dropping || client.write(chunk)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const relayed = new URL(url);
-  relayed.hostname = "127.0.0.1";
-  relayed.port = String((server.address() as { port: number }).port);
-  return {
-    url: relayed.toString(),
-    drop: () => void (dropping = true),
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
   };
 }
 
