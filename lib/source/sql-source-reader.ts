@@ -275,7 +275,7 @@ async function readOnce(sql: postgres.Sql, signal: AbortSignal | undefined, text
   } catch (error) {
     throw watch.stop(error);
   } finally {
-    await finishRead(watch, reserving, connection, undefined);
+    await finishRead(watch, reserving, connection);
   }
 }
 
@@ -291,7 +291,6 @@ async function* readBatches<Row>(
   const watch = stopWatch(signal);
   let reserving: Promise<postgres.ReservedSql> | undefined;
   let connection: postgres.ReservedSql | undefined;
-  let iterator: AsyncIterator<postgres.Row[]> | undefined;
   try {
     watch.check();
     const query = await pendingQuery;
@@ -311,21 +310,29 @@ async function* readBatches<Row>(
       checkedQueries.add(query);
     }
     const statement = statementOf(query, values);
-    const cursor = watch.track(reserved.unsafe(statement.text, statement.values as never[])).cursor(batchSize);
-    const reading = cursor[Symbol.asyncIterator]();
-    iterator = reading;
+    // A cursor of the source's own (DECLARE, then one FETCH per batch), not the protocol's: each FETCH is a statement
+    // of its own, so SOURCE_STATEMENT_TIMEOUT_SECONDS limits one batch, not the whole read, which lasts as long as the
+    // uploads it feeds (all the contacts of a location, dealt into parts).
+    await watch.race(
+      withQueryErrors(query, () =>
+        watch.track(reserved.unsafe(`declare source_rows no scroll cursor for ${asSubquery(statement.text)}`, statement.values as never[])),
+      ),
+    );
     while (true) {
       // Between batches the source is idle: a cancel request would find nothing to stop.
       watch.check();
-      const next = await watch.race(phaseClock.time("read", () => withQueryErrors(query, () => reading.next())));
-      if (next.done) break;
+      const batch = await watch.race(
+        phaseClock.time("read", () => withQueryErrors(query, () => watch.track(reserved.unsafe(`fetch ${batchSize} from source_rows`)))),
+      );
+      if (!batch.length) break;
       // The columns are the contract's (checked above); their values are the mapping's to judge.
-      yield [...next.value] as unknown as Row[];
+      yield [...batch] as unknown as Row[];
+      if (batch.length < batchSize) break;
     }
   } catch (error) {
     throw watch.stop(error);
   } finally {
-    await finishRead(watch, reserving, connection, iterator);
+    await finishRead(watch, reserving, connection);
   }
 }
 
@@ -334,7 +341,6 @@ async function finishRead(
   watch: StopWatch,
   reserving: Promise<postgres.ReservedSql> | undefined,
   connection: postgres.ReservedSql | undefined,
-  iterator: AsyncIterator<postgres.Row[]> | undefined,
 ): Promise<void> {
   watch.end();
   // Stopped while waiting for a connection: it goes back to the pool when it comes.
@@ -343,7 +349,7 @@ async function finishRead(
       (late) => late.release(),
       () => {},
     );
-  const ending = endRead(connection, iterator, watch);
+  const ending = endRead(connection, watch);
   ending.catch(() => {});
   // Stopped, now or while ending: the source may no longer answer; the connection is given back once it does (or the
   // pool ends), without the caller waiting for it.
@@ -351,23 +357,14 @@ async function finishRead(
 }
 
 /**
- * Ends one read: its cursor, then its read-only transaction, and gives the connection back. A connection that was lost
+ * Ends one read: its read-only transaction (and with it the cursor), and gives the connection back. A connection that was lost
  * is left alone: postgres.js would write to its closed socket (an uncaught TypeError, the worker down) or hand a
  * reserved connection that closed to the next reader.
  */
-async function endRead(
-  connection: postgres.ReservedSql | undefined,
-  iterator: AsyncIterator<postgres.Row[]> | undefined,
-  watch: StopWatch,
-): Promise<void> {
+async function endRead(connection: postgres.ReservedSql | undefined, watch: StopWatch): Promise<void> {
   if (!connection) return;
   await watch.settled();
   if (watch.lost) return;
-  try {
-    await iterator?.return?.();
-  } catch (error) {
-    if (isConnectionLoss(error)) return;
-  }
   await watch.delivered();
   // Read-only: rolling back and committing are the same, and rollback also ends an aborted transaction. Given back
   // only once rolled back: the next reader must not begin inside this transaction. Tried twice, for a cancel request
