@@ -104,21 +104,18 @@ export async function countGoneContacts(db: DatabaseOrTransaction, locationId: s
   return row!.count;
 }
 
-/** The keys of the gone contacts in key order: `limit` of them, or all with a cursor (`goneContactCursor`). */
+/** The gone contacts' keys, in key order. */
+const goneContactKeysSql = (locationId: string, unsyncedOnly: boolean) =>
+  sql`select s.record_key from synced_records s where ${goneContactCondition(locationId, unsyncedOnly)} order by s.record_key`;
+
+/** The first `limit` keys of the gone contacts; all of them with a cursor: `goneContactCursor`. */
 export async function goneContactKeys(db: DatabaseOrTransaction, locationId: string, unsyncedOnly: boolean, limit: number): Promise<string[]> {
-  const rows = await queryRows<{ key: string }>(
-    db,
-    sql`select s.record_key as key from synced_records s where ${goneContactCondition(locationId, unsyncedOnly)} order by s.record_key limit ${limit}`,
-  );
-  return rows.map((row) => row.key);
+  const rows = await queryRows<{ record_key: string }>(db, sql`${goneContactKeysSql(locationId, unsyncedOnly)} limit ${limit}`);
+  return rows.map((row) => row.record_key);
 }
 
 export function goneContactCursor(db: DatabaseOrTransaction, locationId: string, unsyncedOnly: boolean): AsyncIterable<{ record_key: string }[]> {
-  return cursorRows<{ record_key: string }>(
-    db,
-    sql`select s.record_key from synced_records s where ${goneContactCondition(locationId, unsyncedOnly)} order by s.record_key`,
-    1000,
-  );
+  return cursorRows<{ record_key: string }>(db, goneContactKeysSql(locationId, unsyncedOnly), 1000);
 }
 
 /** Once the upstream accepted the unsubscribe upload: the same set (the preview cannot change during a session) is recorded as unsubscribed. */
