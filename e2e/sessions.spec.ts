@@ -83,6 +83,9 @@ test("support starts a sync from the location page with the keyboard and watches
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(dialog.getByRole("button", { name: "Start the sync" })).toBeFocused();
+  // The demo location's months upload in well under the page's 1 s poll: the first appointments import answers after
+  // 6 s, so that the page can be seen following the running step.
+  await sandboxControl("POST", { target: "batch_sync_appointments", mode: { kind: "delay", ms: 6_000 }, count: 1 });
   await page.keyboard.press("Enter");
 
   const watch = panel.getByRole("link", { name: "Watch the session step by step" });
@@ -101,6 +104,7 @@ test("support starts a sync from the location page with the keyboard and watches
   for (const step of ["open", "contact_details", "appointments", "openings", "close"]) {
     await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "succeeded", { timeout: SYNC_TIMEOUT });
   }
+  await sandboxControl("DELETE");
   await expect(page.getByText(SUCCEEDED).first()).toBeVisible();
   // What the session left out, each step's records linked to the preview filtered to them.
   const notSent = page.getByRole("region", { name: "Records not sent" });
