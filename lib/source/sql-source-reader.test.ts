@@ -11,7 +11,7 @@ import { createSqlSourceReader, sourceReaderFromEnvironment } from "./sql-source
 import { startDroppingRelay } from "./testing/dropping-relay";
 
 const testDb = await useTestDatabase();
-const [salon, , garage] = await generateDemoSource(testDb.db, {
+const [salon, neighbour, garage] = await generateDemoSource(testDb.db, {
   locations: 3,
   contacts: 60,
   years: 1,
@@ -228,6 +228,35 @@ describe("createSqlSourceReader", () => {
       await own.close();
     }
   });
+
+  // A source session ended while a read waits between batches (an administrator, idle_in_transaction_session_timeout):
+  // postgres.js 3.4.9 opens that connection again for the next reader while the first read still holds it. The first
+  // read's next FETCH ran in the other reader's session and read its rows (a month's import carrying another month's
+  // appointments), and its ROLLBACK ended the other reader's transaction.
+  it("fails a read whose connection was ended between batches; the reader that gets the connection next reads its own rows", async () => {
+    const one = createSqlSourceReader({ url: testDb.url, maxConnections: 1 });
+    try {
+      const first = one.read("customers", { sourceKey: salon! }, { batchSize: 5 })[Symbol.asyncIterator]();
+      expect((await first.next()).done).toBe(false);
+      const [held] = await testDb.sql<{ pid: number }[]>`
+        select pid from pg_stat_activity where application_name = 'location-sync-source' and state = 'idle in transaction'`;
+      await testDb.sql`select pg_terminate_backend(${held!.pid})`;
+      // Until the reader has seen its connection close: a reservation waiting in postgres.js's queue then is never
+      // answered (porsager/postgres#1195).
+      while ((await testDb.sql`select 1 from pg_stat_activity where pid = ${held!.pid}`).length)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const second = one.read("customers", { sourceKey: neighbour! }, { batchSize: 5 })[Symbol.asyncIterator]();
+      const secondRows = [...((await second.next()).value as CustomerRowLike[])];
+      await expect(first.next()).rejects.toThrow(/lost between two statements/);
+      for (let next = await second.next(); !next.done; next = await second.next()) secondRows.push(...next.value);
+      const expected = (await readAll(reader, "customers", { sourceKey: neighbour! })).rows;
+      expect(secondRows.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+      expect(await one.count("customers", { sourceKey: salon! })).toBeGreaterThan(0);
+    } finally {
+      await one.close();
+    }
+  }, 30_000);
 
   // A read stopped while its consumer holds a batch: the source is idle then, and a cancel request sent would stop the
   // connection's next statement instead (its ROLLBACK, or the next reader's).

@@ -192,6 +192,11 @@ function stopWatch(signal: AbortSignal | undefined) {
   let cancelled: Promise<unknown> = Promise.resolve();
   let inFlight: Promise<unknown> = Promise.resolve();
   let lost = false;
+  let session: { state: postgres.State; pid: number } | undefined;
+  // postgres.js 3.4.9 opens a connection that closed again for whichever reader asks next, while a read waiting between
+  // batches may still hold it: its next statement would run in that reader's session. The backend's pid, which
+  // postgres.js updates in place when it opens the connection again, tells.
+  const reopened = () => session !== undefined && session.state.pid !== session.pid;
   // Only a statement's own failure says what became of its connection.
   const noteLoss = (error: unknown) => {
     if (isConnectionLoss(error)) lost = true;
@@ -200,13 +205,20 @@ function stopWatch(signal: AbortSignal | undefined) {
     if (current && running) cancelled = cancelOnSource(current);
   };
   signal?.addEventListener("abort", cancel, { once: true });
+  // A postgres.js query runs only once awaited: one refused here never reaches the source.
   const track: Track = (statement) => {
+    if (reopened()) {
+      lost = true;
+      throw connectionReopened();
+    }
     current = statement;
     return statement;
   };
   return {
     track,
     check: () => signal?.throwIfAborted(),
+    /** Notes the source session the read's transaction began in (the answer to its BEGIN). */
+    begun: (answer: { state: postgres.State }) => void (session = { state: answer.state, pid: answer.state.pid }),
     /** `work`, or the signal's reason as soon as it aborts (what `work` still does then is not waited for). */
     race: <T>(work: Promise<T>): Promise<T> => {
       running = true;
@@ -241,9 +253,9 @@ function stopWatch(signal: AbortSignal | undefined) {
     stop: (error: unknown) => (signal?.aborted ? signal.reason : error),
     /** The statement last raced has ended (a stopped read's keeps running until the source answers or the link drops). */
     settled: () => inFlight,
-    /** A statement failed because its connection was lost. */
+    /** A statement failed because its connection was lost, or the connection was opened again since the read began. */
     get lost() {
-      return lost;
+      return lost || reopened();
     },
     /** Once the source has the cancel request: it then cannot stop the next statement on the connection instead. */
     delivered: () => cancelled,
@@ -270,7 +282,7 @@ async function readOnce(sql: postgres.Sql, signal: AbortSignal | undefined, text
     reserving = sql.reserve();
     connection = await watch.race(reserving);
     const reserved = connection;
-    await watch.race(watch.track(reserved.unsafe("begin read only")));
+    watch.begun(await watch.race(watch.track(reserved.unsafe("begin read only"))));
     return [...(await watch.race(watch.track(reserved.unsafe(text, values as never[]))))];
   } catch (error) {
     throw watch.stop(error);
@@ -278,6 +290,8 @@ async function readOnce(sql: postgres.Sql, signal: AbortSignal | undefined, text
     await finishRead(watch, reserving, connection);
   }
 }
+
+let cursorsDeclared = 0;
 
 async function* readBatches<Row>(
   sql: postgres.Sql,
@@ -298,7 +312,7 @@ async function* readBatches<Row>(
     reserving = sql.reserve();
     connection = await watch.race(reserving);
     const reserved = connection;
-    await watch.race(watch.track(reserved.unsafe("begin read only")));
+    watch.begun(await watch.race(watch.track(reserved.unsafe("begin read only"))));
     // Once per loaded file: a session reads appointments month by month with the same query.
     if (!checkedQueries.has(query)) {
       const described = await watch.race(withQueryErrors(query, () => watch.track(reserved.unsafe(query.text, values)).describe()));
@@ -316,16 +330,18 @@ async function* readBatches<Row>(
     // Planned for every row, as the read takes them all: a cursor is planned by default for its first 10%
     // (cursor_tuple_fraction), which made the first sync's month reads a quarter slower.
     await watch.race(watch.track(reserved.unsafe("set local cursor_tuple_fraction = 1")));
+    // A name of its own: a statement that still reached another read's session could not read that read's rows.
+    const cursor = `source_rows_${++cursorsDeclared}`;
     await watch.race(
       withQueryErrors(query, () =>
-        watch.track(reserved.unsafe(`declare source_rows no scroll cursor for ${asSubquery(statement.text)}`, statement.values as never[])),
+        watch.track(reserved.unsafe(`declare ${cursor} no scroll cursor for ${asSubquery(statement.text)}`, statement.values as never[])),
       ),
     );
     while (true) {
       // Between batches the source is idle: a cancel request would find nothing to stop.
       watch.check();
       const batch = await watch.race(
-        phaseClock.time("read", () => withQueryErrors(query, () => watch.track(reserved.unsafe(`fetch ${batchSize} from source_rows`)))),
+        phaseClock.time("read", () => withQueryErrors(query, () => watch.track(reserved.unsafe(`fetch ${batchSize} from ${cursor}`)))),
       );
       if (!batch.length) break;
       // The columns are the contract's (checked above); their values are the mapping's to judge.
@@ -373,6 +389,7 @@ async function endRead(connection: postgres.ReservedSql | undefined, watch: Stop
   // only once rolled back: the next reader must not begin inside this transaction. Tried twice, for a cancel request
   // that arrived late and stopped the first.
   for (let attempt = 0; attempt < 2; attempt++) {
+    if (watch.lost) return;
     const rolledBack = await connection.unsafe("rollback").then(
       () => true,
       (error: unknown) => (isConnectionLoss(error) ? null : false),
@@ -404,6 +421,11 @@ function assertContractColumns(query: SourceQuery, resource: SourceResource, col
     .filter(Boolean)
     .join("; ");
   throw new SourceQueryError(`${query.file}: the columns differ from the ${resource} contract (lib/source/source-rows.ts): ${problems}`);
+}
+
+/** A read's connection was opened again (for another reader): its transaction and cursor are gone, a connection loss. */
+function connectionReopened(): Error {
+  return Object.assign(new Error("the source connection was lost between two statements of a read"), { code: "CONNECTION_CLOSED" });
 }
 
 /** PostgreSQL's code for a statement it stopped (query_canceled): at the statement timeout, or by its administrator. */
