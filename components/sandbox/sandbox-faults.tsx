@@ -16,6 +16,7 @@ const modes: Record<string, { label: string; mode: FaultMode }> = {
   "status-503": { label: "Answer 503 Service Unavailable", mode: { kind: "status", status: 503 } },
   "status-500": { label: "Answer 500 Internal Server Error", mode: { kind: "status", status: 500 } },
   "status-502": { label: "Answer 502 Bad Gateway", mode: { kind: "status", status: 502 } },
+  "status-404": { label: "Answer 404 Not Found", mode: { kind: "status", status: 404 } },
   "rate-limit": { label: "Answer 429 with Retry-After: 1 s", mode: { kind: "rate-limit", retryAfterSeconds: 1 } },
   delay: { label: "Answer after a 3 s delay", mode: { kind: "delay", ms: 3000 } },
   reset: { label: "Reset the connection mid-answer", mode: { kind: "reset" } },

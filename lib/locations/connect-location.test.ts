@@ -298,6 +298,33 @@ describe("test connection", () => {
     expect(await getLocationRow(db, location.id)).toMatchObject({ attentionReason: null, lastCheckOk: true });
   });
 
+  // The spec shows the path of GET /users/me, not its answers: the connection is the spec's two token calls.
+  it.each([404, 405, 500] as const)("connects whatever GET /users/me answers (%i); Test connection then says it could not check", async (status) => {
+    const location = await addLocation();
+    await injectFault(db, { target: "users_me", mode: { kind: "status", status }, count: 10 });
+    try {
+      const view = await connectLocation(
+        { db, actor: actorFor(), upstreamClient: noWaits },
+        { locationId: location.id, email: fixture.owner.email.toUpperCase(), password: fixture.owner.password },
+      );
+      expect(view).toMatchObject({ connected: true, upstreamAccountEmail: fixture.owner.email.toLowerCase(), lastCheckOk: true });
+      expect(proxy.exchanges.slice(0, 3).map((exchange) => `${exchange.method} ${exchange.path} ${exchange.status}`)).toEqual([
+        "POST /v1/access_tokens 200",
+        `POST /v1/access_tokens/locations/${fixture.locationId} 200`,
+        `GET /v1/users/me ${status}`,
+      ]);
+      const before = await getLocationRow(db, location.id);
+      const error = await connectError(testConnection({ db, actor: actorFor(), upstreamClient: noWaits }, { locationId: location.id }));
+      expect(error.code).toBe(status === 500 ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_REJECTED");
+      expect(error.message).toContain("Nothing was changed");
+      expect(await getLocationRow(db, location.id)).toMatchObject({ lastCheckOk: true, attentionReason: null, lastCheckedAt: before.lastCheckedAt });
+    } finally {
+      await clearFaults(db);
+    }
+    const row = await getLocationRow(db, location.id);
+    expect(openLocationToken(row, { baseUrl: proxy.url })).toBeTruthy();
+  });
+
   it("refuses to test a location that is not connected", async () => {
     const location = await addLocation();
     const error = await connectError(testConnection({ db, actor: actorFor() }, { locationId: location.id }));

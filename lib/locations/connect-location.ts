@@ -32,7 +32,7 @@ export const interactiveClientOptions: Partial<UpstreamClientOptions> = {
 
 /**
  * The owner token flow (spec 5.5), inside the request: email + password → User
- * Access Token → Location Access Token → checked with GET /users/me (any 2xx). Only the
+ * Access Token → Location Access Token (GET /users/me may name the account). Only the
  * Location Access Token is kept, sealed. The password and the user token live in
  * this function's frame only: never stored, logged, returned or queued.
  */
@@ -67,12 +67,12 @@ export async function connectLocation(ctx: OperationContext, input: ConnectLocat
       clientId: credentials.clientId,
       clientSecret: credentials.clientSecret,
     });
-    step = "verify";
-    // Any 2xx confirms the token; the body (not shown by the spec) only supplies an e-mail to display, when it has one.
-    const me = await client.getCurrentUser({ accessToken: locationToken });
+    // The spec's two token calls are the whole connection. GET /users/me (a path the spec names, with no answer) only
+    // supplies the account's e-mail to display when it answers with one; whatever else it answers changes nothing.
+    const me = await client.getCurrentUser({ accessToken: locationToken }).catch(() => null);
     const now = nowOf(ctx);
     const reconnect = Boolean(location.locationTokenEncrypted);
-    const upstreamAccountEmail = me.email ?? input.email.trim().toLowerCase();
+    const upstreamAccountEmail = me?.email ?? input.email.trim().toLowerCase();
     return await db.transaction(async (tx) => {
       // The token flow took seconds: an archive or a move of environment may have landed since the first read.
       const current = await lockLocationRow(tx, location.id);

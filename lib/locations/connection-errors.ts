@@ -2,7 +2,7 @@ import { DomainError } from "@/lib/errors/domain-error";
 import { UpstreamAuthenticationError, UpstreamError, UpstreamUnavailableError } from "@/lib/upstream/errors";
 
 /** Which call of the connect flow failed: the message a person needs depends on it. */
-export type ConnectStep = "user_token" | "location_token" | "verify";
+export type ConnectStep = "user_token" | "location_token";
 
 // Sandbox codes for credentials of the environment itself (the real service's codes are not specified).
 const environmentCredentialCodes = new Set(["invalid_api_key", "invalid_client"]);

@@ -23,7 +23,8 @@ export interface ConnectionCheck {
 
 /**
  * Test connection: GET /users/me with the stored Location Access Token; any 2xx is a success. A refused
- * token marks the location "needs attention"; an unreachable service changes nothing.
+ * token (401, 403) marks the location "needs attention"; an unreachable service, or any other answer (the spec shows
+ * the path, not its answers), changes nothing and says the token could not be checked.
  */
 export async function testConnection(ctx: OperationContext, { locationId }: { locationId: string }): Promise<ConnectionCheck> {
   const { db, actor } = ctx;
@@ -55,7 +56,13 @@ export async function testConnection(ctx: OperationContext, { locationId }: { lo
         "The Marketing Automation Service could not be reached. Nothing was changed; try again in a few minutes.",
       );
     }
-    if (!(error instanceof UpstreamAuthenticationError) && !(error instanceof UpstreamError && error.status === 403)) throw error;
+    if (!(error instanceof UpstreamError)) throw error;
+    if (!(error instanceof UpstreamAuthenticationError) && error.status !== 403) {
+      throw new DomainError(
+        "UPSTREAM_REJECTED",
+        `The Marketing Automation Service did not answer the check${error.status ? ` (HTTP ${error.status})` : ""}, so the token could not be tested. Nothing was changed; syncs go on as before.`,
+      );
+    }
     ok = false;
     message = TOKEN_REFUSED_REASON;
   } finally {

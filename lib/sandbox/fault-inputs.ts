@@ -3,7 +3,8 @@ import { z } from "zod";
 // The shapes of the sandbox's faults, shared by the server and the inspector's controls (no server imports here).
 
 export const FaultMode = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("status"), status: z.union([z.literal(500), z.literal(502), z.literal(503)]) }),
+  // 404 and 405: how a service may answer an endpoint it does not offer (the spec shows no other errors).
+  z.object({ kind: z.literal("status"), status: z.union([z.literal(404), z.literal(405), z.literal(500), z.literal(502), z.literal(503)]) }),
   z.object({ kind: z.literal("rate-limit"), retryAfterSeconds: z.number().int().min(0).max(3600) }),
   z.object({ kind: z.literal("delay"), ms: z.number().int().min(0).max(600_000) }),
   z.object({ kind: z.literal("reset") }),
