@@ -13,6 +13,9 @@ import { ApiProblem, mutateApi } from "@/lib/queries/api-mutation";
 import { invalidateSyncViews } from "@/lib/queries/invalidate";
 
 const checkWording = {
+  calendars: { action: "Remove", noun: "calendars", from: "(the staff who provide services; visits would lose their staff member)" },
+  service_categories: { action: "Remove", noun: "service categories", from: "from the upstream's menu" },
+  services: { action: "Remove", noun: "services", from: "from the upstream's menu, with their openings" },
   contact_details: { action: "Unsubscribe", noun: "contacts", from: "from e-mail and text messages (they are no longer in the source)" },
   appointments: { action: "Remove", noun: "appointments", from: "from the upstream's history of visits" },
 } as const;

@@ -21,7 +21,7 @@ export const syncStepStatus = pgEnum("sync_step_status", ["pending", "running", 
 
 /** What the safety valve found for one step: removals, what the upstream holds, the threshold, a few example keys. */
 export interface RemovalCheck {
-  step: "contact_details" | "appointments";
+  step: "calendars" | "service_categories" | "services" | "contact_details" | "appointments";
   removals: number;
   held: number;
   threshold: number;

@@ -208,6 +208,38 @@ describe("customers' data upstream", () => {
     },
   );
 
+  // Under the minimum of 50 records, removing everything the upstream holds of a type still asks: a staff, menu or
+  // customers query that came back empty at a small location, or for a type of a few records (its calendars).
+  it("stops before sending when the source suddenly returns no staff, no menu and none of a few customers", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    await sync(location.id, rows);
+    const before = await upstreamState(location.upstreamLocationId);
+    const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
+    const held = (type: keyof typeof before) => Object.keys(before[type]).length;
+
+    const empty = { ...rows, staff: [], service_categories: [], services: [], customers: [], appointments: [] };
+    const stopped = await sync(location.id, empty, "failed");
+    expect(stopped.removalStop!.checks.map(({ step, removals, held, threshold }) => ({ step, removals, held, threshold }))).toEqual(
+      (["calendars", "service_categories", "services", "contact_details", "appointments"] as const).map((step) => ({
+        step,
+        removals: held(step),
+        held: held(step),
+        threshold: held(step) - 1,
+      })),
+    );
+    expect(held("calendars")).toBeGreaterThan(0);
+    expect(stopped.removalStop!.checks[0]!.examples).toEqual(Object.keys(before.calendars).sort().slice(0, 5));
+    expect(stopped.error).toMatch(/^Stopped before sending anything: it would remove \d+ of the \d+ calendars the upstream holds/);
+    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore)).toEqual([]);
+    expect(await upstreamState(location.upstreamLocationId)).toEqual(before);
+
+    // One staff member leaving is no stop.
+    const [leaving, ...staying] = rows.staff!;
+    await sync(location.id, { ...rows, staff: staying });
+    expect(Object.keys((await upstreamState(location.upstreamLocationId)).calendars)).not.toContain(leaving!.id);
+  });
+
   it("lets a small change through without asking", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const rows = sampleSourceRows();

@@ -1,6 +1,13 @@
 import type { ConfirmedRemovals, RemovalCheck, RemovalStop } from "@/db/schema";
 import { countAccepted } from "@/lib/sync/synced-records/lookups";
-import { countGoneContacts, countRemovedAppointments, goneContactKeys, removedAppointmentKeys } from "@/lib/sync/synced-records/removed-records";
+import {
+  countGoneContacts,
+  countRemovedAppointments,
+  countRemovedByType,
+  goneContactKeys,
+  listRemovedRecords,
+  removedAppointmentKeys,
+} from "@/lib/sync/synced-records/removed-records";
 import { parseRangeKey } from "./plan/date-ranges";
 import { UNSUBSCRIBE_ITEM_KEY } from "./plan/gone-contacts";
 import { plannedItemsOf } from "./run-step";
@@ -22,31 +29,41 @@ export class RemovalStopError extends Error {
 
 const number = (value: number) => value.toLocaleString("en");
 
+const nounOf: Record<RemovalCheck["step"], string> = {
+  calendars: "calendars",
+  service_categories: "service categories",
+  services: "services",
+  contact_details: "contacts",
+  appointments: "appointments",
+};
+
 function describeCheck(check: RemovalCheck): string {
   const what = check.step === "contact_details" ? "unsubscribe" : "remove";
-  const noun = check.step === "contact_details" ? "contacts" : "appointments";
-  return `${what} ${number(check.removals)} of the ${number(check.held)} ${noun} the upstream holds (more than ${number(check.threshold)}; e.g. ${check.examples.join(", ")})`;
+  return `${what} ${number(check.removals)} of the ${number(check.held)} ${nounOf[check.step]} the upstream holds (more than ${number(check.threshold)}; e.g. ${check.examples.join(", ")})`;
 }
 
 export function describeRemovalStop(stop: RemovalStop): string {
   return `Stopped before sending anything: it would ${stop.checks.map(describeCheck).join(" and ")}. Confirm and send, or fix the source`;
 }
 
-/** More than `percent` of what the upstream holds, and at least `minimum` records. */
+/**
+ * More than `percent` of what the upstream holds and at least `minimum` records, or everything it holds of the type (a
+ * source query that came back empty, at a location of a few records or of a type of a few: its calendars).
+ */
 export function removalLimit(held: number, config: Pick<SyncConfig, "removalThresholdPercent" | "removalThresholdMinimum">): number {
-  return Math.max(Math.floor((held * config.removalThresholdPercent) / 100), config.removalThresholdMinimum - 1);
+  return Math.min(Math.max(Math.floor((held * config.removalThresholdPercent) / 100), config.removalThresholdMinimum - 1), held - 1);
 }
 
-/** Only a count past the minimum can trip the valve: what the upstream holds is counted only then. */
+/** Under the minimum only removing everything trips the valve: what the upstream holds is counted no further than that. */
 export async function measured(
   config: Pick<SyncConfig, "removalThresholdPercent" | "removalThresholdMinimum">,
   step: RemovalCheck["step"],
   removals: number,
-  countHeld: () => Promise<number>,
+  countHeld: (atMost?: number) => Promise<number>,
   examples: () => Promise<string[]>,
 ): Promise<RemovalCheck | null> {
-  if (removals < config.removalThresholdMinimum) return null;
-  const held = await countHeld();
+  if (removals === 0) return null;
+  const held = await countHeld(removals < config.removalThresholdMinimum ? removals + 1 : undefined);
   const threshold = removalLimit(held, config);
   return removals > threshold ? { step, removals, held, threshold, examples: await examples() } : null;
 }
@@ -58,7 +75,7 @@ async function checkContacts(context: StepContext): Promise<RemovalCheck | null>
     context.config,
     "contact_details",
     await countGoneContacts(db, locationId, unsyncedOnly),
-    () => countAccepted(db, locationId, "contact_details"),
+    (atMost) => countAccepted(db, locationId, "contact_details", atMost),
     () => goneContactKeys(db, locationId, unsyncedOnly, EXAMPLES),
   );
 }
@@ -76,15 +93,37 @@ async function checkAppointments(context: StepContext, rangeKeys: string[]): Pro
     context.config,
     "appointments",
     count,
-    () => countAccepted(db, locationId, "appointments"),
+    (atMost) => countAccepted(db, locationId, "appointments", atMost),
     () => removedAppointmentKeys(db, locationId, ranges, EXAMPLES),
   );
 }
 
+const catalogueSteps = ["calendars", "service_categories", "services"] as const;
+
+/** Full replacements: the accepted records of a type that the set the step sends leaves out, removed upstream. */
+async function checkCatalogues(context: StepContext, types: readonly (typeof catalogueSteps)[number][]): Promise<RemovalCheck[]> {
+  if (!types.length) return [];
+  const { db } = context;
+  const locationId = context.location.id;
+  const removed = await countRemovedByType(db, locationId, types);
+  const checks = await Promise.all(
+    types.map((type) =>
+      measured(
+        context.config,
+        type,
+        removed.get(type) ?? 0,
+        (atMost) => countAccepted(db, locationId, type, atMost),
+        async () => (await listRemovedRecords(db, locationId, type)).items.slice(0, EXAMPLES).map((record) => record.recordKey),
+      ),
+    ),
+  );
+  return checks.filter((check) => check !== null);
+}
+
 /**
- * The safety valve, before the session sends anything: a step that would unsubscribe contacts, or remove appointments
- * from the upstream, beyond the limit (of what the upstream holds) stops the session unless a person confirmed at
- * least that many. A source query that suddenly returns nothing must never wipe a location. The steps' items are
+ * The safety valve, before the session sends anything: a step that would unsubscribe contacts, or remove appointments,
+ * calendars, service categories or services from the upstream, beyond the limit (of what the upstream holds) stops the
+ * session unless a person confirmed at least that many. A source query that suddenly returns nothing must never wipe a location. The steps' items are
  * planned here, once: the steps send exactly what was checked.
  */
 export async function checkRemovals(context: StepContext, steps: readonly StepRow[], confirmed: ConfirmedRemovals | null): Promise<void> {
@@ -94,13 +133,15 @@ export async function checkRemovals(context: StepContext, steps: readonly StepRo
   };
   // The two steps' plans and checks read different records: each on its own connection, at the same time (both end
   // before the session goes on, whichever fails).
+  const catalogues = catalogueSteps.filter((type) => steps.some((step) => step.name === type && isPending(step)));
   const settled = await Promise.allSettled([
+    checkCatalogues(context, catalogues),
     pendingItems("contact_details").then((items) => (items.includes(UNSUBSCRIBE_ITEM_KEY) ? checkContacts(context) : null)),
     pendingItems("appointments").then((items) => (items.length ? checkAppointments(context, items) : null)),
   ]);
   const failed = settled.find((outcome) => outcome.status === "rejected");
   if (failed) throw failed.reason;
-  const found = settled.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : null));
+  const found = settled.flatMap((outcome) => (outcome.status === "fulfilled" ? outcome.value : null));
   const tripped = found.filter((check): check is RemovalCheck => check !== null && check.removals > (confirmed?.limits[check.step] ?? -1));
   if (tripped.length) throw new RemovalStopError({ checks: tripped });
 }

@@ -7,7 +7,7 @@ import { replayStepNames, syncStepNames } from "./step-names";
 
 const isoTime = z.string();
 const stepStatuses = ["pending", "running", "succeeded", "failed", "skipped", "cancelled"] as const;
-const removalSteps = ["contact_details", "appointments"] as const;
+const removalSteps = ["calendars", "service_categories", "services", "contact_details", "appointments"] as const;
 
 const RemovalCheck = z.object({
   step: z.enum(removalSteps),

@@ -58,7 +58,7 @@ export async function checkReplayRemovals(
     context.config,
     "appointments",
     removals,
-    () => countAccepted(context.db, locationId, "appointments"),
+    (atMost) => countAccepted(context.db, locationId, "appointments", atMost),
     () => acceptedAppointmentKeysIn(context.db, locationId, window, 5),
   );
   if (check && check.removals > (confirmed?.limits.appointments ?? -1)) throw new RemovalStopError({ checks: [check] });

@@ -77,13 +77,17 @@ export async function earliestHeldAppointment(db: DatabaseOrTransaction, locatio
   return row?.earliest ?? null;
 }
 
-/** How many records the upstream holds of the location, or of one type of it (contacts: not counting unsubscribed ones). */
-export async function countAccepted(db: DatabaseOrTransaction, locationId: string, type?: PreviewRecordType): Promise<number> {
+/**
+ * How many records the upstream holds of the location, or of one type of it (contacts: not counting unsubscribed ones);
+ * counted no further than `atMost` when given.
+ */
+export async function countAccepted(db: DatabaseOrTransaction, locationId: string, type?: PreviewRecordType, atMost?: number): Promise<number> {
   const ofType = type ? sql`and record_type = ${type}` : sql``;
   const subscribed = type === "contact_details" ? sql`and content_hash <> ${UNSUBSCRIBED_HASH}` : sql``;
+  const limit = atMost === undefined ? sql`` : sql`limit ${atMost}`;
   const [row] = await queryRows<{ count: number }>(
     db,
-    sql`select count(*)::int as count from synced_records where location_id = ${locationId} ${ofType} ${subscribed}`,
+    sql`select count(*)::int as count from (select 1 from synced_records where location_id = ${locationId} ${ofType} ${subscribed} ${limit}) held`,
   );
   return row!.count;
 }
