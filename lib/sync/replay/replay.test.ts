@@ -151,6 +151,43 @@ describe("a scoped replay", () => {
     expect(Object.keys(held.appointments).sort()).toEqual(["a1", "a2", "a4"]);
   });
 
+  // What a replay sends, not how many rows the source has: a row the checks leave out is removed as surely as a missing one.
+  it("stops when the checks would leave out a range's appointments or the source returns no staff, though no row is missing", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    await runManualTestSync(db, location.id, rows);
+    const config = { removalThresholdMinimum: 1, removalThresholdPercent: 10 };
+
+    // Every March row is still there, but names a customer nobody holds: each fails its check.
+    const broken = {
+      ...rows,
+      appointments: rows.appointments!.map((row) => (row.starts_at!.startsWith("2026-03") ? { ...row, customer_id: "nobody" } : row)),
+    };
+    const march = await replay(
+      location.id,
+      location.upstreamLocationId,
+      broken,
+      { steps: ["appointments"], from: "2026-03-01", to: "2026-03-31", reason: "resend March" },
+      { expect: "failed", config },
+    );
+    expect(march.sent).toEqual([]);
+    expect(march.session.removalStop).toMatchObject({ checks: [{ step: "appointments", removals: 2, held: 5 }] });
+
+    // A staff query that came back empty: a replay of the calendars would remove every one the upstream holds.
+    const held = Object.keys((await upstreamOf(db, location.upstreamLocationId)).calendars).sort();
+    const calendars = await replay(
+      location.id,
+      location.upstreamLocationId,
+      { ...rows, staff: [] },
+      { steps: ["calendars"], reason: "resend the staff" },
+      { expect: "failed" },
+    );
+    expect(calendars.sent).toEqual([]);
+    expect(calendars.session.removalStop).toMatchObject({
+      checks: [{ step: "calendars", removals: held.length, held: held.length, threshold: held.length - 1, examples: held }],
+    });
+  });
+
   it("two replays of one location asked at once: one is queued, the other refused with 409 naming it; one audit entry", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const ask = () => startReplay({ db, actor: support }, { locationId: location.id, steps: ["openings"], reason: "resend openings" });

@@ -92,23 +92,25 @@ export async function countAccepted(db: DatabaseOrTransaction, locationId: strin
   return row!.count;
 }
 
-const acceptedAppointmentsIn = (locationId: string, window: DateRange) =>
-  sql`from synced_records where location_id = ${locationId} and record_type = 'appointments'
-      and appointment_date between ${window.startDate} and ${window.endDate}`;
-
-/** The accepted appointments dated in `window`: how many. */
-export async function countAcceptedAppointmentsIn(db: DatabaseOrTransaction, locationId: string, window: DateRange): Promise<number> {
-  const [row] = await queryRows<{ count: number }>(db, sql`select count(*)::int as count ${acceptedAppointmentsIn(locationId, window)}`);
-  return row!.count;
-}
-
-/** The accepted appointments dated in `window`: the first `limit` keys. */
-export async function acceptedAppointmentKeysIn(db: DatabaseOrTransaction, locationId: string, window: DateRange, limit: number): Promise<string[]> {
-  const rows = await queryRows<{ key: string }>(
+/**
+ * The accepted records of a type (appointments: dated in `window`) whose keys are not among `keys`: how many, and the
+ * first `limit` of them. What a replay that sends exactly `keys` removes.
+ */
+export async function acceptedNotAmong(
+  db: DatabaseOrTransaction,
+  locationId: string,
+  input: { type: PreviewRecordType; keys: readonly string[]; window?: DateRange; limit: number },
+): Promise<{ count: number; examples: string[] }> {
+  const dated = input.window ? sql`and appointment_date between ${input.window.startDate} and ${input.window.endDate}` : sql``;
+  const subscribed = input.type === "contact_details" ? sql`and content_hash <> ${UNSUBSCRIBED_HASH}` : sql``;
+  // NOT IN over a subquery: a hashed anti-join, where "<> all(array)" compares every pair.
+  const [row] = await queryRows<{ count: number; examples: string[] | null }>(
     db,
-    sql`select record_key as key ${acceptedAppointmentsIn(locationId, window)} order by record_key limit ${limit}`,
+    sql`select count(*)::int as count, (array_agg(record_key order by record_key))[1:${input.limit}] as examples
+        from synced_records where location_id = ${locationId} and record_type = ${input.type} ${dated} ${subscribed}
+          and record_key not in (select unnest(${sql.param([...input.keys])}::text[]))`,
   );
-  return rows.map((row) => row.key);
+  return { count: row?.count ?? 0, examples: row?.examples ?? [] };
 }
 
 /**
