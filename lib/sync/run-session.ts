@@ -23,7 +23,8 @@ import { observeSourceState } from "./quiet/source-state";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { closeStreamedReads, streamedStepsByName } from "./stream/stream-steps";
 import { anythingAccepted, heldContactKeys } from "@/lib/sync/synced-records/lookups";
-import { checkReplayRemovals, replayStepsOf } from "./replay/replay-steps";
+import { replayStepsOf } from "./replay/replay-steps";
+import { checkStreamedRemovals } from "./stream/streamed-removals";
 import type { StepContext } from "./steps/sync-step";
 import { syncConfigFromEnvironment, type SyncConfig } from "./sync-config";
 import { countSkippedByType } from "./skipped-records";
@@ -131,9 +132,6 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     const contactsHeld = quietBase !== null || (session.replay !== null && !session.replay.steps.includes("contact_details"));
     if (source) await primeUnsentTargets(source.records, steps, contactsHeld ? ["contact_details"] : []);
     if (source && session.replay && contactsHeld) source.records.useHeld("contact_details", await heldContactKeys(db, location.id));
-    // A first sync removes nothing (the upstream holds nothing of the location): a session sent from the preview or a replay can trip the valve.
-    if (session.replay) await checkReplayRemovals(context, steps, session.replay, session.confirmedRemovals);
-    else if (!source) await checkRemovals(context, steps, session.confirmedRemovals);
     const definitions = session.replay
       ? replayStepsOf(session.replay)
       : quietBase
@@ -141,6 +139,10 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
         : source
           ? streamedStepsByName
           : stepsByName;
+    // The valve, before anything is sent. A quiet session removes nothing (nothing changed in the source); a streamed
+    // one is checked against what the upstream holds, so a first sync (it holds nothing) reads nothing for it.
+    if (!source) await checkRemovals(context, steps, session.confirmedRemovals);
+    else if (!quietBase) await checkStreamedRemovals(context, steps, definitions, session.confirmedRemovals);
     // A streamed session's large reads each open with source queries over the whole window (~1 s each at a million
     // appointments): they run while the steps before them stream.
     if (source && definitions === streamedStepsByName)

@@ -1,0 +1,80 @@
+import type { ConfirmedRemovals, RemovalCheck } from "@/db/schema";
+import { isSendable } from "@/lib/pipeline/record-status";
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import { acceptedNotAmong, anythingAccepted, countAccepted } from "@/lib/sync/synced-records/lookups";
+import { parseRangeKey } from "../plan/date-ranges";
+import { measured, RemovalStopError } from "../removal-guard";
+import { plannedItemsOf } from "../run-step";
+import { isPending, type StepRow } from "../session-steps";
+import type { SyncStepName } from "../step-names";
+import type { StepContext, SyncStep } from "../steps/sync-step";
+import type { DateWindow } from "./session-records";
+import { guardedRead } from "./source-failure";
+
+/** The sendable keys one read of the session sends (read as its step will read it, which then replaces this read's counts). */
+async function sendableKeys(context: StepContext, type: PreviewRecordType, scope: string, window?: DateWindow): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const batch of guardedRead(context.stream!.read(type, scope, window), type.replace("_", " ")))
+    for (const record of batch) if (isSendable(record)) keys.push(record.record_key!);
+  return keys;
+}
+
+const replacedTypes = ["calendars", "service_categories", "services"] as const;
+
+/**
+ * The safety valve of a session sent straight from the source (a replay, a resume or takeover of a first sync, a quiet
+ * session), before anything is sent: a full replacement it sends (calendars, categories, services) removes what the
+ * upstream holds that the source no longer sends, and each appointment import replaces what the upstream holds of its
+ * dates. Counted from the records the session will send, read from the source as its steps will read them (a month at
+ * a time): an appointment the checks leave out (its customer missing from a broken customers query) is removed as
+ * surely as one the source no longer has. Only what the upstream holds is read for: a first sync reads nothing twice.
+ * Past the limit, or everything the upstream holds of a type, the session stops unless a person confirmed that many.
+ */
+export async function checkStreamedRemovals(
+  context: StepContext,
+  steps: readonly StepRow[],
+  definitions: Record<SyncStepName, SyncStep>,
+  confirmed: ConfirmedRemovals | null,
+): Promise<void> {
+  if (!context.stream) return;
+  const { db } = context;
+  const locationId = context.location.id;
+  const pending = (name: SyncStepName) => steps.find((candidate) => candidate.name === name && isPending(candidate));
+  const removedOf = async (type: RemovalCheck["step"], scopes: { scope: string; window?: DateWindow }[]) => {
+    let count = 0;
+    const examples: string[] = [];
+    for (const { scope, window } of scopes) {
+      const keys = await sendableKeys(context, type, scope, window);
+      const removed = await acceptedNotAmong(db, locationId, { type, keys, window, limit: 5 });
+      count += removed.count;
+      examples.push(...removed.examples);
+    }
+    return measured(
+      context.config,
+      type,
+      count,
+      (atMost) => countAccepted(db, locationId, type, atMost),
+      async () => examples.sort().slice(0, 5),
+    );
+  };
+  const checks: (RemovalCheck | null)[] = [];
+  for (const type of replacedTypes)
+    if (pending(type) && (await anythingAccepted(db, locationId, type))) checks.push(await removedOf(type, [{ scope: type }]));
+  const step = pending("appointments");
+  if (step && (await anythingAccepted(db, locationId, "appointments"))) {
+    const items = (await plannedItemsOf(context, step, definitions.appointments)).filter((item) => item.status !== "succeeded");
+    const scopes = [];
+    for (const item of items) {
+      const window = parseRangeKey(item.key);
+      // A range the upstream holds nothing of loses nothing: not read twice.
+      if (await acceptedIn(context, window)) scopes.push({ scope: item.key, window });
+    }
+    checks.push(await removedOf("appointments", scopes));
+  }
+  const tripped = checks.filter((check): check is RemovalCheck => check !== null && check.removals > (confirmed?.limits[check.step] ?? -1));
+  if (tripped.length) throw new RemovalStopError({ checks: tripped });
+}
+
+async function acceptedIn(context: StepContext, window: DateWindow): Promise<boolean> {
+  return (await acceptedNotAmong(context.db, context.location.id, { type: "appointments", keys: [], window, limit: 0 })).count > 0;
+}
