@@ -9,7 +9,7 @@ import { Alert, FieldError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
+import { Input, Select } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { EnvironmentView, SecretStatus } from "@/lib/environments/environment-inputs";
 import { useApiMutation } from "@/components/queries/use-api-mutation";
@@ -93,6 +93,7 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
       uploadHosts: splitHosts(text("uploadHosts")),
       clientId: text("clientId"),
       dataSourceName: text("dataSourceName"),
+      dateTimeStyle: text("dateTimeStyle") === "rfc3339" ? "rfc3339" : "spec",
       // Empty = keep the stored secret.
       ...(apiKey && { apiKey }),
       ...(clientSecret && { clientSecret }),
@@ -243,6 +244,22 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
           </div>
           {textField("clientId", "Client ID", environment.clientId)}
           {textField("dataSourceName", "Data source name", environment.dataSourceName)}
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={id("dateTimeStyle")}>Date-time form</Label>
+            <Select
+              id={id("dateTimeStyle")}
+              name="dateTimeStyle"
+              defaultValue={environment.dateTimeStyle}
+              aria-describedby={`${id("dateTimeStyle-help")} ${id("dateTimeStyle-error")}`}
+            >
+              <option value="spec">The spec&apos;s form: 2026-03-10T09:00:00Z+01:00</option>
+              <option value="rfc3339">Plain RFC 3339: 2026-03-10T09:00:00+01:00</option>
+            </Select>
+            <p id={id("dateTimeStyle-help")} className="text-xs text-slate-600">
+              How appointments&apos; and openings&apos; times are written. A change re-sends every appointment and opening with the next sync.
+            </p>
+            <FieldError id={id("dateTimeStyle-error")} message={fieldErrors.dateTimeStyle} />
+          </div>
           {destinationChanged && (environment.apiKey.set || environment.clientSecret.set) ? (
             <Alert tone="info" className="md:col-span-2">
               The base URL or upload hosts changed: re-enter the API key and client secret, so stored credentials are never sent to a newly typed

@@ -13,6 +13,10 @@ export const environments = pgTable("environments", {
   // Sealed with lib/crypto (AES-256-GCM, key id inside the value).
   apiKeyEncrypted: text("api_key_encrypted"),
   clientSecretEncrypted: text("client_secret_encrypted"),
+  /** How date-times are written (lib/upstream/formats.ts): the spec's own form, or plain RFC 3339 should the service want it. */
+  dateTimeStyle: text("date_time_style", { enum: ["spec", "rfc3339"] })
+    .notNull()
+    .default("spec"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
 });

@@ -76,6 +76,7 @@ describe("environment CLI", () => {
       "configured",
       "connectedLocations",
       "dataSourceName",
+      "dateTimeStyle",
       "name",
       "updatedAt",
       "updatedBy",
@@ -83,6 +84,7 @@ describe("environment CLI", () => {
     ]);
     const text = await runCli(["env:show", "staging"]);
     expect(text.stdout).toMatch(/API key\s+set · ends in c7d5/);
+    expect(text.stdout).toMatch(/Date-time form\s+spec/);
     expectNoSecret(text);
   });
 

@@ -7,6 +7,7 @@ export function createEnvironmentClient(credentials: EnvironmentCredentials, ove
     baseUrl: credentials.baseUrl,
     apiKey: credentials.apiKey,
     uploadHosts: credentials.uploadHosts,
+    dateTimeStyle: credentials.dateTimeStyle,
     ...overrides,
   });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DateTimeStyle } from "@/lib/upstream/formats";
 import { safeText } from "@/lib/validation/safe-text";
 
 export const EnvironmentName = z.enum(["staging", "production"]);
@@ -74,6 +75,8 @@ export const EnvironmentUpdateInput = z.object({
   dataSourceName: PlainField("data source name"),
   apiKey: Secret("API key").optional(),
   clientSecret: Secret("client secret").optional(),
+  /** Omitted: kept as stored (new environments write the spec's form). */
+  dateTimeStyle: DateTimeStyle.optional(),
   /**
    * Only with a new base URL origin: the admin confirms the service itself moved, so the connected locations' tokens
    * go to the new address. Left out, they stay bound to the old one and those locations need reconnecting.
@@ -93,6 +96,7 @@ export const EnvironmentView = z.object({
   uploadHosts: z.array(z.string()),
   clientId: z.string().nullable(),
   dataSourceName: z.string().nullable(),
+  dateTimeStyle: DateTimeStyle,
   apiKey: SecretStatus,
   clientSecret: SecretStatus,
   configured: z.boolean(),

@@ -5,6 +5,7 @@ import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { DomainError, type FieldProblem } from "@/lib/errors/domain-error";
 import { ensureEnvironments } from "./ensure-environments";
+import { defaultDateTimeStyle, type DateTimeStyle } from "@/lib/upstream/formats";
 import type { EnvironmentName } from "./environment-inputs";
 
 /** Decrypted credentials for the upstream client. Server-side only: never return this from a route or page. */
@@ -16,6 +17,8 @@ export interface EnvironmentCredentials {
   clientId: string;
   clientSecret: string;
   dataSourceName: string;
+  /** How date-times are written to this environment (the records' mapping and the client's checks). */
+  dateTimeStyle: DateTimeStyle;
 }
 
 const labels = {
@@ -56,5 +59,12 @@ export async function getEnvironmentCredentials(db: DatabaseOrTransaction, name:
     clientId: row.clientId!,
     clientSecret: openSecret(row.clientSecretEncrypted!, environmentSecretContext.clientSecret(name)),
     dataSourceName: row.dataSourceName!,
+    dateTimeStyle: row.dateTimeStyle,
   };
+}
+
+/** How date-times are written to an environment, whether or not it is configured yet (a preview needs no credentials). */
+export async function environmentDateTimeStyle(db: DatabaseOrTransaction, name: EnvironmentName): Promise<DateTimeStyle> {
+  const [row] = await db.select({ dateTimeStyle: environments.dateTimeStyle }).from(environments).where(eq(environments.name, name));
+  return row?.dateTimeStyle ?? defaultDateTimeStyle;
 }

@@ -58,6 +58,7 @@ function toEnvironmentView(row: EnvironmentRow, updatedByEmail: string | null, c
     uploadHosts: row.uploadHosts,
     clientId: row.clientId,
     dataSourceName: row.dataSourceName,
+    dateTimeStyle: row.dateTimeStyle,
     apiKey: secretStatus(row.apiKeyEncrypted, environmentSecretContext.apiKey(row.name)),
     clientSecret: secretStatus(row.clientSecretEncrypted, environmentSecretContext.clientSecret(row.name)),
     configured: isEnvironmentConfigured(row),

@@ -79,6 +79,7 @@ describe("environments", () => {
       clientId: "client-123",
       clientSecret,
       dataSourceName: "LocationSync",
+      dateTimeStyle: "spec",
     });
 
     const [audit] = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "environment.credentials_changed"));

@@ -16,7 +16,7 @@ import { getEnvironmentView } from "./get-environment-view";
 
 const RE_ENTER_REASON = "Re-enter it: the base URL or upload hosts changed, and a stored secret is never sent to a newly typed host.";
 
-export type EnvironmentField = "baseUrl" | "uploadHosts" | "clientId" | "dataSourceName" | "apiKey" | "clientSecret";
+export type EnvironmentField = "baseUrl" | "uploadHosts" | "clientId" | "dataSourceName" | "dateTimeStyle" | "apiKey" | "clientSecret";
 
 /**
  * Validates, seals the secrets and writes one environment in one transaction,
@@ -60,6 +60,7 @@ export async function updateEnvironment(
     if (!sameHosts(update.uploadHosts, stored.uploadHosts)) changed.push("uploadHosts");
     if (update.clientId !== stored.clientId) changed.push("clientId");
     if (update.dataSourceName !== stored.dataSourceName) changed.push("dataSourceName");
+    if (update.dateTimeStyle !== undefined && update.dateTimeStyle !== stored.dateTimeStyle) changed.push("dateTimeStyle");
     if (update.apiKey !== undefined) changed.push("apiKey");
     if (update.clientSecret !== undefined) changed.push("clientSecret");
     if (!changed.length) return;
@@ -71,6 +72,7 @@ export async function updateEnvironment(
         uploadHosts: update.uploadHosts,
         clientId: update.clientId,
         dataSourceName: update.dataSourceName,
+        ...(update.dateTimeStyle !== undefined && { dateTimeStyle: update.dateTimeStyle }),
         ...(update.apiKey !== undefined && { apiKeyEncrypted: sealSecret(update.apiKey, environmentSecretContext.apiKey(name)) }),
         ...(update.clientSecret !== undefined && {
           clientSecretEncrypted: sealSecret(update.clientSecret, environmentSecretContext.clientSecret(name)),

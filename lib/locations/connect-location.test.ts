@@ -307,7 +307,13 @@ describe("test connection", () => {
         { db, actor: actorFor(), upstreamClient: noWaits },
         { locationId: location.id, email: fixture.owner.email.toUpperCase(), password: fixture.owner.password },
       );
-      expect(view).toMatchObject({ connected: true, upstreamAccountEmail: fixture.owner.email.toLowerCase(), lastCheckOk: true });
+      // Stored, and not called checked: nothing confirmed the token.
+      expect(view).toMatchObject({
+        connected: true,
+        upstreamAccountEmail: fixture.owner.email.toLowerCase(),
+        lastCheckOk: null,
+        lastCheckedAt: null,
+      });
       expect(proxy.exchanges.slice(0, 3).map((exchange) => `${exchange.method} ${exchange.path} ${exchange.status}`)).toEqual([
         "POST /v1/access_tokens 200",
         `POST /v1/access_tokens/locations/${fixture.locationId} 200`,
@@ -317,7 +323,7 @@ describe("test connection", () => {
       const error = await connectError(testConnection({ db, actor: actorFor(), upstreamClient: noWaits }, { locationId: location.id }));
       expect(error.code).toBe(status === 500 ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_REJECTED");
       expect(error.message).toContain("Nothing was changed");
-      expect(await getLocationRow(db, location.id)).toMatchObject({ lastCheckOk: true, attentionReason: null, lastCheckedAt: before.lastCheckedAt });
+      expect(await getLocationRow(db, location.id)).toMatchObject({ lastCheckOk: null, attentionReason: null, lastCheckedAt: before.lastCheckedAt });
     } finally {
       await clearFaults(db);
     }

@@ -67,8 +67,8 @@ export async function connectLocation(ctx: OperationContext, input: ConnectLocat
       clientId: credentials.clientId,
       clientSecret: credentials.clientSecret,
     });
-    // The spec's two token calls are the whole connection. GET /users/me (a path the spec names, with no answer) only
-    // supplies the account's e-mail to display when it answers with one; whatever else it answers changes nothing.
+    // The spec's two token calls are the whole connection. GET /users/me (a path the spec names, with no answer) checks
+    // the token and names the account when it answers 2xx; any other answer leaves the token stored and not checked.
     const me = await client.getCurrentUser({ accessToken: locationToken }).catch(() => null);
     const now = nowOf(ctx);
     const reconnect = Boolean(location.locationTokenEncrypted);
@@ -89,8 +89,8 @@ export async function connectLocation(ctx: OperationContext, input: ConnectLocat
           connectedByUserId: actor.id,
           connectedByEmail: actor.email,
           upstreamAccountEmail,
-          lastCheckedAt: now,
-          lastCheckOk: true,
+          lastCheckedAt: me ? now : null,
+          lastCheckOk: me ? true : null,
           attentionReason: null,
           attentionSince: null,
           updatedAt: now,

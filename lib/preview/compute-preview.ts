@@ -6,7 +6,7 @@ import { locations, previewRuns } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { SourceReader } from "@/lib/source/source-reader";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
-import { defaultDateTimeStyle } from "@/lib/upstream/formats";
+import { environmentDateTimeStyle } from "@/lib/environments/get-environment-credentials";
 import { forgetUnsyncedKeys, startLedgerByComparison } from "@/lib/sync/unsynced-keys";
 import { applySourceChanges, isTracked, readSourceAhead, type Since } from "./incremental-read";
 import { forgetRecordCounts, setRecordCount } from "./preview-record-counts";
@@ -239,7 +239,8 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     // Read before any row: a row changed while this run reads is read again by the next one.
     const sourceReadAt = await reader.clock();
     const fingerprint = options.observed?.fingerprint ?? (await reader.fingerprint(location.sourceKey));
-    const basis = options.observed?.mappingBasis ?? (await mappingBasisOf(location, reader));
+    const dateTimeStyle = await environmentDateTimeStyle(db, location.environment);
+    const basis = options.observed?.mappingBasis ?? (await mappingBasisOf({ ...location, dateTimeStyle }, reader));
     const base = options.full || run.rebuild ? null : await baseRunOf(db, location.id, basis);
     const appointmentsUntil = plan.find((read) => read.resource === "appointments")?.windowEnd ?? null;
     await db
@@ -263,7 +264,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       owner: { locationId: location.id, runId },
       sourceKey: location.sourceKey,
       reader,
-      context: { timeZone: location.timeZone, country: location.country, dateTimeStyle: defaultDateTimeStyle, now },
+      context: { timeZone: location.timeZone, country: location.country, dateTimeStyle, now },
       batchSize: options.batchSize,
       idsPerReread: options.idsPerReread,
     };

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { MAPPING_VERSION } from "@/lib/mapping/mapping-version";
 import type { SourceReader } from "@/lib/source/source-reader";
-import { defaultDateTimeStyle } from "@/lib/upstream/formats";
+import { defaultDateTimeStyle, type DateTimeStyle } from "@/lib/upstream/formats";
 
 /**
  * Everything a record's mapping depends on besides its source row: two runs with the same basis map an
@@ -9,7 +9,7 @@ import { defaultDateTimeStyle } from "@/lib/upstream/formats";
  * key is part of it: rows of another source key are other rows, and an incremental run would keep the old ones.
  */
 export async function mappingBasisOf(
-  location: { timeZone: string; country: string; automotive: boolean; sourceKey: string | null },
+  location: { timeZone: string; country: string; automotive: boolean; sourceKey: string | null; dateTimeStyle?: DateTimeStyle },
   reader: SourceReader,
 ): Promise<string> {
   const parts = [
@@ -18,7 +18,7 @@ export async function mappingBasisOf(
     location.timeZone,
     location.country,
     location.automotive,
-    defaultDateTimeStyle,
+    location.dateTimeStyle ?? defaultDateTimeStyle,
     await reader.querySignature(),
   ];
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
+import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
 
 // preview_record_counts (db/schema/previews.ts) says how many records the location holds of a type. Each write of the
 // records updates it in the same transaction; a full run forgets all of them before it deletes the records, so a count
@@ -26,4 +27,14 @@ export async function recordCountOf(db: DatabaseOrTransaction, locationId: strin
     sql`select count(*)::int as rows from preview_records where location_id = ${locationId} and record_type = ${type}`,
   );
   return counted?.rows ?? 0;
+}
+
+/** Whether the location's preview sends any record of a type (a status that may be sent). */
+export async function sendsAnyOf(db: DatabaseOrTransaction, locationId: string, type: string): Promise<boolean> {
+  const [row] = await queryRows<{ any: boolean }>(
+    db,
+    sql`select exists (select 1 from preview_records where location_id = ${locationId} and record_type = ${type}
+                       and status in ${sendableStatusList}) as any`,
+  );
+  return row?.any ?? false;
 }

@@ -234,10 +234,13 @@ describe("customers' data upstream", () => {
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore)).toEqual([]);
     expect(await upstreamState(location.upstreamLocationId)).toEqual(before);
 
-    // One staff member leaving is no stop.
+    // One staff member leaving is no stop; nor is the only one left replaced by a newcomer (1 of the 1 held removed, one sent).
     const [leaving, ...staying] = rows.staff!;
     await sync(location.id, { ...rows, staff: staying });
     expect(Object.keys((await upstreamState(location.upstreamLocationId)).calendars)).not.toContain(leaving!.id);
+    expect(staying).toHaveLength(1);
+    await sync(location.id, { ...rows, staff: [{ ...staying[0]!, id: "s9", display_name: "Newcomer" }] });
+    expect(Object.keys((await upstreamState(location.upstreamLocationId)).calendars)).toEqual(["s9"]);
   });
 
   it("lets a small change through without asking", async () => {

@@ -1,4 +1,6 @@
 import type { ConfirmedRemovals, RemovalCheck, RemovalStop } from "@/db/schema";
+import { sendsAnyOf } from "@/lib/preview/preview-record-counts";
+import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { countAccepted } from "@/lib/sync/synced-records/lookups";
 import {
   countGoneContacts,
@@ -47,26 +49,41 @@ export function describeRemovalStop(stop: RemovalStop): string {
 }
 
 /**
- * More than `percent` of what the upstream holds and at least `minimum` records, or everything it holds of the type (a
- * source query that came back empty, at a location of a few records or of a type of a few: its calendars).
+ * More than `percent` of what the upstream holds and at least `minimum` records; or, where the step sends nothing of
+ * the type, everything the upstream holds of it (a source query that came back empty, at a location of a few records
+ * or for a type of a few: its calendars). A step that replaces the one calendar held by another sends one.
  */
-export function removalLimit(held: number, config: Pick<SyncConfig, "removalThresholdPercent" | "removalThresholdMinimum">): number {
-  return Math.min(Math.max(Math.floor((held * config.removalThresholdPercent) / 100), config.removalThresholdMinimum - 1), held - 1);
+export function removalLimit(
+  held: number,
+  config: Pick<SyncConfig, "removalThresholdPercent" | "removalThresholdMinimum">,
+  sendsNone = false,
+): number {
+  const limit = Math.max(Math.floor((held * config.removalThresholdPercent) / 100), config.removalThresholdMinimum - 1);
+  return sendsNone ? Math.min(limit, held - 1) : limit;
 }
 
-/** Under the minimum only removing everything trips the valve: what the upstream holds is counted no further than that. */
+/**
+ * Under the minimum only a step that sends nothing and removes everything trips the valve: what the upstream holds is
+ * then counted no further than that.
+ */
 export async function measured(
   config: Pick<SyncConfig, "removalThresholdPercent" | "removalThresholdMinimum">,
   step: RemovalCheck["step"],
   removals: number,
   countHeld: (atMost?: number) => Promise<number>,
   examples: () => Promise<string[]>,
+  sendsNone: () => Promise<boolean> = async () => false,
 ): Promise<RemovalCheck | null> {
   if (removals === 0) return null;
-  const held = await countHeld(removals < config.removalThresholdMinimum ? removals + 1 : undefined);
-  const threshold = removalLimit(held, config);
+  const underMinimum = removals < config.removalThresholdMinimum;
+  if (underMinimum && !(await sendsNone())) return null;
+  const held = await countHeld(underMinimum ? removals + 1 : undefined);
+  const threshold = removalLimit(held, config, underMinimum);
   return removals > threshold ? { step, removals, held, threshold, examples: await examples() } : null;
 }
+
+/** The session's preview sends no record of the type. */
+const sendsNoneOf = (context: StepContext, type: PreviewRecordType) => async () => !(await sendsAnyOf(context.db, context.location.id, type));
 
 async function checkContacts(context: StepContext): Promise<RemovalCheck | null> {
   const { db, unsyncedOnly } = context;
@@ -77,6 +94,7 @@ async function checkContacts(context: StepContext): Promise<RemovalCheck | null>
     await countGoneContacts(db, locationId, unsyncedOnly),
     (atMost) => countAccepted(db, locationId, "contact_details", atMost),
     () => goneContactKeys(db, locationId, unsyncedOnly, EXAMPLES),
+    sendsNoneOf(context, "contact_details"),
   );
 }
 
@@ -95,6 +113,7 @@ async function checkAppointments(context: StepContext, rangeKeys: string[]): Pro
     count,
     (atMost) => countAccepted(db, locationId, "appointments", atMost),
     () => removedAppointmentKeys(db, locationId, ranges, EXAMPLES),
+    sendsNoneOf(context, "appointments"),
   );
 }
 
@@ -114,6 +133,7 @@ async function checkCatalogues(context: StepContext, types: readonly (typeof cat
         removed.get(type) ?? 0,
         (atMost) => countAccepted(db, locationId, type, atMost),
         async () => (await listRemovedRecords(db, locationId, type)).items.slice(0, EXAMPLES).map((record) => record.recordKey),
+        sendsNoneOf(context, type),
       ),
     ),
   );

@@ -82,12 +82,14 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     const now = options.now ?? session.startedAt ?? new Date();
     // Observed once, before the first read: the quiet decision, a streamed session and a preview run share it.
     let observed: Promise<SourceState> | undefined;
-    const observe = () => (observed ??= observeSourceState(reader, { ...location, sourceKey: requireSourceKey(location) }, now));
+    // Records are mapped with the environment's date-time form: a change of it is a change of every record's mapping.
+    const mapped = { ...location, dateTimeStyle: credentials.dateTimeStyle };
+    const observe = () => (observed ??= observeSourceState(reader, { ...mapped, sourceKey: requireSourceKey(location) }, now));
     const quietBase = session.replay ? null : await decideQuiet(db, fence, { session, location, observe });
     const streamed = quietBase !== null || (await decideStreamed(db, fence, { session, resumedStreamed: resumed?.streamed ?? false, observe }));
     const firstSync = streamed && !quietBase && !(await anythingAccepted(db, location.id));
     const carriedSkipped = quietBase ? await carriedSkippedCounts(db, quietBase) : undefined;
-    const source = streamed ? streamedSource(location, { reader, now, carriedSkipped }) : null;
+    const source = streamed ? streamedSource(mapped, { reader, now, carriedSkipped }) : null;
     const preview = source
       ? { runId: null, readAt: source.now }
       : await ensureSessionPreview(db, fence, {

@@ -15,6 +15,7 @@ const sourceOf: Record<string, string> = {
   uploadHosts: "--upload-hosts",
   clientId: "--client-id",
   dataSourceName: "--data-source-name",
+  dateTimeStyle: "--date-time-style",
   apiKey: "UPSTREAM_API_KEY",
   clientSecret: "UPSTREAM_CLIENT_SECRET",
 };
@@ -24,6 +25,7 @@ interface SetOptions {
   uploadHosts?: string;
   clientId?: string;
   dataSourceName?: string;
+  dateTimeStyle?: string;
   apiKey?: string;
   clientSecret?: string;
   serviceMoved?: boolean;
@@ -42,6 +44,7 @@ export function register(program: Command) {
     .option("--upload-hosts <hosts>", "comma-separated hosts upload addresses may point to, e.g. uploads.example.com")
     .option("--client-id <id>", "the client ID")
     .option("--data-source-name <name>", "the data source name")
+    .option("--date-time-style <style>", "how date-times are written: spec (2026-03-10T09:00:00Z+01:00) or rfc3339")
     .option(
       "--service-moved",
       "with a new --base-url: the service itself moved there, so connected locations' tokens go to it (audited); without it they need reconnecting",
@@ -69,6 +72,7 @@ export function register(program: Command) {
             options.uploadHosts !== undefined ? splitHosts(options.uploadHosts) : stored.uploadHosts.length ? stored.uploadHosts : undefined,
           clientId: options.clientId ?? stored.clientId ?? undefined,
           dataSourceName: options.dataSourceName ?? stored.dataSourceName ?? undefined,
+          ...(options.dateTimeStyle !== undefined && { dateTimeStyle: options.dateTimeStyle as EnvironmentUpdateInput["dateTimeStyle"] }),
           apiKey: config.UPSTREAM_API_KEY,
           clientSecret: config.UPSTREAM_CLIENT_SECRET,
           ...(options.serviceMoved && { tokensMoveToNewAddress: true }),
@@ -129,6 +133,7 @@ function printView(view: EnvironmentView, json?: boolean) {
     ["Upload hosts", view.uploadHosts.join(", ") || "—"],
     ["Client ID", view.clientId ?? "—"],
     ["Data source name", view.dataSourceName ?? "—"],
+    ["Date-time form", view.dateTimeStyle],
     ["API key", secret(view.apiKey)],
     ["Client secret", secret(view.clientSecret)],
     ["Updated", `${view.updatedAt}${view.updatedBy ? ` by ${view.updatedBy}` : ""}`],

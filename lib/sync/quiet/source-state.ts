@@ -5,9 +5,10 @@ import type { SourceState, syncSessions } from "@/db/schema";
 import { mappingBasisOf } from "@/lib/preview/mapping-basis";
 import { planPreviewReads } from "@/lib/preview/preview-plan";
 import type { SourceReader } from "@/lib/source/source-reader";
+import type { DateTimeStyle } from "@/lib/upstream/formats";
 import { sourceFailure } from "../stream/source-failure";
 
-type Location = { timeZone: string; country: string; automotive: boolean; sourceKey: string | null };
+type Location = { timeZone: string; country: string; automotive: boolean; sourceKey: string | null; dateTimeStyle?: DateTimeStyle };
 
 /** The source as it is before a session reads it: taken first, so a change made while the session reads moves it next time. */
 export async function observeSourceState(reader: SourceReader, location: Location & { sourceKey: string }, now: Date): Promise<SourceState> {

@@ -6,7 +6,7 @@ import type { DuplicateTracker } from "@/lib/pipeline/cross-checks";
 import { createRowChecks } from "@/lib/pipeline/row-checks";
 import { withoutWhiteSpace, type SourceReader } from "@/lib/source/source-reader";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
-import { defaultDateTimeStyle } from "@/lib/upstream/formats";
+import { defaultDateTimeStyle, type DateTimeStyle } from "@/lib/upstream/formats";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import { nextDate } from "../plan/date-ranges";
 import { guardedRead, sourceFailure } from "./source-failure";
@@ -57,6 +57,11 @@ export interface SessionRecords {
   readAhead(type: PreviewRecordType, window: DateWindow): void;
   /** Ends the reads started ahead and not taken. */
   close(): Promise<void>;
+  /**
+   * Forgets what a read of `scope` claimed and left out, as if it had not been read (a look ahead, such as the removal
+   * valve's): which copy of a repeated key is sent stays decided by the steps' own order. Usable keys stay known.
+   */
+  forget(scope: string): void;
 }
 
 interface ReadAhead<T> {
@@ -127,7 +132,8 @@ function scopedClaims(mayRepeat: (type: PreviewRecordType, key: string) => boole
 
 export function createSessionRecords(input: {
   reader: SourceReader;
-  location: { id: string; sourceKey: string; timeZone: string; country: string; automotive: boolean };
+  /** `dateTimeStyle`: the environment's (default: the spec's form). */
+  location: { id: string; sourceKey: string; timeZone: string; country: string; automotive: boolean; dateTimeStyle?: DateTimeStyle };
   now: Date;
   batchSize?: number;
   /** Records left out without being read (a quiet session's: as its base left them out). */
@@ -135,7 +141,12 @@ export function createSessionRecords(input: {
 }): SessionRecords {
   const { reader, location } = input;
   const plan = planPreviewReads(location, input.now);
-  const context: MappingContext = { timeZone: location.timeZone, country: location.country, dateTimeStyle: defaultDateTimeStyle, now: input.now };
+  const context: MappingContext = {
+    timeZone: location.timeZone,
+    country: location.country,
+    dateTimeStyle: location.dateTimeStyle ?? defaultDateTimeStyle,
+    now: input.now,
+  };
   const owner = { locationId: location.id, runId: noRun };
   const repeated = new Map<PreviewRecordType, () => Promise<Set<string>>>();
   const repeatedNow = new Map<PreviewRecordType, Set<string>>();
@@ -257,6 +268,10 @@ export function createSessionRecords(input: {
       const started = [...readsAhead.values()];
       readsAhead.clear();
       await Promise.all(started.map((ahead) => ahead.close().catch(() => {})));
+    },
+    forget(scope) {
+      claims.forget(scope);
+      for (const byScope of skipped.values()) byScope.delete(scope);
     },
     useHeld(type, keys) {
       held.set(type, keys);

@@ -15,7 +15,7 @@ import { guardedRead } from "./source-failure";
 async function sendableKeys(context: StepContext, type: PreviewRecordType, scope: string, window?: DateWindow): Promise<string[]> {
   const keys: string[] = [];
   for await (const batch of guardedRead(context.stream!.read(type, scope, window), type.replace("_", " ")))
-    for (const record of batch) if (isSendable(record)) keys.push(record.record_key!);
+    for (const record of batch) if (isSendable(record) && record.record_key !== null) keys.push(record.record_key);
   return keys;
 }
 
@@ -42,9 +42,12 @@ export async function checkStreamedRemovals(
   const pending = (name: SyncStepName) => steps.find((candidate) => candidate.name === name && isPending(candidate));
   const removedOf = async (type: RemovalCheck["step"], scopes: { scope: string; window?: DateWindow }[]) => {
     let count = 0;
+    let sent = 0;
     const examples: string[] = [];
     for (const { scope, window } of scopes) {
       const keys = await sendableKeys(context, type, scope, window);
+      context.stream!.forget(scope);
+      sent += keys.length;
       const removed = await acceptedNotAmong(db, locationId, { type, keys, window, limit: 5 });
       count += removed.count;
       examples.push(...removed.examples);
@@ -55,6 +58,7 @@ export async function checkStreamedRemovals(
       count,
       (atMost) => countAccepted(db, locationId, type, atMost),
       async () => examples.sort().slice(0, 5),
+      async () => sent === 0,
     );
   };
   const checks: (RemovalCheck | null)[] = [];
@@ -62,6 +66,12 @@ export async function checkStreamedRemovals(
     if (pending(type) && (await anythingAccepted(db, locationId, type))) checks.push(await removedOf(type, [{ scope: type }]));
   const step = pending("appointments");
   if (step && (await anythingAccepted(db, locationId, "appointments"))) {
+    // The contacts the appointments name are read through the checks first when the session sends them too (else
+    // they were read already, or are what the upstream holds): unread, every appointment would look unsendable.
+    if (pending("contact_details")) {
+      for await (const batch of guardedRead(context.stream.read("contact_details", "contact_details"), "contact details")) void batch;
+      context.stream.forget("contact_details");
+    }
     const items = (await plannedItemsOf(context, step, definitions.appointments)).filter((item) => item.status !== "succeeded");
     const scopes = [];
     for (const item of items) {

@@ -11,6 +11,7 @@ import { isPending, type StepRow } from "../session-steps";
 import { createSessionRecords, type SessionRecords, type SkippedCounts } from "./session-records";
 import { anythingAccepted } from "@/lib/sync/synced-records/lookups";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
+import type { DateTimeStyle } from "@/lib/upstream/formats";
 
 type Session = typeof syncSessions.$inferSelect;
 
@@ -57,7 +58,7 @@ export function requireSourceKey(location: { sourceKey: string | null }): string
 }
 
 export function streamedSource(
-  location: { id: string; sourceKey: string | null; timeZone: string; country: string; automotive: boolean },
+  location: { id: string; sourceKey: string | null; timeZone: string; country: string; automotive: boolean; dateTimeStyle: DateTimeStyle },
   input: { reader: SourceReader; now: Date; carriedSkipped?: Partial<Record<PreviewRecordType, SkippedCounts>> },
 ): StreamedSource {
   const { reader, now, carriedSkipped } = input;

@@ -1,0 +1,1 @@
+ALTER TABLE "environments" ADD COLUMN "date_time_style" text DEFAULT 'spec' NOT NULL;
