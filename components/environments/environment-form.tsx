@@ -238,7 +238,8 @@ export function EnvironmentForm({ environment }: { environment: EnvironmentView 
               aria-describedby={`${id("uploadHosts-help")} ${id("uploadHosts-error")}`}
             />
             <p id={id("uploadHosts-help")} className="text-xs text-slate-600">
-              Hosts the upstream&apos;s upload addresses may point to, one per line (e.g. uploads.example.com or host:8443).
+              Hosts the upstream&apos;s upload addresses may point to, one per line (e.g. uploads.example.com, host:8443, or *.example.com for its
+              subdomains).
             </p>
             <FieldError id={id("uploadHosts-error")} message={fieldErrors.uploadHosts} />
           </div>

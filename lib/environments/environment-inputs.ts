@@ -43,17 +43,22 @@ export const BaseUrl = safeText()
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
-/** A host name or IPv4 address, optionally with :port, lower-cased. */
+/**
+ * A host name or IPv4 address, optionally with :port, or `*.domain` for its subdomains (a storage bucket's host, as the
+ * client's allow-list reads it: lib/upstream/upload.ts), lower-cased.
+ */
 export const UploadHost = safeText()
   .trim()
   .toLowerCase()
   .min(1, "Must not be empty")
   .refine((value) => {
-    const match = /^([^:]+)(?::(\d{1,5}))?$/.exec(value);
+    const match = /^(\*\.)?([^:*]+)(?::(\d{1,5}))?$/.exec(value);
     if (!match) return false;
-    const port = match[2] === undefined ? 1 : Number(match[2]);
-    return HOSTNAME.test(match[1]!) && port >= 1 && port <= 65535;
-  }, "Must be a host name such as uploads.example.com, optionally with :port (no scheme or path)");
+    // A wildcard covers the subdomains of a domain, never a whole top-level domain.
+    if (match[1] && !match[2]!.includes(".")) return false;
+    const port = match[3] === undefined ? 1 : Number(match[3]);
+    return HOSTNAME.test(match[2]!) && port >= 1 && port <= 65535;
+  }, "Must be a host name such as uploads.example.com, optionally with :port, or *.example.com for its subdomains (no scheme or path)");
 
 export const UploadHosts = z
   .array(UploadHost)

@@ -162,7 +162,22 @@ describe("environments", () => {
       );
       expect(failure.fields).toEqual([{ field: "baseUrl", reason: expect.stringMatching(reason) }]);
     }
+    for (const host of ["*", "*.test", "*.*.example.test", "uploads.*.example.test", "*example.test"]) {
+      const failure = await rejection(
+        updateEnvironment({ db: testDb.db, actor: admin }, { name: "production", settings: { ...validInput, uploadHosts: [host] } }),
+      );
+      expect(failure.fields, host).toEqual([{ field: "uploadHosts.0", reason: expect.stringMatching(/host name/) }]);
+    }
     expect(await getEnvironmentView(systemContext(testDb.db), { name: "production" })).toMatchObject({ configured: false, baseUrl: null });
+  });
+
+  // The client admits an upload address on any subdomain of a "*.domain" entry (lib/upstream/upload.ts).
+  it("accepts *.domain for a storage service's bucket hosts", async () => {
+    const view = await updateEnvironment(
+      { db: testDb.db, actor: admin },
+      { name: "production", settings: { ...validInput, uploadHosts: ["*.Buckets.Example.test", "*.files.example.test:8443"] } },
+    );
+    expect(view.uploadHosts).toEqual(["*.buckets.example.test", "*.files.example.test:8443"]);
   });
 
   it("in production mode, refuses a base URL that is not https, naming the field, and writes nothing", async () => {
