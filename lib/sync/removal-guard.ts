@@ -50,8 +50,9 @@ export function describeRemovalStop(stop: RemovalStop): string {
 
 /**
  * More than `percent` of what the upstream holds and at least `minimum` records; or, where the step sends nothing of
- * the type, everything the upstream holds of it (a source query that came back empty, at a location of a few records
- * or for a type of a few: its calendars). A step that replaces the one calendar held by another sends one.
+ * the type, everything the upstream holds of it when that is more than one record (a source query that came back
+ * empty, at a location of a few records or for a type of a few: its calendars). A step that replaces the one calendar
+ * held by another sends one; the only category deleted is ordinary churn.
  */
 export function removalLimit(
   held: number,
@@ -59,7 +60,7 @@ export function removalLimit(
   sendsNone = false,
 ): number {
   const limit = Math.max(Math.floor((held * config.removalThresholdPercent) / 100), config.removalThresholdMinimum - 1);
-  return sendsNone ? Math.min(limit, held - 1) : limit;
+  return sendsNone && held > 1 ? Math.min(limit, held - 1) : limit;
 }
 
 /**
@@ -76,7 +77,7 @@ export async function measured(
 ): Promise<RemovalCheck | null> {
   if (removals === 0) return null;
   const underMinimum = removals < config.removalThresholdMinimum;
-  if (underMinimum && !(await sendsNone())) return null;
+  if (underMinimum && (removals < 2 || !(await sendsNone()))) return null;
   const held = await countHeld(underMinimum ? removals + 1 : undefined);
   const threshold = removalLimit(held, config, underMinimum);
   return removals > threshold ? { step, removals, held, threshold, examples: await examples() } : null;
