@@ -55,7 +55,19 @@ export interface SourceReader {
    * source. Readers without one are stopped between batches and calls (`readerStoppedBy`).
    */
   stoppedBy?(signal: AbortSignal): SourceReader;
+  /**
+   * One consistent view of the source for a session's many reads (its steps, its months): a reader whose every read
+   * sees the source as it was when the snapshot was taken, until `release`. Readers without one read the source as it
+   * is at each read.
+   */
+  snapshot?(): Promise<SourceSnapshot>;
   close(): Promise<void>;
+}
+
+export interface SourceSnapshot {
+  reader: SourceReader;
+  /** Ends the transaction that holds the snapshot (its connection closes). */
+  release(): Promise<void>;
 }
 
 /** `reader`, its reads ending when `signal` aborts (with its reason): the reader's own way, else between batches and calls. */

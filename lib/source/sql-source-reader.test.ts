@@ -258,6 +258,28 @@ describe("createSqlSourceReader", () => {
     }
   }, 30_000);
 
+  // A session's many reads (its steps, its months) see one moment of the source: an appointment moved from a month
+  // not yet read into one already sent is in exactly one import, never in neither.
+  it("reads through a snapshot see the source as it was when it was taken, until it is released", async () => {
+    const params = { sourceKey: garage! };
+    const snapshot = await reader.snapshot!();
+    const [copied] = await testDb.sql<{ id: string }[]>`
+      insert into demo_source.customers (source_key, customer_no, last_name) values (${garage!}, 'after-the-snapshot', 'Neu') returning id::text`;
+    try {
+      const before = (await readAll(snapshot.reader, "customers", params, 7)).rows;
+      expect(before.map((row) => row.id)).not.toContain(copied!.id);
+      expect(await snapshot.reader.count("customers", params)).toBe(before.length);
+      const stopped = snapshot.reader.stoppedBy!(new AbortController().signal);
+      expect(await stopped.count("customers", params)).toBe(before.length);
+      expect(await reader.count("customers", params)).toBe(before.length + 1);
+    } finally {
+      await snapshot.release();
+      await testDb.sql`delete from demo_source.customers where id = ${copied!.id}`;
+    }
+    // Released: its transaction is over, and a read through it fails instead of reading another moment.
+    await expect(snapshot.reader.count("customers", params)).rejects.toThrow(/snapshot/);
+  });
+
   // A read stopped while its consumer holds a batch: the source is idle then, and a cancel request sent would stop the
   // connection's next statement instead (its ROLLBACK, or the next reader's).
   it("stops a read held between batches without cancelling what runs next on its connection", async () => {

@@ -23,11 +23,12 @@ export const defaultBatchSize = 2000;
 /** Reads a location's source through SQL files, each read in a read-only transaction, streamed with a cursor. */
 export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceReader {
   const timeout = options.statementTimeoutSeconds;
+  const connectionOptions = { application_name: "location-sync-source", ...(timeout ? { statement_timeout: timeout * 1000 } : {}) };
   const sql = postgres(options.url, {
     max: options.maxConnections ?? 2,
     onnotice: () => {},
     // Set for the source's connections as they open: a FETCH of a cursor is a statement too.
-    connection: { application_name: "location-sync-source", ...(timeout ? { statement_timeout: timeout * 1000 } : {}) },
+    connection: connectionOptions,
   });
   const directory = options.sqlDirectory ?? defaultSqlDirectory();
   const loaded = new Map<SourceQueryName, Promise<SourceQuery>>();
@@ -42,14 +43,14 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
     return query;
   };
 
-  const readerWith = (signal: AbortSignal | undefined): SourceReader => ({
+  const readerWith = (signal: AbortSignal | undefined, snapshot?: string): SourceReader => ({
     read<R extends SourceResource>(
       resource: R,
       params: SourceReadParams,
       readOptions?: { batchSize?: number; filter?: SourceRowFilter },
     ): AsyncIterable<SourceRowOf[R][]> {
       const batchSize = checkedBatchSize(readOptions?.batchSize);
-      return readBatches<SourceRowOf[R]>(sql, signal, resource, queryOf(resource), params, batchSize, (query, values) =>
+      return readBatches<SourceRowOf[R]>(sql, beginOf(snapshot), signal, resource, queryOf(resource), params, batchSize, (query, values) =>
         filtered(query, values, readOptions?.filter),
       );
     },
@@ -58,14 +59,14 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       const query = await queryOf(resource);
       const values = parameterValues(query, params);
       const rows = await withQueryErrors(query, () =>
-        readOnce(sql, signal, `select count(*)::int as count from (${bareUnordered(query)}) as source_rows`, values),
+        readOnce(sql, beginOf(snapshot), signal, `select count(*)::int as count from (${bareUnordered(query)}) as source_rows`, values),
       );
       return Number(rows[0]?.count ?? 0);
     },
 
     async *readIds(resource, params, readOptions) {
       const batchSize = checkedBatchSize(readOptions?.batchSize);
-      yield* readBatches<SourceIdCount>(sql, signal, resource, queryOf(resource), params, batchSize, (query, values) => ({
+      yield* readBatches<SourceIdCount>(sql, beginOf(snapshot), signal, resource, queryOf(resource), params, batchSize, (query, values) => ({
         text: `select source_rows.id::text as id, count(*)::int as rows from (${bareUnordered(query)}) as source_rows
                where source_rows.id is not null group by source_rows.id::text order by source_rows.id::text collate "C"`,
         values,
@@ -77,6 +78,7 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       const rows = await withQueryErrors(query, () =>
         readOnce(
           sql,
+          beginOf(snapshot),
           signal,
           `select min(source_rows.starts_at)::text as earliest from (${bareUnordered(query)}) as source_rows`,
           parameterValues(query, params),
@@ -92,6 +94,7 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       const rows = await withQueryErrors(query, () =>
         readOnce(
           sql,
+          beginOf(snapshot),
           signal,
           `select regexp_replace(source_rows.id::text, '[\\s\\u00a0\\ufeff\\u1680\\u180e\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]', '', 'g') as id
              from (${bareUnordered(query)}) as source_rows where source_rows.id is not null group by 1 having count(*) > 1`,
@@ -109,22 +112,53 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
     },
 
     async clock() {
-      const [row] = await readOnce(sql, signal, "select clock_timestamp() as now", []);
+      const [row] = await readOnce(sql, beginOf(snapshot), signal, "select clock_timestamp() as now", []);
       return row!.now as Date;
     },
 
     async fingerprint(sourceKey: string): Promise<string> {
       const query = await queryOf("fingerprint");
-      const rows = await withQueryErrors(query, () => readOnce(sql, signal, query.text, parameterValues(query, { sourceKey })));
+      const rows = await withQueryErrors(query, () => readOnce(sql, beginOf(snapshot), signal, query.text, parameterValues(query, { sourceKey })));
       const fingerprint: unknown = rows[0]?.fingerprint;
       if (typeof fingerprint !== "string") throw new SourceQueryError(`${query.file}: must return one row with a text column "fingerprint"`);
       return fingerprint;
     },
 
-    stoppedBy: (next) => readerWith(next),
+    stoppedBy: (next) => readerWith(next, snapshot),
+    async snapshot() {
+      // A connection of its own, outside the pool: it holds the exporting transaction for as long as the session reads.
+      const holder = postgres(options.url, {
+        max: 1,
+        onnotice: () => {},
+        connection: { ...connectionOptions, application_name: "location-sync-snapshot" },
+      });
+      try {
+        const reserved = await holder.reserve();
+        await reserved.unsafe("begin isolation level repeatable read read only");
+        const [row] = await reserved.unsafe("select pg_export_snapshot() as id");
+        const id = String(row?.id ?? "");
+        if (!/^[0-9A-Fa-f-]+$/.test(id)) throw new Error("the source exported no usable snapshot");
+        return {
+          reader: readerWith(signal, id),
+          // Closing the connection ends the transaction: nothing is awaited of a source that may no longer answer.
+          release: async () => {
+            reserved.release();
+            await holder.end({ timeout: 5 });
+          },
+        };
+      } catch (error) {
+        await holder.end({ timeout: 5 }).catch(() => {});
+        throw error;
+      }
+    },
     close: () => sql.end({ timeout: 5 }),
   });
   return readerWith(undefined);
+}
+
+/** How a read's transaction begins: read-only, and inside the session's snapshot when it has one (the id is checked). */
+function beginOf(snapshot: string | undefined): string[] {
+  return snapshot ? ["begin isolation level repeatable read read only", `set transaction snapshot '${snapshot}'`] : ["begin read only"];
 }
 
 function checkedBatchSize(batchSize = defaultBatchSize): number {
@@ -273,7 +307,13 @@ type StopWatch = ReturnType<typeof stopWatch>;
  * a lost connection writes its ROLLBACK to the closed socket: an uncaught TypeError in postgres.js 3.4.9, the worker
  * down). Cancelled on the source if `signal` aborts meanwhile, and ended as a read is (`endRead`).
  */
-async function readOnce(sql: postgres.Sql, signal: AbortSignal | undefined, text: string, values: unknown[]): Promise<postgres.Row[]> {
+async function readOnce(
+  sql: postgres.Sql,
+  begin: readonly string[],
+  signal: AbortSignal | undefined,
+  text: string,
+  values: unknown[],
+): Promise<postgres.Row[]> {
   const watch = stopWatch(signal);
   let reserving: Promise<postgres.ReservedSql> | undefined;
   let connection: postgres.ReservedSql | undefined;
@@ -282,7 +322,8 @@ async function readOnce(sql: postgres.Sql, signal: AbortSignal | undefined, text
     reserving = sql.reserve();
     connection = await watch.race(reserving);
     const reserved = connection;
-    watch.begun(await watch.race(watch.track(reserved.unsafe("begin read only"))));
+    watch.begun(await watch.race(watch.track(reserved.unsafe(begin[0]!))));
+    for (const statement of begin.slice(1)) await watch.race(watch.track(reserved.unsafe(statement)));
     return [...(await watch.race(watch.track(reserved.unsafe(text, values as never[]))))];
   } catch (error) {
     throw watch.stop(error);
@@ -295,6 +336,7 @@ let cursorsDeclared = 0;
 
 async function* readBatches<Row>(
   sql: postgres.Sql,
+  begin: readonly string[],
   signal: AbortSignal | undefined,
   resource: SourceResource,
   pendingQuery: Promise<SourceQuery>,
@@ -312,7 +354,8 @@ async function* readBatches<Row>(
     reserving = sql.reserve();
     connection = await watch.race(reserving);
     const reserved = connection;
-    watch.begun(await watch.race(watch.track(reserved.unsafe("begin read only"))));
+    watch.begun(await watch.race(watch.track(reserved.unsafe(begin[0]!))));
+    for (const statement of begin.slice(1)) await watch.race(watch.track(reserved.unsafe(statement)));
     // Once per loaded file: a session reads appointments month by month with the same query.
     if (!checkedQueries.has(query)) {
       const described = await watch.race(withQueryErrors(query, () => watch.track(reserved.unsafe(query.text, values)).describe()));

@@ -6,8 +6,9 @@ import { locations, syncSessions, type SourceState } from "@/db/schema";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { markReconnectNeeded, openLocationToken, TokenOriginChangedError } from "@/lib/locations/location-token";
-import { readerStoppedBy, type SourceReader } from "@/lib/source/source-reader";
+import { readerStoppedBy, type SourceReader, type SourceSnapshot } from "@/lib/source/source-reader";
 import type { UpstreamClient, UpstreamClientOptions } from "@/lib/upstream/client";
+import { describeErrorForLog } from "@/lib/logging/safe-error";
 import { createAttemptRecorder } from "./attempt-recorder";
 import { describeSyncError } from "./describe-sync-error";
 import { checkRemovals, RemovalStopError } from "./removal-guard";
@@ -60,6 +61,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
   if (!session || !location) return "finished";
   let client: UpstreamClient | undefined;
   let closeReader: (() => Promise<void>) | undefined;
+  let snapshot: SourceSnapshot | null = null;
   let context: StepContext | undefined;
   try {
     const resumed = session.resumesSessionId
@@ -89,7 +91,16 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     const streamed = quietBase !== null || (await decideStreamed(db, fence, { session, resumedStreamed: resumed?.streamed ?? false, observe }));
     const firstSync = streamed && !quietBase && !(await anythingAccepted(db, location.id));
     const carriedSkipped = quietBase ? await carriedSkippedCounts(db, quietBase) : undefined;
-    const source = streamed ? streamedSource(mapped, { reader, now, carriedSkipped }) : null;
+    // A streamed session reads its steps and months one after another: all of them see one moment of the source, so a
+    // row that moves meanwhile (an appointment to another month) is sent once, never in neither import.
+    snapshot =
+      streamed && reader.snapshot
+        ? await reader.snapshot().catch((error: unknown) => {
+            console.warn(`[sync] no snapshot of the source (${describeErrorForLog(error)}): each read sees it as it is then`);
+            return null;
+          })
+        : null;
+    const source = streamed ? streamedSource(mapped, { reader: snapshot?.reader ?? reader, now, carriedSkipped }) : null;
     const preview = source
       ? { runId: null, readAt: source.now }
       : await ensureSessionPreview(db, fence, {
@@ -187,6 +198,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
   } finally {
     await client?.close();
     if (context?.stream) await closeStreamedReads(context);
+    await snapshot?.release();
     await closeReader?.();
   }
 }
