@@ -322,8 +322,12 @@ describe("createSqlSourceReader", () => {
       const params = { sourceKey: salon! };
       const counting = stopped.count("appointments", params);
       counting.catch(() => {});
+      // The link is cut only once the count waits on the source: cut before its statement arrived, it never would.
+      let countWaits!: () => void;
+      const waiting = new Promise<void>((resolve) => (countWaits = resolve));
       const leftEarly = (async () => {
         for await (const _batch of stopped.read("customers", params, { batchSize: 5 })) {
+          await waiting;
           relay.drop();
           throw new Error("the upload failed");
         }
@@ -331,6 +335,7 @@ describe("createSqlSourceReader", () => {
       leftEarly.catch(() => {});
       while ((await testDb.sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%count(*)%'`).length === 0)
         await new Promise((resolve) => setTimeout(resolve, 20));
+      countWaits();
       await new Promise((resolve) => setTimeout(resolve, 200));
       relay.refuse();
       controller.abort(new Error("session cancelled"));
