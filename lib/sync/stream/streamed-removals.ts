@@ -22,13 +22,14 @@ async function sendableKeys(context: StepContext, type: PreviewRecordType, scope
 const replacedTypes = ["calendars", "service_categories", "services"] as const;
 
 /**
- * The safety valve of a session sent straight from the source (a replay, a resume or takeover of a first sync, a quiet
- * session), before anything is sent: a full replacement it sends (calendars, categories, services) removes what the
+ * The safety valve of a session sent straight from the source (a replay, a resume or takeover of a first sync; a quiet
+ * session removes nothing and is not checked), before anything is sent: a full replacement it sends (calendars, categories, services) removes what the
  * upstream holds that the source no longer sends, and each appointment import replaces what the upstream holds of its
  * dates. Counted from the records the session will send, read from the source as its steps will read them (a month at
  * a time): an appointment the checks leave out (its customer missing from a broken customers query) is removed as
  * surely as one the source no longer has. Only what the upstream holds is read for: a first sync reads nothing twice.
- * Past the limit, or everything the upstream holds of a type, the session stops unless a person confirmed that many.
+ * Past the limit, or everything (two or more records) the upstream holds of a type while sending none of it, the
+ * session stops unless a person confirmed that many.
  */
 export async function checkStreamedRemovals(
   context: StepContext,
