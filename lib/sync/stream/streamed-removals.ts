@@ -1,7 +1,7 @@
 import type { ConfirmedRemovals, RemovalCheck } from "@/db/schema";
 import { isSendable } from "@/lib/pipeline/record-status";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
-import { acceptedNotAmong, anythingAccepted, countAccepted } from "@/lib/sync/synced-records/lookups";
+import { acceptedNotAmong, anyAppointmentAcceptedIn, anythingAccepted, countAccepted } from "@/lib/sync/synced-records/lookups";
 import { parseRangeKey } from "../plan/date-ranges";
 import { measured, RemovalStopError } from "../removal-guard";
 import { plannedItemsOf } from "../run-step";
@@ -78,14 +78,10 @@ export async function checkStreamedRemovals(
     for (const item of items) {
       const window = parseRangeKey(item.key);
       // A range the upstream holds nothing of loses nothing: not read twice.
-      if (await acceptedIn(context, window)) scopes.push({ scope: item.key, window });
+      if (await anyAppointmentAcceptedIn(db, locationId, window)) scopes.push({ scope: item.key, window });
     }
     checks.push(await removedOf("appointments", scopes));
   }
   const tripped = checks.filter((check): check is RemovalCheck => check !== null && check.removals > (confirmed?.limits[check.step] ?? -1));
   if (tripped.length) throw new RemovalStopError({ checks: tripped });
-}
-
-async function acceptedIn(context: StepContext, window: DateWindow): Promise<boolean> {
-  return (await acceptedNotAmong(context.db, context.location.id, { type: "appointments", keys: [], window, limit: 0 })).count > 0;
 }

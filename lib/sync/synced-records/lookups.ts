@@ -58,6 +58,16 @@ export async function anythingAccepted(db: DatabaseOrTransaction, locationId: st
   return rows.length > 0;
 }
 
+/** Whether the upstream holds an appointment dated in the range (an index look-up on synced_records_date_idx). */
+export async function anyAppointmentAcceptedIn(db: DatabaseOrTransaction, locationId: string, range: DateRange): Promise<boolean> {
+  const rows = await queryRows(
+    db,
+    sql`select 1 from synced_records where location_id = ${locationId} and record_type = 'appointments'
+        and appointment_date between ${range.startDate} and ${range.endDate} limit 1`,
+  );
+  return rows.length > 0;
+}
+
 /** The contacts the upstream holds that records may name (not unsubscribed). */
 export async function heldContactKeys(db: DatabaseOrTransaction, locationId: string): Promise<Set<string>> {
   const rows = await queryRows<{ key: string }>(
