@@ -82,11 +82,16 @@ describe("an incremental sync", () => {
     );
 
     for (const type of ["contact_details", "appointments", "openings", "services"] as const) {
-      const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
+      const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type, rows });
       expect(compared.stored, type).toEqual(compared.expected);
       expect(compared.syncedKeys, type).toEqual(Object.keys(compared.expected).sort());
     }
-    const contacts = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type: "contact_details" });
+    const contacts = await compareType(db, {
+      locationId: location.id,
+      upstreamLocationId: location.upstreamLocationId,
+      type: "contact_details",
+      rows,
+    });
     expect((contacts.stored.cu2 as { first_name: string }).first_name).toBe("Berta");
   });
 
@@ -119,7 +124,7 @@ describe("an incremental sync", () => {
     expect(sent).toBeGreaterThan(33);
     expect(sent).toBeLessThan(rows.appointments.length);
 
-    const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type: "appointments" });
+    const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type: "appointments", rows });
     expect(compared.stored).toEqual(compared.expected);
     expect(compared.syncedKeys).toEqual(Object.keys(compared.expected).sort());
     expect((compared.stored.s0 as { price_cents: number }).price_cents).toBe(3000);

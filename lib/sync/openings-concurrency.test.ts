@@ -89,8 +89,8 @@ async function openingsPostsAnswered(upstreamLocationId: string): Promise<number
   return rows.map((row) => row.at.getTime());
 }
 
-async function expectOpeningsConverged(location: { id: string; upstreamLocationId: string }) {
-  const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type: "openings" });
+async function expectOpeningsConverged(location: { id: string; upstreamLocationId: string }, rows: SourceRows) {
+  const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type: "openings", rows });
   expect(compared.stored).toEqual(compared.expected);
   expect(compared.syncedKeys).toEqual(Object.keys(compared.expected).sort());
 }
@@ -123,7 +123,8 @@ describe("openings imports", () => {
     // One at a time: each POST arrived after the one before was answered, and was held 300 ms.
     for (let index = 1; index < 6; index++) expect(sequentialPosts[index]! - sequentialPosts[index - 1]!).toBeGreaterThanOrEqual(held);
 
-    const concurrent = await runManualTestSync(testDb.db, location.id, rowsWithServices(6, "30"), { config: { openingsConcurrency: 3 } });
+    const later = rowsWithServices(6, "30");
+    const concurrent = await runManualTestSync(testDb.db, location.id, later, { config: { openingsConcurrency: 3 } });
     const three = await openingsStepOf(concurrent.id);
     expect(three.items.map((item) => [item.key, item.status, item.recordsSent])).toEqual(
       rows.services!.map((service, index) => [`service ${service.id}`, "succeeded", index + 1]),
@@ -143,7 +144,7 @@ describe("openings imports", () => {
       const uploads = three.attempts.filter((attempt) => attempt.itemId === item.id && attempt.method === "PUT");
       expect(uploads.map((upload) => [upload.status, upload.records])).toEqual([[200, index + 1]]);
     }
-    await expectOpeningsConverged(location);
+    await expectOpeningsConverged(location, later);
   });
 
   it("record each exchange against the item that made it", async () => {
@@ -154,7 +155,8 @@ describe("openings imports", () => {
     // while the other three imports are in flight.
     await injectFault(db, { target: "upload", mode: { kind: "status", status: 503 }, count: 1 });
     await injectFault(db, { target: "batch_sync_openings", mode: { kind: "delay", ms: 200 }, count: 1000 });
-    const session = await runManualTestSync(testDb.db, location.id, rowsWithServices(4, "30"));
+    const moved = rowsWithServices(4, "30");
+    const session = await runManualTestSync(testDb.db, location.id, moved);
     const { step, items, attempts } = await openingsStepOf(session.id);
     expect(maxOverlap(itemSpans(attempts))).toBe(4);
     expect(attempts.every((attempt) => attempt.itemId !== null)).toBe(true);
@@ -174,7 +176,7 @@ describe("openings imports", () => {
     }
     expect(items.map((item) => item.attempts)).toEqual([1, 1, 1, 1]);
     expect(step.recordsSent).toBe(10);
-    await expectOpeningsConverged(location);
+    await expectOpeningsConverged(location, moved);
   });
 
   it("a failed import fails the step once the others settle; they stay recorded and a resume sends only the failed one", async () => {
@@ -213,7 +215,7 @@ describe("openings imports", () => {
     const after = await openingsStepOf(resumed.sessionId!);
     expect(after.items.filter((item) => item.attempts > 0).map((item) => item.key)).toEqual([failedItems[0]!.key]);
     expect(after.step.recordsSent).toBe(10);
-    await expectOpeningsConverged(location);
+    await expectOpeningsConverged(location, rows);
   });
 
   it("start no further import after one fails", async () => {

@@ -19,9 +19,9 @@ const sync = (locationId: string, rows: SourceRows) => runManualTestSync(testDb.
 
 const sentTypes = ["calendars", "service_categories", "services", "contact_details", "appointments", "openings"] as const;
 
-async function expectSandboxHoldsPreview(location: { id: string; upstreamLocationId: string }) {
+async function expectSandboxHoldsSource(location: { id: string; upstreamLocationId: string }, rows: SourceRows) {
   for (const type of sentTypes) {
-    const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
+    const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type, rows });
     expect(Object.keys(compared.expected).length, type).toBeGreaterThan(0);
     expect(compared.stored, type).toEqual(compared.expected);
     expect(compared.syncedKeys, type).toEqual(Object.keys(compared.expected).sort());
@@ -42,7 +42,7 @@ describe.each(sandboxResponseShapes)("the sandbox answering unshown bodies as %s
 
     const rows = sampleSourceRows();
     await sync(location.id, rows);
-    await expectSandboxHoldsPreview(location);
+    await expectSandboxHoldsSource(location, rows);
     const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
 
     // Edit a customer and move an appointment: the incremental sync sends them and the sandbox holds the change.
@@ -51,9 +51,9 @@ describe.each(sandboxResponseShapes)("the sandbox answering unshown bodies as %s
       row.id === "a3" ? { ...row, starts_at: "2026-03-15 09:00:00", ends_at: "2026-03-15 09:30:00" } : row,
     );
     await sync(location.id, rows);
-    await expectSandboxHoldsPreview(location);
+    await expectSandboxHoldsSource(location, rows);
     const compare = (type: "contact_details" | "appointments") =>
-      compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type });
+      compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type, rows });
     expect((await compare("contact_details")).stored.cu2).toMatchObject({ first_name: "Berta" });
     expect((await compare("appointments")).stored.a3).toMatchObject({ start_at: expect.stringMatching(/^2026-03-15T09:00:00Z/) });
 

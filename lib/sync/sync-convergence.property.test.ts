@@ -57,10 +57,22 @@ const change: fc.Arbitrary<Change> = fc.oneof(
 );
 
 let added = 0;
+// The source keeps the updated_at contract: every row it adds or changes carries the time of it (an incremental preview
+// re-reads only those); the sample's rows were last changed long ago.
+const longAgo = new Date("2020-01-01T00:00:00Z");
 
 function apply(rows: SourceRows, next: Change): void {
   const appointments = rows.appointments!;
-  const pick = (index: number) => appointments[index % Math.max(1, appointments.length)];
+  const pick = (index: number) => {
+    const row = appointments[index % Math.max(1, appointments.length)];
+    if (row) row.updated_at = new Date();
+    return row;
+  };
+  const customer = (index: number) => {
+    const row = rows.customers!.find((candidate) => candidate.id === `cu${index + 1}`);
+    if (row) row.updated_at = new Date();
+    return row;
+  };
   switch (next.kind) {
     case "add": {
       const day = localDay(next.day);
@@ -73,7 +85,7 @@ function apply(rows: SourceRows, next: Change): void {
         ends_at: `${day} 14:30:00`,
         price: "25.00",
         status: next.status,
-        updated_at: null,
+        updated_at: new Date(),
       });
       return;
     }
@@ -92,8 +104,8 @@ function apply(rows: SourceRows, next: Change): void {
       return;
     }
     case "edit-customer": {
-      const customer = rows.customers!.find((row) => row.id === `cu${next.customer + 1}`);
-      if (customer) customer.first_name = next.firstName;
+      const edited = customer(next.customer);
+      if (edited) edited.first_name = next.firstName;
       return;
     }
     case "rename-staff": {
@@ -119,8 +131,8 @@ function apply(rows: SourceRows, next: Change): void {
       rows.customers = rows.customers!.filter((row) => row.id !== `cu${next.customer + 1}`);
       return;
     case "clear-customer": {
-      const customer = rows.customers!.find((row) => row.id === `cu${next.customer + 1}`);
-      if (customer) Object.assign(customer, { email: null, phone: null, address_line_2: null, city: "" });
+      const cleared = customer(next.customer);
+      if (cleared) Object.assign(cleared, { email: null, phone: null, address_line_2: null, city: "" });
       return;
     }
     case "restore-catalogue-and-customers": {
@@ -128,7 +140,8 @@ function apply(rows: SourceRows, next: Change): void {
       rows.staff = sample.staff;
       rows.service_categories = sample.service_categories;
       rows.services = sample.services;
-      rows.customers = [...rows.customers!, ...sample.customers!.filter((row) => !rows.customers!.some((kept) => kept.id === row.id))];
+      const back = sample.customers!.filter((row) => !rows.customers!.some((kept) => kept.id === row.id));
+      rows.customers = [...rows.customers!, ...back.map((row) => ({ ...row, updated_at: new Date() }))];
       return;
     }
     case "toggle-opening": {
@@ -158,6 +171,7 @@ describe("random source changes, each followed by a sync", () => {
       fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 5 }), async (changes) => {
         const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
         const rows = structuredClone(sampleSourceRows());
+        for (const row of [...rows.customers!, ...rows.appointments!]) row.updated_at = longAgo;
         let expected: Upstream = emptyUpstream();
         for (const next of [null, ...changes]) {
           if (next) apply(rows, next);

@@ -2,6 +2,9 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { previewRecords, syncedRecords, type sandboxRecords } from "@/db/schema";
 import { sandboxStored } from "./sync-test-setup";
+import type { SourceRows } from "@/lib/source/testing/array-source-reader";
+import { emptyUpstream, expectedUpstream, type Upstream } from "./expected-upstream";
+import { sampleNow } from "./sample-source";
 
 type RecordType = (typeof sandboxRecords.$inferSelect)["type"];
 
@@ -14,10 +17,20 @@ export async function sendableRecords(db: Database, locationId: string, type: Re
   return new Map(rows.map((row) => [row.key!, row.payload]));
 }
 
-/** Sandbox state, sendable preview records and synced_records keys of one type, for one comparison. */
-export async function compareType(db: Database, input: { locationId: string; upstreamLocationId: string; type: RecordType }) {
+/**
+ * Sandbox state, what it must hold, and synced_records keys of one type, for one comparison. What it must hold: with
+ * `rows`, what the policies say syncing them gives (expected-upstream.ts, mapped at `now`, default sampleNow; no
+ * customer left since the first sync); without, the sendable records of a preview computed after the session.
+ */
+export async function compareType(
+  db: Database,
+  input: { locationId: string; upstreamLocationId: string; type: keyof Upstream; rows?: SourceRows; now?: Date },
+) {
   const stored = await sandboxStored(db, input.upstreamLocationId, input.type);
-  const expected = await sendableRecords(db, input.locationId, input.type);
+  const mapping = { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec" as const, now: input.now ?? sampleNow };
+  const expected = input.rows
+    ? new Map(Object.entries(expectedUpstream(emptyUpstream(), input.rows, mapping)[input.type]))
+    : await sendableRecords(db, input.locationId, input.type);
   const synced = await db
     .select({ key: syncedRecords.recordKey })
     .from(syncedRecords)
