@@ -4,7 +4,7 @@ import { queryRows } from "@/db/raw-sql";
 import type { OperationContext } from "@/lib/operations/context";
 import { locations, previewRuns } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
-import type { SourceReader } from "@/lib/source/source-reader";
+import type { SourceReader, SourceSnapshot } from "@/lib/source/source-reader";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { environmentDateTimeStyle } from "@/lib/environments/get-environment-credentials";
 import { forgetUnsyncedKeys, startLedgerByComparison } from "@/lib/sync/unsynced-keys";
@@ -226,7 +226,9 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
   if (!run || run.status === "succeeded") return;
   const [location] = await db.select().from(locations).where(eq(locations.id, run.locationId));
   if (!location) return;
-  const reader = options.reader ?? sourceReaderFromEnvironment();
+  const ownReader = options.reader ?? sourceReaderFromEnvironment();
+  let reader = ownReader;
+  let snapshot: SourceSnapshot | null = null;
   const now = options.now ?? new Date();
   try {
     if (!location.sourceKey)
@@ -238,6 +240,15 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     const plan = planPreviewReads(location, now);
     // Read before any row: a row changed while this run reads is read again by the next one.
     const sourceReadAt = await reader.clock();
+    // Every read of the run sees one moment of the source: a customer added between the customers' read and the
+    // appointments' is in neither, not an appointment naming a customer the run never saw.
+    snapshot = reader.snapshot
+      ? await reader.snapshot().catch((error: unknown) => {
+          console.warn(`[preview] no snapshot of the source (${describeErrorForLog(error)}): each read sees it as it is then`);
+          return null;
+        })
+      : null;
+    reader = snapshot?.reader ?? reader;
     const fingerprint = options.observed?.fingerprint ?? (await reader.fingerprint(location.sourceKey));
     const dateTimeStyle = await environmentDateTimeStyle(db, location.environment);
     const basis = options.observed?.mappingBasis ?? (await mappingBasisOf({ ...location, dateTimeStyle }, reader));
@@ -322,6 +333,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     if (!(error instanceof DomainError)) console.error(`[preview] run ${runId} failed: ${describeErrorForLog(error)}`);
     await db.update(previewRuns).set({ status: "failed", error: message, finishedAt: new Date() }).where(eq(previewRuns.id, runId));
   } finally {
-    if (!options.reader) await reader.close();
+    await snapshot?.release();
+    if (!options.reader) await ownReader.close();
   }
 }
