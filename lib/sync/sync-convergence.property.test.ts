@@ -8,7 +8,7 @@ import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
 import { runSession } from "./run-session";
-import { sampleNow, sampleSourceRows } from "./testing/sample-source";
+import { sampleMappingAt, sampleNow, sampleSourceRows } from "./testing/sample-source";
 import { emptyUpstream, expectedUpstream, upstreamOf, type Upstream } from "./testing/expected-upstream";
 import { computeQueuedPreview, createConnectedLocation, noWaits, useSyncSandbox } from "./testing/sync-test-setup";
 
@@ -188,7 +188,7 @@ describe("random source changes, each followed by a sync", () => {
           await computeQueuedPreview(testDb.db, location.id, reader, sampleNow);
           const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, requested.sessionId!));
           expect({ result, error: session!.error }).toEqual({ result: "succeeded", error: null });
-          expected = expectedUpstream(expected, rows, { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec", now: sampleNow });
+          expected = expectedUpstream(expected, rows, sampleMappingAt());
           expect(Object.keys(expected.contact_details).length + Object.keys(expected.calendars).length).toBeGreaterThan(0);
           expect(await upstreamOf(db, location.upstreamLocationId), `after ${JSON.stringify(next)}`).toEqual(expected);
           // What the next session plans from: each appointment the upstream holds, recorded on the day it holds it.

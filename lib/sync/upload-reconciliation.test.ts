@@ -4,13 +4,13 @@ import { sandboxUploads, syncAttempts } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { emptyUpstream, expectedUpstream, upstreamOf } from "./testing/expected-upstream";
-import { sampleNow, sampleSourceRows } from "./testing/sample-source";
+import { sampleMappingAt, sampleSourceRows } from "./testing/sample-source";
 import { createConnectedLocation, runManualTestSync, useSyncSandbox } from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
-const context = { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec" as const, now: sampleNow };
+const context = sampleMappingAt();
 
 /** Each upload as we recorded sending it, and as the sandbox recorded receiving it: count, bytes, SHA-256 of the body. */
 async function uploadsBothSides(sessionId: string, upstreamLocationId: string) {

@@ -10,13 +10,12 @@ import { sourceAppointment } from "@/lib/source/testing/source-row-factories";
 import { requestSyncSession } from "../request-session";
 import { cancelSession } from "../session-actions";
 import { emptyUpstream, expectedUpstream, upstreamOf } from "../testing/expected-upstream";
-import { sampleNow, sampleSourceRows } from "../testing/sample-source";
+import { sampleMappingAt, sampleNow, sampleSourceRows } from "../testing/sample-source";
 import { createConnectedLocation, runManualTestSync, sandboxRequests, useSyncSandbox, type TestSyncOptions } from "../testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
-const mappingAt = (now: Date) => ({ timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec" as const, now });
 const open = "PUT update_management_system 200";
 const close = open;
 // A manual session sends the calendars, categories and services (full replacements of a few records) every time.
@@ -73,7 +72,7 @@ describe("a quiet session (nothing in the source changed since the last session 
     expect(await second.items("openings")).toEqual([]);
     // What is not sent is what the last session left out: the source is the same.
     expect(invalidOf(second.steps, "appointments")).toBe(1);
-    expect(await upstreamOf(db, location.upstreamLocationId)).toEqual(expectedUpstream(emptyUpstream(), rows, mappingAt(sampleNow)));
+    expect(await upstreamOf(db, location.upstreamLocationId)).toEqual(expectedUpstream(emptyUpstream(), rows, sampleMappingAt(sampleNow)));
   });
 
   it("a day later imports only the day the appointment window gained, checked against the contacts the upstream holds", async () => {
@@ -93,7 +92,7 @@ describe("a quiet session (nothing in the source changed since the last session 
     expect(invalidOf(second.steps, "appointments")).toBe(1);
     const held = await upstreamOf(db, location.upstreamLocationId);
     expect(held.appointments.a6).toMatchObject({ contact_detail_external_id: "cu2" });
-    expect(held).toEqual(expectedUpstream(emptyUpstream(), rows, mappingAt(dayLater)));
+    expect(held).toEqual(expectedUpstream(emptyUpstream(), rows, sampleMappingAt(dayLater)));
   });
 
   it("is not quiet after any change to the source, nor after a session that did not succeed", async () => {
@@ -130,7 +129,7 @@ describe("a quiet session (nothing in the source changed since the last session 
     expect((await syncAndWatch(location.id, location.upstreamLocationId, rows)).session.quiet).toBe(false);
 
     const held = await upstreamOf(db, location.upstreamLocationId);
-    expect(held).toEqual(expectedUpstream(emptyUpstream(), rows, mappingAt(sampleNow)));
+    expect(held).toEqual(expectedUpstream(emptyUpstream(), rows, sampleMappingAt(sampleNow)));
     expect(held.contact_details.cu3).toMatchObject({ first_name: "Carla" });
   });
 });

@@ -10,7 +10,7 @@ import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-r
 import { confirmRemovals } from "../confirm-removals";
 import { ReplayInput } from "../session-inputs";
 import { emptyUpstream, expectedUpstream, upstreamOf } from "../testing/expected-upstream";
-import { sampleNow, sampleSourceRows } from "../testing/sample-source";
+import { sampleMappingAt, sampleSourceRows } from "../testing/sample-source";
 import {
   createConnectedLocation,
   runManualTestSync,
@@ -24,7 +24,7 @@ import { startReplay } from "./start-replay";
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
-const mapping = { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec" as const, now: sampleNow };
+const mapping = sampleMappingAt();
 const open = "PUT update_management_system 200";
 const close = open;
 async function staff(role: "support" | "owner"): Promise<OperationActor> {

@@ -11,13 +11,13 @@ import { requestSyncSession } from "../request-session";
 import { runSession } from "../run-session";
 import { resumeSession } from "../session-actions";
 import { expectedUpstream, upstreamOf, emptyUpstream } from "../testing/expected-upstream";
-import { sampleNow, sampleSourceRows } from "../testing/sample-source";
+import { sampleMappingAt, sampleNow, sampleSourceRows } from "../testing/sample-source";
 import { computeQueuedPreview, createConnectedLocation, noWaits, sandboxRequests, useSyncSandbox } from "../testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
-const context = { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec" as const, now: sampleNow };
+const context = sampleMappingAt();
 
 /** A reader whose appointment reads fail (a source that broke mid-session) until `healed` is set. */
 function breakingReader(rows: SourceRows) {

@@ -1,9 +1,13 @@
+import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { AppointmentRow, CustomerRow } from "@/lib/source/source-rows";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
 
 /** "Now" of the sample: openings on the 11th fall in the next 72 hours. */
 export const sampleNow = new Date("2026-03-10T10:00:00Z");
+
+/** How the sample's location maps its rows (Berlin, Germany, the spec's date-time form), at `now`. */
+export const sampleMappingAt = (now: Date = sampleNow): MappingContext => ({ timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec", now });
 
 const customer = (id: string, overrides: Partial<CustomerRow> = {}) => sourceCustomer(id, { last_name: `Alt ${id}`, ...overrides });
 

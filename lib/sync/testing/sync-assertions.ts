@@ -4,7 +4,7 @@ import { previewRecords, syncedRecords, type sandboxRecords } from "@/db/schema"
 import { sandboxStored } from "./sync-test-setup";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
 import { emptyUpstream, expectedUpstream, type Upstream } from "./expected-upstream";
-import { sampleNow } from "./sample-source";
+import { sampleMappingAt } from "./sample-source";
 
 type RecordType = (typeof sandboxRecords.$inferSelect)["type"];
 
@@ -27,9 +27,8 @@ export async function compareType(
   input: { locationId: string; upstreamLocationId: string; type: keyof Upstream; rows?: SourceRows; now?: Date },
 ) {
   const stored = await sandboxStored(db, input.upstreamLocationId, input.type);
-  const mapping = { timeZone: "Europe/Berlin", country: "DE", dateTimeStyle: "spec" as const, now: input.now ?? sampleNow };
   const expected = input.rows
-    ? new Map(Object.entries(expectedUpstream(emptyUpstream(), input.rows, mapping)[input.type]))
+    ? new Map(Object.entries(expectedUpstream(emptyUpstream(), input.rows, sampleMappingAt(input.now))[input.type]))
     : await sendableRecords(db, input.locationId, input.type);
   const synced = await db
     .select({ key: syncedRecords.recordKey })
