@@ -10,6 +10,7 @@ import { appDatabaseUrl, connectToAppDatabase } from "./support/database";
 import { expectNoSeriousAxeViolations } from "./support/axe";
 import { storageStateOf } from "./support/roles";
 import { baseUrl, expect, test } from "./support/test";
+import { closeToast } from "./support/toast";
 
 // Demo Salon South: connected here and nowhere else (locations.spec connects and disconnects North);
 // its schedule stays paused so that no scheduled session races the ones this spec starts.
@@ -91,6 +92,8 @@ test("support starts a sync from the location page with the keyboard and watches
   const watch = panel.getByRole("link", { name: "Watch the session step by step" });
   await expect(watch).toBeVisible();
   await page.screenshot({ path: "e2e/.artifacts/screenshots/location-sync-panel.png", fullPage: true });
+  // The toast lies over the link's right half.
+  await closeToast(page, "Sync started.");
   await watch.click();
   await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/);
   firstSessionId = page.url().split("/").at(-1)!;
