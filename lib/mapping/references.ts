@@ -1,48 +1,54 @@
 import type { UpstreamRecordType } from "@/lib/upstream/records";
 import type { UpstreamRecordOf } from "./mapping-types";
 
-/** A record's pointer to another record of the same location, by external id. */
-export interface RecordReference {
-  field: string;
-  targetType: UpstreamRecordType;
-  targetExternalId: string;
+/**
+ * Where a record points, by external id: the records the preview checks exist (its `ref_*` columns). Null where it
+ * points nowhere; `calendars` is a service's list and null for every other type.
+ */
+export interface RecordReferences {
+  /** contact_detail_external_id: an appointment's customer, a vehicle's owner. */
+  contact: string | null;
+  /** service_external_id: an appointment's; an opening's is named by its request, not the record. */
+  service: string | null;
+  /** calendar_external_id: an appointment's or an opening's staff member. */
+  calendar: string | null;
+  /** service_category_external_id: a service's category. */
+  category: string | null;
+  /** calendar_external_ids: a service's staff. */
+  calendars: string[] | null;
 }
 
-function referenceOf(field: string, targetType: UpstreamRecordType, targetExternalId: string | undefined): RecordReference[] {
-  return targetExternalId === undefined ? [] : [{ field, targetType, targetExternalId }];
-}
+const noReferences: Readonly<RecordReferences> = Object.freeze({ contact: null, service: null, calendar: null, category: null, calendars: null });
 
-type ReferenceReaders = { [T in UpstreamRecordType]: (record: UpstreamRecordOf[T], serviceExternalId: string | null) => RecordReference[] };
+type ReferenceReaders = { [T in UpstreamRecordType]: (record: UpstreamRecordOf[T], serviceExternalId: string | null) => Readonly<RecordReferences> };
 
+// Read field by field, without a list of references per record: the preview and the sync read them for every record.
 const referenceReaders: ReferenceReaders = {
-  calendars: () => [],
-  service_categories: () => [],
-  contact_details: () => [],
-  services: (record) => [
-    ...referenceOf("service_category_external_id", "service_categories", record.service_category_external_id),
-    ...(record.calendar_external_ids ?? []).flatMap((id) => referenceOf("calendar_external_ids", "calendars", id)),
-  ],
-  vehicles: (record) => referenceOf("contact_detail_external_id", "contact_details", record.contact_detail_external_id),
-  appointments: (record) => [
-    ...referenceOf("contact_detail_external_id", "contact_details", record.contact_detail_external_id),
-    ...referenceOf("service_external_id", "services", record.service_external_id),
-    ...referenceOf("calendar_external_id", "calendars", record.calendar_external_id),
-  ],
-  openings: (record, serviceExternalId) => [
-    ...referenceOf("calendar_external_id", "calendars", record.calendar_external_id),
-    ...referenceOf("service_external_id", "services", serviceExternalId ?? undefined),
-  ],
+  calendars: () => noReferences,
+  service_categories: () => noReferences,
+  contact_details: () => noReferences,
+  services: (record) => ({
+    ...noReferences,
+    category: record.service_category_external_id ?? null,
+    calendars: [...(record.calendar_external_ids ?? [])],
+  }),
+  vehicles: (record) => ({ ...noReferences, contact: record.contact_detail_external_id ?? null }),
+  appointments: (record) => ({
+    contact: record.contact_detail_external_id ?? null,
+    service: record.service_external_id ?? null,
+    calendar: record.calendar_external_id ?? null,
+    category: null,
+    calendars: null,
+  }),
+  openings: (record, serviceExternalId) => ({ ...noReferences, service: serviceExternalId, calendar: record.calendar_external_id ?? null }),
 };
 
-/**
- * The records a record points to (the preview checks in SQL that they exist). An opening's service is named by its
- * request, not the record: pass the mapped row's serviceExternalId.
- */
+/** The records a record points to. An opening's service is named by its request: pass the mapped row's serviceExternalId. */
 export function referencesOf<T extends UpstreamRecordType>(
   type: T,
   record: UpstreamRecordOf[T],
   serviceExternalId: string | null = null,
-): RecordReference[] {
+): Readonly<RecordReferences> {
   const read: ReferenceReaders[T] = referenceReaders[type];
   return read(record, serviceExternalId);
 }

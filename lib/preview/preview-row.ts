@@ -102,9 +102,7 @@ export function previewRowsOf(
   const json = record ? canonicalJson(record) : null;
   phaseClock.stop("encode", encoding);
   // Which fields point where is lib/mapping's knowledge; the preview stores them as columns for its SQL checks.
-  const references = payload ? referencesOf(type, payload as never, mapped.serviceExternalId ?? null) : [];
-  const target = (targetType: string, field?: string) =>
-    references.find((reference) => reference.targetType === targetType && (!field || reference.field === field))?.targetExternalId ?? null;
+  const references = payload ? referencesOf(type, payload as never, mapped.serviceExternalId ?? null) : null;
   return {
     record: {
       location_id: owner.locationId,
@@ -119,14 +117,11 @@ export function previewRowsOf(
       payload,
       content_hash: json === null ? null : hashOfJson(json),
       local_date: mapped.localDate ?? null,
-      ref_contact: target("contact_details"),
-      ref_service: target("services"),
-      ref_calendar: target("calendars", "calendar_external_id"),
-      ref_category: target("service_categories"),
-      ref_calendars:
-        type === "services"
-          ? references.filter((reference) => reference.field === "calendar_external_ids").map((reference) => reference.targetExternalId)
-          : null,
+      ref_contact: references?.contact ?? null,
+      ref_service: references?.service ?? null,
+      ref_calendar: references?.calendar ?? null,
+      ref_category: references?.category ?? null,
+      ref_calendars: type === "services" ? (references?.calendars ?? []) : null,
       search_text: browsable ? searchTextOf(mapped.sourceId, payload) : "",
       issue_count: mapped.issues.length,
       dropped_references: null,
