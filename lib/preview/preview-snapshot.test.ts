@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { locations, previewIssues, previewRecords, previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { queryRows } from "@/db/raw-sql";
 import { systemContext } from "@/lib/operations/context";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import type { SourceReader } from "@/lib/source/source-reader";
@@ -73,5 +74,24 @@ describe("a preview run", () => {
     await run(location!.id, reader, true);
     expect(await recordOf(location!.id, "contact_details", "mid-run")).toEqual([{ status: "valid" }]);
     expect(await recordOf(location!.id, "appointments", "999999")).toEqual([{ status: expect.stringMatching(/^(valid|warning)$/) }]);
+  });
+
+  it("lets go of the source's snapshot before it vacuums what a full run wrote, so that its pages end all-visible", async () => {
+    // The demo source shares the database: a snapshot still held would keep the run's rows from being visible to all.
+    const [location] = await db.insert(locations).values({ name: "Vacuumed Salon", timeZone: "Europe/Berlin", country: "DE", sourceKey }).returning();
+    const [created] = await db.insert(previewRuns).values({ locationId: location!.id, requestedByEmail: null }).returning();
+    await computePreview(systemContext(db), { runId: created!.id, reader, vacuumThreshold: 1 });
+    const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created!.id));
+    expect(done).toMatchObject({ status: "succeeded", mode: "full" });
+
+    await db.execute(sql`create extension if not exists pg_visibility`);
+    const [pages] = await queryRows<{ pages: number; not_all_visible: number }>(
+      db,
+      sql`select count(*)::int as pages, count(*) filter (where not v.all_visible)::int as not_all_visible
+          from (select distinct (ctid::text::point)[0]::bigint as block from preview_records where location_id = ${location!.id}) written
+          cross join lateral pg_visibility_map('preview_records', written.block) v`,
+    );
+    expect(pages!.pages).toBeGreaterThan(0);
+    expect(pages!.not_all_visible).toBe(0);
   });
 });
