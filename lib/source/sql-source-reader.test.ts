@@ -37,6 +37,14 @@ async function readerWithFile(resource: SourceResource, text: string) {
 
 type CustomerRowLike = SourceRowOf["customers"];
 
+/** Snapshot holders of this database still inside their transaction. */
+const snapshotTransactions = async () =>
+  Number(
+    (
+      await testDb.sql`select count(*)::int as count from pg_stat_activity
+        where datname = current_database() and application_name = 'location-sync-snapshot' and xact_start is not null`
+    )[0]!.count,
+  );
 const column = async (query: string) => (await testDb.sql.unsafe(query)).map((row) => row.value as unknown);
 
 describe("createSqlSourceReader", () => {
@@ -278,6 +286,28 @@ describe("createSqlSourceReader", () => {
     }
     // Released: its transaction is over, and a read through it fails instead of reading another moment.
     await expect(snapshot.reader.count("customers", params)).rejects.toThrow(/snapshot/);
+  });
+
+  // A preview run vacuums right after it lets go of its snapshot: the transaction must be over by then (the demo source
+  // shares the database, and an open snapshot keeps the run's pages from being marked all-visible).
+  it("ends the snapshot's transaction before release returns, and lets go of a source that no longer answers within seconds", async () => {
+    const snapshot = await reader.snapshot!();
+    expect(await snapshotTransactions()).toBe(1);
+    await snapshot.release();
+    expect(await snapshotTransactions()).toBe(0);
+
+    const relay = await startDroppingRelay(testDb.url);
+    const cut = createSqlSourceReader({ url: relay.url });
+    try {
+      const unanswered = await cut.snapshot!();
+      relay.drop();
+      const started = performance.now();
+      await unanswered.release();
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      await relay.close();
+      await cut.close();
+    }
   });
 
   // A read stopped while its consumer holds a batch: the source is idle then, and a cancel request sent would stop the

@@ -140,19 +140,10 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
         if (!/^[0-9A-Fa-f-]+$/.test(id)) throw new Error("the source exported no usable snapshot");
         return {
           reader: readerWith(signal, id),
+          // Closing the connection ends the transaction: nothing is awaited of a source that may no longer answer.
           release: async () => {
-            // Ended by the source before the connection closes, so that PostgreSQL's horizon has moved on when this
-            // returns (a vacuum right after a preview run marks its pages all-visible only then, where the source shares
-            // the database); a source that does not answer is waited for a second at most, then the connection dropped.
-            const ended = await Promise.race([
-              reserved.unsafe("rollback").then(
-                () => true,
-                () => false,
-              ),
-              new Promise<false>((resolve) => setTimeout(() => resolve(false), 1000).unref()),
-            ]);
             reserved.release();
-            await holder.end({ timeout: ended ? 5 : 0 });
+            await holder.end({ timeout: 5 });
           },
         };
       } catch (error) {
