@@ -80,6 +80,47 @@ describe("createSqlSourceReader", () => {
     );
   });
 
+  // The source works on the next batch while the consumer maps or uploads the one it holds.
+  it("fetches the next batch while its consumer holds one", async () => {
+    // Rows after the first two wait for an advisory lock the test holds: only a FETCH of the second batch asks for it
+    // (the rows come in the window's order, filtered one by one as they are fetched).
+    const { reader: locking } = await readerWithFile(
+      "staff",
+      `select s.id, s.first_name, s.last_name, s.display_name
+       from (select id::text as id, first_name, last_name, display_name, row_number() over (order by id) as n
+             from demo_source.staff where source_key = :source_key) s
+       where case when s.n <= 2 then true else pg_advisory_xact_lock_shared(4242)::text = '' end`,
+    );
+    const holder = await testDb.sql.reserve();
+    try {
+      await holder`select pg_advisory_lock(4242)`;
+      const batches = locking.read("staff", { sourceKey: salon! }, { batchSize: 2 })[Symbol.asyncIterator]();
+      const first = await batches.next();
+      expect(first.value).toHaveLength(2);
+      const waitingForLock = async () =>
+        (
+          await holder`select 1 from pg_stat_activity
+            where application_name = 'location-sync-source' and wait_event_type = 'Lock' and wait_event = 'advisory'`
+        ).length;
+      let waiting = await waitingForLock();
+      for (let poll = 0; !waiting && poll < 100; poll++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        waiting = await waitingForLock();
+      }
+      expect(waiting).toBe(1);
+      await holder`select pg_advisory_unlock(4242)`;
+      const rows = [...first.value!];
+      for (let next = await batches.next(); !next.done; next = await batches.next()) rows.push(...next.value);
+      const expected = (await holder`select id::text from demo_source.staff where source_key = ${salon!} order by id`).map((row) => row.id);
+      expect(expected.length).toBeGreaterThan(2);
+      expect(rows.map((row) => row.id)).toEqual(expected);
+    } finally {
+      await holder`select pg_advisory_unlock_all()`;
+      holder.release();
+      await locking.close();
+    }
+  });
+
   it("reads only appointments and availability starting inside the window, end excluded", async () => {
     const window = { sourceKey: salon!, windowStart: "2025-03-30 00:00:00", windowEnd: "2025-03-31 00:00:00" };
     const starts = (await readAll(reader, "appointments", window)).rows.map((row) => row.starts_at);
@@ -256,7 +297,11 @@ describe("createSqlSourceReader", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const second = one.read("customers", { sourceKey: neighbour! }, { batchSize: 5 })[Symbol.asyncIterator]();
       const secondRows = [...((await second.next()).value as CustomerRowLike[])];
-      await expect(first.next()).rejects.toThrow(/lost between two statements/);
+      // The batch fetched before the connection ended (the reader fetches one ahead) is the read's own; the next fails.
+      const drained = (async () => {
+        for (let next = await first.next(); !next.done; next = await first.next()) expect(next.value).toHaveLength(5);
+      })();
+      await expect(drained).rejects.toThrow(/lost between two statements/);
       for (let next = await second.next(); !next.done; next = await second.next()) secondRows.push(...next.value);
       const expected = (await readAll(reader, "customers", { sourceKey: neighbour! })).rows;
       expect(secondRows.map((row) => row.id)).toEqual(expected.map((row) => row.id));

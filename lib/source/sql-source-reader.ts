@@ -220,8 +220,9 @@ function cancelOnSource(statement: Cancellable): Promise<unknown> {
  */
 function stopWatch(signal: AbortSignal | undefined) {
   let current: Cancellable | undefined;
-  // Whether a statement is running on the source now. Between batches (a read held at a yield) the source is idle: a
-  // cancel request sent then would stop the next statement on the connection instead, its ROLLBACK or another read's.
+  // Whether a statement is running on the source now. Once a read's next batch has arrived and it is held at a yield, the
+  // source is idle: a cancel request sent then would stop the next statement on the connection instead, its ROLLBACK or
+  // another read's.
   let running = false;
   let cancelled: Promise<unknown> = Promise.resolve();
   let inFlight: Promise<unknown> = Promise.resolve();
@@ -380,16 +381,24 @@ async function* readBatches<Row>(
         watch.track(reserved.unsafe(`declare ${cursor} no scroll cursor for ${asSubquery(statement.text)}`, statement.values as never[])),
       ),
     );
+    const fetchBatch = () =>
+      watch.race(phaseClock.time("read", () => withQueryErrors(query, () => watch.track(reserved.unsafe(`fetch ${batchSize} from ${cursor}`)))));
+    // The next batch is fetched while the consumer works on this one (maps it, uploads it): the source's work and the
+    // round trip overlap the consumer's instead of following it. Two batches at most are held.
+    let fetching = fetchBatch();
     while (true) {
-      // Between batches the source is idle: a cancel request would find nothing to stop.
       watch.check();
-      const batch = await watch.race(
-        phaseClock.time("read", () => withQueryErrors(query, () => watch.track(reserved.unsafe(`fetch ${batchSize} from ${cursor}`)))),
-      );
+      const batch = await fetching;
       if (!batch.length) break;
+      const more = batch.length === batchSize;
+      if (more) {
+        fetching = fetchBatch();
+        // Awaited by the next turn of the loop, or (the consumer stopped) by finishRead through watch.settled().
+        fetching.catch(() => {});
+      }
       // The columns are the contract's (checked above); their values are the mapping's to judge.
       yield [...batch] as unknown as Row[];
-      if (batch.length < batchSize) break;
+      if (!more) break;
     }
   } catch (error) {
     throw watch.stop(error);
