@@ -84,12 +84,26 @@ async function setProgress(db: Database, runId: string, type: string, rows: numb
 }
 
 /**
+ * The rows a read has written so far, as the page shows them: at most once a second. Each update waits for its commit's
+ * flush of the WAL, behind which the read's next batch would otherwise wait (500 times in a million-appointment run).
+ */
+function progressOf(db: Database, runId: string, type: string): (rows: number) => Promise<void> {
+  let next = 0;
+  return async (rows) => {
+    if (Date.now() < next) return;
+    next = Date.now() + 1000;
+    await setProgress(db, runId, type, rows, false);
+  };
+}
+
+/**
  * Every row of one read mapped afresh, positions from 0. One batch is written while the next is read and
  * mapped: the database's work on the writes (indexes) overlaps the mapping instead of following it.
  */
 async function mapWholeRead(db: DatabaseOrTransaction, input: RunInput, read: PlannedRead, check?: CheckPreviewRow): Promise<void> {
   let seq = 0;
   let writing: Promise<void> = Promise.resolve();
+  const progress = progressOf(input.db, input.owner.runId, read.recordType);
   const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
   try {
     for await (const batch of input.reader.read(read.resource, params, { batchSize: input.batchSize })) {
@@ -97,7 +111,7 @@ async function mapWholeRead(db: DatabaseOrTransaction, input: RunInput, read: Pl
       const { records, issues } = mapBatch(input.owner, read, batch, input.context, () => seq++, check);
       await writing;
       const written = seq;
-      writing = writePreviewBatch(db, records, issues).then(() => setProgress(input.db, input.owner.runId, read.recordType, written, false));
+      writing = writePreviewBatch(db, records, issues).then(() => progress(written));
       // Awaited before the next write or in finally; until then a failure must not count as unhandled.
       writing.catch(() => {});
     }
@@ -115,19 +129,19 @@ async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: Planned
   await forgetRecordCounts(db, input.owner.locationId);
   await db.execute(sql`delete from preview_issues where location_id = ${input.owner.locationId}`);
   await db.execute(sql`delete from preview_records where location_id = ${input.owner.locationId}`);
-  const checks = createPreviewChecks(input);
+  const checks = createPreviewChecks(input, plan);
   for (const read of plan) {
     await checks.beforeRead(read);
     if (ownTransactionPerType) await db.transaction(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read, checks.check)));
     else await mapWholeRead(db, input, read, checks.check);
   }
-  // Fresh statistics for what reads the records next (counts, a session's plan): they were all just written.
+  // Fresh statistics for what reads the records next (the ledger's comparison, counts, a session's plan): they were all
+  // just written.
   await db.execute(sql`analyze preview_records`);
-  // In the run's transaction, or (first run) one of its own: `set local` and the comparison's snapshot need one.
-  const startLedger = (tx: DatabaseOrTransaction) => phaseClock.time("check", () => startLedgerByComparison(tx, input.owner.locationId));
-  if (ownTransactionPerType) await db.transaction(startLedger);
-  else await startLedger(db);
 }
+
+/** After a full run: in the run's transaction, or (first run) one of its own; `set local` and the comparison's snapshot need one. */
+const startLedger = (tx: DatabaseOrTransaction, locationId: string) => phaseClock.time("check", () => startLedgerByComparison(tx, locationId));
 
 /**
  * The preview is derived data: its commits need not wait for the WAL flush. Safe for the run's outcome: the later
@@ -166,7 +180,7 @@ async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: Pl
           input,
           readsAhead.take(read),
           since,
-          (rows) => setProgress(input.db, runId, read.recordType, rows, false),
+          progressOf(input.db, runId, read.recordType),
           dependent?.replaced,
         );
         await setProgress(input.db, runId, read.recordType, mapped, true);
@@ -282,13 +296,14 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       idsPerReread: options.idsPerReread,
     };
     const [shown] = await queryRows(db, sql`select 1 from preview_runs where location_id = ${location.id} and status = 'succeeded' limit 1`);
-    if (!shown) {
+    const firstRun = !shown;
+    if (firstRun) {
       await fullRun(db, input, plan, true);
     } else {
       await db.transaction(async (tx) => {
         await withoutFlushWait(tx);
         if (base) await incrementalRun(tx, input, plan, base);
-        else await fullRun(tx, input, plan, false);
+        else await fullRun(tx, input, plan, false).then(() => startLedger(tx, location.id));
       });
     }
     // Every read is done. A snapshot held on longer holds back PostgreSQL's horizon where the source shares the database
@@ -297,15 +312,22 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     await snapshot?.release();
     snapshot = null;
 
+    // A first run's ledger is compared in a transaction of its own while the counts are made: two joins of the
+    // location's records with what the upstream accepted, on two connections (~3 s each at a million appointments).
+    const ledger = firstRun ? db.transaction((tx) => startLedger(tx, location.id)) : Promise.resolve();
     // A session's run is counted after the session (lib/preview/recount-preview.ts): it needs no counts to send.
     const countedAt = new Date();
-    const counts = options.sessionId
-      ? null
-      : await countPreview(
+    const counting = options.sessionId
+      ? Promise.resolve(null)
+      : countPreview(
           db,
           location.id,
           plan.map((read) => read.recordType),
         );
+    const [ledgerStarted, counted] = await Promise.allSettled([ledger, counting]);
+    if (ledgerStarted.status === "rejected") throw ledgerStarted.reason;
+    if (counted.status === "rejected") throw counted.reason;
+    const counts = counted.value;
     await db
       .update(previewRuns)
       .set({ status: "succeeded", counts, countedAt: counts ? countedAt : null, finishedAt: new Date() })

@@ -19,15 +19,27 @@ export const isTrackedResource = (resource: string): resource is TrackedResource
  * order, so every record a row can name was read before it). Memory: the usable keys of the types others name, and
  * of the large types only the keys the source repeats.
  */
-export function createPreviewChecks(input: RunInput): PreviewChecks {
+export function createPreviewChecks(input: RunInput, plan: readonly PlannedRead[]): PreviewChecks {
   const repeated = new Map<PreviewRecordType, Set<string>>();
+  // Which ids repeat is asked of the source for each large type in turn from the start (a grouping of the whole
+  // window: ~1 s at a million appointments), so that it runs while the types before it are read and mapped. A
+  // failure is the read's: it surfaces when that type is read.
+  const answers = new Map<PreviewRecordType, Promise<Set<string>>>();
+  let previous: Promise<unknown> = Promise.resolve();
+  for (const read of plan) {
+    if (!isTrackedResource(read.resource)) continue;
+    const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
+    const resource = read.resource;
+    const answer = previous.then(() => input.reader.repeatedIds(resource, params));
+    answer.catch(() => {});
+    previous = answer.catch(() => {});
+    answers.set(read.recordType, answer);
+  }
   return {
     check: createRowChecks(rememberFirstSources((type, key) => repeated.get(type)?.has(withoutWhiteSpace(key)) ?? true)),
-    // Asked just before each large type is read, not all up front: the first types can be shown sooner.
     async beforeRead(read) {
-      if (!isTrackedResource(read.resource) || repeated.has(read.recordType)) return;
-      const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
-      repeated.set(read.recordType, await input.reader.repeatedIds(read.resource, params));
+      const answer = answers.get(read.recordType);
+      if (answer && !repeated.has(read.recordType)) repeated.set(read.recordType, await answer);
     },
   };
 }
