@@ -317,6 +317,26 @@ describe("computePreview", () => {
     expect(await db.select().from(previewIssues).where(eq(previewIssues.locationId, locationId))).toEqual([]);
   });
 
+  // A first run writes a large type's batches to two connections in turn, in two transactions that end together.
+  it("keeps none of a type whose read failed part-way through a first run, though its batches went to two connections", async () => {
+    const reader = createArraySourceReader(sourceRows());
+    const read = reader.read.bind(reader);
+    reader.read = async function* (resource, params, options) {
+      let batches = 0;
+      for await (const batch of read(resource, params, options)) {
+        if (resource === "appointments" && batches === 2) throw new Error("the source went away");
+        batches += 1;
+        yield batch;
+      }
+    };
+    const [run] = await db.insert(previewRuns).values({ locationId }).returning();
+    await computePreview(systemContext(testDb.db), { runId: run!.id, reader, now, batchSize: 2 });
+    const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, run!.id));
+    expect(done!.status).toBe("failed");
+    expect(await recordsOf("appointments")).toEqual([]);
+    expect((await recordsOf("contact_details")).map((record) => record.sourceId)).toEqual(["cu1", "cu2", "cu1"]);
+  });
+
   it("writes no records for a location deleted while its first preview is read", async () => {
     const reader = createArraySourceReader(sourceRows());
     const read = reader.read.bind(reader);

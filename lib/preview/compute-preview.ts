@@ -11,7 +11,7 @@ import { forgetUnsyncedKeys, startLedgerByComparison } from "@/lib/sync/unsynced
 import { applySourceChanges, isTracked, readSourceAhead, type Since } from "./incremental-read";
 import { forgetRecordCounts, setRecordCount } from "./preview-record-counts";
 import { deleteRecordsOfType, mapBatch, type RunInput } from "./map-source-rows";
-import { createPreviewChecks, type CheckPreviewRow } from "./preview-checks";
+import { createPreviewChecks, isTrackedResource, type CheckPreviewRow } from "./preview-checks";
 import { writePreviewBatch } from "./write-preview-batch";
 import { mappingBasisOf } from "./mapping-basis";
 import { countPreview } from "./preview-counts";
@@ -97,29 +97,54 @@ function progressOf(db: Database, runId: string, type: string): (rows: number) =
 }
 
 /**
- * Every row of one read mapped afresh, positions from 0. One batch is written while the next is read and
- * mapped: the database's work on the writes (indexes) overlaps the mapping instead of following it.
+ * Every row of one read mapped afresh, positions from 0. A batch is written while the next is read and mapped: the
+ * database's work on the writes (indexes) overlaps the mapping instead of following it. With two writers (two
+ * connections), batches go to each in turn, so that two are written at once: storing a record costs PostgreSQL more
+ * than reading and mapping it costs this process.
  */
-async function mapWholeRead(db: DatabaseOrTransaction, input: RunInput, read: PlannedRead, check?: CheckPreviewRow): Promise<void> {
+async function mapWholeRead(
+  writers: readonly DatabaseOrTransaction[],
+  input: RunInput,
+  read: PlannedRead,
+  check?: CheckPreviewRow,
+): Promise<void> {
   let seq = 0;
-  let writing: Promise<void> = Promise.resolve();
+  let turn = 0;
+  const writing: Promise<void>[] = writers.map(() => Promise.resolve());
   const progress = progressOf(input.db, input.owner.runId, read.recordType);
   const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
   try {
     for await (const batch of input.reader.read(read.resource, params, { batchSize: input.batchSize })) {
       await input.checkpoint?.();
       const { records, issues } = mapBatch(input.owner, read, batch, input.context, () => seq++, check);
-      await writing;
+      const writer = turn++ % writers.length;
+      await writing[writer];
       const written = seq;
-      writing = writePreviewBatch(db, records, issues).then(() => progress(written));
-      // Awaited before the next write or in finally; until then a failure must not count as unhandled.
-      writing.catch(() => {});
+      writing[writer] = writePreviewBatch(writers[writer]!, records, issues).then(() => progress(written));
+      // Awaited before that writer's next write or in finally; until then a failure must not count as unhandled.
+      writing[writer]!.catch(() => {});
     }
   } finally {
-    await writing;
+    const failed = (await Promise.allSettled(writing)).find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
   }
-  await setRecordCount(db, input.owner.locationId, read.recordType, seq);
+  await setRecordCount(writers[0]!, input.owner.locationId, read.recordType, seq);
   await setProgress(input.db, input.owner.runId, read.recordType, seq, true);
+}
+
+/**
+ * A first run's read of a large type (contacts, vehicles, appointments) in two transactions on two connections, which
+ * mapWholeRead writes to in turn; they end together (the page shows a type once its progress says read). A failure
+ * rolls back both, the inner one from its error, the outer one from the error it then rethrows.
+ */
+async function mapWholeReadInTwoTransactions(db: Database, input: RunInput, read: PlannedRead, check: CheckPreviewRow): Promise<void> {
+  await db.transaction(async (first) => {
+    await withoutFlushWait(first);
+    await db.transaction(async (second) => {
+      await withoutFlushWait(second);
+      await mapWholeRead([first, second], input, read, check);
+    });
+  });
 }
 
 /** Inside a caller's transaction, or (first run) one transaction per record type, so the page can show each as it is done. */
@@ -132,8 +157,9 @@ async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: Planned
   const checks = createPreviewChecks(input, plan);
   for (const read of plan) {
     await checks.beforeRead(read);
-    if (ownTransactionPerType) await db.transaction(async (tx) => (await withoutFlushWait(tx), mapWholeRead(tx, input, read, checks.check)));
-    else await mapWholeRead(db, input, read, checks.check);
+    if (!ownTransactionPerType) await mapWholeRead([db], input, read, checks.check);
+    else if (isTrackedResource(read.resource)) await mapWholeReadInTwoTransactions(input.db, input, read, checks.check);
+    else await db.transaction(async (tx) => (await withoutFlushWait(tx), mapWholeRead([tx], input, read, checks.check)));
   }
   // Fresh statistics for what reads the records next (the ledger's comparison, counts, a session's plan): they were all
   // just written.
@@ -189,7 +215,7 @@ async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: Pl
       // The catalogue is checked whole by recheckTargets; what names a calendar or service is re-checked only if its
       // usability flipped.
       await deleteRecordsOfType(tx, locationId, read.recordType);
-      await mapWholeRead(tx, input, read, dependent?.wholeRead());
+      await mapWholeRead([tx], input, read, dependent?.wholeRead());
     }
   } finally {
     await readsAhead.close();
