@@ -1,0 +1,2 @@
+DROP INDEX "preview_records_date_idx";--> statement-breakpoint
+CREATE INDEX "preview_records_date_idx" ON "preview_records" USING btree ("location_id","record_type","local_date") WHERE "preview_records"."local_date" is not null;
