@@ -102,12 +102,7 @@ function progressOf(db: Database, runId: string, type: string): (rows: number) =
  * connections), batches go to each in turn, so that two are written at once: storing a record costs PostgreSQL more
  * than reading and mapping it costs this process.
  */
-async function mapWholeRead(
-  writers: readonly DatabaseOrTransaction[],
-  input: RunInput,
-  read: PlannedRead,
-  check?: CheckPreviewRow,
-): Promise<void> {
+async function mapWholeRead(writers: readonly DatabaseOrTransaction[], input: RunInput, read: PlannedRead, check?: CheckPreviewRow): Promise<void> {
   let seq = 0;
   let turn = 0;
   const writing: Promise<void>[] = writers.map(() => Promise.resolve());
