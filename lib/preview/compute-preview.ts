@@ -253,8 +253,8 @@ function atMostEverySecond(checkpoint: (() => Promise<void>) | undefined): (() =
  * one after a change of mapping rules, source key, zone, country or SQL files, or one asked to rebuild)
  * maps every source row; later runs re-map only the rows changed since the base run and re-check what
  * those changes touch, all in one transaction, so pages and syncs see the previous run's records until
- * this one commits. Cross-checks, diff and counts are SQL. Memory is bounded by one batch (an incremental
- * run: one batch of changed rows, and the next resource's read ahead).
+ * this one commits. Diff and counts are SQL. Memory is bounded by a few batches: the one mapped, those being written
+ * and the one the reader fetches ahead (an incremental run: a batch of changed rows, and the next resource's read ahead).
  */
 export async function computePreview(ctx: OperationContext, input: { runId: string } & ComputePreviewOptions): Promise<void> {
   const { db } = ctx;
