@@ -22,6 +22,7 @@ import { describeErrorForLog } from "@/lib/logging/safe-error";
 import { isSessionStop } from "@/lib/sync/session-fence";
 import { vacuumAfterBulkWrite } from "@/db/vacuum-after-bulk-write";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
+import { settleAll } from "@/lib/operations/settle-all";
 
 export interface ComputePreviewOptions {
   /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */
@@ -88,12 +89,7 @@ async function setProgress(db: Database, runId: string, type: string, rows: numb
  * flush of the WAL, behind which the read's next batch would otherwise wait (500 times in a million-appointment run).
  */
 function progressOf(db: Database, runId: string, type: string): (rows: number) => Promise<void> {
-  let next = 0;
-  return async (rows) => {
-    if (Date.now() < next) return;
-    next = Date.now() + 1000;
-    await setProgress(db, runId, type, rows, false);
-  };
+  return atMostEverySecond((rows: number) => setProgress(db, runId, type, rows, false));
 }
 
 /**
@@ -120,8 +116,7 @@ async function mapWholeRead(writers: readonly DatabaseOrTransaction[], input: Ru
       writing[writer]!.catch(() => {});
     }
   } finally {
-    const failed = (await Promise.allSettled(writing)).find((outcome) => outcome.status === "rejected");
-    if (failed) throw failed.reason;
+    await settleAll(writing);
   }
   await setRecordCount(writers[0]!, input.owner.locationId, read.recordType, seq);
   await setProgress(input.db, input.owner.runId, read.recordType, seq, true);
@@ -237,14 +232,13 @@ async function vacuumWhatWasWritten(db: Database, locationId: string, threshold:
   }
 }
 
-/** The caller's checkpoint, asked at most once a second (it is a query). */
-function atMostEverySecond(checkpoint: (() => Promise<void>) | undefined): (() => Promise<void>) | undefined {
-  if (!checkpoint) return undefined;
+/** Work done at most once a second, calls in between skipped: the caller's checkpoint, a progress update (each is a query). */
+function atMostEverySecond<Args extends unknown[]>(work: (...args: Args) => Promise<void>): (...args: Args) => Promise<void> {
   let next = 0;
-  return async () => {
+  return async (...args) => {
     if (Date.now() < next) return;
     next = Date.now() + 1000;
-    await checkpoint();
+    await work(...args);
   };
 }
 
@@ -307,7 +301,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       .where(eq(previewRuns.id, runId));
 
     const input: RunInput = {
-      checkpoint: atMostEverySecond(options.checkpoint),
+      checkpoint: options.checkpoint && atMostEverySecond(options.checkpoint),
       db,
       owner: { locationId: location.id, runId },
       sourceKey: location.sourceKey,
@@ -345,10 +339,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
           location.id,
           plan.map((read) => read.recordType),
         );
-    const [ledgerStarted, counted] = await Promise.allSettled([ledger, counting]);
-    if (ledgerStarted.status === "rejected") throw ledgerStarted.reason;
-    if (counted.status === "rejected") throw counted.reason;
-    const counts = counted.value;
+    const [, counts] = await settleAll([ledger, counting]);
     await db
       .update(previewRuns)
       .set({ status: "succeeded", counts, countedAt: counts ? countedAt : null, finishedAt: new Date() })

@@ -18,6 +18,7 @@ import { stepsByName } from "./steps/all-steps";
 import { plannedAppointmentRemovals } from "./steps/bulk-steps";
 import type { StepContext } from "./steps/sync-step";
 import type { SyncConfig } from "./sync-config";
+import { settleAll } from "@/lib/operations/settle-all";
 
 const EXAMPLES = 5;
 
@@ -155,14 +156,12 @@ export async function checkRemovals(context: StepContext, steps: readonly StepRo
   // The two steps' plans and checks read different records: each on its own connection, at the same time (both end
   // before the session goes on, whichever fails).
   const catalogues = catalogueSteps.filter((type) => steps.some((step) => step.name === type && isPending(step)));
-  const settled = await Promise.allSettled([
+  const [catalogueChecks, contactCheck, appointmentCheck] = await settleAll([
     checkCatalogues(context, catalogues),
     pendingItems("contact_details").then((items) => (items.includes(UNSUBSCRIBE_ITEM_KEY) ? checkContacts(context) : null)),
     pendingItems("appointments").then((items) => (items.length ? checkAppointments(context, items) : null)),
   ]);
-  const failed = settled.find((outcome) => outcome.status === "rejected");
-  if (failed) throw failed.reason;
-  const found = settled.flatMap((outcome) => (outcome.status === "fulfilled" ? outcome.value : null));
+  const found = [...catalogueChecks, contactCheck, appointmentCheck];
   const tripped = found.filter((check): check is RemovalCheck => check !== null && check.removals > (confirmed?.limits[check.step] ?? -1));
   if (tripped.length) throw new RemovalStopError({ checks: tripped });
 }
