@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { createReadStream } from "node:fs";
 import type { DatabaseOrTransaction } from "./client";
 import { clientOf } from "./raw-sql";
 
@@ -104,15 +105,31 @@ export async function copyRows<Row extends { [Column in keyof Row]: CopyValue }>
   valuesOf: ColumnValues<Row> = {},
 ): Promise<void> {
   if (!rows.length) return;
-  const values = columns.map((column) => valuesOf[column] ?? ((row: Row) => row[column]));
+  const lineOf = copyLineEncoder(columns, valuesOf);
   const copy = await openCopy(db, table, columns);
   const lines = new CopyLines();
   for (const row of rows) {
-    lines.addLine(copyLine(row, values));
+    lines.addLine(lineOf(row));
     const filled = lines.takeFilled();
     if (filled.length) await copy.write(filled);
   }
   await copy.write(lines.all());
+  await copy.end();
+}
+
+/** A row's COPY text line, as copyRows writes it: `columns` in order, each from `valuesOf` or the row's property. */
+export function copyLineEncoder<Row extends { [Column in keyof Row]: CopyValue }>(
+  columns: readonly (keyof Row & string)[],
+  valuesOf: ColumnValues<Row> = {},
+): (row: Row) => string {
+  const values = columns.map((column) => valuesOf[column] ?? ((row: Row) => row[column]));
+  return (row) => copyLine(row, values);
+}
+
+/** Writes a file of COPY text lines (as CopyLines encodes them) with COPY … FROM STDIN, a chunk of it in memory at a time. */
+export async function copyFile(db: DatabaseOrTransaction, table: string, columns: readonly string[], path: string): Promise<void> {
+  const copy = await openCopy(db, table, columns);
+  for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes })) await copy.write([chunk as Buffer]);
   await copy.end();
 }
 

@@ -15,7 +15,8 @@ export function PreviewProgress({ locationId }: { locationId: string }) {
   const router = useRouter();
   const { data } = useQuery(previewRunsQueryOptions(locationId));
   const run = data?.active ?? null;
-  const typesDone = run ? Object.values(run.progress).filter((value) => value.done).length : -1;
+  // The page is rendered again as each type is read, once the counts are complete, and when the run ends.
+  const typesDone = run ? Object.values(run.progress).filter((value) => value.done).length + (run.checkedAt ? 1 : 0) : -1;
   const shownTypesDone = useRef(typesDone);
   useEffect(() => {
     if (typesDone === shownTypesDone.current) return;
@@ -29,7 +30,9 @@ export function PreviewProgress({ locationId }: { locationId: string }) {
   const total = Math.max(entries.length, 1);
   return (
     <div role="status" aria-live="polite" className="flex flex-col gap-2 rounded-md border border-blue-200 bg-blue-50 p-4 text-sm text-blue-950">
-      <p className="font-medium">{run.status === "queued" ? "Preview queued…" : "Computing the preview…"}</p>
+      <p className="font-medium">
+        {run.status === "queued" ? "Preview queued…" : run.checkedAt ? "Storing the valid records for browsing…" : "Computing the preview…"}
+      </p>
       <progress className="h-2 w-full" max={total} value={done} aria-label="Preview progress">
         {done} of {total} record types
       </progress>

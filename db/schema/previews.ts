@@ -48,6 +48,11 @@ export const previewRuns = pgTable(
     counts: jsonb("counts").$type<PreviewCounts>(),
     /** When the counts were read: new, changed and removed are against what the upstream had accepted by then. */
     countedAt: timestamp("counted_at", { withTimezone: true }),
+    /**
+     * A first run: when its counts and issues were complete, as it streamed. Its valid records without issues are stored
+     * for browsing after that (the run is running until they are): lib/preview/first-run.ts.
+     */
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
     error: text("error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),

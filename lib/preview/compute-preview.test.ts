@@ -11,6 +11,8 @@ import { computePreview } from "./compute-preview";
 import { getPreviewRecord, listPreviewRecords } from "./read-preview";
 import { listRootCauses } from "./root-causes";
 import { PreviewQuery } from "./preview-inputs";
+import { countPreview } from "./preview-counts";
+import type { PreviewRecordType } from "./preview-plan";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -317,8 +319,7 @@ describe("computePreview", () => {
     expect(await db.select().from(previewIssues).where(eq(previewIssues.locationId, locationId))).toEqual([]);
   });
 
-  // A first run writes a large type's batches to two connections in turn, in two transactions that end together.
-  it("keeps none of a type whose read failed part-way through a first run, though its batches went to two connections", async () => {
+  it("keeps nothing of a first run whose read failed part-way through, also the types it had read before", async () => {
     const reader = createArraySourceReader(sourceRows());
     const read = reader.read.bind(reader);
     reader.read = async function* (resource, params, options) {
@@ -333,8 +334,37 @@ describe("computePreview", () => {
     await computePreview(systemContext(testDb.db), { runId: run!.id, reader, now, batchSize: 2 });
     const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, run!.id));
     expect(done!.status).toBe("failed");
-    expect(await recordsOf("appointments")).toEqual([]);
-    expect((await recordsOf("contact_details")).map((record) => record.sourceId)).toEqual(["cu1", "cu2", "cu1"]);
+    expect(await db.select().from(previewRecords).where(eq(previewRecords.locationId, locationId))).toEqual([]);
+    expect(await db.select().from(previewIssues).where(eq(previewIssues.locationId, locationId))).toEqual([]);
+  });
+
+  // The bench's case: the first preview after a first sync, whose counts are made as the records stream.
+  it("counts a first run as it streams, against what the upstream accepted, as its stored records count", async () => {
+    await runPreview();
+    const [cu1] = (await recordsOf("contact_details")).filter((row) => row.sourceId === "cu1" && row.status !== "error");
+    const [a1] = await recordsOf("appointments");
+    await db.insert(syncedRecords).values([
+      { locationId, recordType: "contact_details", recordKey: "cu1", contentHash: cu1!.contentHash! },
+      // Unsubscribed when they left, now back: sent again in full (changed), not counted as held.
+      { locationId, recordType: "contact_details", recordKey: "cu2", contentHash: "unsubscribed" },
+      { locationId, recordType: "contact_details", recordKey: "cu-left", contentHash: "sent" },
+      { locationId, recordType: "contact_details", recordKey: "cu-unsubscribed", contentHash: "unsubscribed" },
+      { locationId, recordType: "appointments", recordKey: "a1", contentHash: a1!.contentHash!, appointmentDate: "2026-03-20" },
+      { locationId, recordType: "appointments", recordKey: "a2", contentHash: "canceled since", appointmentDate: "2026-03-20" },
+      { locationId, recordType: "calendars", recordKey: "s-gone", contentHash: "x" },
+    ]);
+    // No run succeeded yet: the next one is a location's first again.
+    await db.delete(previewRuns).where(eq(previewRuns.locationId, locationId));
+    const run = await runPreview();
+    expect(run).toMatchObject({ status: "succeeded", mode: "full" });
+    expect(run.checkedAt!.getTime()).toBeLessThanOrEqual(run.finishedAt!.getTime());
+    expect(run.counts!.contact_details).toMatchObject({ sourceRows: 3, new: 0, changed: 1, unchanged: 1, removed: 1 });
+    expect(run.counts!.appointments).toMatchObject({ sourceRows: 5, unchanged: 1, removed: 1 });
+    expect(run.counts!.calendars).toMatchObject({ new: 2, removed: 1 });
+    expect(run.counts).toEqual(await countPreview(db, locationId, Object.keys(run.counts!) as PreviewRecordType[]));
+    // Every record is stored for browsing, in the source's order, those without issues after the counts.
+    expect((await recordsOf("appointments")).map((record) => record.sourceId)).toEqual(["a1", "a2", "a3", "a4", "a5"]);
+    expect((await recordsOf("contact_details")).map((record) => record.seq)).toEqual([0, 1, 2]);
   });
 
   it("writes no records for a location deleted while its first preview is read", async () => {

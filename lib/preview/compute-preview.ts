@@ -11,7 +11,7 @@ import { forgetUnsyncedKeys, startLedgerByComparison } from "@/lib/sync/unsynced
 import { applySourceChanges, isTracked, readSourceAhead, type Since } from "./incremental-read";
 import { forgetRecordCounts, setRecordCount } from "./preview-record-counts";
 import { deleteRecordsOfType, mapBatch, type RunInput } from "./map-source-rows";
-import { createPreviewChecks, isTrackedResource, type CheckPreviewRow } from "./preview-checks";
+import { createPreviewChecks, type CheckPreviewRow } from "./preview-checks";
 import { writePreviewBatch } from "./write-preview-batch";
 import { mappingBasisOf } from "./mapping-basis";
 import { countPreview } from "./preview-counts";
@@ -23,6 +23,8 @@ import { isSessionStop } from "@/lib/sync/session-fence";
 import { vacuumAfterBulkWrite } from "@/db/vacuum-after-bulk-write";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { settleAll } from "@/lib/operations/settle-all";
+import type { PreviewCounts } from "@/db/schema";
+import { openFirstRunSink, type FirstRunSink } from "./first-run-sink";
 
 export interface ComputePreviewOptions {
   /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */
@@ -98,7 +100,13 @@ function progressOf(db: Database, runId: string, type: string): (rows: number) =
  * connections), batches go to each in turn, so that two are written at once: storing a record costs PostgreSQL more
  * than reading and mapping it costs this process.
  */
-async function mapWholeRead(writers: readonly DatabaseOrTransaction[], input: RunInput, read: PlannedRead, check?: CheckPreviewRow): Promise<void> {
+async function mapWholeRead(
+  writers: readonly DatabaseOrTransaction[],
+  input: RunInput,
+  read: PlannedRead,
+  check?: CheckPreviewRow,
+  sink?: FirstRunSink,
+): Promise<void> {
   let seq = 0;
   let turn = 0;
   const writing: Promise<void>[] = writers.map(() => Promise.resolve());
@@ -107,7 +115,8 @@ async function mapWholeRead(writers: readonly DatabaseOrTransaction[], input: Ru
   try {
     for await (const batch of input.reader.read(read.resource, params, { batchSize: input.batchSize })) {
       await input.checkpoint?.();
-      const { records, issues } = mapBatch(input.owner, read, batch, input.context, () => seq++, check);
+      const mapped = mapBatch(input.owner, read, batch, input.context, () => seq++, check);
+      const { records, issues } = sink ? await sink.take(read, mapped) : mapped;
       const writer = turn++ % writers.length;
       await writing[writer];
       const written = seq;
@@ -122,39 +131,33 @@ async function mapWholeRead(writers: readonly DatabaseOrTransaction[], input: Ru
   await setProgress(input.db, input.owner.runId, read.recordType, seq, true);
 }
 
-/**
- * A first run's read of a large type (contacts, vehicles, appointments) in two transactions on two connections, which
- * mapWholeRead writes to in turn; they end together (the page shows a type once its progress says read). A failure
- * rolls back both, the inner one from its error, the outer one from the error it then rethrows.
- */
-async function mapWholeReadInTwoTransactions(db: Database, input: RunInput, read: PlannedRead, check: CheckPreviewRow): Promise<void> {
-  await db.transaction(async (first) => {
-    await withoutFlushWait(first);
-    await db.transaction(async (second) => {
-      await withoutFlushWait(second);
-      await mapWholeRead([first, second], input, read, check);
-    });
-  });
+/** Everything the location's runs wrote, also types no longer read (vehicles of a location that stopped being automotive). */
+async function forgetRecords(db: DatabaseOrTransaction, locationId: string): Promise<void> {
+  await forgetUnsyncedKeys(db, locationId);
+  await forgetRecordCounts(db, locationId);
+  await db.execute(sql`delete from preview_issues where location_id = ${locationId}`);
+  await db.execute(sql`delete from preview_records where location_id = ${locationId}`);
 }
 
-/** Inside a caller's transaction, or (first run) one transaction per record type, so the page can show each as it is done. */
-async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: PlannedRead[], ownTransactionPerType: boolean): Promise<void> {
-  // Everything the location had, also types no longer read (vehicles of a location that stopped being automotive).
-  await forgetUnsyncedKeys(db, input.owner.locationId);
-  await forgetRecordCounts(db, input.owner.locationId);
-  await db.execute(sql`delete from preview_issues where location_id = ${input.owner.locationId}`);
-  await db.execute(sql`delete from preview_records where location_id = ${input.owner.locationId}`);
+/**
+ * Inside a caller's transaction, or (a first run, with its sink) one transaction per record type, so the page can show
+ * each as it is done.
+ */
+async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: PlannedRead[], sink?: FirstRunSink): Promise<void> {
+  await forgetRecords(db, input.owner.locationId);
   const checks = createPreviewChecks(input, plan);
   for (const read of plan) {
     await checks.beforeRead(read);
-    if (!ownTransactionPerType) await mapWholeRead([db], input, read, checks.check);
-    else if (isTrackedResource(read.resource)) await mapWholeReadInTwoTransactions(input.db, input, read, checks.check);
-    else await db.transaction(async (tx) => (await withoutFlushWait(tx), mapWholeRead([tx], input, read, checks.check)));
+    if (!sink) await mapWholeRead([db], input, read, checks.check);
+    else await input.db.transaction(async (tx) => (await withoutFlushWait(tx), mapWholeRead([tx], input, read, checks.check, sink)));
   }
-  // Fresh statistics for what reads the records next (the ledger's comparison, counts, a session's plan): they were all
-  // just written.
-  await db.execute(sql`analyze preview_records`);
 }
+
+/**
+ * Fresh statistics for what reads the records next (the ledger's comparison, counts, a session's plan): they were all
+ * just written.
+ */
+const analyzeRecords = (db: DatabaseOrTransaction) => db.execute(sql`analyze preview_records`);
 
 /** After a full run: in the run's transaction, or (first run) one of its own; `set local` and the comparison's snapshot need one. */
 const startLedger = (tx: DatabaseOrTransaction, locationId: string) => phaseClock.time("check", () => startLedgerByComparison(tx, locationId));
@@ -260,6 +263,16 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
   const ownReader = options.reader ?? sourceReaderFromEnvironment();
   let reader = ownReader;
   let snapshot: SourceSnapshot | null = null;
+  // Every read is done. A snapshot held on longer holds back PostgreSQL's horizon where the source shares the database
+  // (the demo source): the vacuum after the run could then mark none of the pages it wrote all-visible, and the next
+  // session's count of skipped records read ~50,000 heap pages instead of the index alone (1.1 s against 0.05 s).
+  const releaseSnapshot = async () => {
+    const held = snapshot;
+    snapshot = null;
+    await held?.release();
+  };
+  let firstRun = false;
+  let sink: FirstRunSink | null = null;
   const now = options.now ?? new Date();
   try {
     if (!location.sourceKey)
@@ -311,35 +324,38 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       idsPerReread: options.idsPerReread,
     };
     const [shown] = await queryRows(db, sql`select 1 from preview_runs where location_id = ${location.id} and status = 'succeeded' limit 1`);
-    const firstRun = !shown;
+    firstRun = !shown;
+    // A session's run is counted after the session (lib/preview/recount-preview.ts): it needs no counts to send.
+    const counted = !options.sessionId;
+    const countedAt = new Date();
+    let counts: PreviewCounts | null;
     if (firstRun) {
-      await fullRun(db, input, plan, true);
+      const types = plan.map((read) => read.recordType);
+      sink = await openFirstRunSink(db, location.id, counted ? types : null);
+      await fullRun(db, input, plan, sink);
+      await releaseSnapshot();
+      // Counts and issues are complete: the page shows them while the records without issues are stored for browsing.
+      counts = await sink.counts();
+      if (counts) await db.update(previewRuns).set({ counts, countedAt, checkedAt: new Date() }).where(eq(previewRuns.id, runId));
+      const storing = sink;
+      await db.transaction(async (tx) => (await withoutFlushWait(tx), storing.store(tx, location.id)));
+      await analyzeRecords(db);
+      await db.transaction((tx) => startLedger(tx, location.id));
     } else {
       await db.transaction(async (tx) => {
         await withoutFlushWait(tx);
         if (base) await incrementalRun(tx, input, plan, base);
-        else await fullRun(tx, input, plan, false).then(() => startLedger(tx, location.id));
+        else await fullRun(tx, input, plan).then(() => analyzeRecords(tx).then(() => startLedger(tx, location.id)));
       });
+      await releaseSnapshot();
+      counts = counted
+        ? await countPreview(
+            db,
+            location.id,
+            plan.map((read) => read.recordType),
+          )
+        : null;
     }
-    // Every read is done. A snapshot held on longer holds back PostgreSQL's horizon where the source shares the database
-    // (the demo source): the vacuum below could then mark none of the pages this run wrote all-visible, and the next
-    // session's count of skipped records read ~50,000 heap pages instead of the index alone (1.1 s against 0.05 s).
-    await snapshot?.release();
-    snapshot = null;
-
-    // A first run's ledger is compared in a transaction of its own while the counts are made: two joins of the
-    // location's records with what the upstream accepted, on two connections (~3 s each at a million appointments).
-    const ledger = firstRun ? db.transaction((tx) => startLedger(tx, location.id)) : Promise.resolve();
-    // A session's run is counted after the session (lib/preview/recount-preview.ts): it needs no counts to send.
-    const countedAt = new Date();
-    const counting = options.sessionId
-      ? Promise.resolve(null)
-      : countPreview(
-          db,
-          location.id,
-          plan.map((read) => read.recordType),
-        );
-    const [, counts] = await settleAll([ledger, counting]);
     await db
       .update(previewRuns)
       .set({ status: "succeeded", counts, countedAt: counts ? countedAt : null, finishedAt: new Date() })
@@ -358,6 +374,11 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       );
     if (!base) await vacuumWhatWasWritten(db, location.id, options.vacuumThreshold);
   } catch (error) {
+    // A first run that fails keeps nothing of what it stored (the page showed it as provisional).
+    if (firstRun)
+      await forgetRecords(db, location.id).catch((failed: unknown) =>
+        console.error(`[preview] the records of failed run ${runId} could not be removed: ${describeErrorForLog(failed)}`),
+      );
     // The session computing the run was cancelled or taken over (its checkpoint said so): the run stops, and so does the session.
     if (isSessionStop(error)) {
       await db
@@ -374,7 +395,8 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     if (!(error instanceof DomainError)) console.error(`[preview] run ${runId} failed: ${describeErrorForLog(error)}`);
     await db.update(previewRuns).set({ status: "failed", error: message, finishedAt: new Date() }).where(eq(previewRuns.id, runId));
   } finally {
-    await snapshot?.release();
+    await releaseSnapshot();
+    await sink?.discard();
     if (!options.reader) await ownReader.close();
   }
 }

@@ -8,6 +8,8 @@ export const PreviewRunsResponse = z.object({
   active: z
     .object({
       status: z.string(),
+      /** A first run's counts and issues are complete; its valid records are being stored. */
+      checkedAt: z.string().nullable(),
       progress: z.record(z.string(), z.object({ rows: z.number(), done: z.boolean() })),
     })
     .nullable(),

@@ -6,7 +6,7 @@ import { DomainError } from "@/lib/errors/domain-error";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { PreviewIssueRow, PreviewRecordRow } from "./preview-row";
 
-const recordColumns = [
+export const recordColumns = [
   "location_id",
   "run_id",
   "record_type",
@@ -42,14 +42,14 @@ const issueColumns = [
 ] as const satisfies readonly (keyof PreviewIssueRow)[];
 
 /** The payload as the JSON made for its hash (lib/preview/preview-row.ts), unless a check changed it since: not encoded twice. */
-const payloadAsMade: ColumnValues<PreviewRecordRow> = { payload: (record) => record.payload_json ?? record.payload };
+export const payloadAsMade: ColumnValues<PreviewRecordRow> = { payload: (record) => record.payload_json ?? record.payload };
 
 /**
  * preview_records has no foreign key to its location (db/schema/previews.ts): the batch takes the lock its check took
  * per row, once, so a location deleted before fails the write and one being deleted waits until the write's
  * transaction ends (then the delete's trigger takes the records with it).
  */
-async function lockLocation(tx: DatabaseOrTransaction, locationId: string): Promise<void> {
+export async function lockLocation(tx: DatabaseOrTransaction, locationId: string): Promise<void> {
   const [location] = await queryRows(tx, sql`select 1 from locations where id = ${locationId} for key share`);
   if (!location) throw new DomainError("NOT_FOUND", "The location was deleted while its preview was computed.");
 }

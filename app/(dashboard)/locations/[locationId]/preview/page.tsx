@@ -65,7 +65,10 @@ export default async function PreviewPage({
   const canRebuild = can(user, "preview.rebuild");
   const runs = await ensureFreshPreview({ db, actor: user }, { location, reader: getSourceReader() });
   const shown = runs.shown;
-  const counts = shown?.counts ?? null;
+  // A first run's counts and issues are complete before its valid records without issues are stored for browsing.
+  const checked = shown ?? (runs.active?.checkedAt ? runs.active : null);
+  const storing = !shown && checked !== null;
+  const counts = checked?.counts ?? null;
   const countsState = await ensurePreviewCounts(db, runs);
   const countsPending =
     countsState === "sync_running"
@@ -77,9 +80,9 @@ export default async function PreviewPage({
         : null;
   // A first preview of a big location shows the record types read so far, before the run's checks and counts.
   const readSoFar = runs.active && !shown ? previewRecordTypes.filter((candidate) => runs.active!.progress[candidate]?.done) : [];
-  const displayed = shown ?? (readSoFar.length ? runs.active : null);
+  const displayed = checked ?? (readSoFar.length ? runs.active : null);
   // In the session's order (jsonb does not keep key order).
-  const types = shown ? previewRecordTypes.filter((candidate) => (counts ? counts[candidate] : candidate in shown.progress)) : readSoFar;
+  const types = checked ? previewRecordTypes.filter((candidate) => (counts ? counts[candidate] : candidate in checked.progress)) : readSoFar;
   const type = types.includes(query.type) ? query.type : (types[0] ?? query.type);
   const current = { ...query, type };
   // The records table reads its page through React Query: the first one is read here and handed over.
@@ -88,11 +91,12 @@ export default async function PreviewPage({
   const [firstPage, causes, openings] = displayed
     ? await Promise.all([
         parsedRecordsQuery.success ? listPreviewPage(db, location.id, parsedRecordsQuery.data) : null,
-        shown ? listRootCauses(db, location.id) : [],
+        checked ? listRootCauses(db, location.id) : [],
         type === "openings" ? listOpeningsCalendar(db, location.id) : null,
       ])
     : [null, [], null];
-  const toUnsubscribe = displayed && type === "contact_details" ? await listContactsToUnsubscribe(db, location.id) : null;
+  // Who no sendable record names any more is known once every record is stored.
+  const toUnsubscribe = shown && type === "contact_details" ? await listContactsToUnsubscribe(db, location.id) : null;
 
   return (
     <>
@@ -136,6 +140,11 @@ export default async function PreviewPage({
                     Download all issues (CSV)
                   </a>
                 </p>
+              ) : storing ? (
+                <Alert tone="info">
+                  Counts and issues are complete. The valid records without issues are being stored for browsing: the records below are those with
+                  issues until then.
+                </Alert>
               ) : (
                 <Alert tone="info">
                   Provisional: the record types read so far. Duplicates, references, changes and the counts are checked when the run ends.
@@ -166,7 +175,7 @@ export default async function PreviewPage({
                     <div key={key} className="rounded-md border border-slate-200 bg-white p-3">
                       <dt className="text-xs text-slate-600">{key === "removed" && type === "contact_details" ? "To unsubscribe" : label}</dt>
                       <dd className="text-lg font-semibold" data-testid={`count-${key}`}>
-                        {key === "removed" && counts[type]!.removed > 0 ? (
+                        {key === "removed" && counts[type]!.removed > 0 && shown ? (
                           <Link className="text-blue-700 hover:underline" href={previewHref(location.id, current, { status: "removed" })}>
                             {counts[type]!.removed.toLocaleString("en")}
                           </Link>
@@ -222,7 +231,7 @@ export default async function PreviewPage({
                     <CardTitle id="issues-title">Issues by root cause</CardTitle>
                   </CardHeader>
                   <CardContent>
-                    {shown ? (
+                    {checked ? (
                       <RootCauseGroups locationId={location.id} type={type} causes={causes} />
                     ) : (
                       <p className="text-sm text-slate-600">Root causes are traced when the run ends.</p>

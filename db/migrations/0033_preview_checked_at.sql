@@ -1,0 +1,1 @@
+ALTER TABLE "preview_runs" ADD COLUMN "checked_at" timestamp with time zone;
