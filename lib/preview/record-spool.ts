@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,26 @@ import type { PreviewRecordRow } from "./preview-row";
 import { lockLocation, payloadAsMade, recordColumns } from "./write-preview-batch";
 
 const lineOf = copyLineEncoder<PreviewRecordRow>(recordColumns, payloadAsMade);
+
+const SPOOL_PREFIX = "location-sync-preview-";
+const SPOOL_FILE = "records.copy";
+/** A spool not written to for this long belongs to a process that died during its run (a run writes it for minutes). */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** Spools that a killed worker left behind in the temporary directory. */
+async function removeAbandonedSpools(): Promise<void> {
+  const entries = await readdir(tmpdir()).catch(() => [] as string[]);
+  for (const entry of entries.filter((name) => name.startsWith(SPOOL_PREFIX))) {
+    const path = join(tmpdir(), entry);
+    const changed = await stat(join(path, SPOOL_FILE))
+      .catch(() => stat(path))
+      .then(
+        (found) => found.mtimeMs,
+        () => Date.now(),
+      );
+    if (Date.now() - changed > ABANDONED_AFTER_MS) await rm(path, { recursive: true, force: true }).catch(() => {});
+  }
+}
 
 /**
  * preview_records rows kept on disk as COPY text while a first run streams, and stored with one COPY after it: storing
@@ -24,8 +44,9 @@ export class RecordSpool {
   ) {}
 
   static async open(): Promise<RecordSpool> {
-    const directory = await mkdtemp(join(tmpdir(), "location-sync-preview-"));
-    const file = createWriteStream(join(directory, "records.copy"));
+    await removeAbandonedSpools();
+    const directory = await mkdtemp(join(tmpdir(), SPOOL_PREFIX));
+    const file = createWriteStream(join(directory, SPOOL_FILE));
     // A write error surfaces from add or store (the stream's own "error" event would otherwise crash the process).
     file.on("error", () => {});
     return new RecordSpool(directory, file);
