@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import type { DatabaseOrTransaction } from "./client";
 import { clientOf } from "./raw-sql";
 
@@ -86,6 +86,11 @@ async function openCopy(db: DatabaseOrTransaction, table: string, columns: reado
     async write(chunks: readonly Buffer[]): Promise<void> {
       for (const chunk of chunks) if (!writable.write(chunk)) await Promise.race([once(writable, "drain"), refusal]);
     },
+    /** Writes `chunk` and waits until it has gone to the socket: the caller may then fill it again. */
+    async writeOut(chunk: Buffer): Promise<void> {
+      const written = new Promise<void>((resolve, reject) => writable.write(chunk, (error) => (error ? reject(error) : resolve())));
+      await Promise.race([written, refusal]);
+    },
     async end(): Promise<void> {
       writable.end();
       await Promise.race([once(writable, "finish"), refusal]);
@@ -126,10 +131,24 @@ export function copyLineEncoder<Row extends { [Column in keyof Row]: CopyValue }
   return (row) => copyLine(row, values);
 }
 
-/** Writes a file of COPY text lines (as CopyLines encodes them) with COPY … FROM STDIN, a chunk of it in memory at a time. */
+/**
+ * Writes a file of COPY text lines (as CopyLines encodes them) with COPY … FROM STDIN through one buffer, filled again
+ * once its bytes went to the socket: a fresh buffer per read would leave the garbage collector hundreds of megabytes
+ * outside the heap to find (RSS grew by ~45 MB storing 200,000 records).
+ */
 export async function copyFile(db: DatabaseOrTransaction, table: string, columns: readonly string[], path: string): Promise<void> {
   const copy = await openCopy(db, table, columns);
-  for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes })) await copy.write([chunk as Buffer]);
+  const file = await open(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (!bytesRead) break;
+      await copy.writeOut(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await file.close();
+  }
   await copy.end();
 }
 

@@ -31,7 +31,7 @@ export function PreviewProgress({ locationId }: { locationId: string }) {
   return (
     <div role="status" aria-live="polite" className="flex flex-col gap-2 rounded-md border border-blue-200 bg-blue-50 p-4 text-sm text-blue-950">
       <p className="font-medium">
-        {run.status === "queued" ? "Preview queued…" : run.checkedAt ? "Storing the valid records for browsing…" : "Computing the preview…"}
+        {run.status === "queued" ? "Preview queued…" : run.checkedAt ? "Storing the records for browsing…" : "Computing the preview…"}
       </p>
       <progress className="h-2 w-full" max={total} value={done} aria-label="Preview progress">
         {done} of {total} record types

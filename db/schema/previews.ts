@@ -49,8 +49,8 @@ export const previewRuns = pgTable(
     /** When the counts were read: new, changed and removed are against what the upstream had accepted by then. */
     countedAt: timestamp("counted_at", { withTimezone: true }),
     /**
-     * A first run: when its counts and issues were complete, as it streamed. Its valid records without issues are stored
-     * for browsing after that (the run is running until they are): lib/preview/first-run.ts.
+     * A first run: when its counts and issues were complete. The records a sync sends are stored for browsing after
+     * that, and the run is running until they are (lib/preview/first-run-sink.ts).
      */
     checkedAt: timestamp("checked_at", { withTimezone: true }),
     error: text("error"),

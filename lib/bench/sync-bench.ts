@@ -206,6 +206,8 @@ interface PreviewMeasurement extends ChildReport {
   completeSeconds: number;
   /** From the request until every record is stored for browsing (the run succeeded). */
   storedSeconds: number;
+  /** Per type: valid without issues / with warnings / errors / excluded. */
+  statuses: string;
   /** From the request until the preview page's first page of records is not empty; null: not before the run ended. */
   firstPageSeconds: number | null;
 }
@@ -247,6 +249,12 @@ async function measureFullPreview(db: Database, locationId: string): Promise<Pre
     completeSeconds: (complete.getTime() - requestedAt) / 1000,
     storedSeconds: (run.finishedAt!.getTime() - requestedAt) / 1000,
     firstPageSeconds,
+    statuses: Object.entries(run.counts)
+      .map(
+        ([type, counts]) =>
+          `${type} ${count(counts.valid - counts.warnings)}/${count(counts.warnings)}/${count(counts.errors)}/${count(counts.excludedByRule)}`,
+      )
+      .join(", "),
   };
 }
 
@@ -391,7 +399,7 @@ async function main() {
       `full preview (the location's first, as the preview job computes it after the first sync): counts and issues complete ${round(preview.completeSeconds)} s after the request, ` +
         `every record stored for browsing ${round(preview.storedSeconds)} s after it ` +
         `(the job ran ${round(preview.seconds)} s, with its vacuum after the run), first page of records ${preview.firstPageSeconds === null ? "not shown before the end" : `${round(preview.firstPageSeconds, 2)} s`} ` +
-        `after the request, worker peak RSS ${preview.maxRssMb} MB\n${phaseLines(preview)}`,
+        `after the request, worker peak RSS ${preview.maxRssMb} MB\n  records valid/with warnings/errors/excluded: ${preview.statuses}\n${phaseLines(preview)}`,
     );
 
     await quietDatabase(connection.db);

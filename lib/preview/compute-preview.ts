@@ -96,20 +96,18 @@ function progressOf(db: Database, runId: string, type: string): (rows: number) =
 
 /**
  * Every row of one read mapped afresh, positions from 0. A batch is written while the next is read and mapped: the
- * database's work on the writes (indexes) overlaps the mapping instead of following it. With two writers (two
- * connections), batches go to each in turn, so that two are written at once: storing a record costs PostgreSQL more
- * than reading and mapping it costs this process.
+ * database's work on the writes (indexes) overlaps the mapping instead of following it. A first run's sink keeps what it
+ * stores later (lib/preview/first-run-sink.ts).
  */
 async function mapWholeRead(
-  writers: readonly DatabaseOrTransaction[],
+  writer: DatabaseOrTransaction,
   input: RunInput,
   read: PlannedRead,
   check?: CheckPreviewRow,
   sink?: FirstRunSink,
 ): Promise<void> {
   let seq = 0;
-  let turn = 0;
-  const writing: Promise<void>[] = writers.map(() => Promise.resolve());
+  let writing: Promise<void> = Promise.resolve();
   const progress = progressOf(input.db, input.owner.runId, read.recordType);
   const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
   try {
@@ -117,17 +115,17 @@ async function mapWholeRead(
       await input.checkpoint?.();
       const mapped = mapBatch(input.owner, read, batch, input.context, () => seq++, check);
       const { records, issues } = sink ? await sink.take(read, mapped) : mapped;
-      const writer = turn++ % writers.length;
-      await writing[writer];
+      await writing;
       const written = seq;
-      writing[writer] = writePreviewBatch(writers[writer]!, records, issues).then(() => progress(written));
-      // Awaited before that writer's next write or in finally; until then a failure must not count as unhandled.
-      writing[writer]!.catch(() => {});
+      writing = writePreviewBatch(writer, records, issues).then(() => progress(written));
+      // Awaited before the next write or in finally; until then a failure must not count as unhandled.
+      writing.catch(() => {});
     }
   } finally {
-    await settleAll(writing);
+    await writing.catch(() => {});
   }
-  await setRecordCount(writers[0]!, input.owner.locationId, read.recordType, seq);
+  await writing;
+  await setRecordCount(writer, input.owner.locationId, read.recordType, seq);
   await setProgress(input.db, input.owner.runId, read.recordType, seq, true);
 }
 
@@ -148,8 +146,8 @@ async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: Planned
   const checks = createPreviewChecks(input, plan);
   for (const read of plan) {
     await checks.beforeRead(read);
-    if (!sink) await mapWholeRead([db], input, read, checks.check);
-    else await input.db.transaction(async (tx) => (await withoutFlushWait(tx), mapWholeRead([tx], input, read, checks.check, sink)));
+    if (!sink) await mapWholeRead(db, input, read, checks.check);
+    else await inTransaction(input.db, (tx) => mapWholeRead(tx, input, read, checks.check, sink));
   }
 }
 
@@ -168,6 +166,14 @@ const startLedger = (tx: DatabaseOrTransaction, locationId: string) => phaseCloc
  */
 async function withoutFlushWait(tx: DatabaseTransaction): Promise<void> {
   await tx.execute(sql`set local synchronous_commit = off`);
+}
+
+/** Work in a transaction of its own whose commit does not wait for the WAL flush (withoutFlushWait). */
+function inTransaction<T>(db: Database, work: (tx: DatabaseTransaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await withoutFlushWait(tx);
+    return work(tx);
+  });
 }
 
 /** What the other types name: checked again before vehicles, appointments and openings are read (recheckTargets). */
@@ -208,7 +214,7 @@ async function incrementalRun(tx: DatabaseTransaction, input: RunInput, plan: Pl
       // The catalogue is checked whole by recheckTargets; what names a calendar or service is re-checked only if its
       // usability flipped.
       await deleteRecordsOfType(tx, locationId, read.recordType);
-      await mapWholeRead([tx], input, read, dependent?.wholeRead());
+      await mapWholeRead(tx, input, read, dependent?.wholeRead());
     }
   } finally {
     await readsAhead.close();
@@ -272,7 +278,8 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     await held?.release();
   };
   let firstRun = false;
-  let sink: FirstRunSink | null = null;
+  // A first run's sink, which its finally discards (its spool on disk).
+  const firstRunOf: { sink?: FirstRunSink } = {};
   const now = options.now ?? new Date();
   try {
     if (!location.sourceKey)
@@ -331,14 +338,20 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     let counts: PreviewCounts | null;
     if (firstRun) {
       const types = plan.map((read) => read.recordType);
-      sink = await openFirstRunSink(db, location.id, counted ? types : null);
-      await fullRun(db, input, plan, sink);
-      await releaseSnapshot();
-      // Counts and issues are complete: the page shows them while the records without issues are stored for browsing.
-      counts = await sink.counts();
+      // Counted in a transaction of its own: its connection keeps the run's sendable keys until they are compared.
+      const streamRun = async (keys: DatabaseTransaction | null) => {
+        const sink = await openFirstRunSink(db, location.id, keys ? { tx: keys, types } : null);
+        firstRunOf.sink = sink;
+        await fullRun(db, input, plan, sink);
+        await releaseSnapshot();
+        // On two connections: PostgreSQL compares the keys while it stores the issues and the records not sent.
+        const [counted] = await settleAll([sink.counts(), inTransaction(db, (tx) => sink.storeIssues(tx, location.id))]);
+        return counted;
+      };
+      counts = counted ? await db.transaction(streamRun) : await streamRun(null);
+      // Counts and issues are complete: the page shows them while the records a sync sends are stored for browsing.
       if (counts) await db.update(previewRuns).set({ counts, countedAt, checkedAt: new Date() }).where(eq(previewRuns.id, runId));
-      const storing = sink;
-      await db.transaction(async (tx) => (await withoutFlushWait(tx), storing.store(tx, location.id)));
+      await inTransaction(db, (tx) => firstRunOf.sink!.storeSent(tx, location.id));
       await analyzeRecords(db);
       await db.transaction((tx) => startLedger(tx, location.id));
     } else {
@@ -396,7 +409,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     await db.update(previewRuns).set({ status: "failed", error: message, finishedAt: new Date() }).where(eq(previewRuns.id, runId));
   } finally {
     await releaseSnapshot();
-    await sink?.discard();
+    await firstRunOf.sink?.discard();
     if (!options.reader) await ownReader.close();
   }
 }

@@ -29,7 +29,7 @@ export const recordColumns = [
   "dropped_references",
 ] as const satisfies readonly (keyof PreviewRecordRow)[];
 
-const issueColumns = [
+export const issueColumns = [
   "location_id",
   "record_type",
   "seq",

@@ -119,3 +119,34 @@ export async function freshenSyncedStatistics(db: DatabaseOrTransaction): Promis
   );
   if (stale) await db.execute(sql`analyze synced_records`);
 }
+
+/** What a stream of sendable records (key and hash per record type) gives against synced_records. */
+export interface StreamedComparison {
+  new: number;
+  changed: number;
+  unchanged: number;
+  /** Keys the upstream holds (not as unsubscribed) that a record sends again. */
+  matched: number;
+}
+
+/**
+ * Compares sendable records, kept as (record_type, record_key, content_hash) rows in the temporary table `keys` of
+ * `tx`'s connection (a first preview run's, lib/preview/stream-counts.ts), with what the upstream accepted: one
+ * hash join instead of a look-up per record.
+ */
+export async function compareStreamedKeys(tx: DatabaseOrTransaction, locationId: string, keys: string): Promise<Map<string, StreamedComparison>> {
+  await freshenSyncedStatistics(tx);
+  const rows = await queryRows<{ record_type: string } & StreamedComparison>(
+    tx,
+    sql`
+    select k.record_type,
+           count(*) filter (where k.content_hash is not null and s.content_hash is null)::int as new,
+           count(*) filter (where k.content_hash is not null and s.content_hash <> k.content_hash)::int as changed,
+           count(*) filter (where k.content_hash is not null and s.content_hash = k.content_hash)::int as unchanged,
+           count(*) filter (where s.content_hash is not null and not (k.record_type = 'contact_details' and s.content_hash = ${UNSUBSCRIBED_HASH}))::int as matched
+    from ${sql.identifier(keys)} k
+    left join synced_records s on s.location_id = ${locationId} and s.record_type = k.record_type and s.record_key = k.record_key
+    group by k.record_type`,
+  );
+  return new Map(rows.map(({ record_type, ...comparison }) => [record_type, comparison]));
+}

@@ -65,7 +65,7 @@ export default async function PreviewPage({
   const canRebuild = can(user, "preview.rebuild");
   const runs = await ensureFreshPreview({ db, actor: user }, { location, reader: getSourceReader() });
   const shown = runs.shown;
-  // A first run's counts and issues are complete before its valid records without issues are stored for browsing.
+  // A first run's counts and issues are complete before the records a sync sends are stored for browsing.
   const checked = shown ?? (runs.active?.checkedAt ? runs.active : null);
   const storing = !shown && checked !== null;
   const counts = checked?.counts ?? null;
