@@ -4,7 +4,7 @@ import { copyLines, CopyLines } from "@/db/copy-rows";
 import type { PreviewCounts } from "@/db/schema";
 import { isSendable } from "@/lib/pipeline/record-status";
 import { compareStreamedKeys } from "@/lib/sync/synced-records/compare";
-import { anythingAccepted, countAccepted } from "@/lib/sync/synced-records/lookups";
+import { anythingAccepted } from "@/lib/sync/synced-records/lookups";
 import { removableTypes } from "@/lib/sync/synced-records/removed-records";
 import type { PreviewRecordType } from "./preview-plan";
 import type { PreviewRecordRow } from "./preview-row";
@@ -72,11 +72,11 @@ export async function createStreamCounts(
       if (!anyHeld) return counts;
       await copyKeys();
       await copying;
-      const compared = await compareStreamedKeys(tx, locationId, KEYS_TABLE);
+      const removable = types.filter((type) => removableTypes.includes(type));
+      const compared = await compareStreamedKeys(tx, locationId, KEYS_TABLE, removable);
       for (const type of types) {
-        const { new: added = 0, changed = 0, unchanged = 0, matched = 0 } = compared.get(type) ?? {};
-        Object.assign(counts[type]!, { new: added, changed, unchanged });
-        if (removableTypes.includes(type)) counts[type]!.removed = (await countAccepted(db, locationId, type)) - matched;
+        const { new: added = 0, changed = 0, unchanged = 0, removed = 0 } = compared.get(type) ?? {};
+        Object.assign(counts[type]!, { new: added, changed, unchanged, removed: removable.includes(type) ? removed : 0 });
       }
       return counts;
     },

@@ -125,28 +125,43 @@ export interface StreamedComparison {
   new: number;
   changed: number;
   unchanged: number;
-  /** Keys the upstream holds (not as unsubscribed) that a record sends again. */
-  matched: number;
+  /** What the upstream holds of the type (contacts: not as unsubscribed) that no record of the stream sends again. */
+  removed: number;
 }
 
 /**
  * Compares sendable records, kept as (record_type, record_key, content_hash) rows in the temporary table `keys` of
- * `tx`'s connection (a first preview run's, lib/preview/stream-counts.ts), with what the upstream accepted: one
- * hash join instead of a look-up per record.
+ * `tx`'s connection (a first preview run's, lib/preview/stream-counts.ts), with what the upstream accepted, in one
+ * statement: a hash join instead of a look-up per record, and what is held counted in the same snapshot. A stream's
+ * keys are unique per type (the duplicate check), so what is held less what was matched is what is not sent again.
  */
-export async function compareStreamedKeys(tx: DatabaseOrTransaction, locationId: string, keys: string): Promise<Map<string, StreamedComparison>> {
+export async function compareStreamedKeys(
+  tx: DatabaseOrTransaction,
+  locationId: string,
+  keys: string,
+  types: readonly string[],
+): Promise<Map<string, StreamedComparison>> {
   await freshenSyncedStatistics(tx);
+  const held = `not (s.record_type = 'contact_details' and s.content_hash = '${UNSUBSCRIBED_HASH}')`;
   const rows = await queryRows<{ record_type: string } & StreamedComparison>(
     tx,
     sql`
-    select k.record_type,
-           count(*) filter (where k.content_hash is not null and s.content_hash is null)::int as new,
-           count(*) filter (where k.content_hash is not null and s.content_hash <> k.content_hash)::int as changed,
-           count(*) filter (where k.content_hash is not null and s.content_hash = k.content_hash)::int as unchanged,
-           count(*) filter (where s.content_hash is not null and not (k.record_type = 'contact_details' and s.content_hash = ${UNSUBSCRIBED_HASH}))::int as matched
-    from ${sql.identifier(keys)} k
-    left join synced_records s on s.location_id = ${locationId} and s.record_type = k.record_type and s.record_key = k.record_key
-    group by k.record_type`,
+    with compared as (
+      select k.record_type,
+             count(*) filter (where k.content_hash is not null and s.content_hash is null) as new,
+             count(*) filter (where k.content_hash is not null and s.content_hash <> k.content_hash) as changed,
+             count(*) filter (where k.content_hash is not null and s.content_hash = k.content_hash) as unchanged,
+             count(*) filter (where s.content_hash is not null and ${sql.raw(held)}) as matched
+      from ${sql.identifier(keys)} k
+      left join synced_records s on s.location_id = ${locationId} and s.record_type = k.record_type and s.record_key = k.record_key
+      group by k.record_type),
+    holding as (
+      select s.record_type, count(*) filter (where ${sql.raw(held)}) as held from synced_records s
+      where s.location_id = ${locationId} and s.record_type = any(${sql.param([...types])}::text[])
+      group by s.record_type)
+    select coalesce(c.record_type, h.record_type) as record_type, coalesce(c.new, 0)::int as new, coalesce(c.changed, 0)::int as changed,
+           coalesce(c.unchanged, 0)::int as unchanged, greatest(coalesce(h.held, 0) - coalesce(c.matched, 0), 0)::int as removed
+    from compared c full join holding h on h.record_type = c.record_type`,
   );
   return new Map(rows.map(({ record_type, ...comparison }) => [record_type, comparison]));
 }
