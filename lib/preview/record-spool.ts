@@ -10,7 +10,7 @@ import type { PreviewIssueRow, PreviewRecordRow } from "./preview-row";
 import { issueColumns, lockLocation, payloadAsMade, recordColumns } from "./write-preview-batch";
 
 const SPOOL_PREFIX = "location-sync-preview-";
-const SPOOL_BUFFER_BYTES = 8 * 1024 * 1024;
+const SPOOL_BUFFER_BYTES = 4 * 1024 * 1024;
 /** A spool not written to for this long belongs to a process that died during its run (a run writes it for minutes). */
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -76,7 +76,7 @@ class TableSpool<Row> {
 /**
  * preview_records and preview_issues rows kept on disk as COPY text while a first run streams, each part stored with
  * one COPY when the run is ready for it (lib/preview/first-run-sink.ts): storing a record costs PostgreSQL more than the
- * run's reading, mapping and checking of it, and on a shared machine it slowed the reads. Memory: at most 8 MB per file
+ * run's reading, mapping and checking of it, and on a shared machine it slowed the reads. Memory: at most 4 MB per file
  * waiting for the disk. The files are the run's and are removed by `discard`.
  */
 export class PreviewSpool {

@@ -13,7 +13,15 @@ export class EncodedRecord {
   constructor(readonly json: string) {}
 }
 
-type SourceItem<T> = T | EncodedRecord;
+/**
+ * Several records in one item of an upload's source: an async source that yields a batch costs one await per batch
+ * instead of one per record (a million appointments: ~a million promises fewer).
+ */
+export class RecordBatch<T> {
+  constructor(readonly items: readonly (T | EncodedRecord)[]) {}
+}
+
+type SourceItem<T> = T | EncodedRecord | RecordBatch<T>;
 /** Records for an upload: an iterable, or a function that opens one (needed to retry with a fresh address). */
 export type RecordSource<T> = AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>> | (() => AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>);
 
@@ -72,45 +80,62 @@ export interface UploadProgress {
   sha256: string | null;
 }
 
-const chunkBytes = 64 * 1024;
+const chunkBytes = 256 * 1024;
 
 /**
- * The records as one JSON array, produced lazily in ~64 KiB chunks: only the chunk in flight is held in memory.
- * With a schema, each record is checked first; an invalid one stops the stream with its position.
+ * The records as one JSON array, produced lazily in ~256 KiB chunks: only the chunk in flight is held in memory (a
+ * socket write per 64 KiB cost a million-appointment sync ~0.6 s more). With a schema, each record is checked first;
+ * an invalid one stops the stream with its position.
  */
 export function streamJsonArray<T>(source: RecordSource<T>, schema: z.ZodType | undefined, progress: UploadProgress): Readable {
-  async function* generate(): AsyncGenerator<Buffer> {
-    const hash = createHash("sha256");
-    progress.sha256 = null;
-    let pending: string[] = ["["];
-    let pendingLength = 1;
-    let index = 0;
-    for await (const item of openSource(source)) {
-      let encoded = item instanceof EncodedRecord ? item.json : null;
-      if (schema) {
-        const parsed = schema.safeParse(encoded === null ? item : JSON.parse(encoded));
-        if (!parsed.success) throw invalidRecordError(index, parsed.error.issues);
-        // What the schema passed is sent: it may have changed the record.
-        encoded = phaseClock.time("encode", () => JSON.stringify(parsed.data));
-      } else if (encoded === null) encoded = phaseClock.time("encode", () => JSON.stringify(item));
-      const json = (index === 0 ? "" : ",") + encoded;
-      pending.push(json);
-      pendingLength += json.length;
-      index += 1;
-      progress.records = index;
-      if (pendingLength >= chunkBytes) {
-        const chunk = Buffer.from(pending.join(""), "utf8");
-        progress.bytes += chunk.length;
-        hash.update(chunk);
-        pending = [];
-        pendingLength = 0;
-        yield chunk;
-      }
-    }
-    pending.push("]");
+  const hash = createHash("sha256");
+  let pending: string[] = ["["];
+  let pendingLength = 1;
+  let index = 0;
+  const takeChunk = () => {
     const chunk = Buffer.from(pending.join(""), "utf8");
     progress.bytes += chunk.length;
-    progress.sha256 = hash.update(chunk).digest("hex");
+    hash.update(chunk);
+    pending = [];
+    pendingLength = 0;
+    return chunk;
+  };
+  /** Adds one record; a chunk once enough is pending. */
+  const add = (item: T | EncodedRecord): Buffer | null => {
+    let encoded = item instanceof EncodedRecord ? item.json : null;
+    if (schema) {
+      const parsed = schema.safeParse(encoded === null ? item : JSON.parse(encoded));
+      if (!parsed.success) throw invalidRecordError(index, parsed.error.issues);
+      // What the schema passed is sent: it may have changed the record.
+      encoded = phaseClock.time("encode", () => JSON.stringify(parsed.data));
+    } else if (encoded === null) encoded = phaseClock.time("encode", () => JSON.stringify(item));
+    const json = (index === 0 ? "" : ",") + encoded;
+    pending.push(json);
+    pendingLength += json.length;
+    index += 1;
+    progress.records = index;
+    return pendingLength >= chunkBytes ? takeChunk() : null;
+  };
+  function* chunksOf(entry: SourceItem<T>): Generator<Buffer> {
+    if (!(entry instanceof RecordBatch)) {
+      const chunk = add(entry);
+      if (chunk) yield chunk;
+      return;
+    }
+    for (const item of entry.items) {
+      const chunk = add(item);
+      if (chunk) yield chunk;
+    }
+  }
+  async function* generate(): AsyncGenerator<Buffer> {
+    progress.sha256 = null;
+    const opened = openSource(source);
+    // A list is read without an await per record.
+    if (Symbol.asyncIterator in opened) for await (const entry of opened) yield* chunksOf(entry);
+    else for (const entry of opened) yield* chunksOf(entry);
+    pending.push("]");
+    const chunk = takeChunk();
+    progress.sha256 = hash.digest("hex");
     yield chunk;
   }
   return Readable.from(generate(), { objectMode: false });

@@ -2,7 +2,7 @@ import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { PreviewRecordRow } from "@/lib/preview/preview-row";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import type { UploadOutcome } from "@/lib/upstream/client";
-import { EncodedRecord } from "@/lib/upstream/upload";
+import { EncodedRecord, RecordBatch } from "@/lib/upstream/upload";
 import { chooseAppointmentRanges } from "../plan/choose-appointment-ranges";
 import { parseRangeKey, rangeKey } from "../plan/date-ranges";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
@@ -230,11 +230,13 @@ const appointmentsStep: SyncStep = {
     const records = async function* () {
       sent = new SentRecords(context.location.id, "appointments");
       for await (const batch of guardedRead(streamOf(context).read("appointments", key!, window), "appointments")) {
+        const items: UploadItem[] = [];
         for (const record of batch) {
           if (!isSendable(record)) continue;
           stage(sent, record);
-          yield uploadItemOf(record) as never;
+          items.push(uploadItemOf(record));
         }
+        yield new RecordBatch(items) as never;
       }
       // The next month's source query runs while this month's upload ends and the next one starts (~40 ms a month at a
       // million appointments); started once this month is read, its transaction is not left open through an upload.
