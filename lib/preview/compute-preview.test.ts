@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { systemContext } from "@/lib/operations/context";
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -317,6 +320,36 @@ describe("computePreview", () => {
     await db.delete(locations).where(eq(locations.id, locationId));
     expect(await db.select().from(previewRecords).where(eq(previewRecords.locationId, locationId))).toEqual([]);
     expect(await db.select().from(previewIssues).where(eq(previewIssues.locationId, locationId))).toEqual([]);
+  });
+
+  it("leaves no spool on disk after a first run, whether it succeeded or failed, and removes one a killed worker left a day ago", async () => {
+    const previous = process.env.TMPDIR;
+    const scratch = await mkdtemp(path.join(os.tmpdir(), "spool-test-"));
+    process.env.TMPDIR = scratch;
+    try {
+      const abandoned = path.join(scratch, "location-sync-preview-killed");
+      await mkdir(abandoned);
+      await writeFile(path.join(abandoned, "sent.copy"), "rows of a run that never ended\n");
+      const dayAndMinuteAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 60_000);
+      await utimes(path.join(abandoned, "sent.copy"), dayAndMinuteAgo, dayAndMinuteAgo);
+      await utimes(abandoned, dayAndMinuteAgo, dayAndMinuteAgo);
+      const recent = path.join(scratch, "location-sync-preview-running");
+      await mkdir(recent);
+      expect((await runPreview()).status).toBe("succeeded");
+      expect(await readdir(scratch)).toEqual(["location-sync-preview-running"]);
+      await db.delete(previewRuns).where(eq(previewRuns.locationId, locationId));
+      const reader = createArraySourceReader(sourceRows());
+      reader.read = async function* () {
+        yield* [];
+        throw new Error("the source went away");
+      };
+      const [run] = await db.insert(previewRuns).values({ locationId }).returning();
+      await computePreview(systemContext(testDb.db), { runId: run!.id, reader, now, batchSize: 2 });
+      expect(await readdir(scratch)).toEqual(["location-sync-preview-running"]);
+    } finally {
+      process.env.TMPDIR = previous;
+      await rm(scratch, { recursive: true, force: true });
+    }
   });
 
   it("keeps nothing of a first run whose read failed part-way through, also the types it had read before", async () => {

@@ -25,7 +25,7 @@ import { PreviewQuery, PreviewRecordTypeInput } from "@/lib/preview/preview-inpu
 import { PreviewRecordsResponse } from "@/lib/preview/preview-record-responses";
 import { PreviewRunsResponse } from "@/lib/preview/preview-runs-response";
 import { queryKeys } from "@/lib/queries/query-keys";
-import { previewRecordTypes } from "@/lib/preview/preview-plan";
+import { displayedPreview } from "@/lib/preview/displayed-preview";
 import { recordTypeLabels } from "@/lib/preview/record-type-labels";
 import { getSourceReader } from "@/lib/preview/preview-source";
 import { listOpeningsCalendar } from "@/lib/preview/openings-calendar";
@@ -65,9 +65,8 @@ export default async function PreviewPage({
   const canRebuild = can(user, "preview.rebuild");
   const runs = await ensureFreshPreview({ db, actor: user }, { location, reader: getSourceReader() });
   const shown = runs.shown;
-  // A first run's counts and issues are complete before the records a sync sends are stored for browsing.
-  const checked = shown ?? (runs.active?.checkedAt ? runs.active : null);
-  const storing = !shown && checked !== null;
+  // A first run shows the record types read so far, then its counts and issues while it stores the rest.
+  const { run: displayed, checked, storing, types } = displayedPreview(runs);
   const counts = checked?.counts ?? null;
   const countsState = await ensurePreviewCounts(db, runs);
   const countsPending =
@@ -78,11 +77,6 @@ export default async function PreviewPage({
           ? "Counted before the last sync session; counting again…"
           : "Counting the records…"
         : null;
-  // A first preview of a big location shows the record types read so far, before the run's checks and counts.
-  const readSoFar = runs.active && !shown ? previewRecordTypes.filter((candidate) => runs.active!.progress[candidate]?.done) : [];
-  const displayed = checked ?? (readSoFar.length ? runs.active : null);
-  // In the session's order (jsonb does not keep key order).
-  const types = checked ? previewRecordTypes.filter((candidate) => (counts ? counts[candidate] : candidate in checked.progress)) : readSoFar;
   const type = types.includes(query.type) ? query.type : (types[0] ?? query.type);
   const current = { ...query, type };
   // The records table reads its page through React Query: the first one is read here and handed over.
