@@ -83,9 +83,9 @@ export interface UploadProgress {
 const chunkBytes = 256 * 1024;
 
 /**
- * The records as one JSON array, produced lazily in ~256 KiB chunks: only the chunk in flight is held in memory (a
- * socket write per 64 KiB cost a million-appointment sync ~0.6 s more). With a schema, each record is checked first;
- * an invalid one stops the stream with its position.
+ * The records as one JSON array, produced lazily in ~256 KiB chunks (fewer socket writes than 64 KiB ones): only the
+ * chunk in flight is held in memory. With a schema, each record is checked first; an invalid one stops the stream with
+ * its position.
  */
 export function streamJsonArray<T>(source: RecordSource<T>, schema: z.ZodType | undefined, progress: UploadProgress): Readable {
   const hash = createHash("sha256");

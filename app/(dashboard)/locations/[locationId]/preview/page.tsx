@@ -136,8 +136,8 @@ export default async function PreviewPage({
                 </p>
               ) : storing ? (
                 <Alert tone="info">
-                  Counts and issues are complete. The valid records without issues are being stored for browsing: the records below are those with
-                  issues until then.
+                  Counts and issues are complete. The records a sync sends are being stored for browsing: until then contacts, vehicles and
+                  appointments show only those it does not send.
                 </Alert>
               ) : (
                 <Alert tone="info">
