@@ -347,7 +347,9 @@ describe("computePreview", () => {
       await computePreview(systemContext(testDb.db), { runId: run!.id, reader, now, batchSize: 2 });
       expect(await readdir(scratch)).toEqual(["location-sync-preview-running"]);
     } finally {
-      process.env.TMPDIR = previous;
+      // process.env turns undefined into the string "undefined".
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
       await rm(scratch, { recursive: true, force: true });
     }
   });
