@@ -10,7 +10,9 @@ import type { PreviewIssueRow, PreviewRecordRow } from "./preview-row";
 import { issueColumns, lockLocation, payloadAsMade, recordColumns } from "./write-preview-batch";
 
 const SPOOL_PREFIX = "location-sync-preview-";
-const SPOOL_BUFFER_BYTES = 4 * 1024 * 1024;
+/** Bytes that may wait for the disk per file: the disk takes a few milliseconds a chunk, and the run goes on meanwhile. */
+const SENT_BUFFER_BYTES = 4 * 1024 * 1024;
+const SMALL_BUFFER_BYTES = 1024 * 1024;
 /** A spool not written to for this long belongs to a process that died during its run (a run writes it for minutes). */
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -76,8 +78,8 @@ class TableSpool<Row> {
 /**
  * preview_records and preview_issues rows kept on disk as COPY text while a first run streams, each part stored with
  * one COPY when the run is ready for it (lib/preview/first-run-sink.ts): storing a record costs PostgreSQL more than the
- * run's reading, mapping and checking of it, and on a shared machine it slowed the reads. Memory: at most 4 MB per file
- * waiting for the disk. The files are the run's and are removed by `discard`.
+ * run's reading, mapping and checking of it, and on a shared machine it slowed the reads. Memory: at most 6 MB waiting for the
+ * disk. The files are the run's and are removed by `discard`.
  */
 export class PreviewSpool {
   private constructor(
@@ -92,14 +94,13 @@ export class PreviewSpool {
   static async open(): Promise<PreviewSpool> {
     await removeAbandonedSpools();
     const directory = await mkdtemp(join(tmpdir(), SPOOL_PREFIX));
-    // The disk takes a few milliseconds a chunk: several chunks may wait to be written while the run goes on.
-    const fileOf = (name: string) => createWriteStream(join(directory, name), { highWaterMark: SPOOL_BUFFER_BYTES });
+    const fileOf = (name: string, bytes = SMALL_BUFFER_BYTES) => createWriteStream(join(directory, name), { highWaterMark: bytes });
     const recordLine = copyLineEncoder<PreviewRecordRow>(recordColumns, payloadAsMade);
     return new PreviewSpool(
       directory,
       new TableSpool("preview_records", recordColumns, recordLine, fileOf("not-sent.copy")),
       new TableSpool("preview_issues", issueColumns, copyLineEncoder<PreviewIssueRow>(issueColumns), fileOf("issues.copy")),
-      new TableSpool("preview_records", recordColumns, recordLine, fileOf("sent.copy")),
+      new TableSpool("preview_records", recordColumns, recordLine, fileOf("sent.copy", SENT_BUFFER_BYTES)),
     );
   }
 

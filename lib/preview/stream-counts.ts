@@ -13,7 +13,7 @@ import type { PreviewRecordRow } from "./preview-row";
 const KEYS_TABLE = "preview_streamed_keys";
 const keyColumns = ["record_type", "record_key", "content_hash"];
 /** Keys copied at a time; one copy is in flight while the next fills. */
-const KEYS_PER_COPY = 20_000;
+const KEYS_PER_COPY = 10_000;
 
 export interface StreamCounts {
   /** Counts a batch of checked records of one type: its statuses now, its diff in `finish`. */
