@@ -4,7 +4,7 @@ import { isSendable } from "@/lib/pipeline/record-status";
 import { isTrackedResource } from "./preview-checks";
 import type { PlannedRead, PreviewRecordType } from "./preview-plan";
 import type { PreviewIssueRow, PreviewRecordRow } from "./preview-row";
-import { PreviewSpool } from "./record-spool";
+import { PreviewSpool } from "./preview-spool";
 import { createStreamCounts, type StreamCounts } from "./stream-counts";
 
 type MappedBatch = { records: PreviewRecordRow[]; issues: PreviewIssueRow[] };
@@ -13,7 +13,7 @@ const nothing: MappedBatch = { records: [], issues: [] };
 /**
  * Where a location's first run puts each checked batch. The counts are made as it streams (lib/preview/stream-counts.ts);
  * the small types are stored at once (the page's first records); contacts, vehicles and appointments are spooled to
- * disk (lib/preview/record-spool.ts): once every read is done, what the issues and root causes read — every issue and
+ * disk (lib/preview/preview-spool.ts): once every read is done, what the issues and root causes read — every issue and
  * every record not sent (errors, excluded) — is stored, and then, after the counts and issues are marked complete, the
  * records a sync sends (most of a big location's). Storing a million records as they streamed took PostgreSQL longer
  * than the whole raw pipeline, on the cores the source's reads needed.

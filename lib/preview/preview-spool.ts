@@ -77,9 +77,9 @@ class TableSpool<Row> {
 
 /**
  * preview_records and preview_issues rows kept on disk as COPY text while a first run streams, each part stored with
- * one COPY when the run is ready for it (lib/preview/first-run-sink.ts): storing a record costs PostgreSQL more than the
- * run's reading, mapping and checking of it, and on a shared machine it slowed the reads. Memory: at most 6 MB waiting for the
- * disk. The files are the run's and are removed by `discard`.
+ * one COPY when the run is ready for it (lib/preview/first-run-sink.ts): storing a record costs PostgreSQL more than
+ * the run's reading, mapping and checking of it, and on a shared machine it slowed the reads. Memory: at most 6 MB
+ * waiting for the disk. The files are the run's and are removed by `discard`.
  */
 export class PreviewSpool {
   private constructor(
