@@ -241,8 +241,8 @@ async function measureFullPreview(db: Database, locationId: string): Promise<Pre
   await polling;
   const [run] = await db.select().from(previewRuns).where(eq(previewRuns.locationId, locationId));
   if (run?.status !== "succeeded" || !run.counts) throw new Error(`the full preview ended ${run?.status}: ${run?.error}`);
-  // Complete when the page shows its counts and issues: a first run marks that (checkedAt) before it stores its valid
-  // records for browsing; the storing and the job's housekeeping after it are reported as the job's time.
+  // Complete when the page shows its counts and issues: a first run marks that (checkedAt) before it stores the records
+  // a sync sends for browsing; the storing and the job's housekeeping after it are reported as the job's time.
   const complete = run.checkedAt ?? run.finishedAt!;
   return {
     ...report,
