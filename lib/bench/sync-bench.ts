@@ -258,7 +258,10 @@ async function measureFullPreview(db: Database, locationId: string): Promise<Pre
   };
 }
 
-/** 1% of the customers edited; 1% of the appointments, the next ones from today, moved by a day (two dates each). */
+/**
+ * 1% of the customers edited; 1% of the appointments, the next ones from today, moved by a day (two dates each); and
+ * the 10 latest bookings deleted (a deleted row leaves no changed row behind: the run finds it by counting).
+ */
 async function changeOnePercent(db: Database, sourceKey: string) {
   const customers = await db.execute(sql`update demo_source.customers set first_name = coalesce(first_name, '') || ' B', updated_at = now()
     where source_key = ${sourceKey} and id % 100 = 0`);
@@ -270,7 +273,9 @@ async function changeOnePercent(db: Database, sourceKey: string) {
     set starts_at = starts_at + interval '1 day', ends_at = ends_at + interval '1 day', updated_at = now()
     where source_key = ${sourceKey} and id in (
       select id from demo_source.appointments where source_key = ${sourceKey} and starts_at >= current_date order by starts_at, id limit ${Math.round(total / 100)})`);
-  return { customers: customers.count, appointments: appointments.count };
+  const deleted = await db.execute(sql`delete from demo_source.appointments where source_key = ${sourceKey} and id in (
+      select id from demo_source.appointments where source_key = ${sourceKey} order by starts_at desc, id limit 10)`);
+  return { customers: customers.count, appointments: appointments.count, deleted: deleted.count };
 }
 
 async function createBenchLocation(db: Database, sandbox: BenchSandbox, sourceKey: string): Promise<string> {
@@ -413,7 +418,8 @@ async function main() {
     await quietDatabase(connection.db);
     const incremental = await measureSync(connection.db, sandbox, locationId, false);
     console.log(
-      `1% change (${count(changed.customers)} customers edited, ${count(changed.appointments)} upcoming appointments moved by a day): ` +
+      `1% change (${count(changed.customers)} customers edited, ${count(changed.appointments)} upcoming appointments moved by a day, ` +
+        `the ${count(changed.deleted)} latest deleted): ` +
         `${round(incremental.seconds)} s (preview ${round(incremental.previewSeconds)} s), ${count(incremental.recordsSent)} records uploaded, ` +
         `peak RSS ${incremental.maxRssMb} MB\n  steps: ${incremental.steps}\n${phaseLines(incremental)}`,
     );

@@ -10,6 +10,7 @@ import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
 import { computePreview } from "./compute-preview";
+import { planPreviewReads } from "./preview-plan";
 
 const testDb = await useTestDatabase();
 const { db, sql } = testDb;
@@ -262,6 +263,91 @@ describe("an incremental preview", () => {
 
     await db.update(locations).set({ country: "AT" }).where(eq(locations.id, locationId));
     expect((await run(locationId, rows)).mode).toBe("full");
+  });
+
+  describe("finds a deleted appointment", () => {
+    /** Runs the location's next preview, noting each window whose appointment ids the run compared. */
+    async function runNotingComparedWindows(locationId: string, rows: SourceRows) {
+      const reader = createArraySourceReader(rows);
+      const compared: { windowStart?: string | null; windowEnd?: string | null }[] = [];
+      const readIds = reader.readIds.bind(reader);
+      reader.readIds = (resource, params, options) => {
+        if (resource === "appointments") compared.push({ windowStart: params.windowStart, windowEnd: params.windowEnd });
+        return readIds(resource, params, options);
+      };
+      const [created] = await db.insert(previewRuns).values({ locationId }).returning();
+      await computePreview(systemContext(testDb.db), { runId: created!.id, reader, now });
+      const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created!.id));
+      expect(done).toMatchObject({ status: "succeeded", mode: "incremental" });
+      return compared;
+    }
+
+    async function expectAsFullRun(locationId: string, rows: SourceRows) {
+      const reference = await createLocation("full");
+      await run(reference, rows, { full: true });
+      expect(await contentOf(locationId)).toEqual(await contentOf(reference));
+    }
+
+    it("by comparing the ids of the days around the one it was on, not of the whole window", async () => {
+      const rows = baseSource();
+      const locationId = await createLocation("one deletion");
+      await run(locationId, rows);
+      rows.appointments = rows.appointments!.filter((row) => row.id !== "a3");
+      expect(await runNotingComparedWindows(locationId, rows)).toEqual([{ windowStart: "2026-04-11 00:00:00", windowEnd: "2026-04-14 00:00:00" }]);
+      await expectAsFullRun(locationId, rows);
+      expect(await sql`select 1 from preview_records where location_id = ${locationId} and source_id = 'a3'`).toHaveLength(0);
+    });
+
+    it("deleted on two days months apart, one of them with a visit added: the ids of those two days' surroundings", async () => {
+      const rows = baseSource();
+      const locationId = await createLocation("two deletions");
+      await run(locationId, rows);
+      // a1 is on 2026-02-10, a4 on 2026-05-13; n1 comes on a1's day.
+      rows.appointments = rows.appointments!.filter((row) => row.id !== "a1" && row.id !== "a4");
+      rows.appointments.push(appointment("n1", "cu2", "2026-02-10", { updated_at: new Date() }));
+      expect(await runNotingComparedWindows(locationId, rows)).toEqual([
+        { windowStart: "2026-02-09 00:00:00", windowEnd: "2026-02-12 00:00:00" },
+        { windowStart: "2026-05-12 00:00:00", windowEnd: "2026-05-15 00:00:00" },
+      ]);
+      await expectAsFullRun(locationId, rows);
+    });
+
+    it("by comparing every id when a record of ours has no date to count it under", async () => {
+      const rows = baseSource();
+      // Counted by the source under 2026-03-01, by us under no date: the mapping cannot place hour 25.
+      rows.appointments!.push(appointment("undated", "cu1", "2026-03-01", { starts_at: "2026-03-01 25:00:00" }));
+      const locationId = await createLocation("undated");
+      await run(locationId, rows);
+      rows.appointments = rows.appointments!.filter((row) => row.id !== "a3");
+      const [location] = await db.select().from(locations).where(eq(locations.id, locationId));
+      const whole = planPreviewReads(location!, now).find((read) => read.resource === "appointments")!;
+      expect(await runNotingComparedWindows(locationId, rows)).toEqual([{ windowStart: whole.windowStart, windowEnd: whole.windowEnd }]);
+      await expectAsFullRun(locationId, rows);
+    });
+
+    it("where a whole day was skipped (Pacific/Apia, 2011-12-30): the visits the mapping moves to the next day are counted there", async () => {
+      const rows = baseSource();
+      rows.appointments!.push(
+        appointment("apia-1", "cu1", "2011-12-30"),
+        appointment("apia-2", "cu2", "2011-12-30"),
+        appointment("apia-3", "cu3", "2011-12-31"),
+      );
+      const [location] = await db.insert(locations).values({ name: "apia", timeZone: "Pacific/Apia", country: "WS", sourceKey: "array" }).returning();
+      await run(location!.id, rows);
+      const dates =
+        await sql`select source_id, local_date::text from preview_records where location_id = ${location!.id} and source_id like 'apia-%' order by 1`;
+      expect(dates).toEqual(["apia-1", "apia-2", "apia-3"].map((id) => ({ source_id: id, local_date: "2011-12-31" })));
+      rows.appointments = rows.appointments!.filter((row) => row.id !== "apia-3");
+      // The source counts two visits on 2011-12-30 and none on 2011-12-31, we three on 2011-12-31: both days and theirs around.
+      expect(await runNotingComparedWindows(location!.id, rows)).toEqual([{ windowStart: "2011-12-29 00:00:00", windowEnd: "2012-01-02 00:00:00" }]);
+      const reference = await db
+        .insert(locations)
+        .values({ name: "apia full", timeZone: "Pacific/Apia", country: "WS", sourceKey: "array" })
+        .returning();
+      await run(reference[0]!.id, rows, { full: true });
+      expect(await contentOf(location!.id)).toEqual(await contentOf(reference[0]!.id));
+      expect(await sql`select 1 from preview_records where location_id = ${location!.id} and source_id = 'apia-3'`).toHaveLength(0);
+    });
   });
 
   // On the source's two connections: the changed ids re-read at once and read ahead, or (5 at a time) in batches beside

@@ -9,6 +9,7 @@ import type { PlannedRead } from "./preview-plan";
 import { recordCountOf, setRecordCount } from "./preview-record-counts";
 import { touchKeys } from "./recheck-preview";
 import type { CheckReplaced } from "./incremental-checks";
+import { coalesceNearbyDates, nextDate, previousDate, type DateRange } from "@/lib/sync/plan/date-ranges";
 
 /** Rows are read again if they changed up to this long before the base run read: a transaction may commit after it began. */
 const CHANGE_MARGIN_MS = 10 * 60 * 1000;
@@ -203,13 +204,62 @@ export async function applySourceChanges(
     await flush();
   }
 
-  // Deleted rows leave no trace but the count: only when it differs are the ids compared one by one.
+  // Deleted rows leave no trace but the count: only when it differs are the ids compared one by one, an appointment's
+  // only on the days around those whose counts differ.
   if ((await changes.count) !== ours) {
-    await compareIds(input, read, windowOf(input, read), add);
+    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, ours) : null;
+    if (ranges) for (const range of ranges) await compareIds(input, read, windowOfDays(input, read, range), add, range);
+    else await compareIds(input, read, windowOf(input, read), add);
     await flush();
   }
   await setRecordCount(tx, owner.locationId, read.recordType, ours);
   return mapped;
+}
+
+/** Source queries that compare the ids of some days, at most: scattered deletions merge into this many ranges. */
+const DAY_RANGES_COMPARED = 8;
+
+const isDate = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`));
+
+/**
+ * The days whose appointments are compared id by id: those where the source's count (by the day `starts_at` names)
+ * differs from ours once the changed rows are replaced (by the local date the mapping gave), each with the day
+ * before and after, merged into a few ranges. The mapping moves a time only within a day or across one midnight (a
+ * time a clock change skipped), so a row counted on a neighbouring day on one side cannot hide a deleted one. Null
+ * (compare every id) when the days cannot be matched: a record of ours without a date, or a source row whose
+ * `starts_at` does not begin with one.
+ */
+async function rangesToCompare(tx: DatabaseTransaction, input: RunInput, read: PlannedRead, oursInAll: number): Promise<DateRange[] | null> {
+  const [theirs, ours] = await Promise.all([
+    input.reader.countByDay("appointments", windowOf(input, read)),
+    // The dated ones, from the date index alone: the undated are what the location's count leaves.
+    queryRows<{ day: string; rows: number }>(
+      tx,
+      sql`select local_date::text as day, count(*)::int as rows from preview_records
+          where location_id = ${input.owner.locationId} and record_type = ${read.recordType} and local_date is not null group by 1`,
+    ).then((rows) => new Map(rows.map((row) => [row.day, row.rows]))),
+  ]);
+  let dated = 0;
+  for (const rows of ours.values()) dated += rows;
+  if (dated !== oursInAll) return null;
+  const differing: string[] = [];
+  for (const day of new Set([...theirs.keys(), ...ours.keys()])) {
+    if (!isDate(day)) return null;
+    if ((theirs.get(day) ?? 0) !== (ours.get(day) ?? 0)) differing.push(day);
+  }
+  const aroundEach = differing.flatMap((day) => [previousDate(day), day, nextDate(day)]);
+  return coalesceNearbyDates(aroundEach, { maxGapDays: 0, maxRanges: DAY_RANGES_COMPARED });
+}
+
+/** The read's window narrowed to the appointments that start on the days of `range`. */
+function windowOfDays(input: RunInput, read: PlannedRead, range: DateRange) {
+  const start = `${range.startDate} 00:00:00`;
+  const end = `${nextDate(range.endDate)} 00:00:00`;
+  return {
+    sourceKey: input.sourceKey,
+    windowStart: read.windowStart !== null && read.windowStart > start ? read.windowStart : start,
+    windowEnd: read.windowEnd !== null && read.windowEnd < end ? read.windowEnd : end,
+  };
 }
 
 /**
@@ -222,11 +272,13 @@ async function compareIds(
   read: PlannedRead,
   window: { sourceKey: string; windowStart: string | null; windowEnd: string | null },
   add: (ids: readonly string[]) => Promise<void>,
+  days?: DateRange,
 ): Promise<void> {
+  const onDays = days ? sql` and local_date between ${days.startDate} and ${days.endDate}` : sql``;
   const ours = cursorRows<SourceIdCount>(
     input.db,
     sql`select source_id as id, count(*)::int as rows from preview_records
-        where location_id = ${input.owner.locationId} and record_type = ${read.recordType}
+        where location_id = ${input.owner.locationId} and record_type = ${read.recordType}${onDays}
         group by source_id order by source_id collate "C"`,
     OUR_IDS_PER_BATCH,
   )[Symbol.asyncIterator]();

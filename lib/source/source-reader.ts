@@ -42,6 +42,11 @@ export interface SourceReader {
    * row carries. A superset of the real repeats (few, usually none), so duplicate checks need not remember every key.
    */
   repeatedIds(resource: SourceResource, params: SourceReadParams): Promise<Set<string>>;
+  /**
+   * How many rows a read would return per day of their `starts_at`: its first ten characters once the spaces around
+   * it are trimmed ("" for a row without one), in one query.
+   */
+  countByDay(resource: "appointments", params: SourceReadParams): Promise<Map<string, number>>;
   /** The earliest `starts_at` (local wall time) a read would return, or null when it returns none. */
   earliestStart(resource: "appointments" | "availability", params: SourceReadParams): Promise<string | null>;
   /** The source's clock: what its updated_at values are compared with. */
@@ -91,6 +96,7 @@ export function readerStoppedBy(reader: SourceReader, signal: AbortSignal): Sour
     read: (resource, params, options) => batches(reader.read(resource, params, options)),
     readIds: (resource, params, options) => batches(reader.readIds(resource, params, options)),
     count: checked((resource, params) => reader.count(resource, params)),
+    countByDay: checked((resource, params) => reader.countByDay(resource, params)),
     repeatedIds: checked((resource, params) => reader.repeatedIds(resource, params)),
     earliestStart: checked((resource, params) => reader.earliestStart(resource, params)),
     clock: checked(() => reader.clock()),

@@ -144,6 +144,17 @@ describe("createSqlSourceReader", () => {
     expect(slots.every((slot) => slot.starts_at! >= "2025-06-17 12:00:00" && slot.starts_at! < "2025-06-18 12:00:00")).toBe(true);
   });
 
+  it("counts a window's appointments per day their start names, as reading them and counting would", async () => {
+    const window = { sourceKey: salon!, windowStart: "2025-03-01 00:00:00", windowEnd: "2025-04-01 00:00:00" };
+    const expected = new Map<string, number>();
+    for (const row of (await readAll(reader, "appointments", window)).rows) {
+      const day = row.starts_at?.trim().slice(0, 10) ?? "";
+      expected.set(day, (expected.get(day) ?? 0) + 1);
+    }
+    expect(expected.size).toBeGreaterThan(10);
+    expect(await reader.countByDay("appointments", window)).toEqual(expected);
+  });
+
   it("gives the connection back when the caller stops after the first batch", async () => {
     const single = createSqlSourceReader({ url: testDb.url, maxConnections: 1 });
     try {

@@ -64,6 +64,21 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       return Number(rows[0]?.count ?? 0);
     },
 
+    async countByDay(resource, params) {
+      const query = await queryOf(resource);
+      const rows = await withQueryErrors(query, () =>
+        readOnce(
+          sql,
+          beginOf(snapshot),
+          signal,
+          `select coalesce(left(btrim(source_rows.starts_at::text), 10), '') as day, count(*)::int as rows
+             from (${bareUnordered(query)}) as source_rows group by 1`,
+          parameterValues(query, params),
+        ),
+      );
+      return new Map(rows.map((row) => [String(row.day), Number(row.rows)]));
+    },
+
     async *readIds(resource, params, readOptions) {
       const batchSize = checkedBatchSize(readOptions?.batchSize);
       yield* readBatches<SourceIdCount>(sql, beginOf(snapshot), signal, resource, queryOf(resource), params, batchSize, (query, values) => ({

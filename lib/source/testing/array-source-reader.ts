@@ -33,6 +33,14 @@ export function createArraySourceReader(rows: SourceRows): SourceReader & { rows
     async count(resource, params) {
       return windowed(resource, params).length;
     },
+    async countByDay(resource, params) {
+      const days = new Map<string, number>();
+      for (const row of windowed(resource, params)) {
+        const day = "starts_at" in row && row.starts_at !== null ? row.starts_at.replace(/^ +| +$/g, "").slice(0, 10) : "";
+        days.set(day, (days.get(day) ?? 0) + 1);
+      }
+      return days;
+    },
     async *readIds(resource, params, options) {
       const counts = new Map<string, number>();
       for (const row of windowed(resource, params))

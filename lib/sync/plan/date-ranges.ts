@@ -11,6 +11,9 @@ const day = (date: string) => DateTime.fromISO(date, { zone: "UTC" });
 /** The local date after `date`. */
 export const nextDate = (date: string) => day(date).plus({ days: 1 }).toISODate()!;
 
+/** The local date before `date`. */
+export const previousDate = (date: string) => day(date).minus({ days: 1 }).toISODate()!;
+
 /** One range per calendar month from `startDate` to `endDate`, both included (first and last month clipped). */
 export function monthlyRanges(startDate: string, endDate: string): DateRange[] {
   const ranges: DateRange[] = [];
