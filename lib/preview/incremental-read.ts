@@ -9,7 +9,7 @@ import type { PlannedRead } from "./preview-plan";
 import { recordCountOf, setRecordCount } from "./preview-record-counts";
 import { touchKeys } from "./recheck-preview";
 import type { CheckReplaced } from "./incremental-checks";
-import { coalesceNearbyDates, monthlyRanges, nextDate, previousDate, type DateRange } from "@/lib/sync/plan/date-ranges";
+import { coalesceNearbyDates, nextDate, previousDate, type DateRange } from "@/lib/sync/plan/date-ranges";
 
 /** Rows are read again if they changed up to this long before the base run read: a transaction may commit after it began. */
 const CHANGE_MARGIN_MS = 10 * 60 * 1000;
@@ -221,55 +221,31 @@ const DAY_RANGES_COMPARED = 8;
 
 const isDate = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`));
 
-/** Each range's neighbours too (the ranges are consecutive). */
-const withNeighbours = <T>(ranges: readonly T[], picked: ReadonlySet<number>) =>
-  ranges.filter((_, index) => picked.has(index) || picked.has(index - 1) || picked.has(index + 1));
-
 /**
- * The days whose appointments are compared id by id, found without reading every row: the source counts each month
- * (an index range each, as `count` does), then only the months whose counts differ from ours once the changed rows
- * are replaced are counted by day; those days are compared, each with the day before and after, merged into a few
- * ranges. The source counts a row under the day its `starts_at` names, we under the local date the mapping gave: they
- * differ only where a clock change skipped a time across midnight, by one day, so a row counted in the next day (or
- * month) on one side cannot hide a deleted one: a month's neighbours are counted by day too. Null (compare every id)
- * when the days cannot be matched: a record of ours without a date, a source day that is no date, or no window end.
+ * The days whose appointments are compared id by id: those where the source's count (by the day `starts_at` names)
+ * differs from ours once the changed rows are replaced (by the local date the mapping gave), each with the day
+ * before and after, merged into a few ranges. The mapping moves a time only within a day or across one midnight (a
+ * time a clock change skipped), so a row counted on a neighbouring day on one side cannot hide a deleted one. Null
+ * (compare every id) when the days cannot be matched: a record of ours without a date, or a source row whose
+ * `starts_at` does not begin with one.
  */
 async function rangesToCompare(tx: DatabaseTransaction, input: RunInput, read: PlannedRead, oursInAll: number): Promise<DateRange[] | null> {
-  const window = windowOf(input, read);
-  if (!window.windowEnd) return null;
-  const [earliest, oursRows] = await Promise.all([
-    input.reader.earliestStart("appointments", window),
+  const [theirs, ours] = await Promise.all([
+    input.reader.countByDay("appointments", windowOf(input, read)),
     // The dated ones, from the date index alone: the undated are what the location's count leaves.
     queryRows<{ day: string; rows: number }>(
       tx,
       sql`select local_date::text as day, count(*)::int as rows from preview_records
           where location_id = ${input.owner.locationId} and record_type = ${read.recordType} and local_date is not null group by 1`,
-    ),
+    ).then((rows) => new Map(rows.map((row) => [row.day, row.rows]))),
   ]);
-  const ours = new Map(oursRows.map((row) => [row.day, row.rows]));
-  if (oursRows.reduce((sum, row) => sum + row.rows, 0) !== oursInAll) return null;
-  // From the earliest day either side counts to the last the window (or a record of ours) reaches.
-  const endDay = window.windowEnd.slice(0, 10);
-  const lastInWindow = window.windowEnd.slice(11) === "00:00:00" ? previousDate(endDay) : endDay;
-  const days = [earliest?.slice(0, 10), lastInWindow, ...ours.keys()].filter((day): day is string => day !== undefined && isDate(day)).sort();
-  const [firstDay, lastDay] = [days[0], days.at(-1)];
-  if (!firstDay || !lastDay) return null;
-  const oursIn = (range: DateRange) => {
-    let rows = 0;
-    for (const [day, count] of ours) if (day >= range.startDate && day <= range.endDate) rows += count;
-    return rows;
-  };
-  const months = monthlyRanges(firstDay, lastDay);
-  const differingMonths = new Set<number>();
-  for (const [index, month] of months.entries())
-    if ((await input.reader.count("appointments", windowOfDays(input, read, month))) !== oursIn(month)) differingMonths.add(index);
+  let dated = 0;
+  for (const rows of ours.values()) dated += rows;
+  if (dated !== oursInAll) return null;
   const differing: string[] = [];
-  for (const month of withNeighbours(months, differingMonths)) {
-    const theirs = await input.reader.countByDay("appointments", windowOfDays(input, read, month));
-    for (const day of new Set([...theirs.keys(), ...[...ours.keys()].filter((day) => day >= month.startDate && day <= month.endDate)])) {
-      if (!isDate(day)) return null;
-      if ((theirs.get(day) ?? 0) !== (ours.get(day) ?? 0)) differing.push(day);
-    }
+  for (const day of new Set([...theirs.keys(), ...ours.keys()])) {
+    if (!isDate(day)) return null;
+    if ((theirs.get(day) ?? 0) !== (ours.get(day) ?? 0)) differing.push(day);
   }
   const aroundEach = differing.flatMap((day) => [previousDate(day), day, nextDate(day)]);
   return coalesceNearbyDates(aroundEach, { maxGapDays: 0, maxRanges: DAY_RANGES_COMPARED });
