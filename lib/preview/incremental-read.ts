@@ -219,7 +219,11 @@ export async function applySourceChanges(
 /** Source queries that compare the ids of some days, at most: scattered deletions merge into this many ranges. */
 const DAY_RANGES_COMPARED = 8;
 
-const isDate = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`));
+/** A calendar date YYYY-MM-DD (Date.parse alone takes 2026-02-30 for March 2nd). */
+function isDate(day: string): boolean {
+  const time = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
+}
 
 /**
  * The days whose appointments are compared id by id: those where the source's count (by the day `starts_at` names)
