@@ -325,6 +325,40 @@ describe("an incremental preview", () => {
       await expectAsFullRun(locationId, rows);
     });
 
+    it("on the first day a date can have (0001-01-01, a system's 'no date'): by comparing every id", async () => {
+      const rows = baseSource();
+      rows.appointments!.push(appointment("min-1", "cu1", "0001-01-01"), appointment("min-2", "cu2", "0001-01-01"));
+      const locationId = await createLocation("first day");
+      await run(locationId, rows);
+      rows.appointments = rows.appointments!.filter((row) => row.id !== "min-1");
+      const [location] = await db.select().from(locations).where(eq(locations.id, locationId));
+      const whole = planPreviewReads(location!, now).find((read) => read.resource === "appointments")!;
+      expect(await runNotingComparedWindows(locationId, rows)).toEqual([{ windowStart: whole.windowStart, windowEnd: whole.windowEnd }]);
+      await expectAsFullRun(locationId, rows);
+    });
+
+    it("by comparing every id when the source's days do not add up to its count (a source read without a snapshot, changed in between)", async () => {
+      const rows = baseSource();
+      const locationId = await createLocation("no snapshot");
+      await run(locationId, rows);
+      // a3 (2026-04-12) deleted; by the time the days are counted, n1 has been added on the same day.
+      rows.appointments = rows.appointments!.filter((row) => row.id !== "a3");
+      const later = [...rows.appointments, appointment("n1", "cu1", "2026-04-12", { updated_at: new Date() })];
+      const reader = createArraySourceReader(rows);
+      reader.countByDay = (resource, params) => createArraySourceReader({ ...rows, appointments: later }).countByDay(resource, params);
+      const compared: (string | null | undefined)[] = [];
+      const readIds = reader.readIds.bind(reader);
+      reader.readIds = (resource, params, options) => {
+        if (resource === "appointments") compared.push(params.windowEnd);
+        return readIds(resource, params, options);
+      };
+      const [created] = await db.insert(previewRuns).values({ locationId }).returning();
+      await computePreview(systemContext(testDb.db), { runId: created!.id, reader, now });
+      const [location] = await db.select().from(locations).where(eq(locations.id, locationId));
+      expect(compared).toEqual([planPreviewReads(location!, now).find((read) => read.resource === "appointments")!.windowEnd]);
+      expect(await sql`select 1 from preview_records where location_id = ${locationId} and source_id = 'a3'`).toHaveLength(0);
+    });
+
     it("where a whole day was skipped (Pacific/Apia, 2011-12-30): the visits the mapping moves to the next day are counted there", async () => {
       const rows = baseSource();
       rows.appointments!.push(

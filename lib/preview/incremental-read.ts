@@ -206,8 +206,9 @@ export async function applySourceChanges(
 
   // Deleted rows leave no trace but the count: only when it differs are the ids compared one by one, an appointment's
   // only on the days around those whose counts differ.
-  if ((await changes.count) !== ours) {
-    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, ours) : null;
+  const theirs = await changes.count;
+  if (theirs !== ours) {
+    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, { ours, theirs }) : null;
     if (ranges) for (const range of ranges) await compareIds(input, read, windowOfDays(input, read, range), add, range);
     else await compareIds(input, read, windowOf(input, read), add);
     await flush();
@@ -230,10 +231,15 @@ function isDate(day: string): boolean {
  * differs from ours once the changed rows are replaced (by the local date the mapping gave), each with the day
  * before and after, merged into a few ranges. The mapping moves a time only within a day or across one midnight (a
  * time a clock change skipped), so a row counted on a neighbouring day on one side cannot hide a deleted one. Null
- * (compare every id) when the days cannot be matched: a record of ours without a date, or a source row whose
- * `starts_at` does not begin with one.
+ * (compare every id) when the days cannot be matched: a record of ours without a date, a source row whose `starts_at`
+ * does not begin with one, days that do not add up to the counts, or a day at the edge of the calendar.
  */
-async function rangesToCompare(tx: DatabaseTransaction, input: RunInput, read: PlannedRead, oursInAll: number): Promise<DateRange[] | null> {
+async function rangesToCompare(
+  tx: DatabaseTransaction,
+  input: RunInput,
+  read: PlannedRead,
+  inAll: { ours: number; theirs: number },
+): Promise<DateRange[] | null> {
   const [theirs, ours] = await Promise.all([
     input.reader.countByDay("appointments", windowOf(input, read)),
     // The dated ones, from the date index alone: the undated are what the location's count leaves.
@@ -243,13 +249,17 @@ async function rangesToCompare(tx: DatabaseTransaction, input: RunInput, read: P
           where location_id = ${input.owner.locationId} and record_type = ${read.recordType} and local_date is not null group by 1`,
     ).then((rows) => new Map(rows.map((row) => [row.day, row.rows]))),
   ]);
-  let dated = 0;
-  for (const rows of ours.values()) dated += rows;
-  if (dated !== oursInAll) return null;
+  const sum = (counts: Map<string, number>) => [...counts.values()].reduce((total, rows) => total + rows, 0);
+  // Days that do not add up to the counts compared: ours undated, or the source changed between its two counts (a
+  // reader without a snapshot), which could hide a deleted row behind one added on its day.
+  if (sum(ours) !== inAll.ours || sum(theirs) !== inAll.theirs) return null;
   const differing: string[] = [];
   for (const day of new Set([...theirs.keys(), ...ours.keys()])) {
     if (!isDate(day)) return null;
-    if ((theirs.get(day) ?? 0) !== (ours.get(day) ?? 0)) differing.push(day);
+    if ((theirs.get(day) ?? 0) === (ours.get(day) ?? 0)) continue;
+    // The day before the first a date can have (0001-01-01) is none PostgreSQL takes, nor the one after 9999-12-31.
+    if (day <= "0001-01-01" || day >= "9999-12-31") return null;
+    differing.push(day);
   }
   const aroundEach = differing.flatMap((day) => [previousDate(day), day, nextDate(day)]);
   return coalesceNearbyDates(aroundEach, { maxGapDays: 0, maxRanges: DAY_RANGES_COMPARED });
