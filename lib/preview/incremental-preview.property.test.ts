@@ -267,9 +267,14 @@ describe("an incremental preview", () => {
 
   describe("finds a deleted appointment", () => {
     /** Runs the location's next preview, noting each window whose appointment ids the run compared. */
-    async function runNotingComparedWindows(locationId: string, rows: SourceRows) {
+    async function runNotingComparedWindows(locationId: string, rows: SourceRows, countsByDay?: { calls: number }) {
       const reader = createArraySourceReader(rows);
       const compared: { windowStart?: string | null; windowEnd?: string | null }[] = [];
+      const countByDay = reader.countByDay.bind(reader);
+      reader.countByDay = (resource, params) => {
+        if (countsByDay) countsByDay.calls += 1;
+        return countByDay(resource, params);
+      };
       const readIds = reader.readIds.bind(reader);
       reader.readIds = (resource, params, options) => {
         if (resource === "appointments") compared.push({ windowStart: params.windowStart, windowEnd: params.windowEnd });
@@ -293,7 +298,12 @@ describe("an incremental preview", () => {
       const locationId = await createLocation("one deletion");
       await run(locationId, rows);
       rows.appointments = rows.appointments!.filter((row) => row.id !== "a3");
-      expect(await runNotingComparedWindows(locationId, rows)).toEqual([{ windowStart: "2026-04-11 00:00:00", windowEnd: "2026-04-14 00:00:00" }]);
+      // Fewer rows than before the run: the days are counted once, as soon as that is known.
+      const countsByDay = { calls: 0 };
+      expect(await runNotingComparedWindows(locationId, rows, countsByDay)).toEqual([
+        { windowStart: "2026-04-11 00:00:00", windowEnd: "2026-04-14 00:00:00" },
+      ]);
+      expect(countsByDay.calls).toBe(1);
       await expectAsFullRun(locationId, rows);
       expect(await sql`select 1 from preview_records where location_id = ${locationId} and source_id = 'a3'`).toHaveLength(0);
     });
@@ -305,10 +315,12 @@ describe("an incremental preview", () => {
       // a1 is on 2026-02-10, a4 on 2026-05-13; n1 comes on a1's day.
       rows.appointments = rows.appointments!.filter((row) => row.id !== "a1" && row.id !== "a4");
       rows.appointments.push(appointment("n1", "cu2", "2026-02-10", { updated_at: new Date() }));
-      expect(await runNotingComparedWindows(locationId, rows)).toEqual([
+      const countsByDay = { calls: 0 };
+      expect(await runNotingComparedWindows(locationId, rows, countsByDay)).toEqual([
         { windowStart: "2026-02-09 00:00:00", windowEnd: "2026-02-12 00:00:00" },
         { windowStart: "2026-05-12 00:00:00", windowEnd: "2026-05-15 00:00:00" },
       ]);
+      expect(countsByDay.calls).toBe(1);
       await expectAsFullRun(locationId, rows);
     });
 

@@ -48,6 +48,8 @@ export interface SourceChanges {
   read: PlannedRead;
   count: Promise<number>;
   changed: Promise<{ ids: string[]; rows: SourceRow[] } | null>;
+  /** Appointments: the window's rows by day, counted ahead once the count is below ours before the run (rows were deleted). */
+  days: Promise<Map<string, number> | null>;
 }
 
 const windowOf = (input: RunInput, read: PlannedRead) => ({ sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd });
@@ -105,10 +107,19 @@ function startSourceChanges(input: RunInput, read: PlannedRead, since: Since, si
     const all = [...ids];
     return { ids: all, rows: all.length ? await readRows(input, read, all) : [] };
   })();
+  // Fewer rows than the location had before the run: rows were deleted, whatever the changes add, so the counts by day
+  // that find them (rangesToCompare) run beside the changed rows' reading and replacing.
+  const days =
+    read.resource === "appointments"
+      ? Promise.all([count, recordCountOf(input.db, input.owner.locationId, read.recordType)]).then(([theirs, before]) =>
+          theirs < before && !signal.aborted ? input.reader.countByDay("appointments", windowOf(input, read)) : null,
+        )
+      : Promise.resolve(null);
   // Awaited by applySourceChanges; a run that fails first must not leave them unhandled.
   count.catch(() => {});
   changed.catch(() => {});
-  return { read, count, changed };
+  days.catch(() => {});
+  return { read, count, changed, days };
 }
 
 /**
@@ -127,7 +138,7 @@ export function readSourceAhead(input: RunInput, tracked: readonly PlannedRead[]
     if (stop.signal.aborted || started.has(read) || taken.has(read)) return;
     const changes = startSourceChanges(input, read, since, stop.signal);
     started.set(read, changes);
-    const settled = Promise.allSettled([changes.count, changes.changed]);
+    const settled = Promise.allSettled([changes.count, changes.changed, changes.days]);
     inFlight.add(settled);
     void settled.then(() => inFlight.delete(settled));
   };
@@ -208,7 +219,7 @@ export async function applySourceChanges(
   // only on the days around those whose counts differ.
   const theirs = await changes.count;
   if (theirs !== ours) {
-    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, { ours, theirs }) : null;
+    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, { ours, theirs }, changes.days) : null;
     if (ranges) for (const range of ranges) await compareIds(input, read, windowOfDays(input, read, range), add, range);
     else await compareIds(input, read, windowOf(input, read), add);
     await flush();
@@ -239,9 +250,13 @@ async function rangesToCompare(
   input: RunInput,
   read: PlannedRead,
   inAll: { ours: number; theirs: number },
+  countedAhead: Promise<Map<string, number> | null>,
 ): Promise<DateRange[] | null> {
   const [theirs, ours] = await Promise.all([
-    input.reader.countByDay("appointments", windowOf(input, read)),
+    countedAhead.then(
+      (days) => days ?? input.reader.countByDay("appointments", windowOf(input, read)),
+      () => input.reader.countByDay("appointments", windowOf(input, read)),
+    ),
     // The dated ones, from the date index alone: the undated are what the location's count leaves.
     queryRows<{ day: string; rows: number }>(
       tx,
