@@ -287,6 +287,13 @@ describe("an incremental preview", () => {
       return compared;
     }
 
+    /** The location's whole appointment window, as a run compares every id over it. */
+    async function wholeWindowOf(locationId: string) {
+      const [location] = await db.select().from(locations).where(eq(locations.id, locationId));
+      const { windowStart, windowEnd } = planPreviewReads(location!, now).find((read) => read.resource === "appointments")!;
+      return { windowStart, windowEnd };
+    }
+
     async function expectAsFullRun(locationId: string, rows: SourceRows) {
       const reference = await createLocation("full");
       await run(reference, rows, { full: true });
@@ -331,9 +338,7 @@ describe("an incremental preview", () => {
       const locationId = await createLocation("undated");
       await run(locationId, rows);
       rows.appointments = rows.appointments!.filter((row) => row.id !== "a3");
-      const [location] = await db.select().from(locations).where(eq(locations.id, locationId));
-      const whole = planPreviewReads(location!, now).find((read) => read.resource === "appointments")!;
-      expect(await runNotingComparedWindows(locationId, rows)).toEqual([{ windowStart: whole.windowStart, windowEnd: whole.windowEnd }]);
+      expect(await runNotingComparedWindows(locationId, rows)).toEqual([await wholeWindowOf(locationId)]);
       await expectAsFullRun(locationId, rows);
     });
 
@@ -343,9 +348,7 @@ describe("an incremental preview", () => {
       const locationId = await createLocation("first day");
       await run(locationId, rows);
       rows.appointments = rows.appointments!.filter((row) => row.id !== "min-1");
-      const [location] = await db.select().from(locations).where(eq(locations.id, locationId));
-      const whole = planPreviewReads(location!, now).find((read) => read.resource === "appointments")!;
-      expect(await runNotingComparedWindows(locationId, rows)).toEqual([{ windowStart: whole.windowStart, windowEnd: whole.windowEnd }]);
+      expect(await runNotingComparedWindows(locationId, rows)).toEqual([await wholeWindowOf(locationId)]);
       await expectAsFullRun(locationId, rows);
     });
 
@@ -366,8 +369,7 @@ describe("an incremental preview", () => {
       };
       const [created] = await db.insert(previewRuns).values({ locationId }).returning();
       await computePreview(systemContext(testDb.db), { runId: created!.id, reader, now });
-      const [location] = await db.select().from(locations).where(eq(locations.id, locationId));
-      expect(compared).toEqual([planPreviewReads(location!, now).find((read) => read.resource === "appointments")!.windowEnd]);
+      expect(compared).toEqual([(await wholeWindowOf(locationId)).windowEnd]);
       expect(await sql`select 1 from preview_records where location_id = ${locationId} and source_id = 'a3'`).toHaveLength(0);
     });
 

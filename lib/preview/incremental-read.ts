@@ -253,10 +253,7 @@ async function rangesToCompare(
   countedAhead: Promise<Map<string, number> | null>,
 ): Promise<DateRange[] | null> {
   const [theirs, ours] = await Promise.all([
-    countedAhead.then(
-      (days) => days ?? input.reader.countByDay("appointments", windowOf(input, read)),
-      () => input.reader.countByDay("appointments", windowOf(input, read)),
-    ),
+    countedAhead.catch(() => null).then((days) => days ?? input.reader.countByDay("appointments", windowOf(input, read))),
     // The dated ones, from the date index alone: the undated are what the location's count leaves.
     queryRows<{ day: string; rows: number }>(
       tx,

@@ -43,131 +43,116 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
     return query;
   };
 
-  const readerWith = (signal: AbortSignal | undefined, snapshot?: string): SourceReader => ({
-    read<R extends SourceResource>(
-      resource: R,
-      params: SourceReadParams,
-      readOptions?: { batchSize?: number; filter?: SourceRowFilter },
-    ): AsyncIterable<SourceRowOf[R][]> {
-      const batchSize = checkedBatchSize(readOptions?.batchSize);
-      return readBatches<SourceRowOf[R]>(sql, beginOf(snapshot), signal, resource, queryOf(resource), params, batchSize, (query, values) =>
-        filtered(query, values, readOptions?.filter),
-      );
-    },
-
-    async count(resource, params) {
+  const readerWith = (signal: AbortSignal | undefined, snapshot?: string): SourceReader => {
+    /** One statement over the file's rows without its ORDER BY (`select … from ${rows}`, the rows named source_rows). */
+    const aggregate = async (resource: SourceResource, params: SourceReadParams, statement: (rows: string) => string) => {
       const query = await queryOf(resource);
-      const values = parameterValues(query, params);
-      const rows = await withQueryErrors(query, () =>
-        readOnce(sql, beginOf(snapshot), signal, `select count(*)::int as count from (${bareUnordered(query)}) as source_rows`, values),
+      return withQueryErrors(query, () =>
+        readOnce(sql, beginOf(snapshot), signal, statement(`(${bareUnordered(query)}) as source_rows`), parameterValues(query, params)),
       );
-      return Number(rows[0]?.count ?? 0);
-    },
+    };
+    return {
+      read<R extends SourceResource>(
+        resource: R,
+        params: SourceReadParams,
+        readOptions?: { batchSize?: number; filter?: SourceRowFilter },
+      ): AsyncIterable<SourceRowOf[R][]> {
+        const batchSize = checkedBatchSize(readOptions?.batchSize);
+        return readBatches<SourceRowOf[R]>(sql, beginOf(snapshot), signal, resource, queryOf(resource), params, batchSize, (query, values) =>
+          filtered(query, values, readOptions?.filter),
+        );
+      },
 
-    async countByDay(resource, params) {
-      const query = await queryOf(resource);
-      const rows = await withQueryErrors(query, () =>
-        readOnce(
-          sql,
-          beginOf(snapshot),
-          signal,
-          `select coalesce(left(btrim(source_rows.starts_at::text), 10), '') as day, count(*)::int as rows
-             from (${bareUnordered(query)}) as source_rows group by 1`,
-          parameterValues(query, params),
-        ),
-      );
-      return new Map(rows.map((row) => [String(row.day), Number(row.rows)]));
-    },
+      async count(resource, params) {
+        const rows = await aggregate(resource, params, (rows) => `select count(*)::int as count from ${rows}`);
+        return Number(rows[0]?.count ?? 0);
+      },
 
-    async *readIds(resource, params, readOptions) {
-      const batchSize = checkedBatchSize(readOptions?.batchSize);
-      yield* readBatches<SourceIdCount>(sql, beginOf(snapshot), signal, resource, queryOf(resource), params, batchSize, (query, values) => ({
-        text: `select source_rows.id::text as id, count(*)::int as rows from (${bareUnordered(query)}) as source_rows
+      async countByDay(resource, params) {
+        const rows = await aggregate(
+          resource,
+          params,
+          (rows) => `select coalesce(left(btrim(source_rows.starts_at::text), 10), '') as day, count(*)::int as rows from ${rows} group by 1`,
+        );
+        return new Map(rows.map((row) => [String(row.day), Number(row.rows)]));
+      },
+
+      async *readIds(resource, params, readOptions) {
+        const batchSize = checkedBatchSize(readOptions?.batchSize);
+        yield* readBatches<SourceIdCount>(sql, beginOf(snapshot), signal, resource, queryOf(resource), params, batchSize, (query, values) => ({
+          text: `select source_rows.id::text as id, count(*)::int as rows from (${bareUnordered(query)}) as source_rows
                where source_rows.id is not null group by source_rows.id::text order by source_rows.id::text collate "C"`,
-        values,
-      }));
-    },
-
-    async earliestStart(resource, params) {
-      const query = await queryOf(resource);
-      const rows = await withQueryErrors(query, () =>
-        readOnce(
-          sql,
-          beginOf(snapshot),
-          signal,
-          `select min(source_rows.starts_at)::text as earliest from (${bareUnordered(query)}) as source_rows`,
-          parameterValues(query, params),
-        ),
-      );
-      return (rows[0]?.earliest as string | null | undefined) ?? null;
-    },
-
-    async repeatedIds(resource, params) {
-      const query = await queryOf(resource);
-      const values = parameterValues(query, params);
-      // \s in a PostgreSQL regular expression is the white space of JavaScript's \s and more: a superset of what trim() removes.
-      const rows = await withQueryErrors(query, () =>
-        readOnce(
-          sql,
-          beginOf(snapshot),
-          signal,
-          `select regexp_replace(source_rows.id::text, '[\\s\\u00a0\\ufeff\\u1680\\u180e\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]', '', 'g') as id
-             from (${bareUnordered(query)}) as source_rows where source_rows.id is not null group by 1 having count(*) > 1`,
           values,
-        ),
-      );
-      return new Set(rows.map((row) => String(row.id)));
-    },
+        }));
+      },
 
-    async querySignature() {
-      const queries = await Promise.all(sourceResources.map((resource) => queryOf(resource)));
-      return createHash("sha256")
-        .update(queries.map((query) => query.text).join("\u0000"))
-        .digest("hex");
-    },
+      async earliestStart(resource, params) {
+        const rows = await aggregate(resource, params, (rows) => `select min(source_rows.starts_at)::text as earliest from ${rows}`);
+        return (rows[0]?.earliest as string | null | undefined) ?? null;
+      },
 
-    async clock() {
-      const [row] = await readOnce(sql, beginOf(snapshot), signal, "select clock_timestamp() as now", []);
-      return row!.now as Date;
-    },
+      async repeatedIds(resource, params) {
+        // \s in a PostgreSQL regular expression is the white space of JavaScript's \s and more: a superset of what trim() removes.
+        const rows = await aggregate(
+          resource,
+          params,
+          (rows) =>
+            `select regexp_replace(source_rows.id::text, '[\\s\\u00a0\\ufeff\\u1680\\u180e\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]', '', 'g') as id
+             from ${rows} where source_rows.id is not null group by 1 having count(*) > 1`,
+        );
+        return new Set(rows.map((row) => String(row.id)));
+      },
 
-    async fingerprint(sourceKey: string): Promise<string> {
-      const query = await queryOf("fingerprint");
-      const rows = await withQueryErrors(query, () => readOnce(sql, beginOf(snapshot), signal, query.text, parameterValues(query, { sourceKey })));
-      const fingerprint: unknown = rows[0]?.fingerprint;
-      if (typeof fingerprint !== "string") throw new SourceQueryError(`${query.file}: must return one row with a text column "fingerprint"`);
-      return fingerprint;
-    },
+      async querySignature() {
+        const queries = await Promise.all(sourceResources.map((resource) => queryOf(resource)));
+        return createHash("sha256")
+          .update(queries.map((query) => query.text).join("\u0000"))
+          .digest("hex");
+      },
 
-    stoppedBy: (next) => readerWith(next, snapshot),
-    async snapshot() {
-      // A connection of its own, outside the pool: it holds the exporting transaction for as long as the session reads.
-      const holder = postgres(options.url, {
-        max: 1,
-        onnotice: () => {},
-        connection: { ...connectionOptions, application_name: "location-sync-snapshot" },
-      });
-      try {
-        const reserved = await holder.reserve();
-        await reserved.unsafe("begin isolation level repeatable read read only");
-        const [row] = await reserved.unsafe("select pg_export_snapshot() as id");
-        const id = String(row?.id ?? "");
-        if (!/^[0-9A-Fa-f-]+$/.test(id)) throw new Error("the source exported no usable snapshot");
-        return {
-          reader: readerWith(signal, id),
-          // Closing the connection ends the transaction: nothing is awaited of a source that may no longer answer.
-          release: async () => {
-            reserved.release();
-            await holder.end({ timeout: 5 });
-          },
-        };
-      } catch (error) {
-        await holder.end({ timeout: 5 }).catch(() => {});
-        throw error;
-      }
-    },
-    close: () => sql.end({ timeout: 5 }),
-  });
+      async clock() {
+        const [row] = await readOnce(sql, beginOf(snapshot), signal, "select clock_timestamp() as now", []);
+        return row!.now as Date;
+      },
+
+      async fingerprint(sourceKey: string): Promise<string> {
+        const query = await queryOf("fingerprint");
+        const rows = await withQueryErrors(query, () => readOnce(sql, beginOf(snapshot), signal, query.text, parameterValues(query, { sourceKey })));
+        const fingerprint: unknown = rows[0]?.fingerprint;
+        if (typeof fingerprint !== "string") throw new SourceQueryError(`${query.file}: must return one row with a text column "fingerprint"`);
+        return fingerprint;
+      },
+
+      stoppedBy: (next) => readerWith(next, snapshot),
+      async snapshot() {
+        // A connection of its own, outside the pool: it holds the exporting transaction for as long as the session reads.
+        const holder = postgres(options.url, {
+          max: 1,
+          onnotice: () => {},
+          connection: { ...connectionOptions, application_name: "location-sync-snapshot" },
+        });
+        try {
+          const reserved = await holder.reserve();
+          await reserved.unsafe("begin isolation level repeatable read read only");
+          const [row] = await reserved.unsafe("select pg_export_snapshot() as id");
+          const id = String(row?.id ?? "");
+          if (!/^[0-9A-Fa-f-]+$/.test(id)) throw new Error("the source exported no usable snapshot");
+          return {
+            reader: readerWith(signal, id),
+            // Closing the connection ends the transaction: nothing is awaited of a source that may no longer answer.
+            release: async () => {
+              reserved.release();
+              await holder.end({ timeout: 5 });
+            },
+          };
+        } catch (error) {
+          await holder.end({ timeout: 5 }).catch(() => {});
+          throw error;
+        }
+      },
+      close: () => sql.end({ timeout: 5 }),
+    };
+  };
   return readerWith(undefined);
 }
 
