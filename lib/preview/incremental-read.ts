@@ -50,21 +50,6 @@ export interface SourceChanges {
   changed: Promise<{ ids: string[]; rows: SourceRow[] } | null>;
   /** Appointments: the window's rows by day, counted ahead once the count is below ours before the run (rows were deleted). */
   days: Promise<Map<string, number> | null>;
-  /** Then also ours by local date, as they were before the run. */
-  ourDays: Promise<Map<string, number> | null>;
-}
-
-/**
- * The location's dated records of the type by local date, as last committed: before the run, whose transaction writes
- * beside it (one run of a location at a time). The run adds what it moved (`ReplacedKeys.byDate`).
- */
-async function ourDaysBefore(input: RunInput, read: PlannedRead): Promise<Map<string, number>> {
-  const rows = await queryRows<{ day: string; rows: number }>(
-    input.db,
-    sql`select local_date::text as day, count(*)::int as rows from preview_records
-        where location_id = ${input.owner.locationId} and record_type = ${read.recordType} and local_date is not null group by 1`,
-  );
-  return new Map(rows.map((row) => [row.day, row.rows]));
 }
 
 const windowOf = (input: RunInput, read: PlannedRead) => ({ sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd });
@@ -124,17 +109,17 @@ function startSourceChanges(input: RunInput, read: PlannedRead, since: Since, si
   })();
   // Fewer rows than the location had before the run: rows were deleted, whatever the changes add, so the counts by day
   // that find them (rangesToCompare) run beside the changed rows' reading and replacing.
-  const deleted =
+  const days =
     read.resource === "appointments"
-      ? Promise.all([count, recordCountOf(input.db, input.owner.locationId, read.recordType)]).then(
-          ([theirs, before]) => theirs < before && !signal.aborted,
+      ? Promise.all([count, recordCountOf(input.db, input.owner.locationId, read.recordType)]).then(([theirs, before]) =>
+          theirs < before && !signal.aborted ? input.reader.countByDay("appointments", windowOf(input, read)) : null,
         )
-      : Promise.resolve(false);
-  const days = deleted.then((counted) => (counted ? input.reader.countByDay("appointments", windowOf(input, read)) : null));
-  const ourDays = deleted.then((counted) => (counted ? ourDaysBefore(input, read) : null));
+      : Promise.resolve(null);
   // Awaited by applySourceChanges; a run that fails first must not leave them unhandled.
-  for (const pending of [count, changed, days, ourDays]) pending.catch(() => {});
-  return { read, count, changed, days, ourDays };
+  count.catch(() => {});
+  changed.catch(() => {});
+  days.catch(() => {});
+  return { read, count, changed, days };
 }
 
 /**
@@ -153,7 +138,7 @@ export function readSourceAhead(input: RunInput, tracked: readonly PlannedRead[]
     if (stop.signal.aborted || started.has(read) || taken.has(read)) return;
     const changes = startSourceChanges(input, read, since, stop.signal);
     started.set(read, changes);
-    const settled = Promise.allSettled([changes.count, changes.changed, changes.days, changes.ourDays]);
+    const settled = Promise.allSettled([changes.count, changes.changed, changes.days]);
     inFlight.add(settled);
     void settled.then(() => inFlight.delete(settled));
   };
@@ -201,15 +186,12 @@ export async function applySourceChanges(
   const nextSeq = { value: last?.next ?? 0 };
   // The location's records of the type, kept up to date as ids are replaced: deleted source rows show in the count.
   let ours = await recordCountOf(tx, owner.locationId, read.recordType);
-  // What the replacements moved of our dated records, by local date (the counts by day compare after them).
-  const movedByDate = new Map<string, number>();
   let mapped = 0;
   const pending = new Set<string>();
 
   const replace = async (ids: string[], rows: SourceRow[]) => {
     const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq, check);
     ours += replaced.writtenRows - replaced.removedRows;
-    for (const [date, by] of replaced.byDate) movedByDate.set(date, (movedByDate.get(date) ?? 0) + by);
     await touchKeys(tx, owner.locationId, read.recordType, replaced);
     mapped += rows.length;
     await onProgress(mapped);
@@ -237,10 +219,7 @@ export async function applySourceChanges(
   // only on the days around those whose counts differ.
   const theirs = await changes.count;
   if (theirs !== ours) {
-    const ranges =
-      read.resource === "appointments"
-        ? await rangesToCompare(input, read, { ours, theirs }, { theirs: changes.days, ours: changes.ourDays }, movedByDate)
-        : null;
+    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, { ours, theirs }, changes.days) : null;
     if (ranges) for (const range of ranges) await compareIds(input, read, windowOfDays(input, read, range), add, range);
     else await compareIds(input, read, windowOf(input, read), add);
     await flush();
@@ -267,22 +246,21 @@ function isDate(day: string): boolean {
  * does not begin with one, days that do not add up to the counts, or a day at the edge of the calendar.
  */
 async function rangesToCompare(
+  tx: DatabaseTransaction,
   input: RunInput,
   read: PlannedRead,
   inAll: { ours: number; theirs: number },
-  countedAhead: { theirs: Promise<Map<string, number> | null>; ours: Promise<Map<string, number> | null> },
-  movedByDate: ReadonlyMap<string, number>,
+  countedAhead: Promise<Map<string, number> | null>,
 ): Promise<DateRange[] | null> {
   const [theirs, ours] = await Promise.all([
-    countedAhead.theirs.catch(() => null).then((days) => days ?? input.reader.countByDay("appointments", windowOf(input, read))),
+    countedAhead.catch(() => null).then((days) => days ?? input.reader.countByDay("appointments", windowOf(input, read))),
     // The dated ones, from the date index alone: the undated are what the location's count leaves.
-    countedAhead.ours.catch(() => null).then((days) => days ?? ourDaysBefore(input, read)),
+    queryRows<{ day: string; rows: number }>(
+      tx,
+      sql`select local_date::text as day, count(*)::int as rows from preview_records
+          where location_id = ${input.owner.locationId} and record_type = ${read.recordType} and local_date is not null group by 1`,
+    ).then((rows) => new Map(rows.map((row) => [row.day, row.rows]))),
   ]);
-  for (const [date, by] of movedByDate) {
-    const rows = (ours.get(date) ?? 0) + by;
-    if (rows) ours.set(date, rows);
-    else ours.delete(date);
-  }
   const sum = (counts: Map<string, number>) => [...counts.values()].reduce((total, rows) => total + rows, 0);
   // Days that do not add up to the counts compared: ours undated, or the source changed between its two counts (a
   // reader without a snapshot), which could hide a deleted row behind one added on its day.

@@ -99,8 +99,6 @@ export interface ReplacedKeys {
   writtenRows: number;
   /** Of records an earlier run wrote: a reference to these keys may have stopped (or started) resolving. */
   removedUsableKeys: string[];
-  /** What the dated records' count moved by on each local date (written +1, taken away −1). */
-  byDate: Map<string, number>;
 }
 
 /**
@@ -127,12 +125,11 @@ export async function replaceSourceIds(
     status: string;
     run_id: string;
     ref_contact: string | null;
-    local_date: string | null;
   }>(
     tx,
     sql`delete from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}
           and (record_key = any(${sql.param(ids)}::text[]) or (record_key is null and source_id = any(${sql.param(ids)}::text[])))
-        returning seq, source_id, record_key, status, run_id, ref_contact, local_date::text as local_date`,
+        returning seq, source_id, record_key, status, run_id, ref_contact`,
   );
   removing.catch(() => {});
   const { records, issues } = await mapInSlices(owner, read, rows, context);
@@ -162,17 +159,10 @@ export async function replaceSourceIds(
   const removedUsableKeys = removed
     .filter((row) => row.record_key !== null && row.run_id !== owner.runId && isSendable(row))
     .map((row) => row.record_key!);
-  const byDate = new Map<string, number>();
-  const move = (date: string | null, by: number) => {
-    if (date !== null) byDate.set(date, (byDate.get(date) ?? 0) + by);
-  };
-  for (const row of removed) move(row.local_date, -1);
-  for (const record of records) move(record.local_date, 1);
   return {
     keys: [...removed.map((row) => row.record_key), ...records.map((row) => row.record_key)],
     removedRows: removed.length,
     writtenRows: records.length,
     removedUsableKeys,
-    byDate,
   };
 }
