@@ -174,6 +174,13 @@ async function contentOf(locationId: string) {
   return { records: records.map((row) => JSON.stringify(row)).sort(), counts };
 }
 
+/** Asserts the location's preview holds what a full run over `rows` holds, in a location of its own. */
+async function expectAsFullRun(locationId: string, rows: SourceRows) {
+  const reference = await createLocation("full");
+  await run(reference, rows, { full: true });
+  expect(await contentOf(locationId)).toEqual(await contentOf(reference));
+}
+
 describe("an incremental preview", () => {
   it("holds exactly what a full run over the same source holds, after any sequence of source changes", async () => {
     await fc.assert(
@@ -216,9 +223,7 @@ describe("an incremental preview", () => {
     for (const [index, changes] of rounds.entries()) {
       for (const change of changes) apply(rows, change, new Date(Date.now() + index));
       await run(incremental, rows);
-      const reference = await createLocation("full");
-      await run(reference, rows, { full: true });
-      expect(await contentOf(incremental)).toEqual(await contentOf(reference));
+      await expectAsFullRun(incremental, rows);
     }
   });
 
@@ -233,9 +238,7 @@ describe("an incremental preview", () => {
     for (const [index, changes] of rounds.entries()) {
       for (const change of changes) apply(rows, change, new Date(Date.now() + index));
       await run(incremental, rows);
-      const reference = await createLocation("full");
-      await run(reference, rows, { full: true });
-      expect(await contentOf(incremental)).toEqual(await contentOf(reference));
+      await expectAsFullRun(incremental, rows);
     }
   });
 
@@ -292,12 +295,6 @@ describe("an incremental preview", () => {
       const [location] = await db.select().from(locations).where(eq(locations.id, locationId));
       const { windowStart, windowEnd } = planPreviewReads(location!, now).find((read) => read.resource === "appointments")!;
       return { windowStart, windowEnd };
-    }
-
-    async function expectAsFullRun(locationId: string, rows: SourceRows) {
-      const reference = await createLocation("full");
-      await run(reference, rows, { full: true });
-      expect(await contentOf(locationId)).toEqual(await contentOf(reference));
     }
 
     it("by comparing the ids of the days around the one it was on, not of the whole window", async () => {
