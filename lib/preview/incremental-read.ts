@@ -10,6 +10,7 @@ import { recordCountOf, setRecordCount } from "./preview-record-counts";
 import { touchKeys } from "./recheck-preview";
 import type { CheckReplaced } from "./incremental-checks";
 import { coalesceNearbyDates, nextDate, previousDate, type DateRange } from "@/lib/sync/plan/date-ranges";
+import { isLocalDate } from "@/lib/upstream/formats";
 
 /** Rows are read again if they changed up to this long before the base run read: a transaction may commit after it began. */
 const CHANGE_MARGIN_MS = 10 * 60 * 1000;
@@ -231,12 +232,6 @@ export async function applySourceChanges(
 /** Source queries that compare the ids of some days, at most: scattered deletions merge into this many ranges. */
 const DAY_RANGES_COMPARED = 8;
 
-/** A calendar date YYYY-MM-DD (Date.parse alone takes 2026-02-30 for March 2nd). */
-function isDate(day: string): boolean {
-  const time = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
-  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
-}
-
 /**
  * The days whose appointments are compared id by id: those where the source's count (by the day `starts_at` names)
  * differs from ours once the changed rows are replaced (by the local date the mapping gave), each with the day
@@ -267,7 +262,7 @@ async function rangesToCompare(
   if (sum(ours) !== inAll.ours || sum(theirs) !== inAll.theirs) return null;
   const differing: string[] = [];
   for (const day of new Set([...theirs.keys(), ...ours.keys()])) {
-    if (!isDate(day)) return null;
+    if (!isLocalDate(day)) return null;
     if ((theirs.get(day) ?? 0) === (ours.get(day) ?? 0)) continue;
     // The day before the first a date can have (0001-01-01) is none PostgreSQL takes, nor the one after 9999-12-31.
     if (day <= "0001-01-01" || day >= "9999-12-31") return null;
