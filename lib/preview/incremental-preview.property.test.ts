@@ -270,12 +270,12 @@ describe("an incremental preview", () => {
 
   describe("finds a deleted appointment", () => {
     /** Runs the location's next preview, noting each window whose appointment ids the run compared. */
-    async function runNotingComparedWindows(locationId: string, rows: SourceRows, countsByDay?: { calls: number }) {
+    async function runNotingComparedWindows(locationId: string, rows: SourceRows, countedByDay?: Window[]) {
       const reader = createArraySourceReader(rows);
-      const compared: { windowStart?: string | null; windowEnd?: string | null }[] = [];
+      const compared: Window[] = [];
       const countByDay = reader.countByDay.bind(reader);
       reader.countByDay = (resource, params) => {
-        if (countsByDay) countsByDay.calls += 1;
+        countedByDay?.push({ windowStart: params.windowStart, windowEnd: params.windowEnd });
         return countByDay(resource, params);
       };
       const readIds = reader.readIds.bind(reader);
@@ -290,6 +290,11 @@ describe("an incremental preview", () => {
       return compared;
     }
 
+    type Window = { windowStart?: string | null; windowEnd?: string | null };
+    /** The days of `days` whose appointments a window takes in. */
+    const daysIn = ({ windowStart, windowEnd }: Window, days: string[]) =>
+      days.filter((day) => (!windowStart || `${day} 00:00:00` >= windowStart) && (!windowEnd || `${day} 00:00:00` < windowEnd));
+
     /** The location's whole appointment window, as a run compares every id over it. */
     async function wholeWindowOf(locationId: string) {
       const [location] = await db.select().from(locations).where(eq(locations.id, locationId));
@@ -302,12 +307,14 @@ describe("an incremental preview", () => {
       const locationId = await createLocation("one deletion");
       await run(locationId, rows);
       rows.appointments = rows.appointments!.filter((row) => row.id !== "a3");
-      // Fewer rows than before the run: the days are counted once, as soon as that is known.
-      const countsByDay = { calls: 0 };
-      expect(await runNotingComparedWindows(locationId, rows, countsByDay)).toEqual([
+      // Fewer rows than before the run: the window is counted in pieces as soon as that is known, and only the piece
+      // that lost a3 and its neighbours are counted by day.
+      const countedByDay: Window[] = [];
+      expect(await runNotingComparedWindows(locationId, rows, countedByDay)).toEqual([
         { windowStart: "2026-04-11 00:00:00", windowEnd: "2026-04-14 00:00:00" },
       ]);
-      expect(countsByDay.calls).toBe(1);
+      expect(countedByDay).toHaveLength(1);
+      expect(daysIn(countedByDay[0]!, ["2026-03-13", "2026-04-12", "2026-05-15"])).toEqual(["2026-04-12"]);
       await expectAsFullRun(locationId, rows);
       expect(await sql`select 1 from preview_records where location_id = ${locationId} and source_id = 'a3'`).toHaveLength(0);
     });
@@ -319,12 +326,13 @@ describe("an incremental preview", () => {
       // a1 is on 2026-02-10, a4 on 2026-05-13; n1 comes on a1's day.
       rows.appointments = rows.appointments!.filter((row) => row.id !== "a1" && row.id !== "a4");
       rows.appointments.push(appointment("n1", "cu2", "2026-02-10", { updated_at: new Date() }));
-      const countsByDay = { calls: 0 };
-      expect(await runNotingComparedWindows(locationId, rows, countsByDay)).toEqual([
+      const countedByDay: Window[] = [];
+      expect(await runNotingComparedWindows(locationId, rows, countedByDay)).toEqual([
         { windowStart: "2026-02-09 00:00:00", windowEnd: "2026-02-12 00:00:00" },
         { windowStart: "2026-05-12 00:00:00", windowEnd: "2026-05-15 00:00:00" },
       ]);
-      expect(countsByDay.calls).toBe(1);
+      // One count by day around each deletion, neither over the months between them.
+      expect(countedByDay.map((window) => daysIn(window, ["2026-02-10", "2026-04-12", "2026-05-13"]))).toEqual([["2026-02-10"], ["2026-05-13"]]);
       await expectAsFullRun(locationId, rows);
     });
 
@@ -392,6 +400,39 @@ describe("an incremental preview", () => {
       await run(reference[0]!.id, rows, { full: true });
       expect(await contentOf(location!.id)).toEqual(await contentOf(reference[0]!.id));
       expect(await sql`select 1 from preview_records where location_id = ${location!.id} and source_id = 'apia-3'`).toHaveLength(0);
+    });
+
+    it("deleted in a piece of the window that a visit moved across the skipped day left as many rows as before: found through the piece after it", async () => {
+      // Our dates span 2011-12-20…2013-11-20 (702 days): the window's first cut is at 2011-12-31 (20 + round(702 / 64)).
+      // apia-1 (2011-12-30) is counted by the source before that cut, by us after it.
+      const rows: SourceRows = {
+        ...baseSource(),
+        appointments: [
+          appointment("gone", "cu1", "2011-12-20"),
+          appointment("apia-1", "cu2", "2011-12-30"),
+          appointment("later", "cu3", "2013-11-20"),
+        ],
+      };
+      const [location] = await db
+        .insert(locations)
+        .values({ name: "apia piece", timeZone: "Pacific/Apia", country: "WS", sourceKey: "array" })
+        .returning();
+      await run(location!.id, rows);
+      rows.appointments = rows.appointments!.filter((row) => row.id !== "gone");
+      // The first piece has one row on either side (apia-1 in the source, "gone" in ours); the second has ours of apia-1.
+      const countedByDay: Window[] = [];
+      expect(await runNotingComparedWindows(location!.id, rows, countedByDay)).toEqual([
+        { windowStart: "2011-12-19 00:00:00", windowEnd: "2011-12-22 00:00:00" },
+        { windowStart: "2011-12-29 00:00:00", windowEnd: "2012-01-02 00:00:00" },
+      ]);
+      expect(countedByDay).toHaveLength(1);
+      expect(await sql`select 1 from preview_records where location_id = ${location!.id} and source_id = 'gone'`).toHaveLength(0);
+      const reference = await db
+        .insert(locations)
+        .values({ name: "apia piece full", timeZone: "Pacific/Apia", country: "WS", sourceKey: "array" })
+        .returning();
+      await run(reference[0]!.id, rows, { full: true });
+      expect(await contentOf(location!.id)).toEqual(await contentOf(reference[0]!.id));
     });
   });
 

@@ -9,8 +9,8 @@ import type { PlannedRead } from "./preview-plan";
 import { recordCountOf, setRecordCount } from "./preview-record-counts";
 import { touchKeys } from "./recheck-preview";
 import type { CheckReplaced } from "./incremental-checks";
-import { coalesceNearbyDates, nextDate, previousDate, type DateRange } from "@/lib/sync/plan/date-ranges";
-import { isLocalDate } from "@/lib/upstream/formats";
+import type { DateRange } from "@/lib/sync/plan/date-ranges";
+import { countSourcePieces, rangesToCompare, windowOfDays, type PieceCounts } from "./deleted-appointment-days";
 
 /** Rows are read again if they changed up to this long before the base run read: a transaction may commit after it began. */
 const CHANGE_MARGIN_MS = 10 * 60 * 1000;
@@ -49,8 +49,8 @@ export interface SourceChanges {
   read: PlannedRead;
   count: Promise<number>;
   changed: Promise<{ ids: string[]; rows: SourceRow[] } | null>;
-  /** Appointments: the window's rows by day, counted ahead once the count is below ours before the run (rows were deleted). */
-  days: Promise<Map<string, number> | null>;
+  /** Appointments: the window's rows by piece, counted ahead once the count is below ours before the run (rows were deleted). */
+  pieces: Promise<PieceCounts | null>;
 }
 
 const windowOf = (input: RunInput, read: PlannedRead) => ({ sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd });
@@ -108,19 +108,19 @@ function startSourceChanges(input: RunInput, read: PlannedRead, since: Since, si
     const all = [...ids];
     return { ids: all, rows: all.length ? await readRows(input, read, all) : [] };
   })();
-  // Fewer rows than the location had before the run: rows were deleted, whatever the changes add, so the counts by day
-  // that find them (rangesToCompare) run beside the changed rows' reading and replacing.
-  const days =
+  // Fewer rows than the location had before the run: rows were deleted, whatever the changes add, so the counts by
+  // piece that find them (rangesToCompare) run beside the changed rows' reading and replacing.
+  const pieces =
     read.resource === "appointments"
       ? Promise.all([count, recordCountOf(input.db, input.owner.locationId, read.recordType)]).then(([theirs, before]) =>
-          theirs < before && !signal.aborted ? input.reader.countByDay("appointments", windowOf(input, read)) : null,
+          theirs < before && !signal.aborted ? countSourcePieces(input, read) : null,
         )
       : Promise.resolve(null);
   // Awaited by applySourceChanges; a run that fails first must not leave them unhandled.
   count.catch(() => {});
   changed.catch(() => {});
-  days.catch(() => {});
-  return { read, count, changed, days };
+  pieces.catch(() => {});
+  return { read, count, changed, pieces };
 }
 
 /**
@@ -139,7 +139,7 @@ export function readSourceAhead(input: RunInput, tracked: readonly PlannedRead[]
     if (stop.signal.aborted || started.has(read) || taken.has(read)) return;
     const changes = startSourceChanges(input, read, since, stop.signal);
     started.set(read, changes);
-    const settled = Promise.allSettled([changes.count, changes.changed, changes.days]);
+    const settled = Promise.allSettled([changes.count, changes.changed, changes.pieces]);
     inFlight.add(settled);
     void settled.then(() => inFlight.delete(settled));
   };
@@ -220,67 +220,13 @@ export async function applySourceChanges(
   // only on the days around those whose counts differ.
   const theirs = await changes.count;
   if (theirs !== ours) {
-    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, { ours, theirs }, changes.days) : null;
+    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, { ours, theirs }, changes.pieces) : null;
     if (ranges) for (const range of ranges) await compareIds(input, read, windowOfDays(input, read, range), add, range);
     else await compareIds(input, read, windowOf(input, read), add);
     await flush();
   }
   await setRecordCount(tx, owner.locationId, read.recordType, ours);
   return mapped;
-}
-
-/** Source queries that compare the ids of some days, at most: scattered deletions merge into this many ranges. */
-const DAY_RANGES_COMPARED = 8;
-
-/**
- * The days whose appointments are compared id by id: those where the source's count (by the day `starts_at` names)
- * differs from ours once the changed rows are replaced (by the local date the mapping gave), each with the day
- * before and after, merged into a few ranges. The mapping moves a time only within a day or across one midnight (a
- * time a clock change skipped), so a row counted on a neighbouring day on one side cannot hide a deleted one. Null
- * (compare every id) when the days cannot be matched: a record of ours without a date, a source row whose `starts_at`
- * does not begin with one, days that do not add up to the counts, or a day at the edge of the calendar.
- */
-async function rangesToCompare(
-  tx: DatabaseTransaction,
-  input: RunInput,
-  read: PlannedRead,
-  inAll: { ours: number; theirs: number },
-  countedAhead: Promise<Map<string, number> | null>,
-): Promise<DateRange[] | null> {
-  const [theirs, ours] = await Promise.all([
-    countedAhead.catch(() => null).then((days) => days ?? input.reader.countByDay("appointments", windowOf(input, read))),
-    // The dated ones, from the date index alone: the undated are what the location's count leaves.
-    queryRows<{ day: string; rows: number }>(
-      tx,
-      sql`select local_date::text as day, count(*)::int as rows from preview_records
-          where location_id = ${input.owner.locationId} and record_type = ${read.recordType} and local_date is not null group by 1`,
-    ).then((rows) => new Map(rows.map((row) => [row.day, row.rows]))),
-  ]);
-  const sum = (counts: Map<string, number>) => [...counts.values()].reduce((total, rows) => total + rows, 0);
-  // Days that do not add up to the counts compared: ours undated, or the source changed between its two counts (a
-  // reader without a snapshot), which could hide a deleted row behind one added on its day.
-  if (sum(ours) !== inAll.ours || sum(theirs) !== inAll.theirs) return null;
-  const differing: string[] = [];
-  for (const day of new Set([...theirs.keys(), ...ours.keys()])) {
-    if (!isLocalDate(day)) return null;
-    if ((theirs.get(day) ?? 0) === (ours.get(day) ?? 0)) continue;
-    // The day before the first a date can have (0001-01-01) is none PostgreSQL takes, nor the one after 9999-12-31.
-    if (day <= "0001-01-01" || day >= "9999-12-31") return null;
-    differing.push(day);
-  }
-  const aroundEach = differing.flatMap((day) => [previousDate(day), day, nextDate(day)]);
-  return coalesceNearbyDates(aroundEach, { maxGapDays: 0, maxRanges: DAY_RANGES_COMPARED });
-}
-
-/** The read's window narrowed to the appointments that start on the days of `range`. */
-function windowOfDays(input: RunInput, read: PlannedRead, range: DateRange) {
-  const start = `${range.startDate} 00:00:00`;
-  const end = `${nextDate(range.endDate)} 00:00:00`;
-  return {
-    sourceKey: input.sourceKey,
-    windowStart: read.windowStart !== null && read.windowStart > start ? read.windowStart : start,
-    windowEnd: read.windowEnd !== null && read.windowEnd < end ? read.windowEnd : end,
-  };
 }
 
 /**
