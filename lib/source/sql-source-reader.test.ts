@@ -294,18 +294,24 @@ describe("createSqlSourceReader", () => {
   // read's next FETCH ran in the other reader's session and read its rows (a month's import carrying another month's
   // appointments), and its ROLLBACK ended the other reader's transaction.
   it("fails a read whose connection was ended between batches; the reader that gets the connection next reads its own rows", async () => {
-    const one = createSqlSourceReader({ url: testDb.url, maxConnections: 1 });
+    let closedSeen = () => {};
+    const closed = new Promise<void>((resolve) => (closedSeen = resolve));
+    const one = createSqlSourceReader({ url: testDb.url, maxConnections: 1, onConnectionClosed: () => closedSeen() });
     try {
       const first = one.read("customers", { sourceKey: salon! }, { batchSize: 5 })[Symbol.asyncIterator]();
       expect((await first.next()).done).toBe(false);
-      const [held] = await testDb.sql<{ pid: number }[]>`
-        select pid from pg_stat_activity where application_name = 'location-sync-source' and state = 'idle in transaction'`;
-      await testDb.sql`select pg_terminate_backend(${held!.pid})`;
+      // Once the batch fetched ahead has arrived: its FETCH may still be running as the first batch is taken.
+      let held: { pid: number } | undefined;
+      while (!held) {
+        [held] = await testDb.sql<{ pid: number }[]>`
+          select pid from pg_stat_activity where application_name = 'location-sync-source' and state = 'idle in transaction'`;
+        if (!held) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await testDb.sql`select pg_terminate_backend(${held.pid})`;
       // Until the reader has seen its connection close: a reservation waiting in postgres.js's queue then is never
-      // answered (porsager/postgres#1195).
-      while ((await testDb.sql`select 1 from pg_stat_activity where pid = ${held!.pid}`).length)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // answered (porsager/postgres#1195), and a statement sent before then meets the source's FATAL error (a fixed
+      // wait once fell short on a loaded machine).
+      await closed;
       const second = one.read("customers", { sourceKey: neighbour! }, { batchSize: 5 })[Symbol.asyncIterator]();
       const secondRows = [...((await second.next()).value as CustomerRowLike[])];
       // The batch fetched before the connection ended (the reader fetches one ahead) is the read's own; the next fails.

@@ -16,6 +16,8 @@ export interface SqlSourceReaderOptions {
   maxConnections?: number;
   /** Longest one statement may run on the source before it stops it (SOURCE_STATEMENT_TIMEOUT_SECONDS); default none. */
   statementTimeoutSeconds?: number;
+  /** Called once the reader has seen one of its connections close (postgres.js's `onclose`). */
+  onConnectionClosed?: () => void;
 }
 
 export const defaultBatchSize = 2000;
@@ -27,6 +29,7 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
   const sql = postgres(options.url, {
     max: options.maxConnections ?? 2,
     onnotice: () => {},
+    onclose: () => options.onConnectionClosed?.(),
     // Set for the source's connections as they open: a FETCH of a cursor is a statement too.
     connection: connectionOptions,
   });
