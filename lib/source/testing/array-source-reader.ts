@@ -9,8 +9,9 @@ export type SourceRows = { [R in SourceResource]?: SourceRowOf[R][] };
  * reader has its own tests against PostgreSQL). Windows are applied like the SQL files do.
  */
 export function createArraySourceReader(rows: SourceRows): SourceReader & { rows: SourceRows } {
+  // A row without a start time is in no window, as in the SQL files (`starts_at >= coalesce(:window_start, '-infinity')`).
   const inWindow = (startsAt: string | null, start?: string | null, end?: string | null) =>
-    startsAt === null || ((!start || startsAt >= start) && (!end || startsAt < end));
+    startsAt !== null && (!start || startsAt >= start) && (!end || startsAt < end);
   const windowed = (resource: SourceResource, params: SourceReadParams) =>
     ((rows[resource] ?? []) as SourceRowOf[SourceResource][]).filter(
       (row) => !("starts_at" in row) || inWindow(row.starts_at, params.windowStart, params.windowEnd),
