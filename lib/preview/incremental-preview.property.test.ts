@@ -268,6 +268,52 @@ describe("an incremental preview", () => {
     expect((await run(locationId, rows)).mode).toBe("full");
   });
 
+  it("finds a deleted customer among the ids that end like it, every spelling of an id counted under one end", async () => {
+    const rows = baseSource();
+    // " du3 " and "eu3" end like cu3; cu4 and cu5 do not.
+    rows.customers!.push(customer(" du3 "), customer("eu3"));
+    const locationId = await createLocation("deleted customer");
+    await run(locationId, rows);
+    rows.customers = rows.customers!.filter((row) => row.id !== "cu3");
+    const reader = createArraySourceReader(rows);
+    const compared: { idEnds?: readonly string[]; ids: string[] }[] = [];
+    const readIds = reader.readIds.bind(reader);
+    reader.readIds = async function* (resource, params, options) {
+      const entry = { idEnds: options?.idEnds, ids: [] as string[] };
+      if (resource === "customers") compared.push(entry);
+      for await (const batch of readIds(resource, params, options)) {
+        entry.ids.push(...batch.map((id) => id.id));
+        yield batch;
+      }
+    };
+    const [created] = await db.insert(previewRuns).values({ locationId }).returning();
+    await computePreview(systemContext(testDb.db), { runId: created!.id, reader, now });
+    expect(compared).toEqual([{ idEnds: ["u3"], ids: [" du3 ", "eu3"] }]);
+    expect(await sql`select 1 from preview_records where location_id = ${locationId} and source_id = 'cu3'`).toHaveLength(0);
+    await expectAsFullRun(locationId, rows);
+  });
+
+  it("finds a deleted customer by comparing every id when the source cannot count by id end", async () => {
+    const rows = baseSource();
+    const locationId = await createLocation("deleted customer, no id ends");
+    await run(locationId, rows);
+    rows.customers = rows.customers!.filter((row) => row.id !== "cu3");
+    const reader = createArraySourceReader(rows);
+    reader.countByIdEnd = async () => {
+      throw new Error('character with byte sequence 0xe3 0x80 0x80 in encoding "UTF8" has no equivalent in encoding "LATIN1"');
+    };
+    const compared: (readonly string[] | undefined)[] = [];
+    const readIds = reader.readIds.bind(reader);
+    reader.readIds = (resource, params, options) => {
+      if (resource === "customers") compared.push(options?.idEnds);
+      return readIds(resource, params, options);
+    };
+    const [created] = await db.insert(previewRuns).values({ locationId }).returning();
+    await computePreview(systemContext(testDb.db), { runId: created!.id, reader, now });
+    expect(compared).toEqual([undefined]);
+    await expectAsFullRun(locationId, rows);
+  });
+
   describe("finds a deleted appointment", () => {
     /** Runs the location's next preview, noting each window whose appointment ids the run compared. */
     async function runNotingComparedWindows(locationId: string, rows: SourceRows, countedByDay?: Window[]) {

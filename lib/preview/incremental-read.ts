@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DatabaseTransaction } from "@/db/client";
 import { cursorRows, queryRows } from "@/db/raw-sql";
 import { normaliseIdentifier } from "@/lib/mapping/normalisers/identifier";
-import { trackedResources, type SourceIdCount, type TrackedResource } from "@/lib/source/source-reader";
+import { idWhiteSpace, trackedResources, type SourceIdCount, type TrackedResource } from "@/lib/source/source-reader";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import { replaceSourceIds, type RunInput } from "./map-source-rows";
 import type { PlannedRead } from "./preview-plan";
@@ -11,6 +11,7 @@ import { touchKeys } from "./recheck-preview";
 import type { CheckReplaced } from "./incremental-checks";
 import type { DateRange } from "@/lib/sync/plan/date-ranges";
 import { countSourcePieces, rangesToCompare, windowOfDays, type PieceCounts } from "./deleted-appointment-days";
+import { idEndsToCompare } from "./deleted-id-ends";
 
 /** Rows are read again if they changed up to this long before the base run read: a transaction may commit after it began. */
 const CHANGE_MARGIN_MS = 10 * 60 * 1000;
@@ -220,9 +221,11 @@ export async function applySourceChanges(
   // only on the days around those whose counts differ.
   const theirs = await changes.count;
   if (theirs !== ours) {
-    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, { ours, theirs }, changes.pieces) : null;
-    if (ranges) for (const range of ranges) await compareIds(input, read, windowOfDays(input, read, range), add, range);
-    else await compareIds(input, read, windowOf(input, read), add);
+    const inAll = { ours, theirs };
+    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, inAll, changes.pieces) : null;
+    const idEnds = read.resource === "appointments" ? null : await idEndsToCompare(tx, input, read, inAll);
+    if (ranges) for (const range of ranges) await compareIds(input, read, windowOfDays(input, read, range), add, { days: range });
+    else await compareIds(input, read, windowOf(input, read), add, idEnds ? { idEnds } : {});
     await flush();
   }
   await setRecordCount(tx, owner.locationId, read.recordType, ours);
@@ -232,20 +235,23 @@ export async function applySourceChanges(
 /**
  * Merges the source's (id, rows) with ours, both in byte order, and marks every id that differs for re-reading.
  * Ours are read as last committed (a cursor beside the run's transaction): an id this run already replaced may be
- * marked again, which re-reads it once more and changes nothing.
+ * marked again, which re-reads it once more and changes nothing. `scope`: only ours of these days (the window names
+ * the source's), or only the ids with these ends on both sides (idEndOf).
  */
 async function compareIds(
   input: RunInput,
   read: PlannedRead,
   window: { sourceKey: string; windowStart: string | null; windowEnd: string | null },
   add: (ids: readonly string[]) => Promise<void>,
-  days?: DateRange,
+  scope: { days?: DateRange; idEnds?: readonly string[] },
 ): Promise<void> {
+  const { days, idEnds } = scope;
   const onDays = days ? sql` and local_date between ${days.startDate} and ${days.endDate}` : sql``;
+  const withEnds = idEnds ? sql` and right(btrim(source_id, ${idWhiteSpace}), 2) = any(${sql.param([...idEnds])}::text[])` : sql``;
   const ours = cursorRows<SourceIdCount>(
     input.db,
     sql`select source_id as id, count(*)::int as rows from preview_records
-        where location_id = ${input.owner.locationId} and record_type = ${read.recordType}${onDays}
+        where location_id = ${input.owner.locationId} and record_type = ${read.recordType}${onDays}${withEnds}
         group by source_id order by source_id collate "C"`,
     OUR_IDS_PER_BATCH,
   )[Symbol.asyncIterator]();
@@ -262,7 +268,7 @@ async function compareIds(
   };
   try {
     let mine = await nextOurs();
-    for await (const theirsBatch of input.reader.readIds(read.resource, window, { batchSize: input.batchSize })) {
+    for await (const theirsBatch of input.reader.readIds(read.resource, window, { batchSize: input.batchSize, idEnds })) {
       await input.checkpoint?.();
       for (const theirs of theirsBatch) {
         while (mine && byteOrder(mine.id, theirs.id) < 0) {

@@ -35,8 +35,17 @@ export interface SourceReader {
   ): AsyncIterable<SourceRowOf[R][]>;
   /** How many rows a read would return. */
   count(resource: SourceResource, params: SourceReadParams): Promise<number>;
-  /** The distinct ids a read would return with how many rows carry each, in byte order of the id ("C" collation), in batches. */
-  readIds(resource: SourceResource, params: SourceReadParams, options?: { batchSize?: number }): AsyncIterable<SourceIdCount[]>;
+  /**
+   * The distinct ids a read would return with how many rows carry each, in byte order of the id ("C" collation), in
+   * batches. `idEnds`: only the rows whose id ends so (idEndOf).
+   */
+  readIds(
+    resource: SourceResource,
+    params: SourceReadParams,
+    options?: { batchSize?: number; idEnds?: readonly string[] },
+  ): AsyncIterable<SourceIdCount[]>;
+  /** How many rows a read would return per end of their id (idEndOf; "" for a row without one), in one query. */
+  countByIdEnd(resource: SourceResource, params: SourceReadParams): Promise<Map<string, number>>;
   /**
    * Ids that may name more than one row once trimmed: every id, with all white space taken out, that more than one
    * row carries. A superset of the real repeats (few, usually none), so duplicate checks need not remember every key.
@@ -97,6 +106,7 @@ export function readerStoppedBy(reader: SourceReader, signal: AbortSignal): Sour
     readIds: (resource, params, options) => batches(reader.readIds(resource, params, options)),
     count: checked((resource, params) => reader.count(resource, params)),
     countByDay: checked((resource, params) => reader.countByDay(resource, params)),
+    countByIdEnd: checked((resource, params) => reader.countByIdEnd(resource, params)),
     repeatedIds: checked((resource, params) => reader.repeatedIds(resource, params)),
     earliestStart: checked((resource, params) => reader.earliestStart(resource, params)),
     clock: checked(() => reader.clock()),
@@ -108,3 +118,16 @@ export function readerStoppedBy(reader: SourceReader, signal: AbortSignal): Sour
 
 /** An id as repeatedIds compares it: without any white space. */
 export const withoutWhiteSpace = (id: string) => id.replace(/\s/g, "");
+
+/**
+ * The white space JavaScript's trim() takes off an id (the mapping trims ids: lib/mapping/normalisers/identifier.ts),
+ * as one string for SQL's btrim(): an id's end (idEndOf) is the same for every spelling of it.
+ */
+export const idWhiteSpace =
+  "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
+
+/**
+ * The last two characters (code points) of an id once trimmed: what deleted customers and vehicles are looked for by.
+ * SQL spells it `right(btrim(id, <idWhiteSpace>), 2)`, on the source and in our database alike.
+ */
+export const idEndOf = (id: string): string => [...id.trim()].slice(-2).join("");

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -5,9 +6,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { generateDemoSource } from "./demo/generate-demo-source";
 import { sourceColumns } from "./source-columns";
-import type { SourceReader, SourceReadParams } from "./source-reader";
+import { idEndOf, type SourceReader, type SourceReadParams } from "./source-reader";
 import { sourceResources, type SourceResource, type SourceRowOf } from "./source-rows";
 import { createSqlSourceReader, sourceReaderFromEnvironment } from "./sql-source-reader";
+import { createArraySourceReader } from "./testing/array-source-reader";
+import { sourceCustomer } from "./testing/source-row-factories";
 import { startDroppingRelay } from "./testing/dropping-relay";
 
 const testDb = await useTestDatabase();
@@ -36,6 +39,15 @@ async function readerWithFile(resource: SourceResource, text: string) {
 }
 
 type CustomerRowLike = SourceRowOf["customers"];
+
+/** A customers file of these ids (for source key "k"), every other column null. */
+function customersOf(ids: (string | null)[]): string {
+  const values = ids.map((id, index) => `(${id === null ? "null" : `'${id}'`}, ${index})`).join(", ");
+  return `select v.id, null::text as first_name, null::text as last_name, null::text as email, null::boolean as email_opt_in,
+       null::boolean as sms_opt_in, null::text as address_line_1, null::text as address_line_2, null::text as city,
+       null::text as postal_code, null::text as phone, null::text as birthdate, null::text as gender, null::boolean as member,
+       now() as updated_at from (values ${values}) as v(id, position) where :source_key = 'k' order by v.position`;
+}
 
 /** Snapshot holders of this database still inside their transaction. */
 const snapshotTransactions = async () =>
@@ -235,6 +247,64 @@ describe("createSqlSourceReader", () => {
     expect(ids.find((entry) => entry.id === duplicated)).toEqual({ id: duplicated, rows: 2 });
     expect(ids.reduce((sum, entry) => sum + entry.rows, 0)).toBe(all.length);
     expect(await reader.querySignature()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("counts rows by the end of their trimmed id, as idEndOf names it, and lists only the ids with some ends", async () => {
+    // Every spelling of cu12 ends in "12"; an emoji is one character; a row without an id is counted under "".
+    const ids = [" cu12 ", "cu12", "\u3000cu12\t", "ab\u00a0", "x", "😀q😀", null, "a b c"];
+    const { reader: crafted } = await readerWithFile("customers", customersOf(ids));
+    try {
+      const expected = new Map<string, number>();
+      for (const id of ids) expected.set(idEndOf(id ?? ""), (expected.get(idEndOf(id ?? "")) ?? 0) + 1);
+      expect(expected).toEqual(
+        new Map([
+          ["12", 3],
+          ["ab", 1],
+          ["x", 1],
+          ["q😀", 1],
+          ["", 1],
+          [" c", 1],
+        ]),
+      );
+      expect(await crafted.countByIdEnd("customers", { sourceKey: "k" })).toEqual(expected);
+      const listed: { id: string; rows: number }[] = [];
+      for await (const batch of crafted.readIds("customers", { sourceKey: "k" }, { idEnds: ["12", " c"] })) listed.push(...batch);
+      expect(listed).toEqual(
+        [
+          { id: "\u3000cu12\t", rows: 1 },
+          { id: " cu12 ", rows: 1 },
+          { id: "a b c", rows: 1 },
+          { id: "cu12", rows: 1 },
+        ].sort((first, second) => Buffer.compare(Buffer.from(first.id), Buffer.from(second.id))),
+      );
+      // The test reader counts and lists the same.
+      const inMemory = createArraySourceReader({
+        customers: ids.map((id) => ({ ...sourceCustomer("placeholder"), id }) as SourceRowOf["customers"]),
+      });
+      expect(await inMemory.countByIdEnd("customers", { sourceKey: "k" })).toEqual(expected);
+      const listedInMemory: { id: string; rows: number }[] = [];
+      for await (const batch of inMemory.readIds("customers", { sourceKey: "k" }, { idEnds: ["12", " c"] })) listedInMemory.push(...batch);
+      expect(listedInMemory).toEqual(listed);
+    } finally {
+      await crafted.close();
+    }
+  });
+
+  it("cannot count by id end on a source whose encoding lacks the white space trimmed (LATIN1): it says so instead of counting wrongly", async () => {
+    const name = `reader_latin1_${randomBytes(4).toString("hex")}`;
+    await testDb.sql.unsafe(`create database ${name} encoding 'LATIN1' lc_collate 'C' lc_ctype 'C' template template0`);
+    const url = new URL(testDb.url);
+    url.pathname = `/${name}`;
+    const directory = await mkdtemp(path.join(tmpdir(), "source-sql-"));
+    await writeFile(path.join(directory, "customers.sql"), customersOf(["cu1", "cu2"]));
+    const latin1 = createSqlSourceReader({ url: url.toString(), sqlDirectory: directory });
+    try {
+      expect(await latin1.count("customers", { sourceKey: "k" })).toBe(2);
+      await expect(latin1.countByIdEnd("customers", { sourceKey: "k" })).rejects.toThrow(/LATIN1/);
+    } finally {
+      await latin1.close();
+      await testDb.sql.unsafe(`drop database ${name} with (force)`);
+    }
   });
 
   it("counts and groups a file's rows without its ORDER BY, but not where the order chooses them (DISTINCT ON)", async () => {

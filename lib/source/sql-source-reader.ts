@@ -4,7 +4,7 @@ import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { getConfig } from "@/lib/config/config";
 import { compareColumns } from "./source-columns";
 import { defaultSqlDirectory, loadSourceQuery, parameterValues, SourceQueryError, type SourceQuery, type SourceQueryName } from "./source-queries";
-import type { SourceIdCount, SourceReadParams, SourceReader, SourceRowFilter } from "./source-reader";
+import { idWhiteSpace, type SourceIdCount, type SourceReadParams, type SourceReader, type SourceRowFilter } from "./source-reader";
 import { sourceResources, type SourceResource, type SourceRowOf } from "./source-rows";
 
 export interface SqlSourceReaderOptions {
@@ -82,11 +82,22 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
 
       async *readIds(resource, params, readOptions) {
         const batchSize = checkedBatchSize(readOptions?.batchSize);
+        const idEnds = readOptions?.idEnds;
         yield* readBatches<SourceIdCount>(sql, beginOf(snapshot), signal, resource, queryOf(resource), params, batchSize, (query, values) => ({
           text: `select source_rows.id::text as id, count(*)::int as rows from (${bareUnordered(query)}) as source_rows
-               where source_rows.id is not null group by source_rows.id::text order by source_rows.id::text collate "C"`,
-          values,
+               where source_rows.id is not null${idEnds ? ` and ${idEndSql("source_rows.id::text")} = any($${values.length + 1}::text[])` : ""}
+               group by source_rows.id::text order by source_rows.id::text collate "C"`,
+          values: idEnds ? [...values, [...idEnds]] : values,
         }));
+      },
+
+      async countByIdEnd(resource, params) {
+        const rows = await aggregate(
+          resource,
+          params,
+          (rows) => `select ${idEndSql("coalesce(source_rows.id::text, '')")} as id_end, count(*)::int as rows from ${rows} group by 1`,
+        );
+        return new Map(rows.map((row) => [String(row.id_end), Number(row.rows)]));
       },
 
       async earliestStart(resource, params) {
@@ -158,6 +169,9 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
   };
   return readerWith(undefined);
 }
+
+/** idEndOf in SQL, of a text expression: idWhiteSpace is a constant without quotes, spelled out in the statement. */
+const idEndSql = (id: string) => `right(btrim(${id}, '${idWhiteSpace}'), 2)`;
 
 /** How a read's transaction begins: read-only, and inside the session's snapshot when it has one (the id is checked). */
 function beginOf(snapshot: string | undefined): string[] {

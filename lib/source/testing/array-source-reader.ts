@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { withoutWhiteSpace, type SourceReadParams, type SourceReader } from "../source-reader";
+import { idEndOf, withoutWhiteSpace, type SourceReadParams, type SourceReader } from "../source-reader";
 import type { SourceResource, SourceRowOf } from "../source-rows";
 
 export type SourceRows = { [R in SourceResource]?: SourceRowOf[R][] };
@@ -45,11 +45,20 @@ export function createArraySourceReader(rows: SourceRows): SourceReader & { rows
     async *readIds(resource, params, options) {
       const counts = new Map<string, number>();
       for (const row of windowed(resource, params))
-        if ("id" in row && row.id !== null) counts.set(String(row.id), (counts.get(String(row.id)) ?? 0) + 1);
+        if ("id" in row && row.id !== null && (!options?.idEnds || options.idEnds.includes(idEndOf(String(row.id)))))
+          counts.set(String(row.id), (counts.get(String(row.id)) ?? 0) + 1);
       const ids = [...counts].map(([id, rows]) => ({ id, rows }));
       ids.sort((first, second) => Buffer.compare(Buffer.from(first.id), Buffer.from(second.id)));
       const size = options?.batchSize ?? 2000;
       for (let start = 0; start < ids.length; start += size) yield ids.slice(start, start + size);
+    },
+    async countByIdEnd(resource, params) {
+      const ends = new Map<string, number>();
+      for (const row of windowed(resource, params)) {
+        const end = idEndOf("id" in row && row.id !== null ? String(row.id) : "");
+        ends.set(end, (ends.get(end) ?? 0) + 1);
+      }
+      return ends;
     },
     async earliestStart(resource, params) {
       const starts = windowed(resource, params)
