@@ -218,7 +218,7 @@ export async function applySourceChanges(
   }
 
   // Deleted rows leave no trace but the count: only when it differs are the ids compared one by one, an appointment's
-  // only on the days around those whose counts differ.
+  // only on the days around those whose counts differ, a customer's or vehicle's only among the ids ending alike.
   const theirs = await changes.count;
   if (theirs !== ours) {
     const inAll = { ours, theirs };

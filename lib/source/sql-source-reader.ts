@@ -95,8 +95,13 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
         const rows = await aggregate(
           resource,
           params,
-          (rows) => `select ${idEndSql("coalesce(source_rows.id::text, '')")} as id_end, count(*)::int as rows from ${rows} group by 1`,
+          (rows) => `select ${idEndSql("coalesce(source_rows.id::text, '')")} as id_end, count(*)::int as rows,
+                       current_setting('server_encoding') as encoding from ${rows} group by 1`,
         );
+        // Elsewhere an id's characters are not the ones our UTF-8 database counts (SQL_ASCII's are bytes): ends that
+        // differ between the two sides could hide a deleted row.
+        const encoding = rows.find((row) => row.encoding !== "UTF8")?.encoding;
+        if (encoding) throw new Error(`ids are counted by their end only on a UTF8 source, not ${String(encoding)}`);
         return new Map(rows.map((row) => [String(row.id_end), Number(row.rows)]));
       },
 
