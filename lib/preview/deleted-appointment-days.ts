@@ -3,6 +3,7 @@ import type { DatabaseTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { coalesceNearbyDates, nextDate, previousDate, type DateRange } from "@/lib/sync/plan/date-ranges";
 import { isLocalDate } from "@/lib/upstream/formats";
+import { totalOf } from "./count-maps";
 import type { RunInput } from "./map-source-rows";
 import type { PlannedRead } from "./preview-plan";
 
@@ -78,8 +79,6 @@ function pieceOf(cuts: string[], day: string): number {
   return low;
 }
 
-const sum = (counts: Iterable<number>) => [...counts].reduce((total, rows) => total + rows, 0);
-
 /**
  * The days whose appointments are compared id by id, found in two steps: the pieces (PieceCounts) whose source count
  * differs from ours once the changed rows are replaced, and the pieces either side of them, are counted by day (the
@@ -109,7 +108,7 @@ export async function rangesToCompare(
           where location_id = ${input.owner.locationId} and record_type = ${read.recordType} and local_date is not null group by local_date`,
     ).then((rows) => new Map(rows.map((row) => [row.day, row.rows]))),
   ]);
-  if (sum(ours.values()) !== inAll.ours || sum(pieces.rows) !== inAll.theirs) return null;
+  if (totalOf(ours.values()) !== inAll.ours || totalOf(pieces.rows) !== inAll.theirs) return null;
   const oursByPiece = pieces.rows.map(() => 0);
   for (const [day, rows] of ours) oursByPiece[pieceOf(pieces.cuts, day)]! += rows;
   const counted = new Set<number>();
@@ -131,7 +130,7 @@ export async function rangesToCompare(
   );
   const theirs = new Map<string, number>();
   for (const [index, days] of theirsByRun.entries()) {
-    if (sum(days.values()) !== sum(runs[index]!.map((piece) => pieces.rows[piece]!))) return null;
+    if (totalOf(days.values()) !== totalOf(runs[index]!.map((piece) => pieces.rows[piece]!))) return null;
     for (const [day, rows] of days) theirs.set(day, (theirs.get(day) ?? 0) + rows);
   }
   const differing: string[] = [];

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DatabaseTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { idWhiteSpace } from "@/lib/source/source-reader";
+import { differingKeys, totalOf } from "./count-maps";
 import type { RunInput } from "./map-source-rows";
 import type { PlannedRead } from "./preview-plan";
 
@@ -29,8 +30,7 @@ export async function idEndsToCompare(
           where location_id = ${input.owner.locationId} and record_type = ${read.recordType} group by 1`,
     ).then((rows) => new Map(rows.map((row) => [row.id_end, row.rows]))),
   ]);
-  const sum = (counts: Map<string, number>) => [...counts.values()].reduce((total, rows) => total + rows, 0);
-  if (!theirs || sum(theirs) !== inAll.theirs || sum(ours) !== inAll.ours) return null;
-  const differing = [...new Set([...theirs.keys(), ...ours.keys()])].filter((end) => (theirs.get(end) ?? 0) !== (ours.get(end) ?? 0));
+  if (!theirs || totalOf(theirs.values()) !== inAll.theirs || totalOf(ours.values()) !== inAll.ours) return null;
+  const differing = differingKeys(theirs, ours);
   return differing.length ? differing : null;
 }
