@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
-import { coalesceNearbyDates, nextDate, previousDate, type DateRange } from "@/lib/sync/plan/date-ranges";
+import { coalesceNearbyDates, dateOfDayNumber, dayNumber, nextDate, previousDate, type DateRange } from "@/lib/sync/plan/date-ranges";
 import { isLocalDate } from "@/lib/upstream/formats";
 import { totalOf } from "./count-maps";
 import type { RunInput } from "./map-source-rows";
@@ -44,9 +44,6 @@ export const windowOfDays = (input: RunInput, read: PlannedRead, range: DateRang
 const pieceStart = (cuts: string[], piece: number) => (piece === 0 ? null : cuts[piece - 1]!);
 const pieceEnd = (cuts: string[], piece: number) => (piece === cuts.length ? null : cuts[piece]!);
 
-const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
-const dateOf = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
-
 /** Counts the source's appointments per piece (PieceCounts), on the reader's connections. */
 export async function countSourcePieces(input: RunInput, read: PlannedRead): Promise<PieceCounts> {
   const [span] = await queryRows<{ first: string | null; last: string | null }>(
@@ -59,7 +56,7 @@ export async function countSourcePieces(input: RunInput, read: PlannedRead): Pro
     const [first, last] = [dayNumber(span.first), dayNumber(span.last)];
     for (let piece = 1; piece < PIECES; piece++) {
       const cut = first + Math.round((piece * (last - first + 1)) / PIECES);
-      if (cut > dayNumber(cuts.at(-1) ?? span.first) && cut <= last) cuts.push(dateOf(cut));
+      if (cut > dayNumber(cuts.at(-1) ?? span.first) && cut <= last) cuts.push(dateOfDayNumber(cut));
     }
   }
   const rows = await Promise.all(

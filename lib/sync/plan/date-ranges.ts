@@ -46,7 +46,10 @@ export interface MergeRule {
 }
 
 /** Days since 1970-01-01 of a date (YYYY-MM-DD). */
-const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+export const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+
+/** The date (YYYY-MM-DD) of a day number. */
+export const dateOfDayNumber = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Touched dates as at most `rule.maxRanges` ranges: consecutive dates coalesced, ranges at most `rule.maxGapDays`
