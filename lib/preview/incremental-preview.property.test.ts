@@ -326,7 +326,7 @@ describe("an incremental preview", () => {
       };
       const readIds = reader.readIds.bind(reader);
       reader.readIds = (resource, params, options) => {
-        if (resource === "appointments") compared.push({ windowStart: params.windowStart, windowEnd: params.windowEnd });
+        if (resource === "appointments") compared.push({ windowStart: params.windowStart, windowEnd: params.windowEnd, idEnds: options?.idEnds });
         return readIds(resource, params, options);
       };
       const [created] = await db.insert(previewRuns).values({ locationId }).returning();
@@ -336,7 +336,8 @@ describe("an incremental preview", () => {
       return compared;
     }
 
-    type Window = { windowStart?: string | null; windowEnd?: string | null };
+    /** `idEnds`: the comparison took only the ids ending so (lib/preview/deleted-id-ends.ts). */
+    type Window = { windowStart?: string | null; windowEnd?: string | null; idEnds?: readonly string[] };
     /** The days of `days` whose appointments a window takes in. */
     const daysIn = ({ windowStart, windowEnd }: Window, days: string[]) =>
       days.filter((day) => (!windowStart || `${day} 00:00:00` >= windowStart) && (!windowEnd || `${day} 00:00:00` < windowEnd));
@@ -382,28 +383,28 @@ describe("an incremental preview", () => {
       await expectAsFullRun(locationId, rows);
     });
 
-    it("by comparing every id when a record of ours has no date to count it under", async () => {
+    it("over the whole window, among the ids that end like it, when a record of ours has no date to count it under", async () => {
       const rows = baseSource();
       // Counted by the source under 2026-03-01, by us under no date: the mapping cannot place hour 25.
       rows.appointments!.push(appointment("undated", "cu1", "2026-03-01", { starts_at: "2026-03-01 25:00:00" }));
       const locationId = await createLocation("undated");
       await run(locationId, rows);
       rows.appointments = rows.appointments!.filter((row) => row.id !== "a3");
-      expect(await runNotingComparedWindows(locationId, rows)).toEqual([await wholeWindowOf(locationId)]);
+      expect(await runNotingComparedWindows(locationId, rows)).toEqual([{ ...(await wholeWindowOf(locationId)), idEnds: ["a3"] }]);
       await expectAsFullRun(locationId, rows);
     });
 
-    it("on the first day a date can have (0001-01-01, a system's 'no date'): by comparing every id", async () => {
+    it("on the first day a date can have (0001-01-01, a system's 'no date'): over the whole window, among the ids that end like it", async () => {
       const rows = baseSource();
       rows.appointments!.push(appointment("min-1", "cu1", "0001-01-01"), appointment("min-2", "cu2", "0001-01-01"));
       const locationId = await createLocation("first day");
       await run(locationId, rows);
       rows.appointments = rows.appointments!.filter((row) => row.id !== "min-1");
-      expect(await runNotingComparedWindows(locationId, rows)).toEqual([await wholeWindowOf(locationId)]);
+      expect(await runNotingComparedWindows(locationId, rows)).toEqual([{ ...(await wholeWindowOf(locationId)), idEnds: ["-1"] }]);
       await expectAsFullRun(locationId, rows);
     });
 
-    it("by comparing every id when the source's days do not add up to its count (a source read without a snapshot, changed in between)", async () => {
+    it("over the whole window, among the ids that end like it, when the source's days do not add up to its count (a source read without a snapshot, changed in between)", async () => {
       const rows = baseSource();
       const locationId = await createLocation("no snapshot");
       await run(locationId, rows);
@@ -412,15 +413,15 @@ describe("an incremental preview", () => {
       const later = [...rows.appointments, appointment("n1", "cu1", "2026-04-12", { updated_at: new Date() })];
       const reader = createArraySourceReader(rows);
       reader.countByDay = (resource, params) => createArraySourceReader({ ...rows, appointments: later }).countByDay(resource, params);
-      const compared: (string | null | undefined)[] = [];
+      const compared: { windowEnd?: string | null; idEnds?: readonly string[] }[] = [];
       const readIds = reader.readIds.bind(reader);
       reader.readIds = (resource, params, options) => {
-        if (resource === "appointments") compared.push(params.windowEnd);
+        if (resource === "appointments") compared.push({ windowEnd: params.windowEnd, idEnds: options?.idEnds });
         return readIds(resource, params, options);
       };
       const [created] = await db.insert(previewRuns).values({ locationId }).returning();
       await computePreview(systemContext(testDb.db), { runId: created!.id, reader, now });
-      expect(compared).toEqual([(await wholeWindowOf(locationId)).windowEnd]);
+      expect(compared).toEqual([{ windowEnd: (await wholeWindowOf(locationId)).windowEnd, idEnds: ["a3"] }]);
       expect(await sql`select 1 from preview_records where location_id = ${locationId} and source_id = 'a3'`).toHaveLength(0);
     });
 

@@ -218,12 +218,13 @@ export async function applySourceChanges(
   }
 
   // Deleted rows leave no trace but the count: only when it differs are the ids compared one by one, an appointment's
-  // only on the days around those whose counts differ, a customer's or vehicle's only among the ids ending alike.
+  // only on the days around those whose counts differ, a customer's or vehicle's (or an appointment's whose days
+  // cannot be matched) only among the ids ending alike.
   const theirs = await changes.count;
   if (theirs !== ours) {
     const inAll = { ours, theirs };
     const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, inAll, changes.pieces) : null;
-    const idEnds = read.resource === "appointments" ? null : await idEndsToCompare(tx, input, read, inAll);
+    const idEnds = ranges ? null : await idEndsToCompare(tx, input, read, inAll);
     if (ranges) for (const range of ranges) await compareIds(input, read, windowOfDays(input, read, range), add, { days: range });
     else await compareIds(input, read, windowOf(input, read), add, idEnds ? { idEnds } : {});
     await flush();
