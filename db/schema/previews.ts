@@ -36,6 +36,8 @@ export const previewRuns = pgTable(
     mode: text("mode"),
     /** The source's clock when this run began reading: the next run re-reads rows changed after it (minus a margin). */
     sourceReadAt: timestamp("source_read_at", { withTimezone: true }),
+    /** The epoch of the preview's tables (preview_store) this run's records were written in: shown and sent from only while it is current. */
+    storeEpoch: uuid("store_epoch"),
     /** What the mapping depended on (zone, country, automotive, SQL files, mapping version): another basis means a full run. */
     mappingBasis: text("mapping_basis"),
     /** Local wall time up to which appointments were read: a later run adds the days that entered the window. */
@@ -170,3 +172,13 @@ export const previewRecordCounts = pgTable(
   },
   (table) => [primaryKey({ columns: [table.locationId, table.recordType] })],
 );
+
+/**
+ * One row: the epoch of what the preview's tables hold. preview_records, preview_issues, preview_record_counts and
+ * this table are UNLOGGED (migration 0034: their writes skip the write-ahead log; they are derived from the source and
+ * can be computed again). PostgreSQL empties all four after a crash, not after a clean stop: the row goes with them,
+ * and lib/preview/preview-store.ts then retires what the logged tables say of the lost records and starts a new epoch.
+ */
+export const previewStore = pgTable("preview_store", {
+  epoch: uuid("epoch").primaryKey().defaultRandom(),
+});

@@ -25,6 +25,7 @@ import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { settleAll } from "@/lib/operations/settle-all";
 import type { PreviewCounts } from "@/db/schema";
 import { openFirstRunSink, type FirstRunSink } from "./first-run-sink";
+import { assertPreviewStore, openPreviewStore } from "./preview-store";
 
 export interface ComputePreviewOptions {
   /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */
@@ -57,15 +58,15 @@ const notInSyncUse = sql`not exists (select 1 from sync_sessions s where s.previ
 
 type Run = typeof previewRuns.$inferSelect;
 
-/** The run an incremental one builds on: the newest succeeded run that mapped by the same rules. */
-async function baseRunOf(db: Database, locationId: string, basis: string): Promise<Run | null> {
+/** The run an incremental one builds on: the newest succeeded run that mapped by the same rules, into the preview's tables as they are. */
+async function baseRunOf(db: Database, locationId: string, basis: string, epoch: string): Promise<Run | null> {
   const [latest] = await db
     .select()
     .from(previewRuns)
     .where(and(eq(previewRuns.locationId, locationId), eq(previewRuns.status, "succeeded"), isNotNull(previewRuns.mode)))
     .orderBy(desc(previewRuns.createdAt))
     .limit(1);
-  return latest?.mappingBasis === basis && latest.sourceReadAt ? latest : null;
+  return latest?.mappingBasis === basis && latest.sourceReadAt && latest.storeEpoch === epoch ? latest : null;
 }
 
 /** A session sending records reads them again to record what was accepted: they must not change under it. */
@@ -288,6 +289,8 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
         "This location has no source key: support sets it (Edit location) to say which location of the management system it reads.",
       );
     await assertNoSessionSending(db, location.id, options.sessionId);
+    // Before the base run is chosen: after a crash, the runs whose records it emptied are retired first.
+    const epoch = await openPreviewStore(db);
     const plan = planPreviewReads(location, now);
     // Read before any row: a row changed while this run reads is read again by the next one.
     const sourceReadAt = await reader.clock();
@@ -303,12 +306,13 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     const fingerprint = options.observed?.fingerprint ?? (await reader.fingerprint(location.sourceKey));
     const dateTimeStyle = await environmentDateTimeStyle(db, location.environment);
     const basis = options.observed?.mappingBasis ?? (await mappingBasisOf({ ...location, dateTimeStyle }, reader));
-    const base = options.full || run.rebuild ? null : await baseRunOf(db, location.id, basis);
+    const base = options.full || run.rebuild ? null : await baseRunOf(db, location.id, basis, epoch);
     const appointmentsUntil = plan.find((read) => read.resource === "appointments")?.windowEnd ?? null;
     await db
       .update(previewRuns)
       .set({
         status: "running",
+        storeEpoch: epoch,
         startedAt: now,
         sourceFingerprint: fingerprint,
         mode: base ? "incremental" : "full",
@@ -330,7 +334,10 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       batchSize: options.batchSize,
       idsPerReread: options.idsPerReread,
     };
-    const [shown] = await queryRows(db, sql`select 1 from preview_runs where location_id = ${location.id} and status = 'succeeded' limit 1`);
+    const [shown] = await queryRows(
+      db,
+      sql`select 1 from preview_runs where location_id = ${location.id} and status = 'succeeded' and store_epoch = ${epoch} limit 1`,
+    );
     firstRun = !shown;
     // A session's run is counted after the session (lib/preview/recount-preview.ts): it needs no counts to send.
     const counted = !options.sessionId;
@@ -369,10 +376,14 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
           )
         : null;
     }
-    await db
-      .update(previewRuns)
-      .set({ status: "succeeded", counts, countedAt: counts ? countedAt : null, finishedAt: new Date() })
-      .where(eq(previewRuns.id, runId));
+    // Only if nothing it wrote (a first run writes in several transactions) or built on was emptied by a crash since it began.
+    await db.transaction(async (tx) => {
+      await assertPreviewStore(tx, epoch);
+      await tx
+        .update(previewRuns)
+        .set({ status: "succeeded", counts, countedAt: counts ? countedAt : null, finishedAt: new Date() })
+        .where(eq(previewRuns.id, runId));
+    });
     // Older runs are history only (the records are the location's); a run a sync session sends from is kept.
     await db
       .delete(previewRuns)

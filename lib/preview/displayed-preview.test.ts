@@ -14,6 +14,7 @@ function run(overrides: Partial<PreviewRun>): PreviewRun {
     sourceFingerprint: null,
     mode: "full",
     sourceReadAt: null,
+    storeEpoch: null,
     mappingBasis: null,
     appointmentsUntil: null,
     requestedByEmail: null,

@@ -13,19 +13,28 @@ import { goneContactKeys, listRemovedRecords } from "@/lib/sync/synced-records/r
 import { rootCauseOriginOf } from "./root-cause-id";
 import { rootCauseFilter } from "./root-causes";
 import { sendableStatuses } from "@/lib/pipeline/record-status";
+import { previewStoreEpoch } from "./preview-store";
 
 export type PreviewRun = typeof previewRuns.$inferSelect;
 
-/** The run to show (newest succeeded) and the one in flight, if any. Only reads: callers check (readPreviewRuns). */
+/**
+ * The run to show (newest succeeded, its records still in the preview's tables: lib/preview/preview-store.ts) and the
+ * one in flight, if any. Only reads: callers check (readPreviewRuns).
+ */
 export async function getPreviewRuns(
   db: DatabaseOrTransaction,
   locationId: string,
 ): Promise<{ shown: PreviewRun | null; active: PreviewRun | null; lastFailed: PreviewRun | null }> {
-  const runs = await db.select().from(previewRuns).where(eq(previewRuns.locationId, locationId)).orderBy(desc(previewRuns.createdAt)).limit(10);
+  const [runs, epoch] = await Promise.all([
+    db.select().from(previewRuns).where(eq(previewRuns.locationId, locationId)).orderBy(desc(previewRuns.createdAt)).limit(10),
+    previewStoreEpoch(db),
+  ]);
   const active = runs.find((run) => run.status === "queued" || run.status === "running") ?? null;
-  const shown = runs.find((run) => run.status === "succeeded") ?? null;
+  const shown = runs.find((run) => run.status === "succeeded" && run.storeEpoch === epoch) ?? null;
   const latest = runs.find((run) => run.status !== "queued" && run.status !== "running");
-  return { shown, active, lastFailed: latest?.status === "failed" ? latest : null };
+  // A run retired because a crash emptied its records (an earlier epoch) is no failure to show instead of a new run.
+  const failedNow = latest?.status === "failed" && (latest.storeEpoch === null || latest.storeEpoch === epoch);
+  return { shown, active, lastFailed: failedNow ? latest : null };
 }
 
 /** getPreviewRuns for `viewer`, who may see the location's preview ("preview.view"; lib/auth/permissions). */

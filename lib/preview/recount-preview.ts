@@ -6,6 +6,7 @@ import { previewRuns, syncSessions } from "@/db/schema";
 import { countPreview } from "./preview-counts";
 import { previewRecordTypes } from "./preview-plan";
 import { getPreviewRuns, type PreviewRun } from "./read-preview";
+import { previewStoreIntact } from "./preview-store";
 
 // New, changed and removed are counted against what the upstream accepted, which every sync session changes.
 // A session's own preview run is not counted (the session does not need the counts, and they would be out of
@@ -47,5 +48,9 @@ export async function recountPreview(ctx: OperationContext, input: { locationId:
     locationId,
     previewRecordTypes.filter((type) => type in shown.progress),
   );
-  await db.update(previewRuns).set({ counts, countedAt }).where(eq(previewRuns.id, shown.id));
+  // Not counts of the tables a crash emptied while this counted (lib/preview/preview-store.ts).
+  await db
+    .update(previewRuns)
+    .set({ counts, countedAt })
+    .where(and(eq(previewRuns.id, shown.id), previewStoreIntact(shown.storeEpoch!)));
 }

@@ -3,13 +3,25 @@ import { cursorRows } from "@/db/raw-sql";
 import { sql } from "drizzle-orm";
 import { RecordBatch } from "@/lib/upstream/upload";
 import { selectionCondition, type RecordSelection } from "./plan/record-selection";
+import { assertPreviewStore, previewStoreIntact } from "@/lib/preview/preview-store";
 
 const CURSOR_ROWS = 1000;
 
-const selectedPayloads = <T>(db: DatabaseOrTransaction, locationId: string, selection: RecordSelection) =>
+/**
+ * The epoch of the preview's tables a step sent from the preview reads its records in (lib/preview/preview-store.ts),
+ * checked before the step asks anything of the upstream: it fails (DomainError) once a crash emptied them.
+ */
+export async function checkedPreviewEpoch(context: { db: DatabaseOrTransaction; previewEpoch: string | null }): Promise<string> {
+  if (!context.previewEpoch) throw new Error("a step sent from the preview runs in a session that computed one");
+  await assertPreviewStore(context.db, context.previewEpoch);
+  return context.previewEpoch;
+}
+
+/** `epoch`: the preview's tables as the session's run wrote them (lib/preview/preview-store.ts); the read fails once a crash emptied them. */
+const selectedPayloads = <T>(db: DatabaseOrTransaction, locationId: string, selection: RecordSelection, epoch: string) =>
   cursorRows<{ payload: T }>(
     db,
-    sql`select r.payload from preview_records r where ${selectionCondition(locationId, selection)} order by r.seq`,
+    sql`select r.payload from preview_records r where ${previewStoreIntact(epoch)} and ${selectionCondition(locationId, selection)} order by r.seq`,
     CURSOR_ROWS,
   );
 
@@ -21,15 +33,16 @@ export function streamSelectedRecords<T>(
   db: DatabaseOrTransaction,
   locationId: string,
   selection: RecordSelection,
+  epoch: string,
 ): () => AsyncIterable<RecordBatch<T>> {
   return async function* () {
-    for await (const rows of selectedPayloads<T>(db, locationId, selection)) yield new RecordBatch(rows.map((row) => row.payload));
+    for await (const rows of selectedPayloads<T>(db, locationId, selection, epoch)) yield new RecordBatch(rows.map((row) => row.payload));
   };
 }
 
 /** Small sets (calendars, categories, services) go in one request body. */
-export async function readSelectedRecords<T>(db: DatabaseOrTransaction, locationId: string, selection: RecordSelection): Promise<T[]> {
+export async function readSelectedRecords<T>(db: DatabaseOrTransaction, locationId: string, selection: RecordSelection, epoch: string): Promise<T[]> {
   const records: T[] = [];
-  for await (const rows of selectedPayloads<T>(db, locationId, selection)) for (const row of rows) records.push(row.payload);
+  for await (const rows of selectedPayloads<T>(db, locationId, selection, epoch)) for (const row of rows) records.push(row.payload);
   return records;
 }

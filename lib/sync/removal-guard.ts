@@ -19,6 +19,7 @@ import { plannedAppointmentRemovals } from "./steps/bulk-steps";
 import type { StepContext } from "./steps/sync-step";
 import type { SyncConfig } from "./sync-config";
 import { settleAll } from "@/lib/operations/settle-all";
+import { assertPreviewStore } from "@/lib/preview/preview-store";
 
 const EXAMPLES = 5;
 
@@ -162,6 +163,8 @@ export async function checkRemovals(context: StepContext, steps: readonly StepRo
     pendingItems("appointments").then((items) => (items.length ? checkAppointments(context, items) : null)),
   ]);
   const found = [...catalogueChecks, contactCheck, appointmentCheck];
+  // Counted from preview records a crash emptied meanwhile, every customer would look gone: that is no removal to confirm.
+  if (context.previewEpoch) await assertPreviewStore(context.db, context.previewEpoch);
   const tripped = found.filter((check): check is RemovalCheck => check !== null && check.removals > (confirmed?.limits[check.step] ?? -1));
   if (tripped.length) throw new RemovalStopError({ checks: tripped });
 }

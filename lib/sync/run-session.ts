@@ -102,7 +102,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
         : null;
     const source = streamed ? streamedSource(mapped, { reader: snapshot?.reader ?? reader, now, carriedSkipped }) : null;
     const preview = source
-      ? { runId: null, readAt: source.now }
+      ? { runId: null, readAt: source.now, storeEpoch: null }
       : await ensureSessionPreview(db, fence, {
           locationId: location.id,
           requestedByEmail: session.requestedByEmail,
@@ -129,6 +129,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       client,
       call,
       runId: preview.runId,
+      previewEpoch: preview.storeEpoch,
       stream: source?.records ?? null,
       firstSync,
       location: { id: location.id, timeZone: location.timeZone, automotive: location.automotive },

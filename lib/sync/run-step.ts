@@ -7,6 +7,7 @@ import { isSessionStop, LeaseLostError, stopOr, type FencedTransaction } from ".
 import type { StepRow } from "./session-steps";
 import type { SkippedCounts } from "./skipped-records";
 import type { SentItem, StepContext, SyncStep } from "./steps/sync-step";
+import { assertPreviewStore } from "@/lib/preview/preview-store";
 
 /** The step failed for good (after the engine's attempts): the session fails with it. */
 export class StepFailedError extends Error {
@@ -50,6 +51,8 @@ export async function plannedItemsOf(context: StepContext, step: StepRow, defini
   if (existing.length || !definition.planItems) return existing;
   // Planned once and stored: a takeover or a resume sends the same items, skipping those already accepted.
   const keys = await definition.planItems(context);
+  // A plan read from preview records a crash emptied meanwhile would send nothing, or unsubscribe every customer.
+  if (context.previewEpoch) await assertPreviewStore(context.db, context.previewEpoch);
   await context.fence.write(async (tx) => {
     for (const [position, key] of keys.entries()) {
       await tx.execute(

@@ -4,6 +4,7 @@ import type { Database } from "@/db/client";
 import { previewRuns, type SourceState } from "@/db/schema";
 import { sourceStateOfRun } from "./quiet/source-state";
 import { computePreview } from "@/lib/preview/compute-preview";
+import { openPreviewStore } from "@/lib/preview/preview-store";
 import type { SourceReader } from "@/lib/source/source-reader";
 import type { SessionFence } from "./session-fence";
 
@@ -15,18 +16,23 @@ export interface SessionPreview {
   readAt: Date;
   /** What the run knew of the source. */
   sourceState: SourceState | null;
+  /** The epoch of the preview's tables the run's records are in (lib/preview/preview-store.ts): read only while it is current. */
+  storeEpoch: string;
 }
 
 const sessionPreviewOf = (run: typeof previewRuns.$inferSelect): SessionPreview => ({
   runId: run.id,
   readAt: run.startedAt ?? run.createdAt,
   sourceState: sourceStateOfRun(run),
+  storeEpoch: run.storeEpoch!,
 });
 
+/** The session's own run, for a takeover: while it succeeded and its records were not emptied by a crash since. */
 async function succeededRun(db: Database, runId: string | null): Promise<SessionPreview | null> {
   if (!runId) return null;
   const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, runId));
-  return run?.status === "succeeded" ? sessionPreviewOf(run) : null;
+  if (run?.status !== "succeeded" || !run.storeEpoch || run.storeEpoch !== (await openPreviewStore(db))) return null;
+  return sessionPreviewOf(run);
 }
 
 /**

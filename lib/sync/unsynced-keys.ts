@@ -56,6 +56,12 @@ export async function forgetUnsyncedKeys(db: DatabaseOrTransaction, locationId: 
   await db.execute(sql`delete from unsynced_keys where location_id = ${locationId}`);
 }
 
+/** A crash emptied every location's preview (lib/preview/preview-store.ts): no ledger describes it any more. */
+export async function forgetEveryUnsyncedKey(db: DatabaseOrTransaction): Promise<void> {
+  await db.execute(sql`delete from unsynced_key_ledgers`);
+  await db.execute(sql`delete from unsynced_keys`);
+}
+
 /**
  * Inside an incremental preview run: the keys listed in one of its temporary tables (lib/preview/recheck-preview.ts) —
  * the touched contacts (preview_touched) or the records it re-checks for what they name (preview_reference_keys).

@@ -18,13 +18,17 @@ export function unsubscribeRecord(externalId: string): ContactDetailRecord {
   return { external_id: externalId, email_subscribed: false, text_message_subscribed: false };
 }
 
-/** The unsubscribe records, read with a cursor (a function, so an upload retry can read them again). */
+/**
+ * The unsubscribe records, read with a cursor (a function, so an upload retry can read them again); `epoch`: of the
+ * preview's tables (lib/preview/preview-store.ts), whose records emptied by a crash would make every customer gone.
+ */
 export function streamUnsubscribeRecords(
   db: DatabaseOrTransaction,
   locationId: string,
   unsyncedOnly: boolean,
+  epoch: string,
 ): () => AsyncIterable<ContactDetailRecord> {
   return async function* () {
-    for await (const rows of goneContactCursor(db, locationId, unsyncedOnly)) for (const row of rows) yield unsubscribeRecord(row.record_key);
+    for await (const rows of goneContactCursor(db, locationId, unsyncedOnly, epoch)) for (const row of rows) yield unsubscribeRecord(row.record_key);
   };
 }

@@ -1,7 +1,7 @@
 import type { AppointmentRecord, ContactDetailRecord, OpeningRecord, VehicleRecord } from "@/lib/upstream/records";
 import type { UploadOutcome } from "@/lib/upstream/client";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
-import { streamSelectedRecords } from "../preview-record-stream";
+import { checkedPreviewEpoch, streamSelectedRecords } from "../preview-record-stream";
 import { recordAccepted } from "@/lib/sync/synced-records/record-accepted";
 import { appointmentHorizonEnd, localToday, openingsDateRange } from "../plan/local-dates";
 import { planAppointments } from "../plan/plan-appointments";
@@ -47,16 +47,16 @@ export const contactDetailsStep: SyncStep = {
   },
   async send(context, key) {
     if (key === UNSUBSCRIBE_ITEM_KEY) {
-      const records = streamUnsubscribeRecords(context.db, context.location.id, context.unsyncedOnly);
+      const records = streamUnsubscribeRecords(context.db, context.location.id, context.unsyncedOnly, await checkedPreviewEpoch(context));
       const outcome = await context.client.importContactDetails({ ...context.call, records });
       return {
         records: outcome.records,
         bytes: outcome.bytes,
-        onAccepted: (tx) => phaseClock.time("record", () => recordUnsubscribed(tx, context.location.id, context.unsyncedOnly)),
+        onAccepted: (tx) => phaseClock.time("record", () => recordUnsubscribed(tx, context.location.id, context.unsyncedOnly, context.previewEpoch!)),
       };
     }
     const selection = chunkSelection("contact_details", requireKey(key), context.unsyncedOnly);
-    const records = streamSelectedRecords<ContactDetailRecord>(context.db, context.location.id, selection);
+    const records = streamSelectedRecords<ContactDetailRecord>(context.db, context.location.id, selection, await checkedPreviewEpoch(context));
     return sent(context, selection, await context.client.importContactDetails({ ...context.call, records }));
   },
 };
@@ -67,7 +67,7 @@ export const vehiclesStep: SyncStep = {
   planItems: (context) => planChangedChunks(context, "vehicles"),
   async send(context, key) {
     const selection = chunkSelection("vehicles", requireKey(key), context.unsyncedOnly);
-    const records = streamSelectedRecords<VehicleRecord>(context.db, context.location.id, selection);
+    const records = streamSelectedRecords<VehicleRecord>(context.db, context.location.id, selection, await checkedPreviewEpoch(context));
     return sent(context, selection, await context.client.importVehicles({ ...context.call, records }));
   },
 };
@@ -97,7 +97,7 @@ export const appointmentsStep: SyncStep = {
   async send(context, key) {
     const selection = dateRangeSelection(requireKey(key));
     if (selection.kind !== "dates") throw new Error("appointments are sent by date range");
-    const records = streamSelectedRecords<AppointmentRecord>(context.db, context.location.id, selection);
+    const records = streamSelectedRecords<AppointmentRecord>(context.db, context.location.id, selection, await checkedPreviewEpoch(context));
     const outcome = await context.client.importAppointments({ ...context.call, startDate: selection.startDate, endDate: selection.endDate, records });
     return sent(context, selection, outcome);
   },
@@ -111,7 +111,7 @@ export const openingsStep: SyncStep = {
   concurrency: (config) => config.openingsConcurrency,
   async send(context, key) {
     const selection = serviceSelection(requireKey(key));
-    const records = streamSelectedRecords<OpeningRecord>(context.db, context.location.id, selection);
+    const records = streamSelectedRecords<OpeningRecord>(context.db, context.location.id, selection, await checkedPreviewEpoch(context));
     const range = openingsDateRange(context.now, context.location.timeZone);
     const outcome = await context.client.importOpenings({ ...context.call, ...range, serviceExternalId: selection.serviceExternalId, records });
     return sent(context, selection, outcome);

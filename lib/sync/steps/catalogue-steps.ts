@@ -1,7 +1,7 @@
 import type { CalendarRecord, ServiceCategoryRecord, ServiceRecord } from "@/lib/upstream/records";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
-import { readSelectedRecords } from "../preview-record-stream";
+import { checkedPreviewEpoch, readSelectedRecords } from "../preview-record-stream";
 import { recordAccepted } from "@/lib/sync/synced-records/record-accepted";
 import type { RecordSelection } from "../plan/record-selection";
 import type { StepContext, SentItem, SyncStep } from "./sync-step";
@@ -9,7 +9,7 @@ import type { StepContext, SentItem, SyncStep } from "./sync-step";
 /** Full replacement: the whole valid set in one request; what is left out is removed upstream. */
 async function sendAll<T>(context: StepContext, recordType: PreviewRecordType, post: (records: T[]) => Promise<unknown>): Promise<SentItem> {
   const selection: RecordSelection = { kind: "all", recordType };
-  const records = await readSelectedRecords<T>(context.db, context.location.id, selection);
+  const records = await readSelectedRecords<T>(context.db, context.location.id, selection, await checkedPreviewEpoch(context));
   await post(records);
   return {
     records: records.length,

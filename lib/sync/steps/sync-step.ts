@@ -14,6 +14,11 @@ export interface StepContext {
   call: LocationCall;
   /** The preview run that brought the location's records up to date for this session (they are read by location); null when streamed. */
   runId: string | null;
+  /**
+   * The epoch of the preview's tables the run's records are in (lib/preview/preview-store.ts); null when streamed. Every
+   * read of them that plans or sends fails once a crash has emptied them, instead of taking them for an empty location.
+   */
+  previewEpoch: string | null;
   /** A streamed session's records, read from the source as each step sends them (lib/sync/stream); null: sent from the preview. */
   stream: SessionRecords | null;
   /** The upstream held nothing of the location when this claim of the session began (a first sync, not resumed or taken over). */

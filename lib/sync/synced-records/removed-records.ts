@@ -7,6 +7,7 @@ import type { DateRange } from "@/lib/sync/plan/date-ranges";
 import type { FencedTransaction } from "@/lib/sync/session-fence";
 import { amongUnsyncedKeys } from "@/lib/sync/unsynced-keys";
 import { goneContact, notSentAgain, UNSUBSCRIBED_HASH } from "./compare";
+import { previewStoreIntact } from "@/lib/preview/preview-store";
 
 // What the upstream holds (as last accepted) that no sendable preview record sends again: what the preview counts and
 // lists as removed, the contacts a sync unsubscribes, and what the removal valve holds back.
@@ -114,14 +115,25 @@ export async function goneContactKeys(db: DatabaseOrTransaction, locationId: str
   return rows.map((row) => row.record_key);
 }
 
-export function goneContactCursor(db: DatabaseOrTransaction, locationId: string, unsyncedOnly: boolean): AsyncIterable<{ record_key: string }[]> {
-  return cursorRows<{ record_key: string }>(db, goneContactKeysSql(locationId, unsyncedOnly), 1000);
+/** `epoch`: the read fails once a crash emptied the preview's tables (lib/preview/preview-store.ts), which would make every customer gone. */
+export function goneContactCursor(
+  db: DatabaseOrTransaction,
+  locationId: string,
+  unsyncedOnly: boolean,
+  epoch: string,
+): AsyncIterable<{ record_key: string }[]> {
+  return cursorRows<{ record_key: string }>(
+    db,
+    sql`select * from (${goneContactKeysSql(locationId, unsyncedOnly)}) gone where ${previewStoreIntact(epoch)}`,
+    1000,
+  );
 }
 
 /** Once the upstream accepted the unsubscribe upload: the same set (the preview cannot change during a session) is recorded as unsubscribed. */
-export async function recordUnsubscribed(tx: FencedTransaction, locationId: string, unsyncedOnly: boolean): Promise<void> {
+export async function recordUnsubscribed(tx: FencedTransaction, locationId: string, unsyncedOnly: boolean, epoch: string): Promise<void> {
   await tx.execute(
-    sql`update synced_records s set content_hash = ${UNSUBSCRIBED_HASH}, synced_at = now() where ${goneContactCondition(locationId, unsyncedOnly)}`,
+    sql`update synced_records s set content_hash = ${UNSUBSCRIBED_HASH}, synced_at = now()
+        where ${previewStoreIntact(epoch)} and ${goneContactCondition(locationId, unsyncedOnly)}`,
   );
 }
 

@@ -1,0 +1,114 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { previewRuns, syncSessions } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { getPreviewRuns } from "@/lib/preview/read-preview";
+import { openPreviewStore, previewStoreEpoch, previewStoreLostMessage } from "@/lib/preview/preview-store";
+import { injectFault, listFaults } from "@/lib/sandbox/faults";
+import type { SourceRows } from "@/lib/source/testing/array-source-reader";
+import { sampleSourceRows } from "./testing/sample-source";
+import { compareType } from "./testing/sync-assertions";
+import { createConnectedLocation, runManualTestSync, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
+
+// The preview's tables are UNLOGGED (lib/preview/preview-store.ts): a crash of PostgreSQL empties them, and nothing
+// else. `crashEmptiesPreviewTables` leaves the database as crash recovery does (the real crash is in
+// lib/preview/preview-store-crash.test.ts): the preview's four tables empty, every logged table as it was.
+
+const testDb = await useTestDatabase();
+const { db } = testDb;
+const setup = await useSyncSandbox(db);
+
+async function crashEmptiesPreviewTables(): Promise<void> {
+  await db.execute(sql`truncate preview_records, preview_issues, preview_record_counts, preview_store`);
+}
+
+/** A customer renamed and an appointment moved three days: the next sync sends a contact and the days between. */
+function changed(rows: SourceRows): SourceRows {
+  const next = structuredClone(rows);
+  next.customers = next.customers!.map((row) => (row.id === "cu2" ? { ...row, first_name: "Berta" } : row));
+  next.appointments = next.appointments!.map((row) =>
+    row.id === "a3" ? { ...row, starts_at: "2026-03-15 09:00:00", ends_at: "2026-03-15 09:30:00" } : row,
+  );
+  return next;
+}
+
+async function expectUpstreamHolds(location: { id: string; upstreamLocationId: string }, rows: SourceRows) {
+  for (const type of ["contact_details", "appointments", "services", "calendars"] as const) {
+    const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type, rows });
+    expect(Object.keys(compared.expected).length, type).toBeGreaterThan(0);
+    expect(compared.stored, type).toEqual(compared.expected);
+  }
+}
+
+describe("a crash that empties the preview's tables", () => {
+  it("while a session sends from them: the session stops before sending anything of them, and the next one converges", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const first = sampleSourceRows();
+    await runManualTestSync(db, location.id, first);
+    const second = changed(first);
+    // The services step's request is held by the sandbox: the crash comes after the session planned every step from
+    // its preview, and before it sent the contacts and appointments it planned.
+    await injectFault(db, { target: "batch_sync_services", mode: { kind: "delay", ms: 1_500 }, count: 1 });
+    const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
+    const syncing = runManualTestSync(db, location.id, second, { expect: "failed" });
+    for (let waited = 0; (await listFaults(db)).length > 0; waited += 20) {
+      if (waited > 20_000) throw new Error("the services request never reached the sandbox");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await crashEmptiesPreviewTables();
+    const failed = await syncing;
+
+    expect(failed.error).toContain(previewStoreLostMessage);
+    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore)).toEqual([
+      "PUT update_management_system 200",
+      "POST batch_sync_calendars 200",
+      "POST batch_sync_service_categories 200",
+      "POST batch_sync_services 200",
+    ]);
+    // Nothing was replaced with the emptied tables: every appointment and every customer's subscription is as before.
+    await expectUpstreamHolds(location, first);
+
+    // The next session computes the preview again from the source (the one it would have built on is retired) and sends
+    // the change: the renamed customer, the moved appointment's two days, no unsubscribe.
+    const resumed = await runManualTestSync(db, location.id, second);
+    await expectUpstreamHolds(location, second);
+    const [sent] = await db.execute<{ contacts: number }>(
+      sql`select coalesce(sum(i.records_sent), 0)::int as contacts from sync_step_items i join sync_steps s on s.id = i.step_id
+          where s.session_id = ${resumed.id} and s.name = 'contact_details'`,
+    );
+    expect(sent!.contacts).toBe(1);
+    const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, resumed.previewRunId!));
+    expect(run).toMatchObject({ status: "succeeded", mode: "full", storeEpoch: await previewStoreEpoch(db) });
+  });
+
+  it("between sessions: the page shows no preview, the next run retires those it emptied and drops the ledger, and the sync after converges", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const first = sampleSourceRows();
+    await runManualTestSync(db, location.id, first);
+    const shown = (await getPreviewRuns(db, location.id)).shown;
+    const epoch = await previewStoreEpoch(db);
+    expect(shown?.storeEpoch).toBe(epoch);
+    const ledgers = () => db.execute(sql`select 1 from unsynced_key_ledgers where location_id = ${location.id}`);
+    expect(await ledgers()).toHaveLength(1);
+
+    await crashEmptiesPreviewTables();
+    expect(await getPreviewRuns(db, location.id)).toMatchObject({ shown: null, lastFailed: null });
+    expect(await previewStoreEpoch(db)).toBeNull();
+
+    // What the first preview run or session after the crash does before anything else.
+    const next = await openPreviewStore(db);
+    expect(next).not.toBe(epoch);
+    expect(await previewStoreEpoch(db)).toBe(next);
+    const [retired] = await db.select().from(previewRuns).where(eq(previewRuns.id, shown!.id));
+    expect(retired).toMatchObject({ status: "failed", error: previewStoreLostMessage });
+    expect(await ledgers()).toHaveLength(0);
+    // Retired by the crash, not failed: the page starts a new run rather than showing the failure.
+    expect(await getPreviewRuns(db, location.id)).toMatchObject({ shown: null, lastFailed: null });
+
+    const second = changed(first);
+    const session = await runManualTestSync(db, location.id, second);
+    await expectUpstreamHolds(location, second);
+    const [row] = await db.select().from(syncSessions).where(eq(syncSessions.id, session.id));
+    expect((await getPreviewRuns(db, location.id)).shown?.id).toBe(row!.previewRunId);
+  });
+});
