@@ -143,12 +143,13 @@ async function forgetRecords(db: DatabaseOrTransaction, locationId: string): Pro
  * each as it is done.
  */
 async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: PlannedRead[], sink?: FirstRunSink): Promise<void> {
-  await forgetRecords(db, input.owner.locationId);
+  if (sink) await inTransaction(input.db, input.storeEpoch, (tx) => forgetRecords(tx, input.owner.locationId));
+  else await forgetRecords(db, input.owner.locationId);
   const checks = createPreviewChecks(input, plan);
   for (const read of plan) {
     await checks.beforeRead(read);
     if (!sink) await mapWholeRead(db, input, read, checks.check);
-    else await inTransaction(input.db, (tx) => mapWholeRead(tx, input, read, checks.check, sink));
+    else await inTransaction(input.db, input.storeEpoch, (tx) => mapWholeRead(tx, input, read, checks.check, sink));
   }
 }
 
@@ -169,10 +170,15 @@ async function withoutFlushWait(tx: DatabaseTransaction): Promise<void> {
   await tx.execute(sql`set local synchronous_commit = off`);
 }
 
-/** Work in a transaction of its own whose commit does not wait for the WAL flush (withoutFlushWait). */
-function inTransaction<T>(db: Database, work: (tx: DatabaseTransaction) => Promise<T>): Promise<T> {
+/**
+ * Work of a run in a transaction of its own whose commit does not wait for the WAL flush (withoutFlushWait), only while
+ * the run's epoch is current: a run that outlived a crash between two of its transactions writes nothing into the
+ * tables another run now fills (lib/preview/preview-store.ts).
+ */
+function inTransaction<T>(db: Database, epoch: string, work: (tx: DatabaseTransaction) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await withoutFlushWait(tx);
+    await assertPreviewStore(tx, epoch);
     return work(tx);
   });
 }
@@ -279,6 +285,8 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     await held?.release();
   };
   let firstRun = false;
+  /** The epoch of the preview's tables the run began in (lib/preview/preview-store.ts). */
+  let startedIn: string | null = null;
   // A first run's sink, which its finally discards (its spool on disk).
   const firstRunOf: { sink?: FirstRunSink } = {};
   const now = options.now ?? new Date();
@@ -291,6 +299,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     await assertNoSessionSending(db, location.id, options.sessionId);
     // Before the base run is chosen: after a crash, the runs whose records it emptied are retired first.
     const epoch = await openPreviewStore(db);
+    startedIn = epoch;
     const plan = planPreviewReads(location, now);
     // Read before any row: a row changed while this run reads is read again by the next one.
     const sourceReadAt = await reader.clock();
@@ -333,6 +342,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       context: { timeZone: location.timeZone, country: location.country, dateTimeStyle, now },
       batchSize: options.batchSize,
       idsPerReread: options.idsPerReread,
+      storeEpoch: epoch,
     };
     const [shown] = await queryRows(
       db,
@@ -352,18 +362,17 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
         await fullRun(db, input, plan, sink);
         await releaseSnapshot();
         // On two connections: PostgreSQL compares the keys while it stores the issues and the records not sent.
-        const [streamed] = await settleAll([sink.counts(), inTransaction(db, (tx) => sink.storeIssues(tx, location.id))]);
+        const [streamed] = await settleAll([sink.counts(), inTransaction(db, epoch, (tx) => sink.storeIssues(tx, location.id))]);
         return streamed;
       };
       counts = counted ? await db.transaction(streamRun) : await streamRun(null);
       // Counts and issues are complete: the page shows them while the records a sync sends are stored for browsing.
       if (counts) await db.update(previewRuns).set({ counts, countedAt, checkedAt: new Date() }).where(eq(previewRuns.id, runId));
-      await inTransaction(db, (tx) => firstRunOf.sink!.storeSent(tx, location.id));
+      await inTransaction(db, epoch, (tx) => firstRunOf.sink!.storeSent(tx, location.id));
       await analyzeRecords(db);
-      await db.transaction((tx) => startLedger(tx, location.id));
+      await inTransaction(db, epoch, (tx) => startLedger(tx, location.id));
     } else {
-      await db.transaction(async (tx) => {
-        await withoutFlushWait(tx);
+      await inTransaction(db, epoch, async (tx) => {
         if (base) await incrementalRun(tx, input, plan, base);
         else await fullRun(tx, input, plan).then(() => analyzeRecords(tx).then(() => startLedger(tx, location.id)));
       });
@@ -399,10 +408,12 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     if (!base) await vacuumWhatWasWritten(db, location.id, options.vacuumThreshold);
   } catch (error) {
     // A first run that fails keeps nothing of what it stored (the page showed it as provisional).
-    if (firstRun)
-      await forgetRecords(db, location.id).catch((failed: unknown) =>
-        console.error(`[preview] the records of failed run ${runId} could not be removed: ${describeErrorForLog(failed)}`),
-      );
+    if (firstRun && startedIn)
+      await inTransaction(db, startedIn, (tx) => forgetRecords(tx, location.id)).catch((failed: unknown) => {
+        // A crash emptied them since the run began (the store's epoch moved on): the location's records may be another run's by now.
+        if (failed instanceof DomainError) return;
+        console.error(`[preview] the records of failed run ${runId} could not be removed: ${describeErrorForLog(failed)}`);
+      });
     // The session computing the run was cancelled or taken over (its checkpoint said so): the run stops, and so does the session.
     if (isSessionStop(error)) {
       await db

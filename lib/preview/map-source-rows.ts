@@ -31,6 +31,8 @@ export interface RunInput {
   idsPerReread?: number;
   /** Asked between batches (ComputePreviewOptions.checkpoint): throws when the run must stop. */
   checkpoint?: () => Promise<void>;
+  /** The epoch of the preview's tables the run writes in (lib/preview/preview-store.ts): each of its transactions checks it first. */
+  storeEpoch: string;
 }
 
 /**

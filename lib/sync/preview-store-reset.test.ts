@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { previewRuns, syncSessions } from "@/db/schema";
+import { computePreview } from "@/lib/preview/compute-preview";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { getPreviewRuns } from "@/lib/preview/read-preview";
 import { openPreviewStore, previewStoreEpoch, previewStoreLostMessage } from "@/lib/preview/preview-store";
@@ -8,7 +9,12 @@ import { injectFault, listFaults } from "@/lib/sandbox/faults";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sampleSourceRows } from "./testing/sample-source";
 import { compareType } from "./testing/sync-assertions";
-import { createConnectedLocation, runManualTestSync, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
+import { createConnectedLocation, noWaits, runManualTestSync, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
+import { systemContext } from "@/lib/operations/context";
+import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
+import { requestSyncSession } from "./request-session";
+import { runSession, type RunSessionResult } from "./run-session";
+import { sampleNow } from "./testing/sample-source";
 
 // The preview's tables are UNLOGGED (lib/preview/preview-store.ts): a crash of PostgreSQL empties them, and nothing
 // else. `crashEmptiesPreviewTables` leaves the database as crash recovery does (the real crash is in
@@ -20,6 +26,14 @@ const setup = await useSyncSandbox(db);
 
 async function crashEmptiesPreviewTables(): Promise<void> {
   await db.execute(sql`truncate preview_records, preview_issues, preview_record_counts, preview_store`);
+}
+
+/** Until the sandbox holds the services request the fault delays (the fault is taken as the request arrives). */
+async function servicesRequestHeld(): Promise<void> {
+  for (let waited = 0; (await listFaults(db)).length > 0; waited += 20) {
+    if (waited > 20_000) throw new Error("the services request never reached the sandbox");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** A customer renamed and an appointment moved three days: the next sync sends a contact and the days between. */
@@ -51,10 +65,7 @@ describe("a crash that empties the preview's tables", () => {
     await injectFault(db, { target: "batch_sync_services", mode: { kind: "delay", ms: 1_500 }, count: 1 });
     const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const syncing = runManualTestSync(db, location.id, second, { expect: "failed" });
-    for (let waited = 0; (await listFaults(db)).length > 0; waited += 20) {
-      if (waited > 20_000) throw new Error("the services request never reached the sandbox");
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await servicesRequestHeld();
     await crashEmptiesPreviewTables();
     const failed = await syncing;
 
@@ -79,6 +90,92 @@ describe("a crash that empties the preview's tables", () => {
     expect(sent!.contacts).toBe(1);
     const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, resumed.previewRunId!));
     expect(run).toMatchObject({ status: "succeeded", mode: "full", storeEpoch: await previewStoreEpoch(db) });
+  });
+
+  it("while its worker waits: the worker that takes the session over fails it with the reason instead of sending its old plan from a new preview", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const first = sampleSourceRows();
+    await runManualTestSync(db, location.id, first);
+    const second = changed(first);
+    await injectFault(db, { target: "batch_sync_services", mode: { kind: "delay", ms: 1_500 }, count: 1 });
+    const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
+    const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const sessionId = requested.sessionId!;
+    const reader = () => createArraySourceReader(structuredClone(second));
+    const stalled = runSession(systemContext(db), { sessionId, reader: reader(), now: sampleNow, client: noWaits, owner: "stalled" });
+    await servicesRequestHeld();
+    await crashEmptiesPreviewTables();
+    // Its lease runs out while the sandbox holds its request: another worker takes the session over.
+    let takeover: RunSessionResult | undefined;
+    for (let tries = 0; takeover === undefined; tries++) {
+      await db.execute(sql`update sync_sessions set lease_expires_at = now() - interval '1 second' where id = ${sessionId}`);
+      takeover = await runSession(systemContext(db), { sessionId, reader: reader(), now: sampleNow, client: noWaits, owner: "survivor" }).catch(
+        (error: unknown) => {
+          // The stalled worker renewed its lease in between: expire it again.
+          if (tries > 20 || !/held by another worker/.test(String(error))) throw error;
+          return undefined;
+        },
+      );
+    }
+    expect(takeover).toBe("failed");
+    expect(await stalled).toBe("lost");
+
+    const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
+    expect(session).toMatchObject({ status: "failed", error: expect.stringContaining(previewStoreLostMessage) });
+    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore)).toEqual([
+      "PUT update_management_system 200",
+      "POST batch_sync_calendars 200",
+      "POST batch_sync_service_categories 200",
+      "POST batch_sync_services 200",
+    ]);
+    await expectUpstreamHolds(location, first);
+    await runManualTestSync(db, location.id, second);
+    await expectUpstreamHolds(location, second);
+  });
+
+  it("while a first preview run is between its reads: that run removes nothing of the run that follows it", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    // A first run (written in a transaction per record type) whose appointments' read waits for the test.
+    let reached!: () => void;
+    const reading = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const waiting = createArraySourceReader(structuredClone(rows));
+    const read = waiting.read.bind(waiting);
+    waiting.read = ((resource, params, options) => {
+      if (resource !== "appointments") return read(resource, params, options);
+      return (async function* () {
+        reached();
+        await released;
+        throw new Error("the connection was ended by the crash");
+      })();
+    }) as typeof waiting.read;
+    const [stalled] = await db.insert(previewRuns).values({ locationId: location.id }).returning();
+    const stalledRun = computePreview(systemContext(db), { runId: stalled!.id, reader: waiting, now: sampleNow });
+    await reading;
+    // The crash empties the preview's tables (deleted here: the run's open transaction would hold back a truncate)
+    // and ends that transaction (the run's read fails when it is released).
+    await db.execute(sql`delete from preview_records`);
+    await db.execute(sql`delete from preview_issues`);
+    await db.execute(sql`delete from preview_record_counts`);
+    await db.execute(sql`delete from preview_store`);
+    // The location's next run, once the store is opened again (which retires the stalled run and frees its place).
+    await openPreviewStore(db);
+    const [next] = await db.insert(previewRuns).values({ locationId: location.id }).returning();
+    await computePreview(systemContext(db), { runId: next!.id, reader: createArraySourceReader(structuredClone(rows)), now: sampleNow });
+    const records = () =>
+      db.execute(sql`select record_type, count(*)::int as rows from preview_records where location_id = ${location.id} group by 1 order by 1`);
+    const written = await records();
+    expect(written.map((row) => row.record_type)).toContain("appointments");
+
+    release();
+    await stalledRun;
+    expect(await records()).toEqual(written);
+    const runs = await db.select().from(previewRuns).where(eq(previewRuns.locationId, location.id));
+    // The next run's success removed the stalled one from the history.
+    expect(runs.map((run) => [run.id, run.status])).toEqual([[next!.id, "succeeded"]]);
+    expect((await getPreviewRuns(db, location.id)).shown?.id).toBe(next!.id);
   });
 
   it("between sessions: the page shows no preview, the next run retires those it emptied and drops the ledger, and the sync after converges", async () => {

@@ -4,7 +4,8 @@ import type { Database } from "@/db/client";
 import { previewRuns, type SourceState } from "@/db/schema";
 import { sourceStateOfRun } from "./quiet/source-state";
 import { computePreview } from "@/lib/preview/compute-preview";
-import { openPreviewStore } from "@/lib/preview/preview-store";
+import { openPreviewStore, previewStoreLostMessage } from "@/lib/preview/preview-store";
+import { DomainError } from "@/lib/errors/domain-error";
 import type { SourceReader } from "@/lib/source/source-reader";
 import type { SessionFence } from "./session-fence";
 
@@ -27,11 +28,16 @@ const sessionPreviewOf = (run: typeof previewRuns.$inferSelect): SessionPreview 
   storeEpoch: run.storeEpoch!,
 });
 
-/** The session's own run, for a takeover: while it succeeded and its records were not emptied by a crash since. */
+/**
+ * The session's own run, for a takeover. Once a crash emptied its records (lib/preview/preview-store.ts) the session
+ * fails: its plan, stored as it was made, and what it already sent came from them, and a fresh run would not match them.
+ */
 async function succeededRun(db: Database, runId: string | null): Promise<SessionPreview | null> {
   if (!runId) return null;
   const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, runId));
-  if (run?.status !== "succeeded" || !run.storeEpoch || run.storeEpoch !== (await openPreviewStore(db))) return null;
+  if (!run) return null;
+  if (run.status !== "succeeded" || !run.storeEpoch || run.storeEpoch !== (await openPreviewStore(db)))
+    throw new DomainError("CONFLICT", previewStoreLostMessage);
   return sessionPreviewOf(run);
 }
 
