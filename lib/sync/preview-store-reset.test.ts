@@ -54,30 +54,41 @@ async function expectUpstreamHolds(location: { id: string; upstreamLocationId: s
   }
 }
 
-describe("a crash that empties the preview's tables", () => {
-  it("while a session sends from them: the session stops before sending anything of them, and the next one converges", async () => {
-    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
-    const first = sampleSourceRows();
-    await runManualTestSync(db, location.id, first);
-    const second = changed(first);
-    // The services step's request is held by the sandbox: the crash comes after the session planned every step from
-    // its preview, and before it sent the contacts and appointments it planned.
-    await injectFault(db, { target: "batch_sync_services", mode: { kind: "delay", ms: 1_500 }, count: 1 });
-    const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
-    const syncing = runManualTestSync(db, location.id, second, { expect: "failed" });
-    await servicesRequestHeld();
-    await crashEmptiesPreviewTables();
-    const failed = await syncing;
-
-    expect(failed.error).toContain(previewStoreLostMessage);
+/**
+ * A location synced once, its source then changed (`changed`), and the sandbox armed to hold the next session's
+ * services request: the crash comes after the session planned every step from its preview, and before it sent the
+ * contacts and appointments it planned.
+ */
+async function syncedWithServicesHeld() {
+  const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+  const first = sampleSourceRows();
+  await runManualTestSync(db, location.id, first);
+  await injectFault(db, { target: "batch_sync_services", mode: { kind: "delay", ms: 1_500 }, count: 1 });
+  const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
+  /** Nothing was sent after the services request, and nothing was replaced with the emptied tables. */
+  const expectNothingSentAfterServices = async () => {
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore)).toEqual([
       "PUT update_management_system 200",
       "POST batch_sync_calendars 200",
       "POST batch_sync_service_categories 200",
       "POST batch_sync_services 200",
     ]);
-    // Nothing was replaced with the emptied tables: every appointment and every customer's subscription is as before.
     await expectUpstreamHolds(location, first);
+  };
+  return { location, first, second: changed(first), expectNothingSentAfterServices };
+}
+
+describe("a crash that empties the preview's tables", () => {
+  it("while a session sends from them: the session stops before sending anything of them, and the next one converges", async () => {
+    const { location, second, expectNothingSentAfterServices } = await syncedWithServicesHeld();
+    const syncing = runManualTestSync(db, location.id, second, { expect: "failed" });
+    await servicesRequestHeld();
+    await crashEmptiesPreviewTables();
+    const failed = await syncing;
+
+    expect(failed.error).toContain(previewStoreLostMessage);
+    // Every appointment and every customer's subscription is as before.
+    await expectNothingSentAfterServices();
 
     // The next session computes the preview again from the source (the one it would have built on is retired) and sends
     // the change: the renamed customer, the moved appointment's two days, no unsubscribe.
@@ -93,12 +104,7 @@ describe("a crash that empties the preview's tables", () => {
   });
 
   it("while its worker waits: the worker that takes the session over fails it with the reason instead of sending its old plan from a new preview", async () => {
-    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
-    const first = sampleSourceRows();
-    await runManualTestSync(db, location.id, first);
-    const second = changed(first);
-    await injectFault(db, { target: "batch_sync_services", mode: { kind: "delay", ms: 1_500 }, count: 1 });
-    const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
+    const { location, second, expectNothingSentAfterServices } = await syncedWithServicesHeld();
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const sessionId = requested.sessionId!;
     const reader = () => createArraySourceReader(structuredClone(second));
@@ -122,13 +128,7 @@ describe("a crash that empties the preview's tables", () => {
 
     const [session] = await db.select().from(syncSessions).where(eq(syncSessions.id, sessionId));
     expect(session).toMatchObject({ status: "failed", error: expect.stringContaining(previewStoreLostMessage) });
-    expect((await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore)).toEqual([
-      "PUT update_management_system 200",
-      "POST batch_sync_calendars 200",
-      "POST batch_sync_service_categories 200",
-      "POST batch_sync_services 200",
-    ]);
-    await expectUpstreamHolds(location, first);
+    await expectNothingSentAfterServices();
     await runManualTestSync(db, location.id, second);
     await expectUpstreamHolds(location, second);
   });
