@@ -5,7 +5,7 @@ import { computePreview } from "@/lib/preview/compute-preview";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { getPreviewRuns } from "@/lib/preview/read-preview";
 import { openPreviewStore, previewStoreEpoch, previewStoreLostMessage } from "@/lib/preview/preview-store";
-import { injectFault, listFaults } from "@/lib/sandbox/faults";
+import { clearFaults, injectFault, listFaults } from "@/lib/sandbox/faults";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sampleSourceRows } from "./testing/sample-source";
 import { compareType } from "./testing/sync-assertions";
@@ -28,10 +28,10 @@ async function crashEmptiesPreviewTables(): Promise<void> {
   await db.execute(sql`truncate preview_records, preview_issues, preview_record_counts, preview_store`);
 }
 
-/** Until the sandbox holds the services request the fault delays (the fault is taken as the request arrives). */
-async function servicesRequestHeld(): Promise<void> {
+/** Until the sandbox holds the request the fault delays (the fault is taken as the request arrives). */
+async function heldRequest(): Promise<void> {
   for (let waited = 0; (await listFaults(db)).length > 0; waited += 20) {
-    if (waited > 20_000) throw new Error("the services request never reached the sandbox");
+    if (waited > 20_000) throw new Error("the delayed request never reached the sandbox");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -82,7 +82,7 @@ describe("a crash that empties the preview's tables", () => {
   it("while a session sends from them: the session stops before sending anything of them, and the next one converges", async () => {
     const { location, second, expectNothingSentAfterServices } = await syncedWithServicesHeld();
     const syncing = runManualTestSync(db, location.id, second, { expect: "failed" });
-    await servicesRequestHeld();
+    await heldRequest();
     await crashEmptiesPreviewTables();
     const failed = await syncing;
 
@@ -103,13 +103,36 @@ describe("a crash that empties the preview's tables", () => {
     expect(run).toMatchObject({ status: "succeeded", mode: "full", storeEpoch: await previewStoreEpoch(db) });
   });
 
+  it("while the contacts' import waits for its upload address: the upload reads nothing of them, and the session fails with the reason", async () => {
+    const { location, first, second } = await syncedWithServicesHeld();
+    await clearFaults(db);
+    await injectFault(db, { target: "contact_details", mode: { kind: "delay", ms: 1_500 }, count: 1 });
+    const requestsBefore = (await sandboxRequests(db, location.upstreamLocationId)).length;
+    const syncing = runManualTestSync(db, location.id, second, { expect: "failed" });
+    await heldRequest();
+    await crashEmptiesPreviewTables();
+    const failed = await syncing;
+
+    expect(failed.error).toContain(previewStoreLostMessage);
+    const requests = (await sandboxRequests(db, location.upstreamLocationId)).slice(requestsBefore);
+    expect(requests.slice(0, 5)).toEqual([
+      "PUT update_management_system 200",
+      "POST batch_sync_calendars 200",
+      "POST batch_sync_service_categories 200",
+      "POST batch_sync_services 200",
+      "POST contact_details 200",
+    ]);
+    expect(requests.filter((request) => request.startsWith("PUT upload 2"))).toEqual([]);
+    await expectUpstreamHolds(location, first);
+  });
+
   it("while its worker waits: the worker that takes the session over fails it with the reason instead of sending its old plan from a new preview", async () => {
     const { location, second, expectNothingSentAfterServices } = await syncedWithServicesHeld();
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const sessionId = requested.sessionId!;
     const reader = () => createArraySourceReader(structuredClone(second));
     const stalled = runSession(systemContext(db), { sessionId, reader: reader(), now: sampleNow, client: noWaits, owner: "stalled" });
-    await servicesRequestHeld();
+    await heldRequest();
     await crashEmptiesPreviewTables();
     // Its lease runs out while the sandbox holds its request: another worker takes the session over.
     let takeover: RunSessionResult | undefined;
