@@ -59,6 +59,15 @@ export function previewStoreErrorOf(error: unknown): unknown {
   return error;
 }
 
+/** A cursor's batches, its failed preview_store_check turned into the reason (previewStoreErrorOf). */
+export async function* withPreviewStoreErrors<T>(batches: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* batches;
+  } catch (error) {
+    throw previewStoreErrorOf(error);
+  }
+}
+
 /** Throws (DomainError) unless `epoch` is still the current one: nothing read of the preview's tables since it began was lost. */
 export async function assertPreviewStore(db: DatabaseOrTransaction, epoch: string): Promise<void> {
   await db.execute(sql`select ${previewStoreIntact(epoch)}`).catch((error: unknown) => Promise.reject(previewStoreErrorOf(error)));

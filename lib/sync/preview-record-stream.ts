@@ -3,7 +3,7 @@ import { cursorRows } from "@/db/raw-sql";
 import { sql } from "drizzle-orm";
 import { RecordBatch } from "@/lib/upstream/upload";
 import { selectionCondition, type RecordSelection } from "./plan/record-selection";
-import { assertPreviewStore, previewStoreErrorOf, previewStoreIntact } from "@/lib/preview/preview-store";
+import { assertPreviewStore, previewStoreIntact, withPreviewStoreErrors } from "@/lib/preview/preview-store";
 
 const CURSOR_ROWS = 1000;
 
@@ -21,17 +21,14 @@ export async function checkedPreviewEpoch(context: { db: DatabaseOrTransaction; 
  * `epoch`: the preview's tables as the session's run wrote them (lib/preview/preview-store.ts); the read fails, with
  * the reason, once a crash emptied them.
  */
-async function* selectedPayloads<T>(db: DatabaseOrTransaction, locationId: string, selection: RecordSelection, epoch: string) {
-  try {
-    yield* cursorRows<{ payload: T }>(
+const selectedPayloads = <T>(db: DatabaseOrTransaction, locationId: string, selection: RecordSelection, epoch: string) =>
+  withPreviewStoreErrors(
+    cursorRows<{ payload: T }>(
       db,
       sql`select r.payload from preview_records r where ${previewStoreIntact(epoch)} and ${selectionCondition(locationId, selection)} order by r.seq`,
       CURSOR_ROWS,
-    );
-  } catch (error) {
-    throw previewStoreErrorOf(error);
-  }
-}
+    ),
+  );
 
 /**
  * The selected records in source order, read with a cursor, a batch per item of the upload: memory holds one batch.

@@ -7,7 +7,7 @@ import type { DateRange } from "@/lib/sync/plan/date-ranges";
 import type { FencedTransaction } from "@/lib/sync/session-fence";
 import { amongUnsyncedKeys } from "@/lib/sync/unsynced-keys";
 import { goneContact, notSentAgain, UNSUBSCRIBED_HASH } from "./compare";
-import { previewStoreIntact } from "@/lib/preview/preview-store";
+import { previewStoreIntact, withPreviewStoreErrors } from "@/lib/preview/preview-store";
 
 // What the upstream holds (as last accepted) that no sendable preview record sends again: what the preview counts and
 // lists as removed, the contacts a sync unsubscribes, and what the removal valve holds back.
@@ -122,10 +122,12 @@ export function goneContactCursor(
   unsyncedOnly: boolean,
   epoch: string,
 ): AsyncIterable<{ record_key: string }[]> {
-  return cursorRows<{ record_key: string }>(
-    db,
-    sql`select * from (${goneContactKeysSql(locationId, unsyncedOnly)}) gone where ${previewStoreIntact(epoch)}`,
-    1000,
+  return withPreviewStoreErrors(
+    cursorRows<{ record_key: string }>(
+      db,
+      sql`select * from (${goneContactKeysSql(locationId, unsyncedOnly)}) gone where ${previewStoreIntact(epoch)}`,
+      1000,
+    ),
   );
 }
 
