@@ -31,3 +31,22 @@ describe("vacuumAfterBulkWrite", () => {
     expect(await allVisiblePages()).toBeGreaterThan(0);
   });
 });
+
+describe("autovacuum of the tables every sync rewrites in part", () => {
+  it("comes after 10,000 rows changed or inserted, whatever the table's size (migration 0035)", async () => {
+    const options = await queryRows<{ table: string; options: string[] }>(
+      db,
+      sql`select relname as table, reloptions as options from pg_class where relname in ('preview_records', 'synced_records') order by relname`,
+    );
+    const expected = [
+      "autovacuum_vacuum_scale_factor=0",
+      "autovacuum_vacuum_threshold=10000",
+      "autovacuum_vacuum_insert_scale_factor=0",
+      "autovacuum_vacuum_insert_threshold=10000",
+    ];
+    expect(options).toEqual([
+      { table: "preview_records", options: expected },
+      { table: "synced_records", options: expected },
+    ]);
+  });
+});
