@@ -169,6 +169,11 @@ export const previewRecordCounts = pgTable(
       .references(() => locations.id, { onDelete: "cascade" }),
     recordType: text("record_type").notNull(),
     rows: integer("rows").notNull(),
+    /**
+     * The same records per bucket (lib/preview/record-buckets.ts: appointments by local date, customers and vehicles
+     * by the end of their source id), where an incremental run looks for deleted rows; null: counted when needed.
+     */
+    buckets: jsonb("buckets").$type<Record<string, number>>(),
   },
   (table) => [primaryKey({ columns: [table.locationId, table.recordType] })],
 );

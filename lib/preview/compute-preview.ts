@@ -10,6 +10,7 @@ import { environmentDateTimeStyle } from "@/lib/environments/get-environment-cre
 import { forgetUnsyncedKeys, startLedgerByComparison } from "@/lib/sync/unsynced-keys";
 import { applySourceChanges, isTracked, readSourceAhead, type Since } from "./incremental-read";
 import { forgetRecordCounts, setRecordCount } from "./preview-record-counts";
+import { countInto, isBucketed, type BucketCounts } from "./record-buckets";
 import { deleteRecordsOfType, mapBatch, type RunInput } from "./map-source-rows";
 import { createPreviewChecks, type CheckPreviewRow } from "./preview-checks";
 import { writePreviewBatch } from "./write-preview-batch";
@@ -108,6 +109,7 @@ async function mapWholeRead(
   sink?: FirstRunSink,
 ): Promise<void> {
   let seq = 0;
+  const buckets: BucketCounts | null = isBucketed(read.recordType) ? new Map() : null;
   let writing: Promise<void> = Promise.resolve();
   const progress = progressOf(input.db, input.owner.runId, read.recordType);
   const params = { sourceKey: input.sourceKey, windowStart: read.windowStart, windowEnd: read.windowEnd };
@@ -115,6 +117,7 @@ async function mapWholeRead(
     for await (const batch of input.reader.read(read.resource, params, { batchSize: input.batchSize })) {
       await input.checkpoint?.();
       const mapped = mapBatch(input.owner, read, batch, input.context, () => seq++, check);
+      if (buckets) countInto(buckets, read.recordType, mapped.records);
       const { records, issues } = sink ? await sink.take(read, mapped) : mapped;
       await writing;
       const written = seq;
@@ -126,7 +129,7 @@ async function mapWholeRead(
     await writing.catch(() => {});
   }
   await writing;
-  await setRecordCount(writer, input.owner.locationId, read.recordType, seq);
+  await setRecordCount(writer, input.owner.locationId, read.recordType, seq, buckets);
   await setProgress(input.db, input.owner.runId, read.recordType, seq, true);
 }
 

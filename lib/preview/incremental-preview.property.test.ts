@@ -6,7 +6,7 @@ import { locations, previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import type { AppointmentRow, CustomerRow } from "@/lib/source/source-rows";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
-import type { SourceReader } from "@/lib/source/source-reader";
+import { idWhiteSpace, type SourceReader } from "@/lib/source/source-reader";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
@@ -172,7 +172,22 @@ async function contentOf(locationId: string) {
                      from preview_issues i where i.location_id = r.location_id and i.record_type = r.record_type and i.seq = r.seq), '[]') as issues
     from preview_records r where r.location_id = ${locationId}`;
   const counts = await sql`select record_type, count(*)::int from preview_records where location_id = ${locationId} group by 1 order by 1`;
-  return { records: records.map((row) => JSON.stringify(row)).sort(), counts };
+  // The counts a run keeps for the next one's search for deleted rows: they must be what the records say.
+  const kept = await sql<{ record_type: string; rows: number; buckets: Record<string, number> | null }[]>`
+    select record_type, rows, buckets from preview_record_counts where location_id = ${locationId} order by 1`;
+  const recounted = await sql<{ record_type: string; bucket: string | null; rows: number }[]>`
+    select record_type, case when record_type = 'appointments' then local_date::text else right(btrim(source_id, ${idWhiteSpace}), 2) end as bucket,
+           count(*)::int as rows
+    from preview_records where location_id = ${locationId} group by 1, 2`;
+  const bucketed = new Set(["appointments", "contact_details", "vehicles"]);
+  const expected = kept.map(({ record_type }) => {
+    const ofType = recounted.filter((row) => row.record_type === record_type);
+    const buckets = Object.fromEntries(ofType.flatMap((row) => (row.bucket === null ? [] : [[row.bucket, row.rows]])));
+    const rows = ofType.reduce((total, row) => total + row.rows, 0);
+    return { record_type, rows, buckets: bucketed.has(record_type) ? buckets : null };
+  });
+  expect(kept).toEqual(expected);
+  return { records: records.map((row) => JSON.stringify(row)).sort(), counts, kept };
 }
 
 /** Asserts the location's preview holds what a full run over `rows` holds, in a location of its own. */

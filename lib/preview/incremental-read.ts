@@ -6,7 +6,7 @@ import { idWhiteSpace, trackedResources, type SourceIdCount, type TrackedResourc
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import { replaceSourceIds, type RunInput } from "./map-source-rows";
 import type { PlannedRead } from "./preview-plan";
-import { recordCountOf, setRecordCount } from "./preview-record-counts";
+import { recordCountOf, recordCountsOf, setRecordCount } from "./preview-record-counts";
 import { touchKeys } from "./recheck-preview";
 import type { CheckReplaced } from "./incremental-checks";
 import type { DateRange } from "@/lib/sync/plan/date-ranges";
@@ -186,13 +186,16 @@ export async function applySourceChanges(
     sql`select coalesce(max(seq) + 1, 0)::int as next from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}`,
   );
   const nextSeq = { value: last?.next ?? 0 };
-  // The location's records of the type, kept up to date as ids are replaced: deleted source rows show in the count.
-  let ours = await recordCountOf(tx, owner.locationId, read.recordType);
+  // The location's records of the type, in all and per bucket (what the searches for deleted rows below compare with
+  // the source's), kept up to date as ids are replaced: deleted source rows show in the counts.
+  const kept = await recordCountsOf(tx, owner.locationId, read.recordType);
+  let ours = kept.rows;
+  const { buckets } = kept;
   let mapped = 0;
   const pending = new Set<string>();
 
   const replace = async (ids: string[], rows: SourceRow[]) => {
-    const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq, check);
+    const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq, check, buckets);
     ours += replaced.writtenRows - replaced.removedRows;
     await touchKeys(tx, owner.locationId, read.recordType, replaced);
     mapped += rows.length;
@@ -222,14 +225,14 @@ export async function applySourceChanges(
   // cannot be matched) only among the ids ending alike.
   const theirs = await changes.count;
   if (theirs !== ours) {
-    const inAll = { ours, theirs };
-    const ranges = read.resource === "appointments" ? await rangesToCompare(tx, input, read, inAll, changes.pieces) : null;
+    const inAll = { ours, theirs, buckets };
+    const ranges = read.resource === "appointments" ? await rangesToCompare(input, read, inAll, changes.pieces) : null;
     const idEnds = ranges ? null : await idEndsToCompare(tx, input, read, inAll);
     if (ranges) for (const range of ranges) await compareIds(input, read, windowOfDays(input, read, range), add, { days: range });
     else await compareIds(input, read, windowOf(input, read), add, idEnds ? { idEnds } : {});
     await flush();
   }
-  await setRecordCount(tx, owner.locationId, read.recordType, ours);
+  await setRecordCount(tx, owner.locationId, read.recordType, ours, buckets);
   return mapped;
 }
 

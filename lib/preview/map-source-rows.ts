@@ -13,6 +13,7 @@ import type { PlannedRead } from "./preview-plan";
 import { previewRowsOf, type MappedForPreview, type PreviewIssueRow, type PreviewRecordRow } from "./preview-row";
 import { writePreviewBatch } from "./write-preview-batch";
 import { isSendable } from "@/lib/pipeline/record-status";
+import { countInto, type BucketCounts } from "./record-buckets";
 
 export interface RecordOwner {
   locationId: string;
@@ -106,7 +107,8 @@ export interface ReplacedKeys {
 /**
  * Replaces the records of some source ids by the rows the source has for them now (none: they are gone).
  * A source id keeps its positions; rows beyond what it had before go to the end. `check`: the new records are
- * checked before they are stored (else the run's re-check checks them in SQL).
+ * checked before they are stored (else the run's re-check checks them in SQL). `buckets`: the type's counts per bucket
+ * (lib/preview/record-buckets.ts), moved by what was taken away and written.
  */
 export async function replaceSourceIds(
   tx: DatabaseTransaction,
@@ -117,6 +119,7 @@ export async function replaceSourceIds(
   context: MappingContext,
   nextSeq: { value: number },
   check?: CheckReplaced,
+  buckets?: BucketCounts | null,
 ): Promise<ReplacedKeys> {
   // By key (a contact's, vehicle's or appointment's key is its trimmed source id): the key index finds them. The rows
   // are mapped while PostgreSQL deletes; they are numbered once the freed positions are known.
@@ -127,11 +130,12 @@ export async function replaceSourceIds(
     status: string;
     run_id: string;
     ref_contact: string | null;
+    local_date: string | null;
   }>(
     tx,
     sql`delete from preview_records where location_id = ${owner.locationId} and record_type = ${read.recordType}
           and (record_key = any(${sql.param(ids)}::text[]) or (record_key is null and source_id = any(${sql.param(ids)}::text[])))
-        returning seq, source_id, record_key, status, run_id, ref_contact`,
+        returning seq, source_id, record_key, status, run_id, ref_contact, local_date::text as local_date`,
   );
   removing.catch(() => {});
   const { records, issues } = await mapInSlices(owner, read, rows, context);
@@ -158,6 +162,10 @@ export async function replaceSourceIds(
     issues.push(...(await check(records, new Set(namedUsable))));
   }
   await writePreviewBatch(tx, records, issues);
+  if (buckets) {
+    countInto(buckets, read.recordType, removed, -1);
+    countInto(buckets, read.recordType, records);
+  }
   const removedUsableKeys = removed
     .filter((row) => row.record_key !== null && row.run_id !== owner.runId && isSendable(row))
     .map((row) => row.record_key!);
