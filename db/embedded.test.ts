@@ -1,17 +1,15 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
-import os from "node:os";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import postgres from "postgres";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sharedBuffersMb, startEmbeddedPostgres } from "./embedded";
+import { useTemporaryDirs } from "./testing/temporary-dirs";
 
 describe("embedded PostgreSQL", () => {
-  const dirs: string[] = [];
-  afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+  const temporaryDir = useTemporaryDirs();
 
   it("keeps its data across a stop and a restart", async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), "embedded-restart-"));
-    dirs.push(dataDir);
+    const dataDir = await temporaryDir("embedded-restart-");
 
     const first = await startEmbeddedPostgres({ dataDir });
     const sqlFirst = postgres(first.url, { max: 1, onnotice: () => {} });

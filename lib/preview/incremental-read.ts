@@ -195,7 +195,7 @@ export async function applySourceChanges(
   const pending = new Set<string>();
 
   const replace = async (ids: string[], rows: SourceRow[]) => {
-    const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq, check, buckets);
+    const replaced = await replaceSourceIds(tx, owner, read, ids, rows, input.context, nextSeq, buckets, check);
     ours += replaced.writtenRows - replaced.removedRows;
     await touchKeys(tx, owner.locationId, read.recordType, replaced);
     mapped += rows.length;

@@ -108,7 +108,7 @@ export interface ReplacedKeys {
  * Replaces the records of some source ids by the rows the source has for them now (none: they are gone).
  * A source id keeps its positions; rows beyond what it had before go to the end. `check`: the new records are
  * checked before they are stored (else the run's re-check checks them in SQL). `buckets`: the type's counts per bucket
- * (lib/preview/record-buckets.ts), moved by what was taken away and written.
+ * (lib/preview/record-buckets.ts), moved here by what was taken away and written.
  */
 export async function replaceSourceIds(
   tx: DatabaseTransaction,
@@ -118,8 +118,8 @@ export async function replaceSourceIds(
   rows: readonly SourceRowOf[SourceResource][],
   context: MappingContext,
   nextSeq: { value: number },
+  buckets: BucketCounts,
   check?: CheckReplaced,
-  buckets?: BucketCounts | null,
 ): Promise<ReplacedKeys> {
   // By key (a contact's, vehicle's or appointment's key is its trimmed source id): the key index finds them. The rows
   // are mapped while PostgreSQL deletes; they are numbered once the freed positions are known.
@@ -162,10 +162,8 @@ export async function replaceSourceIds(
     issues.push(...(await check(records, new Set(namedUsable))));
   }
   await writePreviewBatch(tx, records, issues);
-  if (buckets) {
-    countInto(buckets, read.recordType, removed, -1);
-    countInto(buckets, read.recordType, records);
-  }
+  countInto(buckets, read.recordType, removed, -1);
+  countInto(buckets, read.recordType, records);
   const removedUsableKeys = removed
     .filter((row) => row.record_key !== null && row.run_id !== owner.runId && isSendable(row))
     .map((row) => row.record_key!);

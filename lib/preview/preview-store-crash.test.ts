@@ -1,23 +1,19 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { connectDatabase } from "@/db/client";
 import { startEmbeddedPostgres } from "@/db/embedded";
 import { applyMigrations } from "@/db/migrate";
 import { queryRows } from "@/db/raw-sql";
+import { useTemporaryDirs } from "@/db/testing/temporary-dirs";
 import { openPreviewStore, previewStoreEpoch } from "./preview-store";
 
 // A server of its own: a crashed backend makes PostgreSQL restart every connection of the server.
 
 describe("a crash of PostgreSQL", () => {
-  const dirs: string[] = [];
-  afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+  const temporaryDir = useTemporaryDirs();
 
   it("empties the preview's tables and their epoch, keeps the logged tables, and the next run starts a new epoch", async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), "preview-store-crash-"));
-    dirs.push(dataDir);
+    const dataDir = await temporaryDir("preview-store-crash-");
     const server = await startEmbeddedPostgres({ dataDir });
     const { db, sql: client, close } = connectDatabase(server.url, { max: 2 });
     try {
