@@ -9,12 +9,13 @@ import { clearFaults, injectFault, listFaults } from "@/lib/sandbox/faults";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sampleSourceRows } from "./testing/sample-source";
 import { compareType } from "./testing/sync-assertions";
-import { createConnectedLocation, noWaits, runManualTestSync, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
+import { computeQueuedPreview, createConnectedLocation, noWaits, runManualTestSync, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
 import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
 import { runSession, type RunSessionResult } from "./run-session";
 import { sampleNow } from "./testing/sample-source";
+import { requestPreview } from "@/lib/preview/request-preview";
 
 // The preview's tables are UNLOGGED (lib/preview/preview-store.ts): a crash of PostgreSQL empties them, and nothing
 // else. `crashEmptiesPreviewTables` leaves the database as crash recovery does (the real crash is in
@@ -230,5 +231,24 @@ describe("a crash that empties the preview's tables", () => {
     await expectUpstreamHolds(location, second);
     const [row] = await db.select().from(syncSessions).where(eq(syncSessions.id, session.id));
     expect((await getPreviewRuns(db, location.id)).shown?.id).toBe(row!.previewRunId);
+  });
+
+  it("before a first sync: the run that succeeded before the crash shows nothing, so the sync queues the location's preview again", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    // The preview the owner's page asked for before the location was ever synced.
+    const before = await requestPreview(systemContext(db), { locationId: location.id, requestedByEmail: null });
+    await computeQueuedPreview(db, location.id, createArraySourceReader(structuredClone(rows)), sampleNow);
+    expect((await getPreviewRuns(db, location.id)).shown?.id).toBe(before.id);
+
+    await crashEmptiesPreviewTables();
+    expect((await getPreviewRuns(db, location.id)).shown).toBeNull();
+    // A first sync is sent straight from the source, and queues the preview the page will show (computed here as the job would).
+    const session = await runManualTestSync(db, location.id, rows);
+    expect(session.streamed).toBe(true);
+    const shown = (await getPreviewRuns(db, location.id)).shown;
+    expect(shown).toMatchObject({ status: "succeeded", storeEpoch: await previewStoreEpoch(db) });
+    expect(shown!.id).not.toBe(before.id);
+    await expectUpstreamHolds(location, rows);
   });
 });

@@ -1,8 +1,9 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { previewRuns, type SourceState, type syncSessions } from "@/db/schema";
+import type { SourceState, syncSessions } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
+import { getPreviewRuns } from "@/lib/preview/read-preview";
 import { requestPreview } from "@/lib/preview/request-preview";
 import { systemContext } from "@/lib/operations/context";
 import type { SourceReader } from "@/lib/source/source-reader";
@@ -83,14 +84,13 @@ export async function primeUnsentTargets(
   }
 }
 
-/** Starts the location's first preview in the background unless one exists or runs. */
+/**
+ * Starts the location's preview in the background unless the page has one to show or one runs (getPreviewRuns): a
+ * run that succeeded before a database crash emptied the preview's tables shows nothing, so it does not count.
+ */
 export async function requestFirstPreview(db: Database, locationId: string): Promise<void> {
-  const [existing] = await db
-    .select({ id: previewRuns.id })
-    .from(previewRuns)
-    .where(and(eq(previewRuns.locationId, locationId), inArray(previewRuns.status, ["queued", "running", "succeeded"])))
-    .limit(1);
-  if (existing) return;
+  const { shown, active } = await getPreviewRuns(db, locationId);
+  if (shown || active) return;
   try {
     await requestPreview(systemContext(db), { locationId, requestedByEmail: null });
   } catch (error) {
