@@ -98,6 +98,8 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
     token?: string;
     body?: unknown;
     secrets?: (string | undefined)[];
+    /** The spec shows the answer's body (access_token, put_data_url). */
+    bodyShown?: boolean;
   }
 
   function apiExchange(call: ApiRequest, attempt: number): Exchange {
@@ -116,6 +118,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       timeoutMs,
       signal: options.signal,
       secrets: [options.apiKey, call.token, ...(call.secrets ?? [])],
+      bodyShown: call.bodyShown ?? false,
     };
   }
 
@@ -256,7 +259,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       policy,
       async (attempt) => {
         const posted = await performExchange(
-          apiExchange({ operation, method: "POST", path, token: call.accessToken, body }, attempt),
+          apiExchange({ operation, method: "POST", path, token: call.accessToken, body, bodyShown: true }, attempt),
           dispatcher,
           options.onAttempt,
         );
@@ -294,7 +297,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
 
   async function requestUploadAddress(operation: string, call: LocationCall, rest: string, body: unknown): Promise<string> {
     const path = locationPath(call.locationId, rest);
-    const result = await callApi({ operation, method: "POST", path, token: call.accessToken, body });
+    const result = await callApi({ operation, method: "POST", path, token: call.accessToken, body, bodyShown: true });
     return readJson(result, PutDataUrlResponse, `POST ${path}`).put_data_url;
   }
 
@@ -312,6 +315,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
         path: "/access_tokens",
         body: { email: input.email, password: input.password, client_id: input.clientId, client_secret: input.clientSecret },
         secrets: [input.password, input.clientSecret],
+        bodyShown: true,
       });
       return readJson(result, AccessTokenResponse, "POST /access_tokens").access_token;
     },
@@ -326,6 +330,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
         token: input.userAccessToken,
         body: { client_id: input.clientId, client_secret: input.clientSecret },
         secrets: [input.clientSecret],
+        bodyShown: true,
       });
       return readJson(result, AccessTokenResponse, `POST ${path}`).access_token;
     },

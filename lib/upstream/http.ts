@@ -55,6 +55,8 @@ export interface Exchange {
   signal?: AbortSignal;
   /** Values to remove from anything reported or thrown. */
   secrets: readonly (string | undefined)[];
+  /** The spec shows a body this answer must carry (an access token, an upload address): it is read whole or fails. */
+  bodyShown?: boolean;
   /** Counts filled in while an upload body streams. */
   progress?: () => { records: number; bytes: number; sha256: string | null };
 }
@@ -63,7 +65,7 @@ export interface ExchangeResult {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  /** The response body's full size, also when `text` was cut at the read limit. */
+  /** The response body's size as read: a body longer than the read limit (1 MB) is read that far. */
   bytes?: number;
 }
 
@@ -75,17 +77,27 @@ export function createUpstreamDispatcher(options: { connectTimeoutMs?: number } 
   return new Agent({ connect: { timeout: options.connectTimeoutMs ?? 10_000 }, keepAliveTimeout: 4_000 });
 }
 
-async function readLimited(body: AsyncIterable<Buffer | Uint8Array>): Promise<{ text: string; bytes: number }> {
+/**
+ * The response body up to the read limit: a longer one is cut there (its stream destroyed, not read on), and a read
+ * that fails part way (a reset, the exchange's timeout) keeps what came before it, with the failure.
+ */
+async function readLimited(body: Readable & AsyncIterable<Buffer | Uint8Array>): Promise<{ text: string; bytes: number; failure?: unknown }> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    if (size < maxResponseBytes) {
-      const buffer = Buffer.from(chunk);
-      chunks.push(buffer);
+  let failure: unknown;
+  try {
+    for await (const chunk of body) {
+      chunks.push(Buffer.from(chunk));
+      size += chunk.length;
+      if (size >= maxResponseBytes) {
+        body.destroy();
+        break;
+      }
     }
-    size += chunk.length;
+  } catch (error) {
+    failure = error;
   }
-  return { text: Buffer.concat(chunks).toString("utf8").slice(0, maxResponseBytes), bytes: size };
+  return { text: Buffer.concat(chunks).toString("utf8").slice(0, maxResponseBytes), bytes: size, ...(failure === undefined ? {} : { failure }) };
 }
 
 /** The exchange as the history keeps it: nothing secret, bodies bounded (an upload's streamed records are not kept). */
@@ -161,6 +173,9 @@ function headerValue(headers: ExchangeResult["headers"], name: string): string |
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** A streamed request body that was not read to its end. */
+const bodyCutShort = (exchange: Exchange) => exchange.body !== undefined && typeof exchange.body !== "string" && !exchange.body.readableEnded;
+
 /**
  * Performs one exchange and reports it. A 2xx is returned; anything else is thrown as an AttemptFailure
  * whose report the retry loop completes with its decision.
@@ -191,7 +206,12 @@ export async function performExchange(exchange: Exchange, dispatcher: Dispatcher
       headersTimeout: exchange.timeoutMs,
       bodyTimeout: exchange.timeoutMs,
     });
-    result = { status: response.statusCode, headers: response.headers, ...(await readLimited(response.body)) };
+    const { failure, ...body } = await readLimited(response.body);
+    // Where the spec shows no body, a 2xx is success whatever follows it: a body that never ends, trickles or breaks
+    // off is kept as far as it came. Where it shows one, the body must arrive whole.
+    const succeeded = response.statusCode >= 200 && response.statusCode < 300;
+    if (failure !== undefined && (!succeeded || exchange.bodyShown || exchange.signal?.aborted)) throw failure;
+    result = { status: response.statusCode, headers: response.headers, ...body };
   } catch (thrown) {
     if (thrown instanceof UpstreamError) {
       // Raised by our own body stream (e.g. a record failed validation): not the network's fault.
@@ -212,6 +232,14 @@ export async function performExchange(exchange: Exchange, dispatcher: Dispatcher
     phaseClock.stop("send", sendStarted);
   }
   const answered = result;
+  if (answered.status >= 200 && answered.status < 300 && bodyCutShort(exchange)) {
+    // The answer came before the whole streamed body was taken (undici then stops sending it): whatever the status
+    // says, the host cannot have received every record, so nothing of the upload counts as accepted.
+    const where = `${exchange.method} ${exchange.reportedPath}`;
+    const reason = `answered ${answered.status} before the whole body was sent`;
+    const error = new UpstreamUnavailableError(`${where} ${reason}`, { request: where, status: answered.status });
+    throw new AttemptFailure(error, true, undefined, (retryDelayMs) => emit({ status: answered.status, error: reason, retryDelayMs }));
+  }
   if (answered.status >= 200 && answered.status < 300) {
     emit({ status: answered.status });
     return answered;

@@ -226,6 +226,54 @@ describe("redirects and bodies", () => {
     expect(attempts).toHaveLength(1);
   });
 
+  // A 2xx whose body never ends, trickles on past the timeout, or breaks off: where the spec shows no body, the status
+  // decides; the history keeps what came (at most 1 MB).
+  const endless: Reply = (request, response) => {
+    response.writeHead(200);
+    const pour = () => {
+      while (!response.destroyed && response.write(Buffer.alloc(64 * 1024, "x")));
+    };
+    response.on("drain", pour);
+    pour();
+  };
+  const trickling: Reply = (request, response) => {
+    response.writeHead(200, { "content-type": "text/plain" });
+    const timer = setInterval(() => response.write("."), 50);
+    response.on("close", () => clearInterval(timer));
+  };
+  const brokenOff: Reply = (request, response) => {
+    response.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+    response.write('{"ok":');
+    setTimeout(() => response.destroy(), 20);
+  };
+
+  test.each([
+    ["never ends", endless],
+    ["trickles past the timeout", trickling],
+    ["breaks off", brokenOff],
+  ])("update_management_system succeeds on a 2xx whose body %s, in one attempt", async (_, reply) => {
+    replies = [reply];
+    const { client, attempts } = makeClient({ timeoutMs: 500 });
+    const started = Date.now();
+    await client.updateManagementSystem({ accessToken: "t", locationId: "loc-1", managementSystem: "Acme", syncInProgress: true });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ status: 200 });
+    expect(attempts[0]!.error).toBeUndefined();
+    expect(attempts[0]!.exchange!.responseBodyBytes!).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+  });
+
+  test("a token answer whose body never ends or breaks off fails clearly: the token must arrive whole", async () => {
+    replies = [endless, brokenOff, brokenOff, brokenOff, brokenOff];
+    const { client } = makeClient({ timeoutMs: 500 });
+    const login = { email: "o@example.com", password: "pw-123456", clientId: "cid", clientSecret: "secret-1" };
+    const first = await client.createUserAccessToken(login).catch((thrown: unknown) => thrown);
+    expect(first).toBeInstanceOf(UpstreamInvalidResponseError);
+    expect((first as Error).message).toBe("POST /access_tokens answered 200 with a body that is not JSON");
+    const second = await client.createUserAccessToken(login).catch((thrown: unknown) => thrown);
+    expect(second).toBeInstanceOf(UpstreamUnavailableError);
+  });
+
   test("users/me keeps the e-mail and name it can read, for display", async () => {
     replies = [json(200, { email: "owner@example.com", name: "Olivia", location_id: "elsewhere" })];
     const { client } = makeClient();
@@ -368,5 +416,64 @@ describe("upload step", () => {
     const error = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(UpstreamUploadError);
     expect((error as UpstreamUploadError).details[0]).toMatchObject({ index: 1, field: "birthdate" });
+  });
+});
+
+describe("an upload host that answers before the body is sent", () => {
+  // Answers each PUT at once, without reading its body, while `early` lasts; then reads the whole body first.
+  let early = 0;
+  let received: number[] = [];
+  let hostile: http.Server;
+  let hostileOrigin: string;
+  beforeAll(async () => {
+    hostile = http.createServer((incoming, outgoing) => {
+      if (incoming.method === "PUT" && early > 0) {
+        early -= 1;
+        outgoing.writeHead(200, { "content-type": "application/json", connection: "close" }).end("{}");
+        setTimeout(() => incoming.socket.destroy(), 20);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.on("end", () => {
+        if (incoming.method === "PUT") received.push((JSON.parse(Buffer.concat(chunks).toString()) as unknown[]).length);
+        const answer = incoming.method === "PUT" ? {} : { put_data_url: `${hostileOrigin}/uploads/0123456789abcdef${received.length}` };
+        outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    hostileOrigin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => hostile.close(() => resolve())));
+  beforeEach(() => {
+    received = [];
+  });
+
+  // Enough records that the body is far from sent when the answer comes (~12 MB).
+  const contacts = () =>
+    (function* () {
+      for (let index = 0; index < 100_000; index += 1) yield { external_id: `c-${index}`, first_name: "x".repeat(100) };
+    })();
+
+  test("a 200 before the whole body was taken is no success: the upload is tried again with a fresh address", async () => {
+    early = 1;
+    const { client, attempts } = makeClient({ baseUrl: hostileOrigin });
+    const outcome = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: contacts });
+    expect(outcome).toMatchObject({ records: 100_000, status: 200, attempts: 2 });
+    expect(received).toEqual([100_000]);
+    const uploads = attempts.filter((attempt) => attempt.method === "PUT");
+    expect(uploads).toHaveLength(2);
+    expect(uploads[0]).toMatchObject({ status: 200, error: "answered 200 before the whole body was sent", sha256: null });
+    expect(uploads[0]!.records).toBeLessThan(100_000);
+    expect(uploads[1]).toMatchObject({ status: 200, records: 100_000, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+
+  test("a host that always answers early fails the import, and nothing counts as accepted", async () => {
+    early = 100;
+    const { client } = makeClient({ baseUrl: hostileOrigin, maxAttempts: 2 });
+    const error = await client.importContactDetails({ accessToken: "t", locationId: "loc-1", records: contacts }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UpstreamUnavailableError);
+    expect((error as Error).message).toMatch(/^PUT 127\.0\.0\.1:\d+\/uploads\/\[REDACTED\] answered 200 before the whole body was sent$/);
+    expect(received).toEqual([]);
   });
 });
