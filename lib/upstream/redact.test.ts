@@ -20,6 +20,25 @@ describe("redactText", () => {
     // Values shorter than four characters would erase ordinary text.
     expect(redactText("abc", ["ab"])).toBe("abc");
   });
+
+  test("removes a known secret however an answer encodes it: JSON escapes, \\u escapes, percent-encoding, mixed", () => {
+    const apiKey = "ApiKey/Secret+42 ü";
+    const spellings = [
+      JSON.stringify({ seen: apiKey }),
+      '{"seen":"ApiKey\\/Secret+42 \\u00fc"}',
+      '{"seen":"ApiKey\\u002FSecret\\u002b42\\u0020\\u00FC"}',
+      `next=${encodeURIComponent(apiKey)}`,
+      "next=ApiKey%2fSecret%2b42+%C3%BC",
+      "next=Api%4Bey/Secret+42 ü",
+    ];
+    for (const spelling of spellings) {
+      const redacted = redactText(spelling, [apiKey]);
+      expect(redacted, spelling).toContain("[REDACTED]");
+      expect(redacted, spelling).not.toMatch(/Secret/);
+    }
+    // Only the secret goes: what surrounds it stays.
+    expect(redactText('{"seen":"key=ApiKey\\/Secret+42 \\u00fc!"}', [apiKey])).toBe('{"seen":"key=[REDACTED]!"}');
+  });
 });
 
 describe("redactSecrets", () => {

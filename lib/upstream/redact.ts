@@ -32,12 +32,35 @@ function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Removes credentials from a string: the known secret values of the call, then anything shaped like one. */
+/** A hexadecimal number as a pattern that takes its digits in either case. */
+const hexDigits = (code: number, width: number) =>
+  [...code.toString(16).padStart(width, "0")].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join("");
+
+/**
+ * A secret in every spelling an answer may echo it in, character by character and mixed: as it is, escaped with a
+ * backslash (JSON's `\/`), as JSON's `\uXXXX` and percent-encoded (either case), a space also as `+`.
+ */
+function spellingsOf(value: string): RegExp {
+  const characters = [...value].map((character) => {
+    const units = [...Array(character.length).keys()].map((index) => character.charCodeAt(index));
+    const forms = [
+      escapeRegExp(character),
+      `\\\\${escapeRegExp(character)}`,
+      units.map((unit) => `\\\\u${hexDigits(unit, 4)}`).join(""),
+      [...Buffer.from(character)].map((byte) => `%${hexDigits(byte, 2)}`).join(""),
+      ...(character === " " ? ["\\+"] : []),
+    ];
+    return `(?:${forms.join("|")})`;
+  });
+  return new RegExp(characters.join(""), "g");
+}
+
+/** Removes credentials from a string: the known secret values of the call, however encoded, then anything shaped like one. */
 export function redactText(text: string, knownSecrets: readonly (string | undefined)[] = []): string {
   let result = text;
   // Longest first, so a secret that contains another is removed whole; very short values would erase ordinary text.
   const values = knownSecrets.filter((value): value is string => typeof value === "string" && value.length >= 4).sort((a, b) => b.length - a.length);
-  for (const value of values) result = result.replace(new RegExp(escapeRegExp(value), "g"), redactedMarker);
+  for (const value of values) result = result.replace(spellingsOf(value), redactedMarker);
   for (const [pattern, replacement] of patterns) result = result.replace(pattern, replacement);
   return result;
 }
