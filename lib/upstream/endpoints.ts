@@ -19,7 +19,14 @@ export const LocationAccessTokenRequest = z.strictObject({ client_id: z.string()
 export type LocationAccessTokenRequest = z.infer<typeof LocationAccessTokenRequest>;
 
 /** Spec 4.1 shows `access_token`: required; other fields are ignored. */
-export const AccessTokenResponse = z.object({ access_token: z.string().min(1) });
+/**
+ * A token is sent back as `Authorization: Bearer <token>`: one that an HTTP header cannot carry as it is (a control
+ * character such as a line break, a character beyond one byte, white space at either end) could never be used.
+ */
+const headerSafeToken = z
+  .string()
+  .regex(/^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/, "is not a value an HTTP header can carry");
+export const AccessTokenResponse = z.object({ access_token: headerSafeToken });
 export type AccessTokenResponse = z.infer<typeof AccessTokenResponse>;
 
 // A display value the upstream may or may not send: a short non-empty string, else nothing.

@@ -314,6 +314,10 @@ describe("redirects and bodies", () => {
   test.each([
     ["a missing access_token", json(200, { token: "t" }), /without the expected fields \(access_token\)/],
     ["an empty access_token", json(200, { access_token: "" }), /without the expected fields \(access_token\)/],
+    ["an access_token with a line break", json(200, { access_token: "abc\r\nx-evil: 1" }), /without the expected fields \(access_token\)/],
+    ["an access_token of white space", json(200, { access_token: " " }), /without the expected fields \(access_token\)/],
+    ["an access_token with a space at its end", json(200, { access_token: "abc " }), /without the expected fields \(access_token\)/],
+    ["an access_token beyond one byte a character", json(200, { access_token: "tok€n" }), /without the expected fields \(access_token\)/],
     ["a 204", (_: Seen, response: http.ServerResponse) => response.writeHead(204).end(), /with an empty body/],
   ] as [string, Reply, RegExp][])("a token endpoint answered with %s fails clearly", async (_, reply, message) => {
     replies = [reply];
@@ -323,6 +327,15 @@ describe("redirects and bodies", () => {
       .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(UpstreamInvalidResponseError);
     expect((error as Error).message).toMatch(message);
+  });
+
+  test("takes any token an HTTP header can carry, and sends it back as it came", async () => {
+    const token = "a.B-c_d~e+f/g=h i\u00e9!";
+    replies = [json(200, { access_token: token }), json(200, { access_token: "location-token" })];
+    const { client } = makeClient();
+    expect(await client.createUserAccessToken({ email: "a@b.c", password: "pw-1", clientId: "cid", clientSecret: "cs" })).toBe(token);
+    await client.createLocationAccessToken({ userAccessToken: token, locationId: "loc-1", clientId: "cid", clientSecret: "cs" });
+    expect(Buffer.from(seen[1]!.headers.authorization!, "latin1").toString("latin1")).toBe(`Bearer ${token}`);
   });
 
   test("keeps secrets out of errors even when the upstream echoes them", async () => {
