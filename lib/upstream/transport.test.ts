@@ -180,6 +180,23 @@ describe("retries", () => {
     expect(parseRetryAfter("soon", now)).toBeUndefined();
     expect(parseRetryAfter("-5", now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
+    // The two obsolete forms of an HTTP date (RFC 9110 §5.6.7), in GMT.
+    expect(parseRetryAfter("Thursday, 01-Jan-26 00:01:00 GMT", now)).toBe(60_000);
+    expect(parseRetryAfter("Thu Jan  1 00:00:45 2026", now)).toBe(45_000);
+    // Anything else leaves the wait to the backoff, never "at once": text a lenient date parser would read as a
+    // moment long past, an impossible day, another zone, numbers that are not delta-seconds.
+    for (const garbage of [
+      "a 1",
+      "soon 5",
+      "2026-01-01T00:00:30Z",
+      "Thu, 31 Feb 2026 00:00:30 GMT",
+      "Thu, 01 Jan 2026 00:00:30 +0100",
+      "1.5",
+      "1e3",
+      "0x10",
+      "Infinity",
+    ])
+      expect(parseRetryAfter(garbage, now), garbage).toBeUndefined();
   });
 
   test("gives up at once when Retry-After asks for longer than the configured maximum", async () => {
