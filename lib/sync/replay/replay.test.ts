@@ -151,6 +151,46 @@ describe("a scoped replay", () => {
     expect(Object.keys(held.appointments).sort()).toEqual(["a1", "a2", "a4"]);
   });
 
+  it("with the default limits, stops when one month's import would send nothing while the upstream holds its visits", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    await runManualTestSync(db, location.id, rows);
+    const before = Object.keys((await upstreamOf(db, location.upstreamLocationId)).appointments).sort();
+    const march = rows.appointments!.filter((row) => row.starts_at!.startsWith("2026-03"));
+    expect(march.length).toBeGreaterThanOrEqual(2);
+
+    // The source's query returns none of March: a small share of the location (under the 50 of the usual limit), all of March.
+    const broken = { ...rows, appointments: rows.appointments!.filter((row) => !row.starts_at!.startsWith("2026-03")) };
+    for (const range of [
+      { from: "2026-03-01", to: "2026-03-31" },
+      { from: "2026-02-01", to: "2026-04-30" },
+    ]) {
+      const stopped = await replay(
+        location.id,
+        location.upstreamLocationId,
+        broken,
+        { steps: ["appointments"], ...range, reason: "resend March" },
+        { expect: "failed" },
+      );
+      expect(stopped.sent).toEqual([]);
+      expect(stopped.session.removalStop).toMatchObject({ checks: [{ step: "appointments", removals: march.length }] });
+    }
+    expect(Object.keys((await upstreamOf(db, location.upstreamLocationId)).appointments).sort()).toEqual(before);
+
+    // One of March's visits really gone: the import still sends the rest, and removes the one.
+    const oneGone = { ...rows, appointments: rows.appointments!.filter((row) => row.id !== march[0]!.id) };
+    const sent = await replay(location.id, location.upstreamLocationId, oneGone, {
+      steps: ["appointments"],
+      from: "2026-03-01",
+      to: "2026-03-31",
+      reason: "resend March",
+    });
+    expect(sent.session.removalStop).toBeNull();
+    expect(Object.keys((await upstreamOf(db, location.upstreamLocationId)).appointments).sort()).toEqual(
+      before.filter((key) => key !== march[0]!.id),
+    );
+  });
+
   // What a replay sends, not how many rows the source has: a row the checks leave out is removed as surely as a missing one.
   it("stops when the checks would leave out a range's appointments or the source returns no staff, though no row is missing", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });

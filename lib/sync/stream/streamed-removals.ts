@@ -44,6 +44,8 @@ export async function checkStreamedRemovals(
   const removedOf = async (type: RemovalCheck["step"], scopes: { scope: string; window?: DateWindow }[]) => {
     let count = 0;
     let sent = 0;
+    // Removals of the date ranges whose import would send nothing: everything the upstream holds of those dates.
+    let wiped = 0;
     const examples: string[] = [];
     for (const { scope, window } of scopes) {
       const keys = await sendableKeys(context, type, scope, window);
@@ -51,16 +53,22 @@ export async function checkStreamedRemovals(
       sent += keys.length;
       const removed = await acceptedNotAmong(db, locationId, { type, keys, window, limit: 5 });
       count += removed.count;
+      if (window && keys.length === 0) wiped += removed.count;
       examples.push(...removed.examples);
     }
-    return measured(
+    const countHeld = (atMost?: number) => countAccepted(db, locationId, type, atMost);
+    const check = await measured(
       context.config,
       type,
       count,
-      (atMost) => countAccepted(db, locationId, type, atMost),
+      countHeld,
       async () => examples.sort().slice(0, 5),
       async () => sent === 0,
     );
+    // Each import replaces its dates: one whose source query came back empty (two or more held there) would wipe
+    // them, however small a share of the location they are.
+    if (check || wiped < 2) return check;
+    return { step: type, removals: count, held: await countHeld(), threshold: count - 1, examples: examples.sort().slice(0, 5) };
   };
   const checks: (RemovalCheck | null)[] = [];
   for (const type of replacedTypes)
