@@ -524,6 +524,31 @@ describe("createSqlSourceReader", () => {
     expect(await reader.fingerprint(salon!)).not.toBe(afterUpdate);
   });
 
+  // A transaction that began before a session read the source and committed after it: its row carries a change time
+  // earlier than the latest one, and no row was added or removed. A quiet session trusts the fingerprint to see it.
+  it("changes with a late commit, whose change time is earlier than the latest and adds no row", async () => {
+    for (const table of ["customers", "appointments", "staff", "services", "service_categories"] as const) {
+      const before = await reader.fingerprint(salon!);
+      // The row changed longest ago, changed again at a time between its old one and the latest change.
+      const moved = await testDb.sql.unsafe(
+        `with latest as (select max(updated_at) as at from demo_source.${table} where source_key = $1),
+              oldest as (select id, updated_at from demo_source.${table} where source_key = $1 order by updated_at, id limit 1)
+         update demo_source.${table} t set updated_at = oldest.updated_at + (latest.at - oldest.updated_at) / 2
+         from latest, oldest where t.source_key = $1 and t.id = oldest.id and oldest.updated_at < latest.at
+         returning t.updated_at < latest.at as earlier`,
+        [salon!],
+      );
+      expect(moved, table).toEqual([{ earlier: true }]);
+      expect(await reader.fingerprint(salon!), table).not.toBe(before);
+    }
+    const before = await reader.fingerprint(salon!);
+    // A free slot moved to another time inside the range the first and last slots span.
+    await testDb.sql`update demo_source.availability_slots set starts_at = starts_at + interval '1 minute'
+                     where source_key = ${salon!} and id = (select id from demo_source.availability_slots where source_key = ${salon!}
+                                                            order by starts_at offset 1 limit 1)`;
+    expect(await reader.fingerprint(salon!)).not.toBe(before);
+  });
+
   // The timeout limits one batch, not the whole read: a read lasts as long as the uploads it feeds (a location's
   // contacts are dealt into parts from one read), which a slow upstream can stretch past any limit on the source.
   it("applies the statement timeout to each batch: a consumer slower than the timeout still gets every row", async () => {
