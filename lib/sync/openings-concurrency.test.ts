@@ -207,7 +207,11 @@ describe("openings imports", () => {
     const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
     const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: failed.id });
     await runTestSync(testDb.db, resumed.sessionId!, rows);
+    // The catalogue again (what openings name), then only the failed service's import.
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual([
+      "POST batch_sync_calendars 200",
+      "POST batch_sync_service_categories 200",
+      "POST batch_sync_services 200",
       "POST batch_sync_openings 200",
       "PUT upload 200",
       "PUT update_management_system 200",

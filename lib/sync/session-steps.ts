@@ -28,11 +28,16 @@ function initialStatus(name: SyncStepName, position: number, shape: SessionShape
   if (shape.replayed && name !== "open" && name !== "close" && !shape.replayed.includes(name)) return "skipped";
   if ((name === "calendars" || name === "service_categories" || name === "services") && !shape.optionalSteps.includes(name)) return "skipped";
   if (name === "vehicles" && !shape.automotive) return "skipped";
-  // Resume: steps before the failed one were done by the resumed session ("open" is decided when it runs).
+  // Resume: steps before the failed one were done by the resumed session ("open" is decided when it runs), but those
+  // whose records later steps name run again: what the source added since (a customer who booked) must reach the
+  // upstream before a record naming it, and they send only what the upstream does not hold as it is now.
   const failedAt = shape.resumed?.failedStep ? syncStepNames.indexOf(shape.resumed.failedStep) : -1;
-  if (name !== "open" && position < failedAt) return "skipped";
+  if (name !== "open" && position < failedAt && !namedByLaterSteps.includes(name)) return "skipped";
   return "pending";
 }
+
+/** Steps whose records the later steps' records name (services name calendars and categories; visits name them all). */
+const namedByLaterSteps: readonly SyncStepName[] = ["calendars", "service_categories", "services", "contact_details", "vehicles"];
 
 /**
  * The session's step rows, created once (a takeover finds them). A resumed session

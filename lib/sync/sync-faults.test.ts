@@ -7,14 +7,22 @@ import { systemContext } from "@/lib/operations/context";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
-import { sourceAppointment } from "@/lib/source/testing/source-row-factories";
+import { sourceAppointment, sourceCustomer } from "@/lib/source/testing/source-row-factories";
 import { closeUpstreamSession } from "./close-upstream-session";
 import { requestSyncSession } from "./request-session";
 import { runSession, type RunSessionOptions } from "./run-session";
 import { resumeSession } from "./session-actions";
 import { compareType, openingsInAnyOrder } from "./testing/sync-assertions";
 import { sampleNow, sampleSourceRows } from "./testing/sample-source";
-import { computeQueuedPreview, createConnectedLocation, noWaits, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
+import {
+  computeQueuedPreview,
+  createConnectedLocation,
+  noWaits,
+  runManualTestSync,
+  runTestSync,
+  sandboxRequests,
+  useSyncSandbox,
+} from "./testing/sync-test-setup";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -36,14 +44,9 @@ async function sessionOf(id: string) {
   return { session: session!, steps, attempts };
 }
 
-async function expectSandboxMatches(location: { id: string; upstreamLocationId: string }) {
+async function expectSandboxMatches(location: { id: string; upstreamLocationId: string }, rows: SourceRows = sampleSourceRows()) {
   for (const type of ["calendars", "services", "contact_details", "appointments", "openings"] as const) {
-    const compared = await compareType(db, {
-      locationId: location.id,
-      upstreamLocationId: location.upstreamLocationId,
-      type,
-      rows: sampleSourceRows(),
-    });
+    const compared = await compareType(db, { locationId: location.id, upstreamLocationId: location.upstreamLocationId, type, rows });
     expect(compared.stored, type).toEqual(compared.expected);
   }
 }
@@ -118,10 +121,11 @@ describe("faults", () => {
     });
     expect(after.steps.map((step) => `${step.name}:${step.status}`)).toEqual([
       "open:skipped",
-      "calendars:skipped",
-      "service_categories:skipped",
-      "services:skipped",
-      "contact_details:skipped",
+      // What the later steps name runs again: the catalogue is sent whole, and contacts only new or changed (none).
+      "calendars:succeeded",
+      "service_categories:succeeded",
+      "services:succeeded",
+      "contact_details:succeeded",
       "vehicles:skipped",
       "appointments:skipped",
       "openings:succeeded",
@@ -129,6 +133,9 @@ describe("faults", () => {
     ]);
     expect(openingsInAnyOrder((await sandboxRequests(db, location.upstreamLocationId)).slice(before))).toEqual(
       openingsInAnyOrder([
+        "POST batch_sync_calendars 200",
+        "POST batch_sync_service_categories 200",
+        "POST batch_sync_services 200",
         "POST batch_sync_openings 200",
         "PUT upload 200",
         "POST batch_sync_openings 200",
@@ -168,6 +175,9 @@ describe("faults", () => {
     const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: requested.sessionId! });
     expect(await runSession(systemContext(testDb.db), { sessionId: resumed.sessionId!, ...options() })).toBe("succeeded");
     expect((await sandboxRequests(db, location.upstreamLocationId)).slice(before)).toEqual([
+      "POST batch_sync_calendars 200",
+      "POST batch_sync_service_categories 200",
+      "POST batch_sync_services 200",
       "POST batch_sync_openings 200",
       "PUT upload 200",
       "PUT update_management_system 200",
@@ -179,6 +189,31 @@ describe("faults", () => {
       .where(and(eq(syncSteps.sessionId, resumed.sessionId!), eq(syncSteps.name, "openings"), gt(syncStepItems.attempts, 0)));
     expect(resent).toEqual([{ key: failedKey }]);
     await expectSandboxMatches(location);
+  });
+
+  it("a resume after a new customer booked in a pending range sends the customer before the visit that names them", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    await runManualTestSync(db, location.id, rows);
+    // A change in March, whose import fails for good: the session fails at appointments, its contacts step done.
+    rows.appointments = rows.appointments!.map((row) => (row.id === "a3" ? { ...row, price: "30.00" } : row));
+    await injectFault(db, { target: "batch_sync_appointments", mode: { kind: "status", status: 502 }, count: 1000 });
+    const failed = await runManualTestSync(db, location.id, rows, { expect: "failed", client: { maxAttempts: 1 }, config: { stepAttempts: 1 } });
+    expect(failed.currentStep).toBe("appointments");
+    await clearFaults(db);
+
+    // Meanwhile a new customer books a visit on a day of the pending import.
+    rows.customers!.push(sourceCustomer("cu5", { last_name: "Neu" }));
+    rows.appointments!.push(sourceAppointment("a8", "2026-03-12", { customer_id: "cu5", service_id: "sv1" }));
+    const before = (await sandboxRequests(db, location.upstreamLocationId)).length;
+    const resumed = await resumeSession({ db, actor: systemActor }, { sessionId: failed.id });
+    await runTestSync(db, resumed.sessionId!, rows);
+    const sent = (await sandboxRequests(db, location.upstreamLocationId)).slice(before);
+    // The new customer is sent before the import that names them, and nothing is refused.
+    expect(sent.indexOf("POST contact_details 200")).toBeGreaterThan(-1);
+    expect(sent.indexOf("POST contact_details 200")).toBeLessThan(sent.indexOf("POST batch_sync_appointments 200"));
+    expect(sent.filter((line) => !/ 2\d\d$/.test(line))).toEqual([]);
+    await expectSandboxMatches(location, rows);
   });
 
   it("a step sent from the preview that fails for good still says what it left out", async () => {

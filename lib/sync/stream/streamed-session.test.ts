@@ -38,7 +38,7 @@ async function run(sessionId: string, reader: SourceReader) {
 }
 
 describe("a streamed first sync", () => {
-  it("stores no preview while it sends, fails at the step whose source read broke, and a resume sends only what is left", async () => {
+  it("stores no preview while it sends, fails at the step whose source read broke, and a resume sends only what is left and what it names", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const rows = sampleSourceRows();
     const { reader, state } = breakingReader(rows);
@@ -62,10 +62,22 @@ describe("a streamed first sync", () => {
     const [after] = await db.select().from(syncSessions).where(eq(syncSessions.id, resumed.sessionId!));
     expect(after).toMatchObject({ status: "succeeded", streamed: true, previewRunId: null });
     const steps = await db.select().from(syncSteps).where(eq(syncSteps.sessionId, resumed.sessionId!)).orderBy(asc(syncSteps.position));
-    expect(steps.filter((step) => step.status === "succeeded").map((step) => step.name)).toEqual(["appointments", "openings", "close"]);
-    // Calendars, categories, services and contacts were not sent again: only the months, the openings and the close.
+    expect(steps.filter((step) => step.status === "succeeded").map((step) => step.name)).toEqual([
+      "calendars",
+      "service_categories",
+      "services",
+      "contact_details",
+      "appointments",
+      "openings",
+      "close",
+    ]);
+    // What the months name ran again: the catalogue sent whole, the contacts the upstream accepted as they are not again.
     const sent = (await sandboxRequests(db, location.upstreamLocationId)).slice(before);
-    expect(sent.filter((line) => /calendars|categories|services|contact_details/.test(line))).toEqual([]);
+    expect(sent.filter((line) => /calendars|categories|services|contact_details/.test(line))).toEqual([
+      "POST batch_sync_calendars 200",
+      "POST batch_sync_service_categories 200",
+      "POST batch_sync_services 200",
+    ]);
     expect(sent.at(-1)).toBe("PUT update_management_system 200");
 
     // What the upstream holds is what the policies say of the source (references checked against the contacts read again).
