@@ -9,7 +9,14 @@ import { clearFaults, injectFault, listFaults } from "@/lib/sandbox/faults";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sampleSourceRows } from "./testing/sample-source";
 import { compareType } from "./testing/sync-assertions";
-import { computeQueuedPreview, createConnectedLocation, noWaits, runManualTestSync, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
+import {
+  computeQueuedPreview,
+  createConnectedLocation,
+  noWaits,
+  runManualTestSync,
+  sandboxRequests,
+  useSyncSandbox,
+} from "./testing/sync-test-setup";
 import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "./request-session";
