@@ -125,6 +125,8 @@ test.describe("bad input gets a 4xx problem+json, never a 500", () => {
       ["audit cursor with a malformed date", admin.get("/api/audit-log?before=2024-99-99T99:99Z_1"), "before"],
       ["audit cursor with an over-long id", admin.get("/api/audit-log?before=2024-01-01T00:00:00.000Z_99999999999999999999999"), "before"],
       ["audit date PostgreSQL cannot hold", admin.get("/api/audit-log?from=0000-01-01"), "from"],
+      ["sessions created on a day PostgreSQL cannot hold", support.get("/api/sessions?created=0000-01-01"), "created"],
+      ["sessions ended on a day PostgreSQL cannot hold", support.get("/api/sessions?ended=0000-02-29"), "ended"],
     ];
     for (const [label, pending, field] of refusals) {
       const response = await pending;
@@ -141,7 +143,7 @@ test.describe("bad input gets a 4xx problem+json, never a 500", () => {
     await Promise.all([support.dispose(), admin.dispose()]);
   });
 
-  test("the schedule reason and preview search refuse NUL on a real location", async () => {
+  test("the schedule reason, the preview's search and cause, and record positions past an integer are refused on a real location", async () => {
     const support = await apiAs("support");
     const { items } = await (await support.get("/api/locations?q=Demo%20Salon%20North")).json();
     const locationId = items[0].id as string;
@@ -153,6 +155,20 @@ test.describe("bad input gets a 4xx problem+json, never a 500", () => {
     expect((await (await support.get(`/api/locations/${locationId}`)).json()).location).toEqual(before);
     const records = await support.get(`/api/locations/${locationId}/preview/records?q=%00`);
     expect(records.status()).toBe(422);
+    // A cause whose part decodes to a NUL (%2500 → %00 → NUL), and positions PostgreSQL's integer cannot hold.
+    for (const [path, field] of [
+      [`/preview/records?type=contact_details&cause=issue%3Acontact_details%3Awarning%3Aphone%3A%2500`, "cause"],
+      [`/preview/records?type=contact_details&cause=missing%3Acontact_details%3A%2500`, "cause"],
+      [`/preview/records?type=contact_details&record=2147483648`, "record"],
+      [`/preview/records/2147483648?type=contact_details`, "seq"],
+    ]) {
+      const refused = await support.get(`/api/locations/${locationId}${path}`);
+      expect(refused.status(), path).toBe(422);
+      expect(
+        (await refused.json()).errors.map((error: { field: string }) => error.field),
+        path,
+      ).toContain(field);
+    }
     await support.dispose();
   });
 

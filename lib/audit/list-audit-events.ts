@@ -4,12 +4,8 @@ import { auditLog } from "@/db/schema";
 import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { isRealUtcInstant } from "@/lib/http/page-cursor";
 import type { OperationContext } from "@/lib/operations/context";
+import { calendarDate } from "@/lib/validation/calendar-date";
 import { safeText } from "@/lib/validation/safe-text";
-
-// Years PostgreSQL's timestamptz and JavaScript's toISOString() agree on, with a day to spare for "to".
-const AuditDate = z.iso
-  .date("must be a date (YYYY-MM-DD)")
-  .refine((date) => date >= "1970-01-01" && date <= "9999-12-30", "must be a date between 1970 and 9999");
 
 export const AuditLogQuery = z.object({
   action: safeText()
@@ -22,8 +18,8 @@ export const AuditLogQuery = z.object({
     .max(254)
     .optional()
     .transform((value) => value || undefined),
-  from: AuditDate.optional().or(z.literal("").transform(() => undefined)),
-  to: AuditDate.optional().or(z.literal("").transform(() => undefined)),
+  from: calendarDate.optional().or(z.literal("").transform(() => undefined)),
+  to: calendarDate.optional().or(z.literal("").transform(() => undefined)),
   // Keyset cursor "<iso time>_<id>" of the last row shown: deep pages stay as fast as the first.
   // The time must be a real instant and the id fit a JavaScript number, or the query would fail.
   before: z

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Actor } from "@/lib/auth/permissions";
 import { EnvironmentName } from "@/lib/environments/environment-inputs";
+import { calendarDate } from "@/lib/validation/calendar-date";
 import { safeText } from "@/lib/validation/safe-text";
 
 export const FLEET_SESSIONS_PAGE_SIZE = 50;
@@ -16,9 +17,9 @@ export const FleetSessionQuery = z.object({
   environment: EnvironmentName.optional(),
   q: safeText().trim().max(200).optional(),
   /** Sessions that ended on this UTC day (the "today" tiles link here). */
-  ended: z.iso.date("must be a date (YYYY-MM-DD)").optional(),
+  ended: calendarDate.optional(),
   /** Sessions created on this UTC day (a chart's day links here). */
-  created: z.iso.date("must be a date (YYYY-MM-DD)").optional(),
+  created: calendarDate.optional(),
   after: safeText().max(300).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(FLEET_SESSIONS_PAGE_SIZE),
 });

@@ -6,6 +6,9 @@ import { previewRecordTypes, type PreviewRecordType } from "./preview-plan";
 import { safeText } from "@/lib/validation/safe-text";
 import { RootCauseId } from "./root-cause-id";
 
+/** preview_records.seq is a PostgreSQL integer: a larger position names no record (and would fail the query). */
+const postgresIntegerMax = 2_147_483_647;
+
 export const PreviewRecordTypeInput = z.enum(previewRecordTypes as [PreviewRecordType, ...PreviewRecordType[]]);
 
 export const previewSorts = ["source", "key", "status"] as const;
@@ -20,7 +23,7 @@ export const PreviewQuery = z.object({
   status: z.enum(previewStatusFilters).optional(),
   sort: z.enum(previewSorts).default("source"),
   page: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  record: z.coerce.number().int().min(0).optional(),
+  record: z.coerce.number().int().min(0).max(postgresIntegerMax).optional(),
   /** Only the records one root cause affects (lib/preview/root-causes.ts). */
   cause: RootCauseId.optional(),
 });
@@ -47,5 +50,5 @@ export function requestPreviewInputOf(body: string): RequestPreviewInput {
 }
 
 /** One record of the preview by its position (the side panel): the location, the record's seq and its type. */
-export const PreviewRecordParams = LocationId.extend({ seq: z.coerce.number().int().min(0) });
+export const PreviewRecordParams = LocationId.extend({ seq: z.coerce.number().int().min(0).max(postgresIntegerMax) });
 export const PreviewRecordQuery = z.object({ type: PreviewRecordTypeInput });

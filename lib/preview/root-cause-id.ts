@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { findUnstorableCharacter } from "@/lib/validation/safe-text";
 import { previewRecordTypes, type PreviewRecordType } from "./preview-plan";
 
 /**
@@ -32,6 +33,8 @@ export function rootCauseOriginOf(id: string): RootCauseOrigin | null {
   if (!isRecordType(type)) return null;
   try {
     const parts = rest.map(decodeURIComponent);
+    // Decoded, a part may hold what the raw parameter could not (a NUL as %00): no cause names such text.
+    if (parts.some((decoded) => findUnstorableCharacter(decoded))) return null;
     if (kind === "missing" && parts.length === 1) return { kind, type, key: parts[0]! };
     if (kind === "issue" && parts.length === 3) return { kind, type, severity: parts[0]!, field: parts[1]!, code: parts[2]! };
     if (kind === "excluded" && parts.length === 1) return { kind, type, reason: parts[0]! };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { optionalStepNames, replayStepNames } from "./step-names";
+import { calendarDate } from "@/lib/validation/calendar-date";
 import { safeText } from "@/lib/validation/safe-text";
 
 // One schema per input of the session routes; the sync panel's form and the history filters use the same ones.
@@ -22,7 +23,7 @@ export const StartSessionInput = z.object({
 });
 export type StartSessionInput = z.infer<typeof StartSessionInput>;
 
-const localDate = z.iso.date("must be a date (YYYY-MM-DD)");
+const localDate = calendarDate;
 
 /**
  * A scoped replay: one or more steps sent again from the source, inside an upstream session of their own (open → the

@@ -11,10 +11,10 @@ import { DomainError } from "@/lib/errors/domain-error";
 import { encodePageCursor } from "@/lib/http/page-cursor";
 import { decodeLocationCursor } from "@/lib/locations/location-cursor";
 import { ConnectLocationInput, LocationInput, LocationListQuery, LocationUpdateInput, OwnerInvitationInput } from "@/lib/locations/location-inputs";
-import { PreviewQuery } from "@/lib/preview/preview-inputs";
+import { PreviewQuery, PreviewRecordParams } from "@/lib/preview/preview-inputs";
 import { SandboxInspectQuery } from "@/lib/sandbox/inspect";
 import { decodeSessionCursor } from "@/lib/sync/session-cursor";
-import { ConfirmRemovalsInput, SessionHistoryQuery } from "@/lib/sync/session-inputs";
+import { ConfirmRemovalsInput, ReplayInput, SessionHistoryQuery } from "@/lib/sync/session-inputs";
 import { CreateUserInput } from "@/lib/users/user-inputs";
 
 const location = {
@@ -159,5 +159,25 @@ describe("audit log filters", () => {
     for (const date of ["0000-01-01", "9999-12-31", "2024-02-30"])
       expect(AuditLogQuery.safeParse({ from: date, to: date }).success, date).toBe(false);
     expect(AuditLogQuery.safeParse({ from: "2024-01-01", to: "2024-12-31" }).success).toBe(true);
+  });
+});
+
+describe("dates and positions that reach PostgreSQL", () => {
+  it("refuse, in every date filter, a day PostgreSQL's date cannot hold", () => {
+    for (const date of ["0000-01-01", "0000-02-29", "9999-12-31"]) {
+      expect(FleetSessionQuery.safeParse({ created: date }).success, `created ${date}`).toBe(false);
+      expect(FleetSessionQuery.safeParse({ ended: date }).success, `ended ${date}`).toBe(false);
+      expect(ReplayInput.safeParse({ steps: ["appointments"], from: date, to: "2026-01-31", reason: "r" }).success, `from ${date}`).toBe(false);
+    }
+    expect(FleetSessionQuery.safeParse({ created: "2026-03-10", ended: "2026-03-10" }).success).toBe(true);
+  });
+
+  it("refuse record positions past PostgreSQL's integer, and a cause whose parts decode to a NUL", () => {
+    expect(PreviewQuery.safeParse({ record: "2147483648" }).success).toBe(false);
+    expect(PreviewQuery.safeParse({ record: "2147483647" }).success).toBe(true);
+    expect(PreviewRecordParams.safeParse({ locationId: "00000000-0000-4000-8000-000000000000", seq: "2147483648" }).success).toBe(false);
+    for (const cause of ["issue:contact_details:warning:phone:%00", "missing:contact_details:a%00b", "excluded:appointments:%00"])
+      expect(PreviewQuery.safeParse({ cause }).success, cause).toBe(false);
+    expect(PreviewQuery.safeParse({ cause: "issue:contact_details:warning:phone:invalid_phone" }).success).toBe(true);
   });
 });
