@@ -31,7 +31,7 @@ export function LocationsTable({ items, showDetails }: { items: LocationListItem
               </Link>
               {showDetails && location.upstreamLocationId ? <div className="text-xs text-slate-600">{location.upstreamLocationId}</div> : null}
             </TableCell>
-            {showDetails ? <TableCell>{environmentLabels[location.environment]}</TableCell> : null}
+            {showDetails ? <TableCell>{location.environment ? environmentLabels[location.environment] : null}</TableCell> : null}
             <TableCell>
               <span title={location.attentionReason ?? undefined}>
                 {location.archived ? <Badge tone="neutral">Archived</Badge> : <ConnectionStatusBadge status={location.connectionStatus} />}

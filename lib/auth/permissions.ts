@@ -40,7 +40,7 @@ export const permissionTable = {
   "location.details.view": {
     roles: STAFF_ROLES,
     scope: "location",
-    description: "See a location's operator details: environment, upstream location ID, time zone, country, source.",
+    description: "See a location's operator details: environment, upstream location ID, country, source (the time zone is everyone's).",
   },
   "location.create": { roles: EDITORS, scope: "global", description: "Add a location." },
   "location.edit": { roles: EDITORS, scope: "location", description: "Change a location's settings." },

@@ -12,7 +12,7 @@ import { DomainError } from "@/lib/errors/domain-error";
 import { reserveRateLimitSlots, type RateLimitRule } from "@/lib/rate-limit/rate-limit";
 import type { UpstreamClientOptions } from "@/lib/upstream/client";
 import { connectionProblem, type ConnectStep } from "./connection-errors";
-import { getLocationRow, toLocationView, type LocationView } from "./get-location";
+import { getLocationRow, locationShownTo, toLocationView, type LocationView, type OwnerLocationView } from "./get-location";
 import type { ConnectLocationInput } from "./location-inputs";
 import { assertNotArchived, lockLocationRow } from "./location-lifecycle";
 import { originOf, sealLocationToken } from "./location-token";
@@ -36,7 +36,10 @@ export const interactiveClientOptions: Partial<UpstreamClientOptions> = {
  * Location Access Token is kept, sealed. The password and the user token live in
  * this function's frame only: never stored, logged, returned or queued.
  */
-export async function connectLocation(ctx: OperationContext, input: ConnectLocationInput & { locationId: string }): Promise<LocationView> {
+export async function connectLocation(
+  ctx: OperationContext,
+  input: ConnectLocationInput & { locationId: string },
+): Promise<LocationView | OwnerLocationView> {
   const { db, actor } = ctx;
   const { locationId } = input;
   await assertCanAtLocation(db, actor, "location.connect", locationId);
@@ -103,7 +106,7 @@ export async function connectLocation(ctx: OperationContext, input: ConnectLocat
         target,
         details: { environment: location.environment, upstreamLocationId, upstreamAccountEmail },
       });
-      return toLocationView(row!);
+      return locationShownTo(ctx.actor, toLocationView(row!));
     });
   } catch (error) {
     const problem = error instanceof DomainError ? error : connectionProblem(error, step, where);

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locationMembers, locations } from "@/db/schema";
-import { locationScopeOf, type Actor } from "@/lib/auth/permissions";
+import { can, locationScopeOf, type Actor } from "@/lib/auth/permissions";
 import type { EnvironmentName } from "@/lib/environments/environment-inputs";
 import { DomainError } from "@/lib/errors/domain-error";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
@@ -13,8 +13,9 @@ import { nextScheduledSync } from "./next-sync";
 export interface LocationListItem {
   id: string;
   name: string;
-  environment: EnvironmentName;
-  upstreamLocationId: string | null;
+  /** Operator details ("location.details.view"): absent for a business owner. */
+  environment?: EnvironmentName;
+  upstreamLocationId?: string | null;
   connected: boolean;
   connectionStatus: ConnectionStatusFilter;
   /** Archived locations show only under the "Archived" filter. */
@@ -28,6 +29,7 @@ export interface LocationListItem {
   /** Set while the daily schedule is paused: then there is no next run. */
   schedulePaused: { at: Date; byEmail: string | null; reason: string | null } | null;
   syncTime: string;
+  /** The times above are the location's: an owner reads them in it too. */
   timeZone: string;
 }
 
@@ -58,16 +60,18 @@ function escapeLike(text: string): string {
   return text.replace(/[%_\\]/g, "\\$&");
 }
 
-function filterConditions(scope: Scope, query: LocationListQuery): SQL[] {
+function filterConditions(scope: Scope, query: LocationListQuery, operator: boolean): SQL[] {
   const conditions: SQL[] = [];
   if (scope !== "all") conditions.push(eq(locationMembers.userId, scope.memberId));
-  if (query.q) conditions.push(or(ilike(locations.name, `%${escapeLike(query.q)}%`), eq(locations.upstreamLocationId, query.q))!);
+  // Only who may see the operator details finds a location by them.
+  const byName = ilike(locations.name, `%${escapeLike(query.q ?? "")}%`);
+  if (query.q) conditions.push(operator ? or(byName, eq(locations.upstreamLocationId, query.q))! : byName);
   if (query.status === "archived") conditions.push(isNotNull(locations.archivedAt));
   else {
     conditions.push(isNull(locations.archivedAt));
     if (query.status) conditions.push(statusConditions[query.status]);
   }
-  if (query.environment) conditions.push(eq(locations.environment, query.environment));
+  if (query.environment && operator) conditions.push(eq(locations.environment, query.environment));
   return conditions;
 }
 
@@ -88,7 +92,8 @@ export async function listLocations(ctx: OperationContext<LocationViewer>, query
     throw new DomainError("INVALID", "Give either after or before, not both.", [{ field: "before", reason: "cannot be combined with after" }]);
   const after = query.after ? decodeLocationCursor(query.after, "after") : null;
   const before = query.before ? decodeLocationCursor(query.before, "before") : null;
-  const filters = filterConditions(scope, query);
+  const operator = can(viewer, "location.details.view");
+  const filters = filterConditions(scope, query, operator);
   const keyset = after
     ? sql`(${sortName}, ${locations.id}) > (${after.sortName}, ${after.id}::uuid)`
     : before
@@ -132,13 +137,17 @@ export async function listLocations(ctx: OperationContext<LocationViewer>, query
     page.map((row) => row.id),
   );
   return {
-    items: page.map(({ sortName: _sortName, schedulePausedAt, schedulePausedByEmail, schedulePauseReason, ...row }) => ({
-      ...row,
-      schedulePaused: schedulePausedAt ? { at: schedulePausedAt, byEmail: schedulePausedByEmail, reason: schedulePauseReason } : null,
-      connectionStatus: connectionStatusOf(row),
-      lastSession: lastSessions.get(row.id) ?? null,
-      nextSyncAt: nextScheduledSync(row.syncTime, row.timeZone, now),
-    })),
+    items: page.map(({ sortName: _sortName, schedulePausedAt, schedulePausedByEmail, schedulePauseReason, ...row }) => {
+      const { environment, upstreamLocationId, ...shown } = row;
+      return {
+        ...shown,
+        ...(operator && { environment, upstreamLocationId }),
+        schedulePaused: schedulePausedAt ? { at: schedulePausedAt, byEmail: schedulePausedByEmail, reason: schedulePauseReason } : null,
+        connectionStatus: connectionStatusOf(row),
+        lastSession: lastSessions.get(row.id) ?? null,
+        nextSyncAt: nextScheduledSync(row.syncTime, row.timeZone, now),
+      };
+    }),
     // Coming back from a later page (before), a next page exists: the one we came from.
     nextCursor: last && (before || hasMore) ? cursorOf(last) : null,
     // Going forward (after), a previous page exists: the one we came from.

@@ -6,6 +6,7 @@ import { systemActorAs, type UserActor } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/errors/domain-error";
 import { createLocation } from "./create-location";
+import { readLocation } from "./get-location";
 import { listLocations, type LocationViewer } from "./list-locations";
 import { LocationInput, LocationListQuery } from "./location-inputs";
 import { DISCONNECT_FIRST, SOURCE_KEY_CHANGED, updateLocation } from "./update-location";
@@ -196,6 +197,28 @@ describe("listLocations", async () => {
     expect(await namesOf(staff, { q: "exact-upstream" })).toEqual([]);
     expect(await namesOf(owner, { q: "atelier" })).toEqual([`${prefix} north Atelier`]);
     expect(await namesOf(staff, { q: "%" })).toEqual([]);
+  });
+
+  it("shows an owner no operator details, and neither finds nor filters by them for an owner", async () => {
+    const [ownItem] = (await list(owner, { q: "north" })).items;
+    expect(ownItem).toMatchObject({ name: `${prefix} north Atelier`, timeZone: "Europe/Berlin", syncTime: "10:00" });
+    expect(ownItem).not.toHaveProperty("environment");
+    expect(ownItem).not.toHaveProperty("upstreamLocationId");
+    expect(await namesOf(owner, { q: "exact-upstream-77" })).toEqual([]);
+    // The environment filter narrows nothing for an owner (it names what they are not shown).
+    expect(await namesOf(owner, { environment: "production" })).toEqual([`${prefix} Garage`, `${prefix} north Atelier`]);
+    expect((await list(staff, { q: "north" })).items[0]).toMatchObject({ environment: "staging", upstreamLocationId: "exact-upstream-77" });
+
+    const shown = await readLocation({ db, actor: owner }, { locationId: north.id });
+    expect(shown).toMatchObject({ id: north.id, name: `${prefix} north Atelier`, connected: true, timeZone: "Europe/Berlin" });
+    for (const field of ["environment", "upstreamLocationId", "country", "sourceKey", "fullSyncReason", "locationTokenOrigin", "connectedByUserId"])
+      expect(shown, field).not.toHaveProperty(field);
+    expect(await readLocation({ db, actor: staff }, { locationId: north.id })).toMatchObject({
+      environment: "staging",
+      upstreamLocationId: "exact-upstream-77",
+      country: "DE",
+      sourceKey: north.sourceKey,
+    });
   });
 
   it("filters by connection status and environment, and describes each row", async () => {

@@ -10,7 +10,7 @@ import { DomainError } from "@/lib/errors/domain-error";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { UpstreamAuthenticationError, UpstreamError, UpstreamUnavailableError } from "@/lib/upstream/errors";
 import { interactiveClientOptions } from "./connect-location";
-import { getLocationRow, toLocationView, type LocationRow, type LocationView } from "./get-location";
+import { getLocationRow, locationShownTo, toLocationView, type LocationRow, type LocationView, type OwnerLocationView } from "./get-location";
 import { openLocationToken, TokenOriginChangedError } from "./location-token";
 
 export const TOKEN_REFUSED_REASON = "The Marketing Automation Service refused this location's token. Its owner reconnects the location.";
@@ -18,7 +18,7 @@ export const TOKEN_REFUSED_REASON = "The Marketing Automation Service refused th
 export interface ConnectionCheck {
   ok: boolean;
   message: string;
-  location: LocationView;
+  location: LocationView | OwnerLocationView;
 }
 
 /**
@@ -95,5 +95,5 @@ async function recordCheck(
       .where(eq(locations.id, location.id))
       .returning();
   });
-  return { ok, message, location: toLocationView(row!) };
+  return { ok, message, location: locationShownTo(actor, toLocationView(row!)) };
 }
