@@ -16,7 +16,8 @@ import { runStep, StepFailedError } from "./run-step";
 import { claimSession, LeaseLostError, SessionCancelledError, stopOr, type SessionFence } from "./session-fence";
 import { finishStopped, finishSucceeded } from "./session-outcome";
 import { ensureSessionPreview } from "./session-preview";
-import { ensureStepRows, isPending } from "./session-steps";
+import { anyStepStarted, ensureStepRows, isPending } from "./session-steps";
+import { lateScheduledStart } from "./schedule/late-start";
 import { stepsByName } from "./steps/all-steps";
 import { decideStreamed, primeUnsentTargets, requestFirstPreview, requireSourceKey, streamedSource } from "./stream/streamed-session";
 import { carriedSkippedCounts, decideQuiet, quietStepsOf } from "./quiet/quiet-session";
@@ -68,6 +69,14 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       ? (await db.select().from(syncSessions).where(eq(syncSessions.id, session.resumesSessionId)))[0]
       : undefined;
     if (!location.upstreamLocationId) throw new Error("This location is not connected to an upstream location.");
+    // A scheduled session picked up too late does not start (one that already sent something finishes).
+    if (session.trigger === "schedule" && !(await anyStepStarted(db, session.id))) {
+      const late = lateScheduledStart(session, location.timeZone, options.now ?? new Date());
+      if (late) {
+        await finishStopped(fence, { locationId: location.id, status: "cancelled", step: null, reason: late });
+        return "cancelled";
+      }
+    }
     // First: a running session shows its steps (pending) while it reads the source or computes its preview.
     const steps = await ensureStepRows(db, fence, {
       optionalSteps: session.optionalSteps,

@@ -69,3 +69,9 @@ export async function ensureStepRows(db: DatabaseOrTransaction, fence: SessionFe
   });
   return queryRows<StepRow>(db, sql`select id, name, position, status, attempts from sync_steps where session_id = ${sessionId} order by position`);
 }
+
+/** Whether the session has begun any step (a takeover of one that has is past deciding whether to start). */
+export async function anyStepStarted(db: DatabaseOrTransaction, sessionId: string): Promise<boolean> {
+  const rows = await queryRows(db, sql`select 1 from sync_steps where session_id = ${sessionId} and status not in ('pending', 'skipped') limit 1`);
+  return rows.length > 0;
+}
