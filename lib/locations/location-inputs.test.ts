@@ -23,6 +23,13 @@ describe("LocationInput", () => {
     expect(LocationInput.parse(valid)).toEqual({ ...valid, country: "DE", automotive: false, syncTime: "10:00" });
   });
 
+  it("stores a zone typed in another case as the zone spells itself, and an alias as typed", () => {
+    expect(LocationInput.parse({ ...valid, timeZone: "europe/berlin" }).timeZone).toBe("Europe/Berlin");
+    expect(LocationInput.parse({ ...valid, timeZone: "AMERICA/NEW_YORK" }).timeZone).toBe("America/New_York");
+    expect(LocationInput.parse({ ...valid, timeZone: "Asia/Kolkata" }).timeZone).toBe("Asia/Kolkata");
+    expect(LocationInput.parse({ ...valid, timeZone: "US/Eastern" }).timeZone).toBe("US/Eastern");
+  });
+
   it("accepts IANA time zones and refuses anything else", () => {
     expect(problemsOf({ timeZone: "America/New_York" })).toEqual({});
     expect(problemsOf({ timeZone: "Mars/Olympus_Mons" }).timeZone).toMatch(/IANA time zone/);

@@ -16,7 +16,14 @@ const countryCodes = new Set<string>(getCountries());
 export const TimeZone = safeText()
   .trim()
   .min(1, { error: "Choose the location's time zone", abort: true })
-  .refine((zone) => IANAZone.isValidZone(zone), "Must be an IANA time zone such as Europe/Berlin or America/New_York");
+  .refine((zone) => IANAZone.isValidZone(zone), "Must be an IANA time zone such as Europe/Berlin or America/New_York")
+  .transform(zoneSpelling);
+
+/** A zone's own spelling where the input differs from it only in case ("europe/berlin" → "Europe/Berlin"); else as given. */
+function zoneSpelling(zone: string): string {
+  const resolved = new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
+}
 
 export const CountryCode = safeText()
   .trim()

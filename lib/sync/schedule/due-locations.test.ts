@@ -49,6 +49,17 @@ describe("findDueLocations", () => {
     ]);
   });
 
+  it("reads a zone name whatever its case, as PostgreSQL and luxon do: a location stored as europe/berlin is due", async () => {
+    const lower = await createLocation({ timeZone: "europe/berlin", syncTime: "10:00" });
+    const upper = await createLocation({ timeZone: "EUROPE/BERLIN", syncTime: "10:00" });
+    expect(await dueAt("2026-06-15T08:00:00Z", lower.id, upper.id)).toEqual(
+      [
+        { locationId: lower.id, localToday: "2026-06-15", dueAt: "2026-06-15T08:00:00.000Z" },
+        { locationId: upper.id, localToday: "2026-06-15", dueAt: "2026-06-15T08:00:00.000Z" },
+      ].sort((first, second) => (first.locationId < second.locationId ? -1 : 1)),
+    );
+  });
+
   it("is not due before the sync time, nor outside the 09:00–19:00 window", async () => {
     const late = await createLocation({ timeZone: "Europe/Berlin", syncTime: "18:30" });
     const early = await createLocation({ timeZone: "Europe/Berlin", syncTime: "09:00" });

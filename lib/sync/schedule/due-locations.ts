@@ -33,14 +33,20 @@ export async function findDueLocations(db: DatabaseOrTransaction, now: Date): Pr
     isNull(locations.schedulePausedAt),
     isNull(locations.archivedAt),
   );
+  // Zone names are compared without case, as PostgreSQL and luxon read them: "europe/berlin" is Berlin's clock too.
   const zoneClocks = db.$with("zone_clocks").as(
     db
       .select({
-        timeZone: sql<string>`name`.as("clock_zone"),
+        timeZone: sql<string>`lower(name)`.as("clock_zone"),
         localNow: sql`${instant} at time zone name`.as("local_now"),
       })
       .from(sql`pg_timezone_names`)
-      .where(sql`name in (${db.selectDistinct({ timeZone: locations.timeZone }).from(locations).where(connected)})`),
+      .where(
+        sql`lower(name) in (${db
+          .selectDistinct({ timeZone: sql`lower(${locations.timeZone})` })
+          .from(locations)
+          .where(connected)})`,
+      ),
   );
   const localTime = sql`${zoneClocks.localNow}::time`;
   const localToday = sql`${zoneClocks.localNow}::date`;
@@ -55,7 +61,7 @@ export async function findDueLocations(db: DatabaseOrTransaction, now: Date): Pr
       dueAt: sql<string>`to_char(${dueAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
     })
     .from(locations)
-    .innerJoin(zoneClocks, eq(zoneClocks.timeZone, locations.timeZone))
+    .innerJoin(zoneClocks, eq(zoneClocks.timeZone, sql`lower(${locations.timeZone})`))
     .where(
       and(
         connected,
