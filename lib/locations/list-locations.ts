@@ -8,7 +8,7 @@ import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { latestSessionsOf, type LatestSession } from "./latest-sessions";
 import { decodeLocationCursor, encodeLocationCursor, type LocationCursor } from "./location-cursor";
 import type { ConnectionStatusFilter, LocationListQuery, LocationStatusFilter } from "./location-inputs";
-import { nextScheduledSync } from "./next-sync";
+import { lastScheduledDaysOf, nextScheduledSync } from "./next-sync";
 
 export interface LocationListItem {
   id: string;
@@ -132,10 +132,8 @@ export async function listLocations(ctx: OperationContext<LocationViewer>, query
   const last = page.at(-1);
   const cursorOf = (row: LocationCursor) => encodeLocationCursor({ sortName: row.sortName, id: row.id });
 
-  const lastSessions = await latestSessionsOf(
-    db,
-    page.map((row) => row.id),
-  );
+  const ids = page.map((row) => row.id);
+  const [lastSessions, scheduledDays] = await Promise.all([latestSessionsOf(db, ids), lastScheduledDaysOf(db, ids)]);
   return {
     items: page.map(({ sortName: _sortName, schedulePausedAt, schedulePausedByEmail, schedulePauseReason, ...row }) => {
       const { environment, upstreamLocationId, ...shown } = row;
@@ -145,7 +143,7 @@ export async function listLocations(ctx: OperationContext<LocationViewer>, query
         schedulePaused: schedulePausedAt ? { at: schedulePausedAt, byEmail: schedulePausedByEmail, reason: schedulePauseReason } : null,
         connectionStatus: connectionStatusOf(row),
         lastSession: lastSessions.get(row.id) ?? null,
-        nextSyncAt: nextScheduledSync(row.syncTime, row.timeZone, now),
+        nextSyncAt: nextScheduledSync(row.syncTime, row.timeZone, now, scheduledDays.get(row.id) ?? null),
       };
     }),
     // Coming back from a later page (before), a next page exists: the one we came from.

@@ -251,6 +251,22 @@ describe("listLocations", async () => {
     expect(items.find((item) => item.id === garage.id)?.connectionStatus).toBe("not_connected");
   });
 
+  it("says tomorrow for the next sync once today's scheduled session exists", async () => {
+    const before = (await list(staff, { q: "Garage" })).items[0]!;
+    expect(before.nextSyncAt).toEqual(new Date("2026-06-01T08:00:00Z"));
+    await db.insert(syncSessions).values({
+      locationId: garage.id,
+      environment: "staging",
+      trigger: "schedule",
+      optionalSteps: [],
+      status: "succeeded",
+      scheduledFor: "2026-06-01",
+      createdAt: new Date("2026-05-31T22:30:00Z"),
+    });
+    expect((await list(staff, { q: "Garage" })).items[0]!.nextSyncAt).toEqual(new Date("2026-06-02T08:00:00Z"));
+    await db.delete(syncSessions).where(eq(syncSessions.locationId, garage.id));
+  });
+
   it("shows each location's newest session", async () => {
     await db.insert(syncSessions).values([
       {

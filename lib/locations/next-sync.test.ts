@@ -19,4 +19,12 @@ describe("nextScheduledSync", () => {
     const now = new Date("2026-06-01T08:30:00Z");
     expect(nextScheduledSync("10:30", "Europe/Berlin", now).toISOString()).toBe("2026-06-02T08:30:00.000Z");
   });
+
+  it("is tomorrow once today's scheduled session exists, though the sync time was moved later since", () => {
+    // Today's 10:00 run happened; the time is now 15:00 Berlin, and it is 12:00 there.
+    const now = new Date("2026-06-15T10:00:00Z");
+    expect(nextScheduledSync("15:00", "Europe/Berlin", now, "2026-06-15").toISOString()).toBe("2026-06-16T13:00:00.000Z");
+    expect(nextScheduledSync("15:00", "Europe/Berlin", now, "2026-06-14").toISOString()).toBe("2026-06-15T13:00:00.000Z");
+    expect(nextScheduledSync("15:00", "Europe/Berlin", now, null).toISOString()).toBe("2026-06-15T13:00:00.000Z");
+  });
 });

@@ -20,7 +20,7 @@ import { loadPageLocation } from "@/lib/locations/load-page-location";
 import { SYNC_WINDOW } from "@/lib/locations/location-inputs";
 import { permissionsAtArchivedLocation } from "@/lib/locations/location-lifecycle";
 import { LocationConnectionResponse } from "@/lib/locations/location-response";
-import { nextScheduledSync } from "@/lib/locations/next-sync";
+import { lastScheduledDaysOf, nextScheduledSync } from "@/lib/locations/next-sync";
 import { endedBetweenReads, locationLiveStateOf } from "@/lib/queries/location-live-queries";
 import { queryKeys } from "@/lib/queries/query-keys";
 import { isInFlight } from "@/lib/queries/session-queries";
@@ -35,7 +35,8 @@ export const metadata: Metadata = { title: "Location" };
 export default async function LocationPage({ params }: { params: Promise<{ locationId: string }> }) {
   const user = await requirePageUser({ action: "location.view" });
   const location = await loadPageLocation(user, (await params).locationId);
-  const nextSync = nextScheduledSync(location.syncTime, location.timeZone);
+  const lastScheduledFor = (await lastScheduledDaysOf(getDatabase(), [location.id])).get(location.id) ?? null;
+  const nextSync = nextScheduledSync(location.syncTime, location.timeZone, new Date(), lastScheduledFor);
   // Whoever may not read sync sessions (a business owner) gets the location in plain words instead of the operator's page.
   if (!can(user, "session.view")) {
     const latest = (await latestSessionsOf(getDatabase(), [location.id])).get(location.id) ?? null;
