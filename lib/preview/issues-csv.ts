@@ -5,8 +5,13 @@ import { cursorRows } from "@/db/raw-sql";
 
 const header = ["record_type", "source_id", "external_id", "severity", "field", "code", "reason", "original_value_masked"];
 
-// A cell starting with = + - @ would run as a formula in a spreadsheet.
-const neutralised = (value: string | null | undefined) => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? ""));
+/**
+ * A cell a spreadsheet shows as text: one that would start a formula gets a leading quote. Spreadsheets skip leading
+ * white space before a formula and read the full-width signs as their own, so = + - @ count after spaces too, in
+ * either width, and a cell that opens with a tab or a line break is quoted whatever follows.
+ */
+export const spreadsheetSafe = (value: string | null | undefined) =>
+  value && /^(?:[\t\r\n]|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/.test(value) ? `'${value}` : (value ?? "");
 
 /** Every issue of a location's preview as CSV, streamed from a cursor: the export of a million-row preview stays small in memory. */
 export function issuesCsvStream(db: Database, locationId: string): ReadableStream<Uint8Array> {
@@ -29,7 +34,7 @@ export function issuesCsvStream(db: Database, locationId: string): ReadableStrea
       const next = await cursor!.next();
       if (next.done) return controller.close();
       const rows = next.value.map((row) =>
-        [row.record_type, row.source_id, row.record_key, row.severity, row.field, row.code, row.reason, row.original].map(neutralised),
+        [row.record_type, row.source_id, row.record_key, row.severity, row.field, row.code, row.reason, row.original].map(spreadsheetSafe),
       );
       controller.enqueue(encoder.encode(stringify(rows)));
     },
