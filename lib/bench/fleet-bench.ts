@@ -141,13 +141,7 @@ interface DayRun {
   perWorkerHour: number;
 }
 
-async function runDay(
-  db: Database,
-  sandbox: BenchSandbox,
-  locationIds: readonly string[],
-  workers: number,
-  concurrency: number,
-): Promise<DayRun> {
+async function runDay(db: Database, sandbox: BenchSandbox, locationIds: readonly string[], workers: number, concurrency: number): Promise<DayRun> {
   const processes = await Promise.all(Array.from({ length: workers }, () => startWorker(concurrency)));
   try {
     const uploadedBefore = await sandbox.stats();
