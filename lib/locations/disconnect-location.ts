@@ -1,9 +1,11 @@
-import { eq } from "drizzle-orm";
-import { locations } from "@/db/schema";
+import { and, eq, isNull } from "drizzle-orm";
+import type { DatabaseTransaction } from "@/db/client";
+import { locations, syncSessions } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
-import { getLocationRow, locationShownTo, toLocationView, type LocationView, type OwnerLocationView } from "./get-location";
+import { locationShownTo, toLocationView, type LocationView, type OwnerLocationView } from "./get-location";
+import { lockLocationRow } from "./location-lifecycle";
 
 /** The columns a location without a token has: the token, who connected it and its checks are gone. */
 export function disconnectedColumns(now: Date) {
@@ -21,20 +23,47 @@ export function disconnectedColumns(now: Date) {
   };
 }
 
-/** Deletes the Location Access Token and who connected it. Disconnecting twice changes nothing the second time. */
+/**
+ * A session in flight sends with the token a disconnect deletes: a queued one is cancelled at once, a running one
+ * stops before its next request (as Cancel does). Returns their ids.
+ */
+async function stopOpenSessions(tx: DatabaseTransaction, locationId: string, now: Date): Promise<string[]> {
+  const queued = await tx
+    .update(syncSessions)
+    .set({ status: "cancelled", cancelRequestedAt: now, finishedAt: now, error: "Cancelled before it started: the location was disconnected." })
+    .where(and(eq(syncSessions.locationId, locationId), eq(syncSessions.status, "queued")))
+    .returning({ id: syncSessions.id });
+  const running = await tx
+    .update(syncSessions)
+    .set({ cancelRequestedAt: now })
+    .where(and(eq(syncSessions.locationId, locationId), eq(syncSessions.status, "running"), isNull(syncSessions.cancelRequestedAt)))
+    .returning({ id: syncSessions.id });
+  return [...queued, ...running].map((session) => session.id);
+}
+
+/**
+ * Deletes the Location Access Token and who connected it, and stops the session in flight. Disconnecting twice changes
+ * nothing the second time.
+ */
 export async function disconnectLocation(ctx: OperationContext, { locationId }: { locationId: string }): Promise<LocationView | OwnerLocationView> {
   const { db, actor } = ctx;
   const now = nowOf(ctx);
   await assertCanAtLocation(db, actor, "location.connect", locationId);
   return db.transaction(async (tx) => {
-    const location = await getLocationRow(tx, locationId);
+    // Locked: a session cannot start meanwhile (its request reads the row under a share lock and then finds no token).
+    const location = await lockLocationRow(tx, locationId);
     if (!location.locationTokenEncrypted) return locationShownTo(ctx.actor, toLocationView(location));
     const [row] = await tx.update(locations).set(disconnectedColumns(now)).where(eq(locations.id, location.id)).returning();
+    const stoppedSessionIds = await stopOpenSessions(tx, location.id, now);
     await recordAuditEvent(tx, {
       actor,
       action: "location.disconnected",
       target: { type: "location", id: location.id, label: location.name },
-      details: { upstreamAccountEmail: location.upstreamAccountEmail, connectedAt: location.connectedAt?.toISOString() ?? null },
+      details: {
+        upstreamAccountEmail: location.upstreamAccountEmail,
+        connectedAt: location.connectedAt?.toISOString() ?? null,
+        ...(stoppedSessionIds.length && { stoppedSessionIds }),
+      },
     });
     return locationShownTo(ctx.actor, toLocationView(row!));
   });

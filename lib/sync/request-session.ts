@@ -26,13 +26,18 @@ export interface RequestSessionInput {
 }
 
 export type StartedSessionRequest = { started: true; sessionId: string };
-export type RefusedSessionRequest = { started: false; reason: "already_open" | "already_scheduled" | "not_connected"; sessionId: string | null };
+export type RefusedSessionRequest = {
+  started: false;
+  reason: "already_open" | "already_scheduled" | "not_connected" | "schedule_paused";
+  sessionId: string | null;
+};
 export type RequestSessionResult = StartedSessionRequest | RefusedSessionRequest;
 
 /** The one wording of a session request's outcome: the API, the dashboard's actions and the CLI all say it this way. */
 export function sessionRequestMessage(result: RequestSessionResult): string {
   if (result.started) return `Session ${result.sessionId} queued.`;
   if (result.reason === "not_connected") return "Connect the location first: a sync uses its access token.";
+  if (result.reason === "schedule_paused") return "The location's schedule is paused (or the location archived): no scheduled sync starts.";
   if (result.reason === "already_scheduled") return `Session ${result.sessionId} is already scheduled for this location today.`;
   return `Session ${result.sessionId} is already open for this location: wait for it to finish or cancel it.`;
 }
@@ -61,6 +66,8 @@ export async function requestSyncSession(ctx: OperationContext, input: RequestSe
       const [location] = await tx.select().from(locations).where(eq(locations.id, locationId)).for("share");
       if (!location) throw new DomainError("NOT_FOUND", "Location not found.");
       if (!location.locationTokenEncrypted || !location.upstreamLocationId) return "not_connected" as const;
+      // The tick chose the location before a pause (or archive) that committed since: read again here, it starts nothing.
+      if (input.trigger === "schedule" && (location.schedulePausedAt || location.archivedAt)) return "schedule_paused" as const;
       const [row] = await tx
         .insert(syncSessions)
         .values({
@@ -81,7 +88,7 @@ export async function requestSyncSession(ctx: OperationContext, input: RequestSe
       if (row) await sendJob(syncSessionJob, { sessionId: row.id }, { in: tx });
       return row;
     });
-    if (created === "not_connected") return { started: false, reason: "not_connected", sessionId: null };
+    if (created === "not_connected" || created === "schedule_paused") return { started: false, reason: created, sessionId: null };
     if (created) return { started: true, sessionId: created.id };
     const [open] = await db
       .select({ id: syncSessions.id })
