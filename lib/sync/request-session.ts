@@ -105,5 +105,6 @@ export async function requestSyncSession(ctx: OperationContext, input: RequestSe
       if (scheduled) return { started: false, reason: "already_scheduled", sessionId: scheduled.id };
     }
   }
-  throw new Error("could not start or find a sync session");
+  // Twice the open session ended between our insert and our look-up: a clear answer to ask again, not a 500.
+  throw new DomainError("CONFLICT", "Another session of this location was starting and ending meanwhile: try again.");
 }
