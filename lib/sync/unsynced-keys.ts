@@ -18,7 +18,8 @@ import { deleteAcceptedRecords } from "@/lib/sync/synced-records/record-accepted
 // - A full preview run drops the ledger before it writes, and at its end compares the whole location once to start it
 //   again with what differs. Deleting synced_records (a move, leaving the upstream) drops it.
 // - A session that sent from its own preview clears the keys of the steps it ran whole; if it ran all of them, the
-//   preview and the upstream agree and the ledger is (re)started. A quiet session settles nothing: the upstream holds
+//   preview and the upstream agree and the ledger is (re)started. A session sent straight from the source adds the keys
+//   it recorded or forgot (noteStreamedKeys). A quiet session settles nothing: the upstream holds
 //   what its base mapped, while the preview may be a later mapping of the same source (a rebuild: a birth date that
 //   was in the future then) that nothing compared with it.
 
@@ -78,7 +79,7 @@ export async function addKeysListedIn(
     on conflict do nothing`);
 }
 
-/** Inside an incremental preview run: keys whose records of `type` it replaced, added or removed. */
+/** Keys whose records of `type` an incremental preview run replaced, added or removed, or a streamed session recorded. */
 export async function addUnsyncedKeys(
   db: DatabaseOrTransaction,
   locationId: string,
@@ -91,6 +92,22 @@ export async function addUnsyncedKeys(
     select ${locationId}::uuid, ${type}, unnest(${sql.param(keys)}::text[])
     where ${ledgerKept(locationId)}
     on conflict do nothing`);
+}
+
+/**
+ * A session sent straight from the source (a quiet session's gained days, a replay, a first sync or its resume) records
+ * what the upstream accepted without a preview that saw it. While the location keeps a ledger, the keys it recorded or
+ * forgot join it, so that the next plan compares them: a visit sent so and deleted in the source since would otherwise
+ * stay upstream for good, no preview record of it ever changing.
+ */
+export async function noteStreamedKeys(
+  db: DatabaseOrTransaction,
+  locationId: string,
+  type: PreviewRecordType,
+  keys: readonly string[],
+): Promise<void> {
+  if (!keys.length || !(ledgerTypes as readonly string[]).includes(type) || !(await unsyncedKeysKnown(db, locationId))) return;
+  await addUnsyncedKeys(db, locationId, type, keys);
 }
 
 async function startLedger(db: DatabaseOrTransaction, locationId: string): Promise<void> {

@@ -95,6 +95,28 @@ describe("a quiet session (nothing in the source changed since the last session 
     expect(held).toEqual(expectedUpstream(emptyUpstream(), rows, sampleMappingAt(dayLater)));
   });
 
+  it("a visit it sent on a gained day and the source deleted since is removed by the next session", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const rows = sampleSourceRows();
+    // 11 September is one day past the first sync's six months: only the quiet session a day later sends it.
+    rows.appointments!.push(sourceAppointment("a6", "2026-09-11", { customer_id: "cu2" }));
+    const longAgo = new Date("2020-01-01T00:00:00Z");
+    for (const row of [...rows.customers!, ...rows.appointments!]) row.updated_at = longAgo;
+    await runManualTestSync(db, location.id, rows);
+    const dayLater = new Date(sampleNow.getTime() + 22 * 3600_000);
+    const quiet = await runManualTestSync(db, location.id, rows, { now: dayLater });
+    expect(quiet.quiet).toBe(true);
+    expect((await upstreamOf(db, location.upstreamLocationId)).appointments.a6).toBeDefined();
+
+    // The front desk deletes the visit; the next session sends from an incremental preview that never held it.
+    rows.appointments = rows.appointments!.filter((row) => row.id !== "a6");
+    const next = await runManualTestSync(db, location.id, rows, { now: new Date(dayLater.getTime() + 3600_000) });
+    expect(next.quiet).toBe(false);
+    const held = await upstreamOf(db, location.upstreamLocationId);
+    expect(held.appointments.a6).toBeUndefined();
+    expect(held).toEqual(expectedUpstream(emptyUpstream(), rows, sampleMappingAt(dayLater)));
+  });
+
   it("is not quiet after any change to the source, nor after a session that did not succeed", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     const rows = sampleSourceRows();

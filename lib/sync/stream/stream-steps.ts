@@ -15,6 +15,7 @@ import { guardedRead } from "./source-failure";
 import { acceptedHashes, acceptedOpenings, anythingAccepted, heldServices } from "@/lib/sync/synced-records/lookups";
 import { openingsItems } from "../plan/openings-to-send";
 import { isSendable } from "@/lib/pipeline/record-status";
+import { noteStreamedKeys } from "../unsynced-keys";
 
 const labelOf = (type: PreviewRecordType) => type.replace("_", " ");
 
@@ -54,7 +55,10 @@ function accepted(
   return {
     records: outcome.records,
     bytes: outcome.bytes,
-    onAccepted: (tx) => phaseClock.time("record", () => recordSentRecords(tx, input)),
+    onAccepted: async (tx) => {
+      const { forgotten } = await phaseClock.time("record", () => recordSentRecords(tx, input));
+      await noteStreamedKeys(tx, context.location.id, input.records.type, [...input.records.keys, ...forgotten]);
+    },
   };
 }
 

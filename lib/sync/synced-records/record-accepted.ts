@@ -1,22 +1,31 @@
 import { sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { copyLines, CopyLines } from "@/db/copy-rows";
+import { queryRows } from "@/db/raw-sql";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { FencedTransaction } from "@/lib/sync/session-fence";
 import { selectionCondition, type RecordSelection } from "@/lib/sync/plan/record-selection";
 
-/** What the upstream replaced with an accepted item: a full replacement its type, a range its dates, an openings import its service. */
-async function forgetReplaced(tx: FencedTransaction, locationId: string, selection: RecordSelection): Promise<void> {
+/**
+ * What the upstream replaced with an accepted item: a full replacement its type, a range its dates, an openings import
+ * its service. Returns the keys a range forgot (the others are of types no ledger keeps).
+ */
+async function forgetReplaced(tx: FencedTransaction, locationId: string, selection: RecordSelection): Promise<string[]> {
   const type = selection.recordType;
   if (selection.kind === "all") {
     await tx.execute(sql`delete from synced_records where location_id = ${locationId} and record_type = ${type}`);
   } else if (selection.kind === "dates") {
-    await tx.execute(sql`delete from synced_records where location_id = ${locationId} and record_type = ${type}
-             and appointment_date between ${selection.startDate} and ${selection.endDate}`);
+    const forgotten = await queryRows<{ record_key: string }>(
+      tx,
+      sql`delete from synced_records where location_id = ${locationId} and record_type = ${type}
+          and appointment_date between ${selection.startDate} and ${selection.endDate} returning record_key`,
+    );
+    return forgotten.map((row) => row.record_key);
   } else if (selection.kind === "service") {
     await tx.execute(sql`delete from synced_records where location_id = ${locationId} and record_type = ${type}
              and split_part(record_key, '|', 1) = ${selection.serviceExternalId}`);
   }
+  return [];
 }
 
 /** The location leaves its upstream location (a move, a new upstream ID): every record it accepted is forgotten. */
@@ -55,6 +64,8 @@ export async function recordAccepted(tx: FencedTransaction, input: { locationId:
  */
 export class SentRecords {
   readonly lines = new CopyLines();
+  /** The keys, for the unsynced-key ledger (lib/sync/unsynced-keys.ts). */
+  readonly keys: string[] = [];
 
   constructor(
     readonly locationId: string,
@@ -63,6 +74,7 @@ export class SentRecords {
 
   add(key: string, hash: string, date: string | null): void {
     this.lines.add([this.locationId, this.type, key, hash, date]);
+    this.keys.push(key);
   }
 
   get count(): number {
@@ -78,13 +90,14 @@ export class SentRecords {
 export async function recordSentRecords(
   tx: FencedTransaction,
   input: { replaced: RecordSelection | null; records: SentRecords; mayBeRecorded: boolean },
-): Promise<void> {
+): Promise<{ forgotten: string[] }> {
   const { replaced, records } = input;
   const { locationId, type } = records;
-  if (replaced) await forgetReplaced(tx, locationId, replaced);
+  const forgotten = replaced ? await forgetReplaced(tx, locationId, replaced) : [];
   if (records.count && input.mayBeRecorded) await upsertSentRecords(tx, records);
   else await copyLines(tx, "synced_records", syncedColumns, records.lines);
   if (type === "services") await forgetOpeningsOfRemovedServices(tx, locationId);
+  return { forgotten };
 }
 
 const syncedColumns = ["location_id", "record_type", "record_key", "content_hash", "appointment_date"] as const;
