@@ -165,4 +165,24 @@ describe("sync history retention", () => {
     const left = await db.select({ id: syncSessions.id }).from(syncSessions).where(eq(syncSessions.locationId, location.id));
     expect(left).toEqual([{ id: queued!.id }]);
   });
+
+  it("keeps, however old, a session that left the upstream session open, and one a session in flight resumes", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    const finished = await runManualTestSync(db, location.id, sampleSourceRows());
+    const insert = (values: Partial<typeof syncSessions.$inferInsert>) =>
+      db
+        .insert(syncSessions)
+        .values({ locationId: location.id, environment: "staging", trigger: "manual", optionalSteps: [], status: "failed", ...values })
+        .returning()
+        .then(([row]) => row!);
+    const leftOpen = await insert({ upstreamOpen: true });
+    const resumed = await insert({});
+    await db.update(syncSessions).set({ upstreamOpen: false }).where(eq(syncSessions.id, finished.id));
+    await db.execute(sql`update sync_sessions set created_at = ${daysAgo(500)} where location_id = ${location.id}`);
+    const resuming = await insert({ status: "queued", trigger: "resume", resumesSessionId: resumed.id });
+
+    expect(await pruneSyncHistory(db, { attemptDetailsDays: 30, sessionDays: 400 })).toMatchObject({ sessionsDeleted: 1 });
+    const left = await db.select({ id: syncSessions.id }).from(syncSessions).where(eq(syncSessions.locationId, location.id));
+    expect(left.map((row) => row.id).sort()).toEqual([leftOpen.id, resumed.id, resuming.id].sort());
+  });
 });

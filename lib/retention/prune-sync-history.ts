@@ -33,7 +33,8 @@ async function inBatches(size: number, batch: () => Promise<number>): Promise<nu
  * Sync history retention: HTTP attempts older than `attemptDetailsDays` lose their recorded exchange (headers and
  * bodies: the part that may hold customer data) and keep their summary — operation, method, path, status, duration,
  * error, record and byte counts; finished sessions older than `sessionDays` are deleted (their steps, items and
- * attempts cascade). Queued and running sessions are never touched, their attempts neither.
+ * attempts cascade). Queued and running sessions are never touched, their attempts neither; nor is a session that left
+ * the upstream session open, or one a session in flight resumes.
  */
 export async function pruneSyncHistory(db: DatabaseOrTransaction, input: PruneSyncHistoryInput): Promise<PruneSyncHistoryResult> {
   const now = input.now ?? new Date();
@@ -43,7 +44,11 @@ export async function pruneSyncHistory(db: DatabaseOrTransaction, input: PruneSy
 
   // Sessions first: their attempts then need no reducing. Their attempts go first, `size` rows a statement (a first
   // sync of a big location has hundreds), then the sessions a tenth as many at a time (with their steps and items).
-  const expired = sql`select id from sync_sessions where created_at < ${sessionsCutoff} and status not in ('queued', 'running')`;
+  // Kept however old: a session that holds the upstream session open (Resume and Close upstream session act on it, and
+  // the upstream waits for its close), and one a session in flight resumes.
+  const expired = sql`select id from sync_sessions where created_at < ${sessionsCutoff} and status not in ('queued', 'running')
+    and not upstream_open
+    and id not in (select resumes_session_id from sync_sessions where status in ('queued', 'running') and resumes_session_id is not null)`;
   await inBatches(size, async () => {
     const deleted = await queryRows<{ id: number }>(
       db,

@@ -35,6 +35,8 @@ describe("recoverAbandonedSessions", () => {
       .update(syncSessions)
       .set({ status: "running", leaseExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(syncSessions.id, running));
+    // A worker took its job and died: the job stays active.
+    await testDb.sql`update pgboss.job set state = 'active' where data ->> 'sessionId' = ${running}`;
     const waiting = await queuedSession();
     await db
       .update(syncSessions)
@@ -50,5 +52,17 @@ describe("recoverAbandonedSessions", () => {
 
     expect((await recoverAbandonedSessions(systemContext(db))).sort()).toEqual([running, lost].sort());
     expect([await jobsOf(running), await jobsOf(waiting), await jobsOf(lost), await jobsOf(fresh)]).toEqual([2, 1, 1, 1]);
+  });
+
+  it("sends one job for an expired lease however many ticks pass while it waits", async () => {
+    const running = await queuedSession();
+    await db
+      .update(syncSessions)
+      .set({ status: "running", leaseExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(syncSessions.id, running));
+    // Its first job was taken by the worker that died.
+    await testDb.sql`delete from pgboss.job where data ->> 'sessionId' = ${running}`;
+    for (let tick = 0; tick < 5; tick++) await recoverAbandonedSessions(systemContext(db));
+    expect(await jobsOf(running)).toBe(1);
   });
 });

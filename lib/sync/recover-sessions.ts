@@ -14,10 +14,11 @@ export async function recoverAbandonedSessions(ctx: OperationContext): Promise<s
   const { db } = ctx;
   const rows = await db.execute<{ id: string }>(sql`
     select s.id from sync_sessions s
-    where (s.status = 'running' and s.lease_expires_at < now())
-       or (s.status = 'queued' and s.created_at < now() - interval '2 minutes' and not exists (
-             select 1 from pgboss.job j
-             where j.name = ${syncSessionJob.name} and j.data ->> 'sessionId' = s.id::text and j.state in ('created', 'retry')))`);
+    where ((s.status = 'running' and s.lease_expires_at < now()) or (s.status = 'queued' and s.created_at < now() - interval '2 minutes'))
+      -- A job already waiting for the session is enough: one a minute would pile up behind a busy worker.
+      and not exists (
+        select 1 from pgboss.job j
+        where j.name = ${syncSessionJob.name} and j.data ->> 'sessionId' = s.id::text and j.state in ('created', 'retry'))`);
   const ids = [...rows].map((row) => row.id);
   for (const sessionId of ids) await sendJob(syncSessionJob, { sessionId });
   return ids;
