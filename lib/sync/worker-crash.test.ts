@@ -73,6 +73,8 @@ describe("a worker killed mid-step", () => {
       const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
       const sessionId = requested.sessionId!;
       const worker = startWorker(sessionId);
+      // As a worker process takes the session's job before it runs it: the job stays active when the worker dies.
+      await testDb.sql`update pgboss.job set state = 'active' where data ->> 'sessionId' = ${sessionId}`;
 
       const crashedStep = await until(async () => {
         const [step] = await db
