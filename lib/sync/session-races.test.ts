@@ -91,7 +91,7 @@ describe("racing a session of the same location", () => {
   it("disconnecting while a session sends stops it before its next request, and its upstream location cannot change until it ended", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     // The session waits on its services request while the location is disconnected.
-    await injectFault(db, { target: "batch_sync_services", mode: { kind: "delay", ms: 800 }, count: 1 });
+    await injectFault(db, { target: "batch_sync_services", mode: { kind: "delay", ms: 2000 }, count: 1 });
     const requested = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
     const running = runSession(systemContext(db), {
       sessionId: requested.sessionId!,
