@@ -4,6 +4,7 @@ import { pruneSignInRecordsJob } from "./prune-sign-in-records";
 import { pruneSandboxRequestLogJob } from "./prune-sandbox-request-log";
 import { pruneSyncHistoryJob } from "./prune-sync-history";
 import { deliverAlertJob } from "@/lib/alerts/deliver-alert-job";
+import { resendAlertsJob } from "@/lib/alerts/resend-alerts-job";
 import { computePreviewJob } from "@/lib/preview/compute-preview-job";
 import { recountPreviewJob } from "@/lib/preview/recount-preview-job";
 import { recoverSyncSessionsJob } from "@/lib/sync/recover-sessions-job";
@@ -21,4 +22,5 @@ export const allJobs = [
   scheduleSyncsJob,
   recoverSyncSessionsJob,
   deliverAlertJob,
+  resendAlertsJob,
 ] as unknown as AnyJob[];
