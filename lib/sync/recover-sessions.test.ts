@@ -25,28 +25,32 @@ async function queuedSession() {
   return result.sessionId!;
 }
 
+/** The session runs, and its worker's lease ran out a second ago. */
+const expireLease = (sessionId: string) =>
+  db
+    .update(syncSessions)
+    .set({ status: "running", leaseExpiresAt: new Date(Date.now() - 1000) })
+    .where(eq(syncSessions.id, sessionId));
+
+const queuedMinutesAgo = (sessionId: string, minutes: number) =>
+  db
+    .update(syncSessions)
+    .set({ createdAt: new Date(Date.now() - minutes * 60_000) })
+    .where(eq(syncSessions.id, sessionId));
+
 const jobsOf = async (sessionId: string) =>
   (await testDb.sql`select state from pgboss.job where name = 'sync.session' and data ->> 'sessionId' = ${sessionId}`).length;
 
 describe("recoverAbandonedSessions", () => {
   it("re-sends the job of a running session whose lease expired, and of a queued one whose job is gone", async () => {
     const running = await queuedSession();
-    await db
-      .update(syncSessions)
-      .set({ status: "running", leaseExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(syncSessions.id, running));
+    await expireLease(running);
     // A worker took its job and died: the job stays active.
     await testDb.sql`update pgboss.job set state = 'active' where data ->> 'sessionId' = ${running}`;
     const waiting = await queuedSession();
-    await db
-      .update(syncSessions)
-      .set({ createdAt: new Date(Date.now() - 5 * 60_000) })
-      .where(eq(syncSessions.id, waiting));
+    await queuedMinutesAgo(waiting, 5);
     const lost = await queuedSession();
-    await db
-      .update(syncSessions)
-      .set({ createdAt: new Date(Date.now() - 5 * 60_000) })
-      .where(eq(syncSessions.id, lost));
+    await queuedMinutesAgo(lost, 5);
     await testDb.sql`delete from pgboss.job where data ->> 'sessionId' = ${lost}`;
     const fresh = await queuedSession();
 
@@ -56,10 +60,7 @@ describe("recoverAbandonedSessions", () => {
 
   it("sends one job for an expired lease however many ticks pass while it waits", async () => {
     const running = await queuedSession();
-    await db
-      .update(syncSessions)
-      .set({ status: "running", leaseExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(syncSessions.id, running));
+    await expireLease(running);
     // Its first job was taken by the worker that died.
     await testDb.sql`delete from pgboss.job where data ->> 'sessionId' = ${running}`;
     for (let tick = 0; tick < 5; tick++) await recoverAbandonedSessions(systemContext(db));
