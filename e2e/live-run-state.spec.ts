@@ -20,9 +20,10 @@ test.describe.configure({ mode: "serial" });
 
 let garageId = "";
 
+/** Arms or clears the built-in sandbox's faults as an engineer does in the inspector (audited, `sandbox.faults`). */
 async function sandboxFaults(method: "POST" | "DELETE", body?: unknown) {
-  const api = await apiAs(null);
-  const response = await api.fetch("/sandbox/control/faults", { method, headers: { "x-api-key": sandboxDemo.apiKey }, data: body });
+  const api = await apiAs("engineer");
+  const response = await api.fetch("/api/sandbox/faults", { method, data: body });
   expect(response.ok(), await response.text()).toBe(true);
   await api.dispose();
 }

@@ -12,7 +12,6 @@ export function createAppSandboxContext(): SandboxContext {
     serve: "all",
     apiPrefix: "/sandbox/api",
     uploadPrefix: "/sandbox/uploads",
-    controlPrefix: "/sandbox/control",
     // Default: the origin the client called (so the address is on the host it already trusts);
     // SANDBOX_UPLOAD_BASE_URL overrides it, e.g. behind a proxy.
     uploadBaseUrl: getConfig().SANDBOX_UPLOAD_BASE_URL,

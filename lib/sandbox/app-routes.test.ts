@@ -1,8 +1,9 @@
 import { expect, test } from "vitest";
 import { useTestDatabase } from "@/db/testing/test-database";
 import * as apiRoute from "@/app/sandbox/api/[...path]/route";
-import * as controlRoute from "@/app/sandbox/control/[...path]/route";
 import * as uploadRoute from "@/app/sandbox/uploads/[token]/route";
+import { serveAppSandbox } from "./app-context";
+import { injectFault, listFaults } from "./faults";
 import { createSandboxFixture } from "./testing";
 
 const testDb = await useTestDatabase();
@@ -54,14 +55,7 @@ test("the app's route handlers serve the API under /sandbox/api and uploads unde
   expect(upload.status).toBe(200);
   const wrongPlace = await apiRoute.PUT(new Request(url.replace("/sandbox/uploads/", "/sandbox/api/v1/uploads/"), { method: "PUT", body: "[]" }));
   expect(wrongPlace.status).toBe(404);
-  const armed = await controlRoute.POST(
-    new Request(`${origin}/sandbox/control/faults`, {
-      method: "POST",
-      headers: json,
-      body: JSON.stringify({ target: "users_me", mode: { kind: "status", status: 503 }, count: 1 }),
-    }),
-  );
-  expect(armed.status).toBe(201);
+  await injectFault(testDb.db, { target: "users_me", mode: { kind: "status", status: 503 }, count: 1 });
   expect((await apiRoute.GET(new Request(`${origin}/sandbox/api/v1/users/me`, { headers: authorized }))).status).toBe(503);
 });
 
@@ -99,4 +93,15 @@ test("in production mode the app serves no sandbox unless SANDBOX_ENABLED=true",
       else env[key] = value;
     }
   }
+});
+
+test("the app serves no fault control: the published demo API key cannot arm a fault", async () => {
+  const fixture = await createSandboxFixture(testDb.db);
+  const headers = { "content-type": "application/json", "x-api-key": fixture.apiKey };
+  const body = JSON.stringify({ target: "users_me", mode: { kind: "status", status: 503 } });
+  for (const path of ["/sandbox/control/faults", "/sandbox/api/__sandbox/faults", "/sandbox/api/faults"]) {
+    const answer = await serveAppSandbox(new Request(`${origin}${path}`, { method: "POST", headers, body }));
+    expect(answer.status, path).toBe(404);
+  }
+  expect(await listFaults(testDb.db)).toEqual([]);
 });
