@@ -1,6 +1,6 @@
-import type { Browser, Page } from "@playwright/test";
-import { eq } from "drizzle-orm";
-import { locations } from "../db/schema";
+import type { APIRequestContext, APIResponse, Browser, Page } from "@playwright/test";
+import { and, eq, inArray } from "drizzle-orm";
+import { locations, sandboxLocations, syncSessions } from "../db/schema";
 import { sandboxDemo } from "../lib/sandbox/provision";
 import { apiAs, pointEnvironmentAt } from "./support/api";
 import { expectNoSeriousAxeViolations } from "./support/axe";
@@ -190,5 +190,79 @@ test("support syncs, cancels and resumes, and every status on the location page 
     await history.context().close();
   } finally {
     await sandboxFaults("DELETE");
+  }
+});
+
+/** Polls the session until it has finished, as the session page's API reports it. */
+async function finishedStatus(api: APIRequestContext, sessionId: string): Promise<string> {
+  const deadline = Date.now() + SYNC_TIMEOUT;
+  for (;;) {
+    const response = await api.get(`/api/sessions/${sessionId}`);
+    expect(response.status()).toBe(200);
+    const { session } = (await response.json()) as { session: { status: string } };
+    if (!["queued", "running"].includes(session.status)) return session.status;
+    if (Date.now() > deadline) throw new Error(`session ${sessionId} still ${session.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function sessionIdsOf(api: APIRequestContext): Promise<string[]> {
+  const response = await api.get(`/api/locations/${garageId}/sessions`);
+  const { items } = (await response.json()) as { items: { id: string }[] };
+  return items.map((session) => session.id);
+}
+
+const statusesOf = (responses: APIResponse[]) => responses.map((response) => response.status());
+
+test("parallel requests against a running session, over HTTP: one session starts, the open upstream session is neither closed nor moved under it, a disconnect stops it", async () => {
+  test.setTimeout(3 * SYNC_TIMEOUT);
+  const support = await apiAs("support");
+  const [garage] = await database.db.select({ upstreamLocationId: locations.upstreamLocationId }).from(locations).where(eq(locations.id, garageId));
+  const before = new Set(await sessionIdsOf(support));
+  try {
+    // The calendars held 4 s: every request below arrives while the session runs.
+    await sandboxFaults("POST", { target: "batch_sync_calendars", mode: { kind: "delay", ms: 4000 }, count: 1 });
+    const starts = await Promise.all(Array.from({ length: 20 }, () => support.post(`/api/locations/${garageId}/sessions`, { data: {} })));
+    expect(statusesOf(starts).filter((status) => status === 202)).toHaveLength(1);
+    expect(statusesOf(starts).filter((status) => status !== 202)).toEqual(Array(19).fill(409));
+    const started = (await sessionIdsOf(support)).filter((id) => !before.has(id));
+    expect(started).toHaveLength(1);
+    const running = started[0]!;
+
+    // While it runs: closing its upstream session, and moving the location to another upstream ID, are refused.
+    const [moves, closings] = await Promise.all([
+      Promise.all(
+        Array.from({ length: 5 }, () => support.patch(`/api/locations/${garageId}`, { data: { upstreamLocationId: "sbx-loc-elsewhere" } })),
+      ),
+      Promise.all(Array.from({ length: 5 }, () => support.post(`/api/sessions/${running}/close-upstream`))),
+    ]);
+    expect(statusesOf(moves)).toEqual(Array(5).fill(409));
+    expect(statusesOf(closings)).toEqual(Array(5).fill(409));
+    expect(await finishedStatus(support, running)).toBe("succeeded");
+    const [after] = await database.db.select({ upstreamLocationId: locations.upstreamLocationId }).from(locations).where(eq(locations.id, garageId));
+    expect(after?.upstreamLocationId).toBe(garage?.upstreamLocationId);
+    const [upstream] = await database.db.select().from(sandboxLocations).where(eq(sandboxLocations.id, garage!.upstreamLocationId!));
+    expect(upstream?.syncInProgress).toBe(false);
+
+    // A disconnect in the middle of a run, beside more "Sync now": the run stops, and nothing new starts after it.
+    await sandboxFaults("POST", { target: "batch_sync_calendars", mode: { kind: "delay", ms: 4000 }, count: 1 });
+    const next = await support.post(`/api/locations/${garageId}/sessions`, { data: {} });
+    expect(next.status(), await next.text()).toBe(202);
+    const { sessionId: stopped } = (await next.json()) as { sessionId: string };
+    const [disconnected, ...more] = await Promise.all([
+      support.delete(`/api/locations/${garageId}/connection`),
+      ...Array.from({ length: 10 }, () => support.post(`/api/locations/${garageId}/sessions`, { data: {} })),
+    ]);
+    expect(disconnected.status(), await disconnected.text()).toBe(200);
+    expect(statusesOf(more).every((status) => status === 409)).toBe(true);
+    expect(await finishedStatus(support, stopped)).toBe("cancelled");
+    const open = await database.db
+      .select({ id: syncSessions.id })
+      .from(syncSessions)
+      .where(and(eq(syncSessions.locationId, garageId), inArray(syncSessions.status, ["queued", "running"])));
+    expect(open).toEqual([]);
+  } finally {
+    await sandboxFaults("DELETE");
+    await support.dispose();
   }
 });
