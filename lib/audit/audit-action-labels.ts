@@ -43,6 +43,7 @@ export const auditActionLabels: Record<string, string> = {
   "sync.session_started": "Sync started",
   "sync.session_resumed": "Sync resumed",
   "sync.replay_started": "Replay started",
+  "sync.session_cancel_requested": "Sync cancel requested",
   "sync.session_cancelled": "Sync cancelled",
   "sync.upstream_closed": "Upstream session closed",
   "sync.upstream_close_failed": "Closing the upstream session failed",

@@ -56,7 +56,8 @@ export async function resumeSession(ctx: OperationContext, input: { sessionId: s
 
 /**
  * Asks a session to stop between requests; a queued one that no worker took yet is cancelled at once.
- * Audited when it changed something (a finished session is left as it is).
+ * Audited when it changed something (a finished session is left as it is): a queued one as cancelled, a running one as
+ * a cancel requested, since it may still finish (the cancel came after its last request); its status says how it ended.
  */
 export async function cancelSession(ctx: OperationContext, { sessionId }: { sessionId: string }): Promise<{ status: string }> {
   const { db, actor } = ctx;
@@ -67,7 +68,7 @@ export async function cancelSession(ctx: OperationContext, { sessionId }: { sess
   const audit = async (was: "queued" | "running") =>
     recordAuditEvent(db, {
       actor,
-      action: "sync.session_cancelled",
+      action: was === "queued" ? "sync.session_cancelled" : "sync.session_cancel_requested",
       target: await locationAuditTarget(db, session.locationId),
       details: { sessionId, was },
     });

@@ -61,6 +61,31 @@ describe("sync actions are audited with who did them", () => {
     ]);
   });
 
+  it("a cancel that reaches a running session after its last request is audited as asked for, not as done", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
+    // Opening and closing the upstream session each wait a second: the cancel arrives while the close is in flight.
+    await injectFault(db, { target: "update_management_system", mode: { kind: "delay", ms: 1000 }, count: 2 });
+    const started = await startManualSession({ db, actor: support }, { locationId: location.id, full: false });
+    const running = runSession(systemContext(testDb.db), {
+      sessionId: started.sessionId,
+      reader: createArraySourceReader(sampleSourceRows()),
+      now: sampleNow,
+      client: noWaits,
+    });
+    for (;;) {
+      const [closing] = await testDb.sql`select 1 from sync_steps where session_id = ${started.sessionId} and name = 'close' and status = 'running'`;
+      if (closing) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await cancelSession({ db, actor: admin }, { sessionId: started.sessionId })).toEqual({ status: "running" });
+    expect(await running).toBe("succeeded");
+
+    expect((await auditOf(location.id)).map((row) => [row.action, row.actorEmail, row.details])).toEqual([
+      ["sync.session_started", support.email, { sessionId: started.sessionId, trigger: "manual", full: false }],
+      ["sync.session_cancel_requested", admin.email, { sessionId: started.sessionId, was: "running" }],
+    ]);
+  });
+
   it("closing an upstream session: audited when it closed, and when the upstream refused", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
     await injectFault(db, { target: "batch_sync_services", mode: { kind: "status", status: 500 }, count: 1000 });
