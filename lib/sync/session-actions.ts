@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
@@ -84,8 +84,9 @@ export async function cancelSession(ctx: OperationContext, { sessionId }: { sess
   const [running] = await db
     .update(syncSessions)
     .set({ cancelRequestedAt: now })
-    .where(and(eq(syncSessions.id, sessionId), inArray(syncSessions.status, ["running"])))
+    .where(and(eq(syncSessions.id, sessionId), eq(syncSessions.status, "running"), isNull(syncSessions.cancelRequestedAt)))
     .returning({ status: syncSessions.status });
   if (running) await audit("running");
-  return running ?? { status: session.status };
+  // Already asked to stop: the first request stands (its time, its one audit entry).
+  return running ?? { status: (await findSession(db, sessionId)).status };
 }
