@@ -1,6 +1,6 @@
-import { DateTime } from "luxon";
 import { upstreamTypeOf } from "@/lib/mapping/map-row";
 import type { SourceResource } from "@/lib/source/source-rows";
+import { appointmentsWindowEnd, openingsWindow } from "@/lib/sync/plan/local-dates";
 
 export type PreviewRecordType = (typeof upstreamTypeOf)[SourceResource];
 
@@ -9,10 +9,6 @@ export const fullReplacementTypes: readonly PreviewRecordType[] = ["calendars", 
 
 export const previewRecordTypes: readonly PreviewRecordType[] = Object.values(upstreamTypeOf);
 
-/** Spec 4.4: later syncs send up to 6 months of future appointments; openings need only the next 72 hours. */
-export const FUTURE_APPOINTMENT_MONTHS = 6;
-export const OPENINGS_HORIZON_HOURS = 72;
-
 export interface PlannedRead {
   resource: SourceResource;
   recordType: PreviewRecordType;
@@ -20,19 +16,16 @@ export interface PlannedRead {
   windowEnd: string | null;
 }
 
-const localTimestamp = (time: DateTime) => time.toFormat("yyyy-MM-dd HH:mm:ss");
-
 /**
  * What a first sync reads, in the session's order (spec 4.4 item 6): the whole
- * appointment history up to 6 months ahead, openings for the next 72 hours, vehicles
- * only for automotive locations. Windows are local wall times of the location.
+ * appointment history through the last local date a sync imports (today + 6 months), openings for the next 72 hours,
+ * vehicles only for automotive locations. Windows are local wall times of the location (lib/sync/plan/local-dates.ts).
  */
 export function planPreviewReads(location: { timeZone: string; automotive: boolean }, now: Date): PlannedRead[] {
-  const localNow = DateTime.fromJSDate(now, { zone: location.timeZone });
-  const appointmentsEnd = localNow.startOf("day").plus({ months: FUTURE_APPOINTMENT_MONTHS, days: 1 });
+  const openings = openingsWindow(now, location.timeZone);
   const windows: Partial<Record<SourceResource, [string | null, string | null]>> = {
-    appointments: [null, localTimestamp(appointmentsEnd)],
-    availability: [localTimestamp(localNow), localTimestamp(localNow.plus({ hours: OPENINGS_HORIZON_HOURS }))],
+    appointments: [null, appointmentsWindowEnd(now, location.timeZone)],
+    availability: [openings.windowStart, openings.windowEnd],
   };
   return (Object.keys(upstreamTypeOf) as SourceResource[])
     .filter((resource) => resource !== "vehicles" || location.automotive)
