@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "@/db/raw-sql";
 import { coalesceNearbyDates, dateOfDayNumber, dayNumber, nextDate, previousDate, type DateRange } from "@/lib/sync/plan/date-ranges";
+import { startOfLocalDate } from "@/lib/sync/plan/local-dates";
 import { isLocalDate } from "@/lib/upstream/formats";
 import { totalOf } from "./count-maps";
 import type { RunInput } from "./map-source-rows";
@@ -30,8 +31,8 @@ export interface PieceCounts {
 
 /** The read's window narrowed to the appointments that start on or after `from` and before `until` (dates; null: the window's bound). */
 function windowBetween(input: RunInput, read: PlannedRead, from: string | null, until: string | null): Window {
-  const start = from === null ? null : `${from} 00:00:00`;
-  const end = until === null ? null : `${until} 00:00:00`;
+  const start = from === null ? null : startOfLocalDate(from);
+  const end = until === null ? null : startOfLocalDate(until);
   const later = (first: string | null, second: string | null) => (first === null ? second : second === null || first > second ? first : second);
   const earlier = (first: string | null, second: string | null) => (first === null ? second : second === null || first < second ? first : second);
   return { sourceKey: input.sourceKey, windowStart: later(read.windowStart, start), windowEnd: earlier(read.windowEnd, end) };

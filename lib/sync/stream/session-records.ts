@@ -9,6 +9,7 @@ import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import { defaultDateTimeStyle, type DateTimeStyle } from "@/lib/upstream/formats";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import { nextDate } from "../plan/date-ranges";
+import { startOfLocalDate } from "../plan/local-dates";
 import { guardedRead, sourceFailure } from "./source-failure";
 
 /** Local dates, both included: the appointments of these days. */
@@ -184,8 +185,8 @@ export function createSessionRecords(input: {
 
   function windowOf(read: PlannedRead, window: DateWindow | undefined): { windowStart: string | null; windowEnd: string | null } {
     if (!window) return { windowStart: read.windowStart, windowEnd: read.windowEnd };
-    const end = `${nextDate(window.endDate)} 00:00:00`;
-    return { windowStart: `${window.startDate} 00:00:00`, windowEnd: read.windowEnd !== null && read.windowEnd < end ? read.windowEnd : end };
+    const end = startOfLocalDate(nextDate(window.endDate));
+    return { windowStart: startOfLocalDate(window.startDate), windowEnd: read.windowEnd !== null && read.windowEnd < end ? read.windowEnd : end };
   }
 
   const readsAhead = new Map<string, ReadAhead<SourceRowOf[SourceResource][]>>();
