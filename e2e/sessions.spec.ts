@@ -1,6 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { readFile } from "node:fs/promises";
 import { eq } from "drizzle-orm";
+import { DateTime } from "luxon";
 import { locations, sandboxEnvironments } from "../db/schema";
 import { SyncFixture } from "../lib/sync/fixture/sync-fixture";
 import { sandboxDemo } from "../lib/sandbox/provision";
@@ -28,6 +29,12 @@ async function locationIdOf(name: string): Promise<string> {
   const [row] = await database.db.select({ id: locations.id }).from(locations).where(eq(locations.name, name));
   if (!row) throw new Error(`no demo location ${name}`);
   return row.id;
+}
+
+/** Today's `hour`:`minute` at the location, as an instant (a page's clock is set to it to see what the time changes). */
+async function localTimeAt(locationId: string, hour: number, minute: number): Promise<Date> {
+  const [row] = await database.db.select({ timeZone: locations.timeZone }).from(locations).where(eq(locations.id, locationId));
+  return DateTime.fromObject({ hour, minute }, { zone: row!.timeZone }).toJSDate();
 }
 
 async function pageAs(browser: Browser, role: "owner" | "support" | "engineer" | "admin"): Promise<Page> {
@@ -327,7 +334,18 @@ for (const [role, viewport] of [["engineer", { name: "desktop", width: 1440, hei
       await inspector.getByRole("button", { name: "Clear the batch_sync_services fault" }).click();
       await expect(inspector.getByText("No fault armed: the sandbox answers normally.")).toBeVisible();
 
+      // At 10:30 at the location nothing warns; at 22:30 resuming and closing say they may trigger campaigns at night.
+      await page.clock.setFixedTime(await localTimeAt(southId, 10, 30));
       await page.goto(`/sessions/${sessionId}`);
+      await expect(page.getByRole("button", { name: "Resume" })).toBeVisible();
+      await expect(page.getByRole("note").filter({ hasText: /now may trigger campaigns/ })).toHaveCount(0);
+      await page.clock.setFixedTime(await localTimeAt(southId, 22, 30));
+      await page.reload();
+      await expect(page.getByRole("note").filter({ hasText: "resuming now may trigger campaigns outside business hours" })).toBeVisible();
+      await page.getByRole("button", { name: "Close upstream session" }).click();
+      const closing = page.getByRole("alertdialog", { name: "Close the upstream session?" });
+      await expect(closing.getByRole("note")).toContainText("closing it now may trigger campaigns outside business hours");
+      await closing.getByRole("button", { name: "Cancel" }).click();
       await page.getByRole("button", { name: "Resume" }).click();
       await expect(page).not.toHaveURL(new RegExp(sessionId));
       await expect(page.getByText("Resume", { exact: true }).first()).toBeVisible();
@@ -395,9 +413,11 @@ test("a source that suddenly returns nothing stops the sync before it sends anyt
     await page.goto(`/locations/${southId}`);
     await expect(page.getByText(/The last sync stopped before sending anything/).first()).toBeVisible();
 
+    await page.clock.setFixedTime(await localTimeAt(southId, 21, 15));
     await page.goto(`/sessions/${sessionId}`);
     await stop.getByRole("button", { name: "Confirm and send…" }).click();
     const dialog = page.getByRole("dialog", { name: "Confirm and send these removals?" });
+    await expect(dialog.getByRole("note")).toContainText("confirming now may trigger campaigns outside business hours");
     await dialog.getByLabel("Why are these removals right?").fill("e2e: the location moved to an empty source on purpose");
     await dialog.getByRole("button", { name: "Confirm and send" }).click();
     await expect(page).not.toHaveURL(new RegExp(sessionId));

@@ -82,7 +82,7 @@ export function LatestSessionCard({
                 Session history
               </Link>
             </div>
-            {!inFlight ? <SessionActions session={latest} permissions={permissions} /> : null}
+            {!inFlight ? <SessionActions session={latest} timeZone={timeZone} permissions={permissions} /> : null}
           </>
         ) : (
           <EmptyState

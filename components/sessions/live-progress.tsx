@@ -36,7 +36,7 @@ export function LiveProgress({ view, now, permissions }: { view: SessionView; no
       <Link href={`/sessions/${session.id}`} className="self-start text-blue-800 underline">
         Watch the session step by step
       </Link>
-      <SessionActions session={session} permissions={permissions} />
+      <SessionActions session={session} timeZone={session.locationTimeZone} permissions={permissions} />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { Label } from "@/components/ui/label";
 import type { RemovalStop } from "@/db/schema";
 import { ApiProblem, mutateApi } from "@/lib/queries/api-mutation";
 import { invalidateSyncViews } from "@/lib/queries/invalidate";
+import { OutsideWindowNote, useOutsideSyncWindow } from "./outside-window-note";
 
 const checkWording = {
   calendars: { action: "Remove", noun: "calendars", from: "(the staff who provide services; visits would lose their staff member)" },
@@ -24,7 +25,17 @@ const checkWording = {
  * The removal safety valve stopped this session before it sent anything: what it would have removed, and for support
  * and admin "Confirm and send" (a new session allowed exactly these removals, with a reason that is audited).
  */
-export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: string; stop: RemovalStop; canConfirm: boolean }) {
+export function RemovalStopPanel({
+  sessionId,
+  stop,
+  canConfirm,
+  timeZone,
+}: {
+  sessionId: string;
+  stop: RemovalStop;
+  canConfirm: boolean;
+  timeZone: string;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const reasonId = useId();
@@ -42,6 +53,7 @@ export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: s
     onError: (error) => setProblem({ detail: error.message, field: error instanceof ApiProblem ? error.fieldErrors.reason : undefined }),
   });
   const pending = confirmation.isPending;
+  const outsideWindow = useOutsideSyncWindow(timeZone);
   const confirmRemovals = () => confirmation.mutate();
 
   return (
@@ -85,6 +97,7 @@ export function RemovalStopPanel({ sessionId, stop, canConfirm }: { sessionId: s
               }}
             >
               {problem && !problem.field ? <Alert tone="error">{problem.detail}</Alert> : null}
+              {outsideWindow ? <OutsideWindowNote action="confirming" /> : null}
               <div className="flex flex-col gap-1.5">
                 <Label htmlFor={reasonId}>Why are these removals right?</Label>
                 <textarea

@@ -11,6 +11,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { Permissions } from "@/lib/auth/permissions";
 import { mutateApi } from "@/lib/queries/api-mutation";
 import { invalidateSyncViews } from "@/lib/queries/invalidate";
+import { OutsideWindowNote, useOutsideSyncWindow } from "./outside-window-note";
 
 export const CLOSE_UPSTREAM_EXPLANATION =
   "Closing tells the Marketing Automation Service that the sync is finished: it processes what it received and may send campaigns from it. Only close a session you will not resume.";
@@ -25,13 +26,16 @@ export function mayActOnSessions(permissions: Permissions): boolean {
 /**
  * Resume, Cancel and Close upstream session, each for those whose `permissions` allow it (support and admin).
  * After resuming, `openResumed` goes to the new session's page; otherwise the live views of sessions read again.
+ * Outside the location's sync window (`timeZone`), resuming and closing say that they may trigger campaigns at night.
  */
 export function SessionActions({
   session,
+  timeZone,
   permissions,
   openResumed = false,
 }: {
   session: { id: string; status: string; upstreamOpen: boolean };
+  timeZone: string;
   permissions: Permissions;
   openResumed?: boolean;
 }) {
@@ -42,6 +46,7 @@ export function SessionActions({
   const canCancel = permissions["sync.cancel"] && inFlight;
   const canResume = permissions["sync.resume"] && (session.status === "failed" || session.status === "cancelled");
   const canClose = permissions["sync.close-upstream"] && session.upstreamOpen && !inFlight;
+  const outsideWindow = useOutsideSyncWindow(timeZone);
   const texts = {
     cancel: "Cancel requested: the session stops before its next request.",
     resume: "Resumed: a new session continues from the failed step.",
@@ -93,11 +98,13 @@ export function SessionActions({
             onConfirm={() => act("close-upstream")}
             disabled={pending}
           >
-            {CLOSE_UPSTREAM_EXPLANATION}
+            <p>{CLOSE_UPSTREAM_EXPLANATION}</p>
+            {outsideWindow ? <OutsideWindowNote action="closing it" /> : null}
           </ConfirmDialog>
         ) : null}
       </div>
       {canClose ? <p className="text-xs text-slate-600">{CLOSE_UPSTREAM_EXPLANATION}</p> : null}
+      {canResume && outsideWindow ? <OutsideWindowNote action="resuming" /> : null}
     </div>
   );
 }

@@ -83,6 +83,7 @@ export function SessionLive({ sessionId, permissions }: { sessionId: string; per
           sessionId={session.id}
           stop={session.removalStop}
           canConfirm={permissions["sync.confirm-removals"] && session.status === "failed"}
+          timeZone={timeZone}
         />
       ) : session.error ? (
         <Alert tone="error">
@@ -102,7 +103,7 @@ export function SessionLive({ sessionId, permissions }: { sessionId: string; per
         </Alert>
       ) : null}
       <div className="flex flex-wrap items-start justify-between gap-4">
-        {mayActOnSessions(permissions) ? <SessionActions session={session} permissions={permissions} openResumed /> : <span />}
+        {mayActOnSessions(permissions) ? <SessionActions session={session} timeZone={timeZone} permissions={permissions} openResumed /> : <span />}
         <CopyJsonButton sessionId={session.id} />
       </div>
       {view.steps.length ? (

@@ -10,10 +10,8 @@ import type { StartedSession } from "@/lib/sync/start-manual-session";
 import type { StartSessionInput } from "@/lib/sync/session-inputs";
 import { optionalStepNames, type OptionalStepName } from "@/lib/sync/step-names";
 import { isOutsideSyncWindow } from "@/lib/sync/sync-window";
+import { OutsideWindowNote } from "./outside-window-note";
 import { stepLabels } from "./session-labels";
-
-export const OUTSIDE_WINDOW_WARNING =
-  "Text messages are not delivered after 9pm or before 9am; a sync now may trigger campaigns outside business hours.";
 
 /**
  * "Sync now" (the location page's primary action) and "Full resync" beside it, each behind a confirmation in
@@ -62,11 +60,7 @@ export function SyncPanel({
           </label>
         ))}
       </fieldset>
-      {outsideWindow ? (
-        <p className="mt-2 rounded border border-amber-300 bg-amber-50 p-2 text-amber-950" role="note">
-          {OUTSIDE_WINDOW_WARNING}
-        </p>
-      ) : null}
+      {outsideWindow ? <OutsideWindowNote action="a sync" className="mt-2" /> : null}
     </>
   );
   return (
