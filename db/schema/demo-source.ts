@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { boolean, index, integer, numeric, pgSchema, primaryKey, serial, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { trimmedIdSql } from "../trimmed-id";
 
 // A plausible vendor management system, the default source of the embedded app (lib/source/demo).
 // Like many such systems it is multi-tenant by source_key, enforces no foreign keys and keeps
@@ -10,9 +11,9 @@ const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull(
 /** Local wall-clock time of the location: no zone, so even times a DST change skips can be stored. */
 const wallTime = (name: string) => timestamp(name, { mode: "string" });
 // Re-reading rows by id (an incremental preview, lib/source/sql-source-reader.ts) matches the id as the SQL files give it
-// (text) or trimmed: indexed, so it looks the ids up instead of scanning the location.
+// (text) or trimmed as the mapping trims it (trimmedIdSql): indexed, so it looks the ids up instead of scanning the location.
 const idText = (column: AnyPgColumn): SQL => sql`(${column}::text)`;
-const trimmedId = (column: AnyPgColumn): SQL => sql`coalesce(btrim(${column}::text), '')`;
+const trimmedId = (column: AnyPgColumn): SQL => sql.raw(trimmedIdSql(`"${column.name}"::text`));
 
 export const demoSourceLocations = demoSource.table("locations", {
   sourceKey: text("source_key").primaryKey(),

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
 import { sendableStatusList } from "@/lib/pipeline/record-status-sql";
-import { idWhiteSpace } from "@/lib/source/source-reader";
+import { idWhiteSpace } from "@/db/trimmed-id";
 import type { PreviewRecordType } from "./preview-plan";
 import { bucketsFromJson, bucketsToJson, type BucketCounts } from "./record-buckets";
 

@@ -120,14 +120,7 @@ export function readerStoppedBy(reader: SourceReader, signal: AbortSignal): Sour
 export const withoutWhiteSpace = (id: string) => id.replace(/\s/g, "");
 
 /**
- * The white space JavaScript's trim() takes off an id (the mapping trims ids: lib/mapping/normalisers/identifier.ts),
- * as one string for SQL's btrim(): an id's end (idEndOf) is the same for every spelling of it.
- */
-export const idWhiteSpace =
-  "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
-
-/**
  * The last two characters (code points) of an id once trimmed: what deleted customers and vehicles are looked for by.
- * SQL spells it `right(btrim(id, <idWhiteSpace>), 2)`, on the source and in our database alike.
+ * SQL spells it `right(btrim(id, <idWhiteSpace>), 2)` (on the source `right(<trimmedIdSql>, 2)`: db/trimmed-id.ts).
  */
 export const idEndOf = (id: string): string => [...id.trim()].slice(-2).join("");

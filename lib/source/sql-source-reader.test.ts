@@ -8,7 +8,8 @@ import { generateDemoSource } from "./demo/generate-demo-source";
 import { sourceColumns } from "./source-columns";
 import { idEndOf, type SourceReader, type SourceReadParams } from "./source-reader";
 import { sourceResources, type SourceResource, type SourceRowOf } from "./source-rows";
-import { createSqlSourceReader, sourceReaderFromEnvironment } from "./sql-source-reader";
+import { defaultSqlDirectory, loadSourceQuery, parameterValues } from "./source-queries";
+import { createSqlSourceReader, filtered, sourceReaderFromEnvironment } from "./sql-source-reader";
 import { createArraySourceReader } from "./testing/array-source-reader";
 import { sourceCustomer } from "./testing/source-row-factories";
 import { startDroppingRelay } from "./testing/dropping-relay";
@@ -47,6 +48,15 @@ function customersOf(ids: (string | null)[]): string {
        null::boolean as sms_opt_in, null::text as address_line_1, null::text as address_line_2, null::text as city,
        null::text as postal_code, null::text as phone, null::text as birthdate, null::text as gender, null::boolean as member,
        now() as updated_at from (values ${values}) as v(id, position) where :source_key = 'k' order by v.position`;
+}
+
+/** A database of this server encoding for one test: its URL, and `drop` once done. */
+async function databaseOfEncoding(encoding: string) {
+  const name = `reader_encoding_${randomBytes(4).toString("hex")}`;
+  await testDb.sql.unsafe(`create database ${name} encoding '${encoding}' lc_collate 'C' lc_ctype 'C' template template0`);
+  const url = new URL(testDb.url);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => testDb.sql.unsafe(`drop database ${name} with (force)`) };
 }
 
 /** Snapshot holders of this database still inside their transaction. */
@@ -292,20 +302,81 @@ describe("createSqlSourceReader", () => {
 
   // LATIN1 cannot spell the white space trimmed; SQL_ASCII's characters are bytes, so its ends would not be ours.
   it.each(["LATIN1", "SQL_ASCII"])("does not count by id end on a %s source: it says so instead of counting wrongly", async (encoding) => {
-    const name = `reader_encoding_${randomBytes(4).toString("hex")}`;
-    await testDb.sql.unsafe(`create database ${name} encoding '${encoding}' lc_collate 'C' lc_ctype 'C' template template0`);
-    const url = new URL(testDb.url);
-    url.pathname = `/${name}`;
+    const database = await databaseOfEncoding(encoding);
     const directory = await mkdtemp(path.join(tmpdir(), "source-sql-"));
     await writeFile(path.join(directory, "customers.sql"), customersOf(["cu1", "cu2"]));
-    const other = createSqlSourceReader({ url: url.toString(), sqlDirectory: directory });
+    const other = createSqlSourceReader({ url: database.url, sqlDirectory: directory });
     try {
       expect(await other.count("customers", { sourceKey: "k" })).toBe(2);
       await expect(other.countByIdEnd("customers", { sourceKey: "k" })).rejects.toThrow(new RegExp(encoding));
     } finally {
       await other.close();
-      await testDb.sql.unsafe(`drop database ${name} with (force)`);
+      await database.drop();
     }
+  });
+
+  // The mapping trims ids with JavaScript's trim(): a tab, an NBSP, an ideographic space or a BOM, not only spaces.
+  it.each([
+    ["UTF8", ["\u3000cu1\t", "\ufeffcu1\u2003"]],
+    ["LATIN1", []],
+    ["SQL_ASCII", ["\u3000cu1\t", "\ufeffcu1\u2003"]],
+  ])("re-reads by id every row on a %s source whose id the mapping trims to it, and no other", async (encoding, more) => {
+    const database = encoding === "UTF8" ? null : await databaseOfEncoding(encoding);
+    const trimmedToCu1 = ["cu1", " cu1 ", "cu1\t", "\u00a0cu1", "\ncu1\r\v", ...more];
+    const directory = await mkdtemp(path.join(tmpdir(), "source-sql-"));
+    await writeFile(path.join(directory, "customers.sql"), customersOf([...trimmedToCu1, "cu1©", "xcu1", "cu2", null, "cu1 x"]));
+    const other = createSqlSourceReader({ url: database?.url ?? testDb.url, sqlDirectory: directory });
+    try {
+      const { rows } = await (async () => {
+        const found: CustomerRowLike[] = [];
+        for await (const batch of other.read("customers", { sourceKey: "k" }, { batchSize: 2, filter: { ids: ["cu1", ""] } })) found.push(...batch);
+        return { rows: found };
+      })();
+      expect(rows.map((row) => row.id)).toEqual([...trimmedToCu1, null]);
+      for (const row of rows) expect(Object.keys(row).sort()).toEqual(sourceColumns("customers").sort());
+      // The same as the test reader, which trims in JavaScript.
+      const inMemory = createArraySourceReader({
+        customers: [...trimmedToCu1, "cu1©", "xcu1", "cu2", null, "cu1 x"].map(
+          (id) => ({ ...sourceCustomer("placeholder"), id }) as SourceRowOf["customers"],
+        ),
+      });
+      const inMemoryRows: CustomerRowLike[] = [];
+      for await (const batch of inMemory.read("customers", { sourceKey: "k" }, { filter: { ids: ["cu1", ""] } })) inMemoryRows.push(...batch);
+      expect(inMemoryRows.map((row) => row.id)).toEqual(rows.map((row) => row.id));
+    } finally {
+      await other.close();
+      await database?.drop();
+    }
+  });
+
+  it.each([
+    [
+      "customers",
+      "demo_source_customers_number_trimmed",
+      "insert into demo_source.customers (source_key, customer_no) select 'plan', 'K-' || n from generate_series(1, 20000) n",
+    ],
+    [
+      "vehicles",
+      "demo_source_vehicles_id_trimmed",
+      "insert into demo_source.vehicles (source_key, id) select 'plan', n from generate_series(1, 20000) n",
+    ],
+    [
+      "appointments",
+      "demo_source_appointments_id_trimmed",
+      "insert into demo_source.appointments (source_key, id, starts_at) select 'plan', n, '2025-01-01'::timestamp + n * interval '1 hour' from generate_series(1, 20000) n",
+    ],
+  ] as const)("re-reads %s by id through the demo source's index of the trimmed id", async (resource, index, rows) => {
+    const query = await loadSourceQuery(defaultSqlDirectory(), resource);
+    const statement = filtered(query, parameterValues(query, { sourceKey: "plan" }), { ids: ["7", "K-7", " K-8"] }, true);
+    const plan = await testDb.sql
+      .begin(async (tx) => {
+        await tx.unsafe(rows);
+        await tx.unsafe(`analyze demo_source.${resource}`);
+        const lines = await tx.unsafe(`explain ${statement.text}`, statement.values as never[]);
+        throw Object.assign(new Error("rolled back"), { plan: lines.map((line) => String(line["QUERY PLAN"])).join("\n") });
+      })
+      .catch((error: { plan?: string }) => error.plan);
+    expect(plan).toContain(index);
   });
 
   it("counts and groups a file's rows without its ORDER BY, but not where the order chooses them (DISTINCT ON)", async () => {

@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import postgres from "postgres";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { getConfig } from "@/lib/config/config";
+import { trimmedIdSql } from "@/db/trimmed-id";
 import { compareColumns } from "./source-columns";
 import { defaultSqlDirectory, loadSourceQuery, parameterValues, SourceQueryError, type SourceQuery, type SourceQueryName } from "./source-queries";
-import { idWhiteSpace, type SourceIdCount, type SourceReadParams, type SourceReader, type SourceRowFilter } from "./source-reader";
+import type { SourceIdCount, SourceReadParams, SourceReader, SourceRowFilter } from "./source-reader";
 import { sourceResources, type SourceResource, type SourceRowOf } from "./source-rows";
 
 export interface SqlSourceReaderOptions {
@@ -45,6 +46,8 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
     }
     return query;
   };
+  // The source's server encoding, once known: the trimmed id's SQL (trimmedIdSql) is for a UTF-8 server.
+  let knownEncoding: string | undefined;
 
   const readerWith = (signal: AbortSignal | undefined, snapshot?: string): SourceReader => {
     /** One statement over the file's rows without its ORDER BY (`select … from ${rows}`, the rows named source_rows). */
@@ -54,6 +57,18 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
         readOnce(sql, beginOf(snapshot), signal, statement(`(${bareUnordered(query)}) as source_rows`), parameterValues(query, params)),
       );
     };
+    const encoding = async () => {
+      knownEncoding ??= String(
+        (await readOnce(sql, beginOf(snapshot), signal, "select current_setting('server_encoding') as encoding", []))[0]?.encoding,
+      );
+      return knownEncoding;
+    };
+    // Elsewhere an id's characters are not the ones our UTF-8 database counts (SQL_ASCII's are bytes): ends that
+    // differ between the two sides could hide a deleted row.
+    const assertIdEnds = async () => {
+      const found = await encoding();
+      if (found !== "UTF8") throw new Error(`ids are counted by their end only on a UTF8 source, not ${found}`);
+    };
     return {
       read<R extends SourceResource>(
         resource: R,
@@ -61,9 +76,31 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
         readOptions?: { batchSize?: number; filter?: SourceRowFilter },
       ): AsyncIterable<SourceRowOf[R][]> {
         const batchSize = checkedBatchSize(readOptions?.batchSize);
-        return readBatches<SourceRowOf[R]>(sql, beginOf(snapshot), signal, resource, queryOf(resource), params, batchSize, (query, values) =>
-          filtered(query, values, readOptions?.filter),
-        );
+        const filter = readOptions?.filter;
+        return (async function* () {
+          const utf8 = filter?.ids === undefined || (await encoding()) === "UTF8";
+          const batches = readBatches<SourceRowOf[R]>(
+            sql,
+            beginOf(snapshot),
+            signal,
+            resource,
+            queryOf(resource),
+            params,
+            batchSize,
+            (query, values) => filtered(query, values, filter, utf8),
+          );
+          if (utf8) return yield* batches;
+          const ids = new Set(filter!.ids);
+          for await (const batch of batches) {
+            const kept = batch.filter((row) => {
+              const fields = row as unknown as Record<string, unknown>;
+              const exact = fields[exactMatch];
+              delete fields[exactMatch];
+              return exact === true || ids.has(fields.id === null || fields.id === undefined ? "" : String(fields.id).trim());
+            });
+            if (kept.length) yield kept;
+          }
+        })();
       },
 
       async count(resource, params) {
@@ -83,6 +120,7 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       async *readIds(resource, params, readOptions) {
         const batchSize = checkedBatchSize(readOptions?.batchSize);
         const idEnds = readOptions?.idEnds;
+        if (idEnds) await assertIdEnds();
         yield* readBatches<SourceIdCount>(sql, beginOf(snapshot), signal, resource, queryOf(resource), params, batchSize, (query, values) => ({
           text: `select source_rows.id::text as id, count(*)::int as rows from (${bareUnordered(query)}) as source_rows
                where source_rows.id is not null${idEnds ? ` and ${idEndSql("source_rows.id::text")} = any($${values.length + 1}::text[])` : ""}
@@ -92,16 +130,12 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
       },
 
       async countByIdEnd(resource, params) {
+        await assertIdEnds();
         const rows = await aggregate(
           resource,
           params,
-          (rows) => `select ${idEndSql("coalesce(source_rows.id::text, '')")} as id_end, count(*)::int as rows,
-                       current_setting('server_encoding') as encoding from ${rows} group by 1`,
+          (rows) => `select ${idEndSql("source_rows.id::text")} as id_end, count(*)::int as rows from ${rows} group by 1`,
         );
-        // Elsewhere an id's characters are not the ones our UTF-8 database counts (SQL_ASCII's are bytes): ends that
-        // differ between the two sides could hide a deleted row.
-        const encoding = rows.find((row) => row.encoding !== "UTF8")?.encoding;
-        if (encoding) throw new Error(`ids are counted by their end only on a UTF8 source, not ${String(encoding)}`);
         return new Map(rows.map((row) => [String(row.id_end), Number(row.rows)]));
       },
 
@@ -175,8 +209,8 @@ export function createSqlSourceReader(options: SqlSourceReaderOptions): SourceRe
   return readerWith(undefined);
 }
 
-/** idEndOf in SQL, of a text expression: idWhiteSpace is a constant without quotes, spelled out in the statement. */
-const idEndSql = (id: string) => `right(btrim(${id}, '${idWhiteSpace}'), 2)`;
+/** idEndOf in SQL, of a text expression (null: ""). */
+const idEndSql = (id: string) => `right(${trimmedIdSql(id)}, 2)`;
 
 /** How a read's transaction begins: read-only, and inside the session's snapshot when it has one (the id is checked). */
 function beginOf(snapshot: string | undefined): string[] {
@@ -196,8 +230,15 @@ const asSubquery = (text: string) => `\n${text.trim().replace(/;\s*$/, "")}\n`;
 
 type Statement = { text: string; values: (string | null | string[])[] };
 
-/** The file's query, narrowed by a filter around it (PostgreSQL pushes the condition down into the query). */
-function filtered(query: SourceQuery, values: (string | null)[], filter: SourceRowFilter | undefined): Statement {
+/** The column a read by id on a source that is not UTF-8 marks its exact matches with (taken off before the rows are yielded). */
+const exactMatch = "location_sync_exact_match";
+
+/**
+ * The file's query, narrowed by a filter around it (PostgreSQL pushes the condition down into the query). `utf8`: the
+ * source trims ids as the mapping does (trimmedIdSql); elsewhere every row whose id may differ once trimmed is read
+ * too, marked apart from the exact matches, and the reader keeps those whose id trim() names. Exported for its plan's test.
+ */
+export function filtered(query: SourceQuery, values: (string | null)[], filter: SourceRowFilter | undefined, utf8: boolean): Statement {
   if (!filter || (filter.changedSince === undefined && filter.ids === undefined)) return { text: query.text, values };
   const conditions: string[] = [];
   const extra: (string | string[])[] = [];
@@ -205,14 +246,21 @@ function filtered(query: SourceQuery, values: (string | null)[], filter: SourceR
     extra.push(filter.changedSince.toISOString());
     conditions.push(`source_rows.updated_at is null or source_rows.updated_at > $${values.length + extra.length}::timestamptz`);
   }
+  let trimmed: string | undefined;
   if (filter.ids !== undefined) {
     extra.push([...filter.ids]);
     // Also by the trimmed id: the mapping trims ids, and a record is replaced by the rows its trimmed id names.
     const ids = `$${values.length + extra.length}::text[]`;
-    conditions.push(`source_rows.id::text = any(${ids}) or coalesce(btrim(source_rows.id::text), '') = any(${ids})`);
+    conditions.push(`source_rows.id::text = any(${ids})`);
+    // Elsewhere: a null id, or one that does not begin and end with a printable ASCII character.
+    trimmed = utf8
+      ? `${trimmedIdSql("source_rows.id::text")} = any(${ids})`
+      : `source_rows.id is null or source_rows.id::text !~ '^[!-~](.*[!-~])?$'`;
   }
+  const either = (list: string[]) => list.map((condition) => `(${condition})`).join(" or ");
+  const marked = utf8 || !trimmed ? "" : `, (${either(conditions)}) as ${exactMatch}`;
   return {
-    text: `select * from (${bare(query)}) as source_rows where ${conditions.map((condition) => `(${condition})`).join(" or ")}`,
+    text: `select source_rows.*${marked} from (${bare(query)}) as source_rows where ${either(trimmed ? [...conditions, trimmed] : conditions)}`,
     values: [...values, ...extra],
   };
 }

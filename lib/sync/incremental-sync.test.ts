@@ -1,10 +1,14 @@
 import { asc, eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { syncStepItems, syncSteps } from "@/db/schema";
+import { previewRuns, syncStepItems, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { planPreviewReads } from "@/lib/preview/preview-plan";
+import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
+import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
 import { sourceAppointment } from "@/lib/source/testing/source-row-factories";
+import { expectedUpstream, upstreamOf } from "./testing/expected-upstream";
 import { sampleNow, sampleSourceRows as initialRows } from "./testing/sample-source";
 import { compareType, openingsInAnyOrder } from "./testing/sync-assertions";
 import { createConnectedLocation, runManualTestSync, sandboxRequests, useSyncSandbox } from "./testing/sync-test-setup";
@@ -129,5 +133,66 @@ describe("an incremental sync", () => {
     expect(compared.syncedKeys).toEqual(Object.keys(compared.expected).sort());
     expect((compared.stored.s0 as { price_cents: number }).price_cents).toBe(3000);
     expect(compared.stored.s7).toBeUndefined();
+  });
+});
+
+describe("an incremental sync of a SQL source", () => {
+  it("unsubscribes deleted customers when customers whose number another row repeats padded with a tab or NBSP were edited", async () => {
+    const [sourceKey] = await generateDemoSource(db, {
+      locations: 1,
+      contacts: 30,
+      years: 1,
+      seed: 21,
+      today: "2026-03-10",
+      sourceKeys: ["twin-ids"],
+    });
+    const reader = createSqlSourceReader({ url: testDb.url });
+    try {
+      const location = await createConnectedLocation(db, setup, { sourceKey });
+      const [edited, paddedEdited, deleted, alsoDeleted] = await testDb.sql<{ id: number; customer_no: string }[]>`
+        select id, customer_no from demo_source.customers c where source_key = ${sourceKey!} and customer_no = btrim(customer_no)
+          and (select count(*) from demo_source.customers d where d.source_key = c.source_key and d.customer_no = c.customer_no) = 1
+        order by id limit 4`;
+      // Subscribed to email, so that deleting them shows upstream (they are unsubscribed).
+      await testDb.sql`update demo_source.customers set email = 'deleted-' || id || '@example.com', email_opt_in = true
+        where id in ${testDb.sql([deleted!.id, alsoDeleted!.id])}`;
+      // Each twin is entered after the row it repeats (the first row of a number is the one sent), its number padded
+      // with white space the mapping trims but SQL's plain btrim() does not.
+      for (const [row, padded] of [
+        [edited!, `${edited!.customer_no}\t`],
+        [paddedEdited!, `\u00a0${paddedEdited!.customer_no}`],
+      ] as const)
+        await testDb.sql`insert into demo_source.customers (source_key, customer_no, first_name, last_name, email, email_opt_in, sms_opt_in, phone, updated_at)
+          select source_key, ${padded}, first_name, last_name, email, email_opt_in, sms_opt_in, phone, updated_at from demo_source.customers where id = ${row.id}`;
+      const sync = async () => {
+        const session = await runManualTestSync(testDb.db, location.id, reader, { config: { removalThresholdPercent: 100 } });
+        const [run] = session.previewRunId ? await db.select().from(previewRuns).where(eq(previewRuns.id, session.previewRunId)) : [];
+        return run?.mode ?? null;
+      };
+      await sync();
+      const before = await upstreamOf(db, location.upstreamLocationId);
+      for (const gone of [deleted!, alsoDeleted!]) expect(before.contact_details[gone.customer_no]).toMatchObject({ email_subscribed: true });
+
+      // Two edits and two deletions: the source has as many customer rows less as the edits' twins, if not re-read, would leave.
+      await testDb.sql`update demo_source.customers set first_name = 'Edited', updated_at = now() where id in ${testDb.sql([edited!.id, paddedEdited!.id])}`;
+      await testDb.sql`delete from demo_source.customers where id in ${testDb.sql([deleted!.id, alsoDeleted!.id])}`;
+      expect(await sync()).toBe("incremental");
+
+      const rows: SourceRows = {};
+      for (const read of planPreviewReads(location, sampleNow)) {
+        const collected: unknown[] = [];
+        for await (const batch of reader.read(read.resource, { sourceKey: sourceKey!, windowStart: read.windowStart, windowEnd: read.windowEnd }))
+          collected.push(...batch);
+        (rows as Record<string, unknown[]>)[read.resource] = collected;
+      }
+      const context = { timeZone: location.timeZone, country: location.country, dateTimeStyle: "spec" as const, now: sampleNow };
+      const after = await upstreamOf(db, location.upstreamLocationId);
+      for (const gone of [deleted!, alsoDeleted!])
+        expect(after.contact_details[gone.customer_no]).toMatchObject({ email_subscribed: false, text_message_subscribed: false });
+      expect(after.contact_details[edited!.customer_no]).toMatchObject({ first_name: "Edited" });
+      expect(after).toEqual(expectedUpstream(before, rows, context));
+    } finally {
+      await reader.close();
+    }
   });
 });
