@@ -108,7 +108,16 @@ for (const size of [
     const page = await pageAs(browser, "support", size);
     await page.goto("/sessions");
     const today = new Date().toISOString().slice(0, 10);
-    await page.getByRole("link", { name: /^Failed today: \d+, list them$/ }).click();
+    // Four tiles, each linking to the list it counts: running and queued apart.
+    const tile = (label: string) => page.getByRole("link", { name: new RegExp(`^${label}: \\d+, list them$`) });
+    await expect(tile("Succeeded today")).toHaveAttribute("href", `/sessions?status=succeeded&ended=${today}`);
+    await expect(tile("Queued now")).toHaveAttribute("href", "/sessions?status=queued");
+    await tile("Running now").click();
+    await expect(page).toHaveURL("/sessions?status=running");
+    await expect(page.getByLabel("Status")).toHaveValue("running");
+    await expect(page.getByTestId(`fleet-session-${runningSessionId}`)).toBeVisible();
+    await page.goto("/sessions");
+    await tile("Failed today").click();
     await expect(page).toHaveURL(`/sessions?status=failed&ended=${today}`);
     await expect(page.getByTestId("sessions-day-filter")).toHaveText(`Ended on ${today} (UTC)`);
     await expect(page.getByLabel("Status")).toHaveValue("failed");

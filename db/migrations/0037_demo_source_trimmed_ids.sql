@@ -1,5 +1,5 @@
 -- The demo source's trimmed ids, indexed for the re-read by id, are trimmed as the mapping trims them (JavaScript's
--- trim(): lib/source/source-reader.ts trimmedIdSql), not of spaces only: the reader's condition is the same expression.
+-- trim(): db/trimmed-id.ts trimmedIdSql), not of spaces only: the reader's condition is the same expression.
 DROP INDEX "demo_source"."demo_source_appointments_id_trimmed";--> statement-breakpoint
 DROP INDEX "demo_source"."demo_source_customers_number_trimmed";--> statement-breakpoint
 DROP INDEX "demo_source"."demo_source_vehicles_id_trimmed";--> statement-breakpoint

@@ -111,6 +111,8 @@ export const syncSessions = pgTable(
     index("sync_sessions_location_idx").on(table.locationId, table.createdAt.desc(), table.id),
     // Fleet-wide views: today's counts, the 30-day chart and the newest sessions across locations.
     index("sync_sessions_created_idx").on(table.createdAt, table.id),
+    // Fleet-wide views by the day sessions ended: today's succeeded / failed tiles, the durations chart, the ended= filter.
+    index("sync_sessions_finished_idx").on(table.finishedAt),
     // One session in flight per location, whichever process asks.
     uniqueIndex("sync_sessions_one_open")
       .on(table.locationId)

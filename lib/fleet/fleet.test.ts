@@ -115,6 +115,7 @@ describe("fleet statistics", () => {
       succeeded: before.succeeded + 1,
       failed: before.failed + 1,
       running: before.running + 1,
+      queued: before.queued,
     });
     const days = await listFleetDays({ db, actor: staff, now: now });
     expect(days).toHaveLength(30);
