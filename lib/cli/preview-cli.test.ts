@@ -56,6 +56,15 @@ describe("preview", () => {
     expect(await latestRun()).toMatchObject({ status: "succeeded", mode: "full", rebuild: true });
   });
 
+  it("says an unknown location was not found, as sync does, printing nothing of the query it would have run", async () => {
+    const result = await runCli(testDb.url, ["preview", "00000000-0000-4000-8000-000000000000"]);
+    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: Location not found.\n",
+    });
+  });
+
   it("names an unknown resource", async () => {
     const result = await runCli(testDb.url, ["preview", location!.id, "--resource", "invoices"]);
     expect(result.code).toBe(1);

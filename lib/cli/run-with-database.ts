@@ -1,6 +1,7 @@
 import { closeDatabase } from "@/db/client";
 import { DomainError } from "@/lib/errors/domain-error";
 import { ConfigurationError } from "@/lib/config/config";
+import { firstLineOfError } from "@/lib/logging/safe-error";
 import { startDatabase, type RuntimeDatabase } from "@/lib/runtime/start-database";
 import { forTerminal } from "./terminal-output";
 
@@ -30,6 +31,7 @@ export function describeFailure(error: unknown): string {
     return [error.message, ...fields.map((field) => `${field.field}: ${field.reason}`)].map(forTerminal).join("\n  ");
   }
   if (error instanceof ConfigurationError) return forTerminal(error.message);
-  if (error instanceof Error) return `${error.name}: ${forTerminal(error.message)}`;
+  // First line only: a failed query's parameters follow its SQL on the next lines.
+  if (error instanceof Error) return `${error.name}: ${forTerminal(firstLineOfError(error))}`;
   return "unexpected failure";
 }

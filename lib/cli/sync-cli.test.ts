@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "@/db/schema";
+import { auditLog, locations } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { stopJobSender } from "@/lib/jobs/job-sender";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
@@ -112,6 +112,18 @@ describe("sync CLI", () => {
     expect(view.steps.find((step) => step.name === "appointments")!.items.map((item) => item.key)).toEqual([`${today}..${today}`]);
     const [audited] = await testDb.db.select().from(auditLog).where(eq(auditLog.action, "sync.replay_started"));
     expect(audited).toMatchObject({ actorEmail: "cli", targetId: location.id, details: { reason: "the upstream lost today" } });
+  });
+
+  it("answers sessions of an unknown location not found with exit code 1, as session and sync do; a location without any: none", async () => {
+    const unknown = await runCli(testDb.url, ["sessions", "00000000-0000-4000-8000-000000000000"]);
+    expect({ code: unknown.code, stdout: unknown.stdout, stderr: unknown.stderr }).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: Location not found.\n",
+    });
+    const [location] = await testDb.db.insert(locations).values({ name: "CLI Quiet Salon", timeZone: "Europe/Berlin" }).returning();
+    const none = await runCli(testDb.url, ["sessions", location!.id, "--json"]);
+    expect({ code: none.code, stdout: JSON.parse(none.stdout) as unknown, stderr: none.stderr }).toEqual({ code: 0, stdout: [], stderr: "" });
   });
 
   it("names unknown optional steps", async () => {

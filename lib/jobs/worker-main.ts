@@ -2,7 +2,7 @@
 // lib/build/build-workers.ts bundles this file (anything it imports must work from the bundle, see there).
 import { closeDatabase, getDatabase } from "@/db/client";
 import { getConfig } from "@/lib/config/config";
-import { installLogRedaction } from "@/lib/logging/safe-error";
+import { firstLineOfError, installLogRedaction } from "@/lib/logging/safe-error";
 import { startDatabase } from "@/lib/runtime/start-database";
 import { assertProductionConfiguration } from "@/lib/runtime/mode";
 import { startWorkerHealthServer, workerHealthPort } from "@/lib/runtime/worker-health";
@@ -43,7 +43,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  // First line only: a failed query's parameters follow its SQL on the next lines.
-  console.error(`[worker] ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+  console.error(`[worker] ${firstLineOfError(error)}`);
   process.exit(1);
 });

@@ -45,6 +45,14 @@ export function describeErrorForLog(error: unknown, options: { frames?: boolean 
   return [head, ...(options.frames === false ? [] : framesOf(error))].join("\n");
 }
 
+/**
+ * An error's message up to its first line break, for a person at a terminal: a failed query's message carries its
+ * parameters on the lines after its SQL.
+ */
+export function firstLineOfError(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+}
+
 const installed = Symbol.for("location-sync.log-redaction");
 
 /**

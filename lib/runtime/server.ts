@@ -8,7 +8,7 @@ import { getConfig, setEnvironment, setEnvironmentDefaults } from "@/lib/config/
 import { readOrCreateSecretFile } from "@/db/embedded";
 import { trustsProxy } from "@/lib/http/client-address";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/job-engine";
-import { installLogRedaction } from "@/lib/logging/safe-error";
+import { firstLineOfError, installLogRedaction } from "@/lib/logging/safe-error";
 import { assertProductionConfiguration, ConfigurationError, dataDirectory, isProductionMode } from "./mode";
 import { applyRequestPolicies } from "./request-policies";
 import { sandboxDemo } from "@/lib/sandbox/provision";
@@ -91,9 +91,7 @@ function printBanner(info: { port: number; production: boolean; embedded: boolea
 }
 
 main().catch((error) => {
-  // First line only: a failed query's parameters follow its SQL on the next lines.
-  const message =
-    error instanceof ConfigurationError ? error.message : `failed to start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
+  const message = error instanceof ConfigurationError ? error.message : `failed to start: ${firstLineOfError(error)}`;
   console.error(`[location-sync] ${message}`);
   process.exit(1);
 });

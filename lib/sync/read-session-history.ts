@@ -4,6 +4,7 @@ import { assertCanAtLocation } from "@/lib/auth/location-access";
 import type { Actor } from "@/lib/auth/permissions";
 import { syncSessions, syncSteps, type SessionReplay } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
+import { getLocationRow } from "@/lib/locations/get-location";
 import type { OperationContext } from "@/lib/operations/context";
 import { serializeDates } from "./serialize-dates";
 import { decodeSessionCursor, encodeSessionCursor } from "./session-cursor";
@@ -48,7 +49,8 @@ const cursorKey = sql<string>`to_char(${syncSessions.createdAt} at time zone 'UT
 
 /**
  * One page of a location's sessions, newest first, with keyset cursors both ways: a deep page costs
- * what the first does (sync_sessions_location_idx on location_id, created_at desc, id). Owners: only their own locations' (another's is "Location not found.").
+ * what the first does (sync_sessions_location_idx on location_id, created_at desc, id). An unknown location, and for owners another's, is
+ * "Location not found.".
  */
 export async function listSessionHistory(
   ctx: OperationContext<Actor>,
@@ -93,6 +95,8 @@ export async function listSessionHistory(
     .orderBy(...(before ? [asc(syncSessions.createdAt), asc(syncSessions.id)] : [desc(syncSessions.createdAt), desc(syncSessions.id)]))
     .limit(query.limit + 1);
 
+  // Sessions prove the location exists; without any, it may not (staff reach here for any id: lib/auth/location-access).
+  if (rows.length === 0) await getLocationRow(db, locationId);
   const hasMore = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (before) page.reverse();

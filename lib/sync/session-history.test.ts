@@ -92,6 +92,20 @@ describe("listSessionHistory", () => {
     ]);
   });
 
+  it("answers an unknown location not found, as GET /api/locations/[id]/sessions and the CLI show it; a location without sessions: an empty page", async () => {
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    await expect(listSessionHistory({ db, actor: systemActor }, { ...query({}), locationId: unknown })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "Location not found.",
+    });
+    const location = await createLocation();
+    expect(await listSessionHistory({ db, actor: systemActor }, { ...query({}), locationId: location.id })).toEqual({
+      items: [],
+      olderCursor: null,
+      newerCursor: null,
+    });
+  });
+
   it("refuses a forged cursor", async () => {
     const location = await createLocation();
     await expect(

@@ -7,6 +7,7 @@ import { getDatabase } from "@/db/client";
 import { cursorRows } from "@/db/raw-sql";
 import { previewRuns } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-error";
+import { getLocationRow } from "@/lib/locations/get-location";
 import { LocationId } from "@/lib/locations/location-inputs";
 import { upstreamTypeOf } from "@/lib/mapping/map-row";
 import { computePreview } from "@/lib/preview/compute-preview";
@@ -41,6 +42,7 @@ export function register(program: Command) {
           throw new DomainError("INVALID", `<location>: must be a location id (see location:list), got "${forTerminal(location)}"`);
         const type = recordTypeOf(options.resource);
         const db = getDatabase();
+        await getLocationRow(db, parsed.data.locationId);
         const [run] = await db
           .insert(previewRuns)
           .values({ locationId: parsed.data.locationId, requestedByEmail: "cli", rebuild: options.rebuild ?? false })
