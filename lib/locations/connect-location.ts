@@ -11,6 +11,7 @@ import { getEnvironmentCredentials } from "@/lib/environments/get-environment-cr
 import { DomainError } from "@/lib/errors/domain-error";
 import { reserveRateLimitSlots, type RateLimitRule } from "@/lib/rate-limit/rate-limit";
 import type { UpstreamClientOptions } from "@/lib/upstream/client";
+import { connectionAttentionCleared } from "./connection-attention";
 import { connectionProblem, type ConnectStep } from "./connection-errors";
 import { getLocationRow, locationShownTo, toLocationView, type LocationView, type OwnerLocationView } from "./get-location";
 import type { ConnectLocationInput } from "./location-inputs";
@@ -94,8 +95,7 @@ export async function connectLocation(
           upstreamAccountEmail,
           lastCheckedAt: me ? now : null,
           lastCheckOk: me ? true : null,
-          attentionReason: null,
-          attentionSince: null,
+          ...connectionAttentionCleared,
           updatedAt: now,
         })
         .where(eq(locations.id, location.id))

@@ -4,6 +4,7 @@ import { locations, syncSessions } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
+import { connectionAttentionCleared } from "./connection-attention";
 import { locationShownTo, toLocationView, type LocationView, type OwnerLocationView } from "./get-location";
 import { lockLocationRow } from "./location-lifecycle";
 
@@ -53,7 +54,12 @@ export async function disconnectLocation(ctx: OperationContext, { locationId }: 
     // Locked: a session cannot start meanwhile (its request reads the row under a share lock and then finds no token).
     const location = await lockLocationRow(tx, locationId);
     if (!location.locationTokenEncrypted) return locationShownTo(ctx.actor, toLocationView(location));
-    const [row] = await tx.update(locations).set(disconnectedColumns(now)).where(eq(locations.id, location.id)).returning();
+    // A sync session's attention stays: its upstream session may still be open, to resume or close once reconnected.
+    const [row] = await tx
+      .update(locations)
+      .set({ ...disconnectedColumns(now), ...connectionAttentionCleared })
+      .where(eq(locations.id, location.id))
+      .returning();
     const stoppedSessionIds = await stopOpenSessions(tx, location.id, now);
     await recordAuditEvent(tx, {
       actor,

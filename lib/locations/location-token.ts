@@ -1,9 +1,10 @@
-import { and, eq, isNotNull, ne, or, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, ne, notExists, or, isNull, sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
-import { locations } from "@/db/schema";
+import { locations, syncSessions } from "@/db/schema";
 import { locationTokenContext } from "@/lib/crypto/encrypted-columns";
 import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
+import { connectionAttention } from "./connection-attention";
 import type { LocationRow } from "./get-location";
 
 /** What a location shows when its token was issued by another address than its environment's base URL now names. */
@@ -42,7 +43,8 @@ export function openLocationToken(
 
 /**
  * After an environment's base URL changed: its connected locations whose token another origin issued need
- * reconnecting; those whose origin it names again are usable again. Returns how many need reconnecting.
+ * reconnecting (a sync session's attention stays: connection-attention.ts); those whose origin it names again are usable
+ * again. Returns how many need reconnecting.
  */
 export async function markTokensAgainstOrigin(
   db: DatabaseOrTransaction,
@@ -53,11 +55,7 @@ export async function markTokensAgainstOrigin(
   const connected = and(eq(locations.environment, environment), isNotNull(locations.locationTokenEncrypted));
   const stale = await db
     .update(locations)
-    .set({
-      attentionReason: ADDRESS_CHANGED_REASON,
-      attentionSince: sql`coalesce(${locations.attentionSince}, ${now.toISOString()}::timestamptz)`,
-      updatedAt: now,
-    })
+    .set({ ...connectionAttention(ADDRESS_CHANGED_REASON, now), updatedAt: now })
     .where(and(connected, or(isNull(locations.locationTokenOrigin), ne(locations.locationTokenOrigin, origin))))
     .returning({ id: locations.id });
   await db
@@ -67,8 +65,16 @@ export async function markTokensAgainstOrigin(
   return stale.length;
 }
 
-/** Marks one location whose token was refused for its origin (a use raced a base-URL change, or it predates the check). */
+/**
+ * Marks one location whose token was refused for its origin (a use raced a base-URL change, or it predates the check).
+ * The sync engine calls it after a session failed on it: reconnecting replaces the session's "Resume it", since resuming
+ * cannot help, but not a reason that says an upstream session is still open.
+ */
 export async function markReconnectNeeded(db: DatabaseOrTransaction, locationId: string, now = new Date()): Promise<void> {
+  const upstreamOpen = db
+    .select({ id: syncSessions.id })
+    .from(syncSessions)
+    .where(and(eq(syncSessions.locationId, locationId), eq(syncSessions.upstreamOpen, true)));
   await db
     .update(locations)
     .set({
@@ -76,5 +82,5 @@ export async function markReconnectNeeded(db: DatabaseOrTransaction, locationId:
       attentionSince: sql`coalesce(${locations.attentionSince}, ${now.toISOString()}::timestamptz)`,
       updatedAt: now,
     })
-    .where(eq(locations.id, locationId));
+    .where(and(eq(locations.id, locationId), notExists(upstreamOpen)));
 }

@@ -10,6 +10,7 @@ import { DomainError } from "@/lib/errors/domain-error";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { UpstreamAuthenticationError, UpstreamError, UpstreamUnavailableError } from "@/lib/upstream/errors";
 import { interactiveClientOptions } from "./connect-location";
+import { connectionAttention, connectionAttentionCleared } from "./connection-attention";
 import { getLocationRow, locationShownTo, toLocationView, type LocationRow, type LocationView, type OwnerLocationView } from "./get-location";
 import { openLocationToken, TokenOriginChangedError } from "./location-token";
 
@@ -23,7 +24,8 @@ export interface ConnectionCheck {
 
 /**
  * Test connection: GET /users/me with the stored Location Access Token; any 2xx is a success. A refused
- * token (401, 403) marks the location "needs attention"; an unreachable service, or any other answer (the spec shows
+ * token (401, 403) marks the location "needs attention" (unless a sync session's reason holds it: connection-attention.ts);
+ * an unreachable service, or any other answer (the spec shows
  * the path, not its answers), changes nothing and says the token could not be checked.
  */
 export async function testConnection(ctx: OperationContext, { locationId }: { locationId: string }): Promise<ConnectionCheck> {
@@ -90,7 +92,7 @@ async function recordCheck(
       .set({
         lastCheckedAt: now,
         lastCheckOk: ok,
-        ...(ok ? { attentionReason: null, attentionSince: null } : { attentionReason: message, attentionSince: location.attentionSince ?? now }),
+        ...(ok ? connectionAttentionCleared : connectionAttention(message, now)),
       })
       .where(eq(locations.id, location.id))
       .returning();

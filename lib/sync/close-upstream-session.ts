@@ -1,4 +1,4 @@
-import { and, eq, like } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { locations, syncAttempts, syncSessions, syncSteps } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
@@ -7,6 +7,7 @@ import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
 import { assertNoOpenSession, lockLocationRow } from "@/lib/locations/location-lifecycle";
+import { hasSessionAttention } from "@/lib/locations/connection-attention";
 import { openLocationToken } from "@/lib/locations/location-token";
 import type { OperationContext } from "@/lib/operations/context";
 import { UpstreamError } from "@/lib/upstream/errors";
@@ -89,7 +90,7 @@ export async function closeUpstreamSession(ctx: OperationContext, { sessionId }:
     await tx
       .update(locations)
       .set({ attentionReason: null, attentionSince: null, updatedAt: new Date() })
-      .where(and(eq(locations.id, location.id), like(locations.attentionReason, "The last sync %")));
+      .where(and(eq(locations.id, location.id), hasSessionAttention));
     return undefined;
   });
   // The attempt is in the session's history; the caller gets the upstream's (redacted) answer.

@@ -4,6 +4,7 @@ import { enqueueAlertDelivery } from "@/lib/alerts/deliver-alert-job";
 import { recordAlertTransition } from "@/lib/alerts/record-alert-transition";
 import { requestPreviewRecountWithin } from "@/lib/preview/recount-preview-job";
 import type { RemovalStop } from "@/db/schema";
+import { hasSessionAttention } from "@/lib/locations/connection-attention";
 import type { SessionFence } from "./session-fence";
 import { SESSION_ATTENTION_PREFIX as ATTENTION_PREFIX } from "./session-attention";
 
@@ -21,7 +22,7 @@ export async function finishSucceeded(fence: SessionFence, locationId: string): 
     await tx.execute(sql`update locations l set full_sync_reason = null from sync_sessions s
              where l.id = ${locationId} and l.full_sync_reason is not null and s.id = ${fence.sessionId} and s.full and s.created_at >= l.updated_at`);
     await tx.execute(sql`update locations set attention_reason = null, attention_since = null, updated_at = now()
-             where id = ${locationId} and attention_reason like ${ATTENTION_PREFIX + "%"}`);
+             where id = ${locationId} and ${hasSessionAttention}`);
     await enqueueAlertDelivery(tx, await recordAlertTransition(tx, { locationId, sessionId: fence.sessionId, outcome: "succeeded" }));
     await requestPreviewRecountWithin(tx, locationId);
   });
@@ -33,12 +34,14 @@ export async function finishStopped(
   input: { locationId: string; status: "failed" | "cancelled"; step: string | null; reason: string; removalStop?: RemovalStop },
 ): Promise<void> {
   await fence.write(async (tx) => {
+    // upstream_open: this session's, or an earlier one's it stopped before inheriting (a failure before it started).
     const [session] = await queryRows<{ upstream_open: boolean }>(
       tx,
       sql`
-      update sync_sessions set status = ${input.status}, error = ${input.reason}, finished_at = now(), lease_expires_at = null,
+      update sync_sessions s set status = ${input.status}, error = ${input.reason}, finished_at = now(), lease_expires_at = null,
         removal_stop = ${input.removalStop ? JSON.stringify(input.removalStop) : null}::jsonb
-      where id = ${fence.sessionId} returning upstream_open`,
+      where id = ${fence.sessionId}
+      returning (s.upstream_open or exists (select 1 from sync_sessions o where o.location_id = s.location_id and o.upstream_open)) as upstream_open`,
     );
     // A step (or item) interrupted by the stop would otherwise read "running" in the history forever.
     const interrupted = input.status === "cancelled" ? "cancelled" : "failed";
