@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { DatabaseOrTransaction } from "@/db/client";
+import type { DatabaseOrTransaction, DatabaseTransaction } from "@/db/client";
 import { environments } from "@/db/schema";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
 import { openSecret } from "@/lib/crypto/secret-box";
@@ -61,6 +61,15 @@ export async function getEnvironmentCredentials(db: DatabaseOrTransaction, name:
     dataSourceName: row.dataSourceName!,
     dateTimeStyle: row.dateTimeStyle,
   };
+}
+
+/**
+ * The environment's base URL under a share lock, inside the caller's transaction: a change of it committed before is
+ * seen, and one that comes later waits for the transaction (it re-points the connected locations' tokens).
+ */
+export async function lockEnvironmentBaseUrl(tx: DatabaseTransaction, name: EnvironmentName): Promise<string | null> {
+  const [row] = await tx.select({ baseUrl: environments.baseUrl }).from(environments).where(eq(environments.name, name)).for("share");
+  return row?.baseUrl ?? null;
 }
 
 /** How date-times are written to an environment, whether or not it is configured yet (a preview needs no credentials). */

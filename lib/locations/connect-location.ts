@@ -7,7 +7,7 @@ import { assertCanAtLocation } from "@/lib/auth/location-access";
 import type { OperationActor } from "@/lib/auth/permissions";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
-import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
+import { getEnvironmentCredentials, lockEnvironmentBaseUrl } from "@/lib/environments/get-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
 import { reserveRateLimitSlots, type RateLimitRule } from "@/lib/rate-limit/rate-limit";
 import type { UpstreamClientOptions } from "@/lib/upstream/client";
@@ -78,7 +78,10 @@ export async function connectLocation(
     const reconnect = Boolean(location.locationTokenEncrypted);
     const upstreamAccountEmail = me?.email ?? input.email.trim().toLowerCase();
     return await db.transaction(async (tx) => {
-      // The token flow took seconds: an archive or a move of environment may have landed since the first read.
+      // The token flow took seconds: a change of the base URL, an archive or a move of environment may have landed since
+      // the first read. The environment is locked first, as a base-URL change locks it before the locations.
+      const baseUrl = await lockEnvironmentBaseUrl(tx, location.environment);
+      if (!baseUrl || originOf(baseUrl) !== originOf(credentials.baseUrl)) throw addressChangedWhileConnecting(location.environment);
       const current = await lockLocationRow(tx, location.id);
       assertNotArchived(current);
       if (current.environment !== location.environment || current.upstreamLocationId !== upstreamLocationId)
@@ -115,6 +118,14 @@ export async function connectLocation(
   } finally {
     await client.close();
   }
+}
+
+/** The token came from the old address: stored, it would go nowhere (or be moved where nothing issued it). */
+function addressChangedWhileConnecting(environment: string): DomainError {
+  return new DomainError(
+    "CONFLICT",
+    `The ${environment} environment's service address (base URL) changed while connecting, so the token was not stored. Connect again: the password is not kept, so type it again.`,
+  );
 }
 
 /**

@@ -1,0 +1,91 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { locations } from "@/db/schema";
+import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActorAs } from "@/lib/auth/permissions";
+import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
+import { DomainError } from "@/lib/errors/domain-error";
+import { problemFromError } from "@/lib/http/problem";
+import { clearFaults, injectFault } from "@/lib/sandbox/faults";
+import { createSandboxLocation } from "@/lib/sandbox/provision";
+import { noWaits, useSyncSandbox } from "@/lib/sync/testing/sync-test-setup";
+import { startRecordingProxy, type RecordingProxy } from "@/lib/upstream/testing/recording-proxy";
+import { connectLocation } from "./connect-location";
+import { readLocation } from "./get-location";
+import { testConnection } from "./test-connection";
+
+// Connection actions racing each other or an admin's change, over real HTTP: the sandbox holds GET /users/me with a
+// delay so the other change lands between the action's first read and its write.
+const testDb = await useTestDatabase();
+const { db } = testDb;
+const setup = await useSyncSandbox(db);
+const admin = systemActorAs("admin@example.test");
+let address = 0;
+const support = () => systemActorAs("support@example.test", `203.0.113.${++address}`);
+let second: RecordingProxy;
+
+beforeAll(async () => {
+  second = await startRecordingProxy(setup.sandbox.apiBaseUrl);
+});
+afterAll(() => second.close());
+afterEach(async () => {
+  await clearFaults(db);
+  await pointStagingAt(setup.sandbox.apiBaseUrl, { tokensMoveToNewAddress: true });
+});
+
+function pointStagingAt(apiBaseUrl: string, extra: { tokensMoveToNewAddress?: boolean } = {}) {
+  const { uploadOrigin } = setup.sandbox;
+  return pointEnvironmentAtSandbox({ db, actor: admin }, { name: "staging", apiBaseUrl, uploadOrigin, credentials: setup.fixture, ...extra });
+}
+
+async function newLocation() {
+  const upstreamLocationId = await createSandboxLocation(db, { ownerId: setup.fixture.owner.id });
+  const [row] = await db
+    .insert(locations)
+    .values({ name: `Salon ${Math.random()}`, environment: "staging", upstreamLocationId, timeZone: "Europe/Berlin", country: "DE" })
+    .returning();
+  return row!;
+}
+
+const connect = (locationId: string) =>
+  connectLocation(
+    { db, actor: support(), upstreamClient: noWaits },
+    { locationId, email: setup.fixture.owner.email, password: setup.fixture.owner.password },
+  );
+
+const settled = <T>(promise: Promise<T>) =>
+  promise.then(
+    (value) => value,
+    (error: unknown) => error,
+  );
+
+const shown = (locationId: string) => readLocation({ db, actor: support() }, { locationId });
+
+describe("a connect racing a change of the environment's base URL", () => {
+  async function connectWhile(change: () => Promise<unknown>) {
+    const location = await newLocation();
+    await injectFault(db, { target: "users_me", mode: { kind: "delay", ms: 1500 }, count: 1 });
+    const connecting = settled(connect(location.id));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await change();
+    return { location, outcome: await connecting };
+  }
+
+  for (const [name, confirmed] of [
+    ["a new address", false],
+    ["'the service moved' (confirmed)", true],
+  ] as const) {
+    it(`${name}: the connect is refused (409, connect again) and stores no token`, async () => {
+      const { location, outcome } = await connectWhile(() => pointStagingAt(second.url, { tokensMoveToNewAddress: confirmed }));
+      expect(outcome).toBeInstanceOf(DomainError);
+      expect(outcome).toMatchObject({ code: "CONFLICT", message: expect.stringContaining("Connect again") });
+      expect(problemFromError(outcome).status).toBe(409);
+      expect(await shown(location.id)).toMatchObject({ connected: false, attentionReason: null });
+
+      // Connecting again gets a token from the new address, which it goes to.
+      second.exchanges.length = 0;
+      expect(await connect(location.id)).toMatchObject({ connected: true, attentionReason: null, lastCheckOk: true });
+      expect(await testConnection({ db, actor: support() }, { locationId: location.id })).toMatchObject({ ok: true });
+      expect(second.exchanges.filter((exchange) => exchange.path === "/v1/users/me")).toHaveLength(2);
+    });
+  }
+});
