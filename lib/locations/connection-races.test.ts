@@ -1,5 +1,6 @@
+import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { locations } from "@/db/schema";
+import { locations, sandboxAccessTokens } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActorAs } from "@/lib/auth/permissions";
 import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
@@ -11,7 +12,8 @@ import { noWaits, useSyncSandbox } from "@/lib/sync/testing/sync-test-setup";
 import { startRecordingProxy, type RecordingProxy } from "@/lib/upstream/testing/recording-proxy";
 import { connectLocation } from "./connect-location";
 import { readLocation } from "./get-location";
-import { testConnection } from "./test-connection";
+import { disconnectLocation } from "./disconnect-location";
+import { TOKEN_CHANGED_DURING_TEST, testConnection } from "./test-connection";
 
 // Connection actions racing each other or an admin's change, over real HTTP: the sandbox holds GET /users/me with a
 // delay so the other change lands between the action's first read and its write.
@@ -88,4 +90,35 @@ describe("a connect racing a change of the environment's base URL", () => {
       expect(second.exchanges.filter((exchange) => exchange.path === "/v1/users/me")).toHaveLength(2);
     });
   }
+});
+
+describe("Test connection racing a reconnect", () => {
+  it("the refusal of the old token leaves the freshly reconnected location alone and says the token changed", async () => {
+    const location = await newLocation();
+    await connect(location.id);
+    // The owner changed their password upstream: the stored token no longer works, and they reconnect.
+    await db.update(sandboxAccessTokens).set({ revokedAt: new Date() }).where(eq(sandboxAccessTokens.locationId, location.upstreamLocationId!));
+    await injectFault(db, { target: "users_me", mode: { kind: "delay", ms: 1500 }, count: 1 });
+    const checking = testConnection({ db, actor: support() }, { locationId: location.id });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await connect(location.id)).toMatchObject({ connected: true, attentionReason: null, lastCheckOk: true });
+
+    const check = await checking;
+    expect(check).toMatchObject({ ok: false, message: TOKEN_CHANGED_DURING_TEST, location: { attentionReason: null, lastCheckOk: true } });
+    expect(await shown(location.id)).toMatchObject({ connected: true, attentionReason: null, lastCheckOk: true });
+    expect(await testConnection({ db, actor: support() }, { locationId: location.id })).toMatchObject({ ok: true });
+  });
+
+  it("a disconnect during the check: nothing is recorded on the disconnected location", async () => {
+    const location = await newLocation();
+    await connect(location.id);
+    await db.update(sandboxAccessTokens).set({ revokedAt: new Date() }).where(eq(sandboxAccessTokens.locationId, location.upstreamLocationId!));
+    await injectFault(db, { target: "users_me", mode: { kind: "delay", ms: 1500 }, count: 1 });
+    const checking = testConnection({ db, actor: support() }, { locationId: location.id });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await disconnectLocation({ db, actor: support() }, { locationId: location.id });
+
+    expect(await checking).toMatchObject({ ok: false, message: TOKEN_CHANGED_DURING_TEST });
+    expect(await shown(location.id)).toMatchObject({ connected: false, attentionReason: null, lastCheckedAt: null });
+  });
 });

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locations } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
@@ -15,6 +15,9 @@ import { getLocationRow, locationShownTo, toLocationView, type LocationRow, type
 import { openLocationToken, TokenOriginChangedError } from "./location-token";
 
 export const TOKEN_REFUSED_REASON = "The Marketing Automation Service refused this location's token. Its owner reconnects the location.";
+
+export const TOKEN_CHANGED_DURING_TEST =
+  "The location was reconnected or disconnected while its token was being tested, so this check was about a token it no longer holds and nothing was recorded. Test it again.";
 
 export interface ConnectionCheck {
   ok: boolean;
@@ -80,22 +83,27 @@ async function recordCheck(
   check: { ok: boolean; message: string; now: Date; reason?: string },
 ): Promise<ConnectionCheck> {
   const { ok, message, now } = check;
-  const [row] = await db.transaction(async (tx) => {
-    await recordAuditEvent(tx, {
-      actor,
-      action: "location.connection_tested",
-      target: { type: "location", id: location.id, label: location.name },
-      details: { ok, ...(check.reason && { reason: check.reason }) },
-    });
-    return tx
+  const row = await db.transaction(async (tx) => {
+    // Only about the token tested: a reconnect or disconnect meanwhile replaced it, and its location is not this check's.
+    const [updated] = await tx
       .update(locations)
       .set({
         lastCheckedAt: now,
         lastCheckOk: ok,
         ...(ok ? connectionAttentionCleared : connectionAttention(message, now)),
       })
-      .where(eq(locations.id, location.id))
+      .where(and(eq(locations.id, location.id), eq(locations.locationTokenEncrypted, location.locationTokenEncrypted!)))
       .returning();
+    if (!updated) return null;
+    await recordAuditEvent(tx, {
+      actor,
+      action: "location.connection_tested",
+      target: { type: "location", id: location.id, label: location.name },
+      details: { ok, ...(check.reason && { reason: check.reason }) },
+    });
+    return updated;
   });
-  return { ok, message, location: locationShownTo(actor, toLocationView(row!)) };
+  if (!row)
+    return { ok: false, message: TOKEN_CHANGED_DURING_TEST, location: locationShownTo(actor, toLocationView(await getLocationRow(db, location.id))) };
+  return { ok, message, location: locationShownTo(actor, toLocationView(row)) };
 }
