@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { DatabaseOrTransaction, DatabaseTransaction } from "@/db/client";
 import { environments } from "@/db/schema";
 import { environmentSecretContext } from "@/lib/crypto/encrypted-columns";
-import { openSecret } from "@/lib/crypto/secret-box";
+import { openSecret, SecretBoxError } from "@/lib/crypto/secret-box";
 import { DomainError, type FieldProblem } from "@/lib/errors/domain-error";
 import { ensureEnvironments } from "./ensure-environments";
 import { defaultDateTimeStyle, type DateTimeStyle } from "@/lib/upstream/formats";
@@ -55,12 +55,28 @@ export async function getEnvironmentCredentials(db: DatabaseOrTransaction, name:
     name,
     baseUrl: row.baseUrl!,
     uploadHosts: row.uploadHosts,
-    apiKey: openSecret(row.apiKeyEncrypted!, environmentSecretContext.apiKey(name)),
+    apiKey: openEnvironmentSecret(name, "apiKey", row.apiKeyEncrypted!),
     clientId: row.clientId!,
-    clientSecret: openSecret(row.clientSecretEncrypted!, environmentSecretContext.clientSecret(name)),
+    clientSecret: openEnvironmentSecret(name, "clientSecret", row.clientSecretEncrypted!),
     dataSourceName: row.dataSourceName!,
     dateTimeStyle: row.dateTimeStyle,
   };
+}
+
+/** A secret sealed under a key the keyring no longer holds (docs/security.md, "lost key") is the admin's to enter again. */
+function openEnvironmentSecret(name: EnvironmentName, field: "apiKey" | "clientSecret", sealed: string): string {
+  try {
+    return openSecret(sealed, environmentSecretContext[field](name));
+  } catch (error) {
+    if (!(error instanceof SecretBoxError)) throw error;
+    // The operator's part (which key id is missing, where to put it back) goes to the log, not to the caller.
+    console.warn(`[secrets] ${error.message}`);
+    throw new DomainError(
+      "NOT_CONFIGURED",
+      `The ${name} environment's ${labels[field]} cannot be decrypted with the current encryption keys, so nothing was sent. An admin enters it again under Settings → Environments.`,
+      [{ field, reason: "cannot be decrypted with the current keys: re-enter it" }],
+    );
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { auditLog, environments, users } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import type { Role } from "@/lib/auth/roles";
@@ -213,14 +213,20 @@ describe("environments", () => {
 });
 
 describe("environments after a lost key", () => {
-  it("shows an undecryptable secret as set but unreadable, and the upstream credentials explain the missing key", async () => {
+  it("shows an undecryptable secret as set but unreadable; the upstream credentials ask an admin to re-enter it and log the missing key", async () => {
     const original = process.env.APP_SECRET_KEY;
     process.env.APP_SECRET_KEY = generateSecretKey();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
       const view = await getEnvironmentView(systemContext(testDb.db), { name: "staging" });
       expect(view.apiKey).toEqual({ set: true, hint: expect.stringContaining("cannot be decrypted") });
-      await expect(getEnvironmentCredentials(testDb.db, "staging")).rejects.toThrow(/sealed under key [0-9a-f]{8}, which is not in APP_SECRET_KEY/);
+      await expect(getEnvironmentCredentials(testDb.db, "staging")).rejects.toMatchObject({
+        code: "NOT_CONFIGURED",
+        message: expect.stringMatching(/staging environment's API key cannot be decrypted .* An admin enters it again/),
+      });
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/sealed under key [0-9a-f]{8}, which is not in APP_SECRET_KEY/));
     } finally {
+      warn.mockRestore();
       process.env.APP_SECRET_KEY = original;
     }
   });

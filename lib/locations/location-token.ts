@@ -2,7 +2,7 @@ import { and, eq, isNotNull, ne, notExists, or, isNull, sql } from "drizzle-orm"
 import type { DatabaseOrTransaction } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
 import { locationTokenContext } from "@/lib/crypto/encrypted-columns";
-import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
+import { openSecret, sealSecret, SecretBoxError } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
 import { connectionAttention } from "./connection-attention";
 import type { LocationRow } from "./get-location";
@@ -24,6 +24,17 @@ export class TokenOriginChangedError extends DomainError {
   }
 }
 
+export const TOKEN_UNREADABLE_REASON =
+  "This location's token cannot be decrypted with the current encryption keys, so nothing was sent. Its owner reconnects the location.";
+
+/** The token was sealed under a key the keyring no longer holds (docs/security.md, "lost key"): only a reconnect helps. */
+export class TokenUnreadableError extends DomainError {
+  constructor() {
+    super("CONFLICT", TOKEN_UNREADABLE_REASON);
+    this.name = "TokenUnreadableError";
+  }
+}
+
 export function sealLocationToken(locationId: string, token: string): string {
   return sealSecret(token, locationTokenContext(locationId));
 }
@@ -38,7 +49,13 @@ export function openLocationToken(
 ): string {
   if (!row.locationTokenEncrypted) throw new DomainError("CONFLICT", "This location is not connected: its owner connects it first.");
   if (row.locationTokenOrigin !== originOf(environment.baseUrl)) throw new TokenOriginChangedError();
-  return openSecret(row.locationTokenEncrypted, locationTokenContext(row.id));
+  try {
+    return openSecret(row.locationTokenEncrypted, locationTokenContext(row.id));
+  } catch (error) {
+    if (!(error instanceof SecretBoxError)) throw error;
+    console.warn(`[secrets] ${error.message}`);
+    throw new TokenUnreadableError();
+  }
 }
 
 /**
@@ -66,11 +83,16 @@ export async function markTokensAgainstOrigin(
 }
 
 /**
- * Marks one location whose token was refused for its origin (a use raced a base-URL change, or it predates the check).
- * The sync engine calls it after a session failed on it: reconnecting replaces the session's "Resume it", since resuming
- * cannot help, but not a reason that says an upstream session is still open.
+ * Marks one location whose token cannot be used: refused for its origin (a use raced a base-URL change, or it predates
+ * the check), or unreadable. The sync engine calls it after a session failed on it: reconnecting replaces the
+ * session's "Resume it", since resuming cannot help, but not a reason that says an upstream session is still open.
  */
-export async function markReconnectNeeded(db: DatabaseOrTransaction, locationId: string, now = new Date()): Promise<void> {
+export async function markReconnectNeeded(
+  db: DatabaseOrTransaction,
+  locationId: string,
+  reason: TokenOriginChangedError | TokenUnreadableError,
+  now = new Date(),
+): Promise<void> {
   const upstreamOpen = db
     .select({ id: syncSessions.id })
     .from(syncSessions)
@@ -78,7 +100,7 @@ export async function markReconnectNeeded(db: DatabaseOrTransaction, locationId:
   await db
     .update(locations)
     .set({
-      attentionReason: ADDRESS_CHANGED_REASON,
+      attentionReason: reason.message,
       attentionSince: sql`coalesce(${locations.attentionSince}, ${now.toISOString()}::timestamptz)`,
       updatedAt: now,
     })

@@ -12,7 +12,7 @@ import { UpstreamAuthenticationError, UpstreamError, UpstreamUnavailableError } 
 import { interactiveClientOptions } from "./connect-location";
 import { connectionAttention, connectionAttentionCleared } from "./connection-attention";
 import { getLocationRow, locationShownTo, toLocationView, type LocationRow, type LocationView, type OwnerLocationView } from "./get-location";
-import { openLocationToken, TokenOriginChangedError } from "./location-token";
+import { openLocationToken, TokenOriginChangedError, TokenUnreadableError } from "./location-token";
 
 export const TOKEN_REFUSED_REASON = "The Marketing Automation Service refused this location's token. Its owner reconnects the location.";
 
@@ -41,9 +41,12 @@ export async function testConnection(ctx: OperationContext, { locationId }: { lo
   try {
     accessToken = openLocationToken(location, credentials);
   } catch (error) {
-    if (!(error instanceof TokenOriginChangedError)) throw error;
-    // The token was issued by another address: nothing is sent; the location needs reconnecting.
-    return recordCheck(db, actor, location, { ok: false, message: error.message, now, reason: "address_changed" });
+    // Issued by another address, or sealed under a lost key: nothing is sent; the location needs reconnecting.
+    if (error instanceof TokenOriginChangedError)
+      return recordCheck(db, actor, location, { ok: false, message: error.message, now, reason: "address_changed" });
+    if (error instanceof TokenUnreadableError)
+      return recordCheck(db, actor, location, { ok: false, message: error.message, now, reason: "token_unreadable" });
+    throw error;
   }
   const client = createEnvironmentClient(credentials, { ...interactiveClientOptions, ...ctx.upstreamClient });
   let ok: boolean;

@@ -5,7 +5,7 @@ import type { OperationContext } from "@/lib/operations/context";
 import { locations, syncSessions, type SourceState } from "@/db/schema";
 import { createEnvironmentClient } from "@/lib/environments/environment-client";
 import { getEnvironmentCredentials } from "@/lib/environments/get-environment-credentials";
-import { markReconnectNeeded, openLocationToken, TokenOriginChangedError } from "@/lib/locations/location-token";
+import { markReconnectNeeded, openLocationToken, TokenOriginChangedError, TokenUnreadableError } from "@/lib/locations/location-token";
 import { readerStoppedBy, type SourceReader, type SourceSnapshot } from "@/lib/source/source-reader";
 import type { UpstreamClient, UpstreamClientOptions } from "@/lib/upstream/client";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
@@ -203,7 +203,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     const reason = error instanceof StepFailedError ? error.reason : describeSyncError(error);
     await finishStopped(fence, { locationId: location.id, status: "failed", step, reason });
     // Resuming cannot help here: the location shows what can.
-    if (error instanceof TokenOriginChangedError) await markReconnectNeeded(db, location.id);
+    if (error instanceof TokenOriginChangedError || error instanceof TokenUnreadableError) await markReconnectNeeded(db, location.id, error);
     return "failed";
   } finally {
     await client?.close();
