@@ -10,7 +10,9 @@ import { SESSION_ATTENTION_PREFIX as ATTENTION_PREFIX } from "./session-attentio
 
 export function failureAttentionReason(step: string | null, reason: string, upstreamOpen: boolean): string {
   const where = step ? `at ${step}` : "before it started";
-  return `${ATTENTION_PREFIX}failed ${where}: ${reason}. ${upstreamOpen ? "Resume it or close the upstream session." : "Resume it."}`;
+  // A reason that ends its own sentence ("… moved.", "… again?") gets no second full stop.
+  const sentence = /[.!?…]$/.test(reason.trimEnd()) ? reason.trimEnd() : `${reason}.`;
+  return `${ATTENTION_PREFIX}failed ${where}: ${sentence} ${upstreamOpen ? "Resume it or close the upstream session." : "Resume it."}`;
 }
 
 export async function finishSucceeded(fence: SessionFence, locationId: string): Promise<void> {
