@@ -77,7 +77,9 @@ export function AlertChannelsForm({ channels }: { channels: AlertChannelsView })
         </CardHeader>
         <CardContent className="flex flex-col gap-3">
           <p className="text-sm" data-testid="webhook-status">
-            {channels.webhook.configured ? (
+            {channels.webhook.unreadable ? (
+              <Badge tone="danger">set · cannot be decrypted with the current keys: enter it again</Badge>
+            ) : channels.webhook.configured ? (
               <>
                 <Badge tone="success">set</Badge> URL ends in <code>{channels.webhook.endsWith}</code>
                 {channels.webhook.updatedByEmail ? <span className="text-slate-600"> · by {channels.webhook.updatedByEmail}</span> : null}

@@ -11,6 +11,7 @@ export type AlertChannelsInput = z.infer<typeof AlertChannelsInput>;
 
 /** What the settings page shows: never the webhook URL itself, only its last 4 characters. */
 export interface AlertChannelsView {
-  webhook: { configured: boolean; endsWith: string | null; updatedAt: string | null; updatedByEmail: string | null };
+  /** `unreadable`: set, but sealed under an encryption key that is gone (an admin enters it again). */
+  webhook: { configured: boolean; unreadable: boolean; endsWith: string | null; updatedAt: string | null; updatedByEmail: string | null };
   email: { recipients: string[]; smtpConfigured: boolean; updatedAt: string | null; updatedByEmail: string | null };
 }

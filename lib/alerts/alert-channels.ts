@@ -3,7 +3,7 @@ import { alertChannels } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { alertWebhookUrlContext } from "@/lib/crypto/encrypted-columns";
-import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
+import { openSecret, sealSecret, SecretBoxError } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
 import type { AlertChannelsInput, AlertChannelsView } from "./alert-channel-inputs";
@@ -17,11 +17,27 @@ async function channelRows(db: DatabaseOrTransaction): Promise<{ webhook?: Chann
   return { webhook: rows.find((row) => row.kind === "webhook"), email: rows.find((row) => row.kind === "email") };
 }
 
-/** Where alerts go, opened for sending (the webhook URL in clear). Server-side only. */
-export async function loadAlertTargets(db: DatabaseOrTransaction): Promise<{ webhookUrl: string | null; recipients: string[] }> {
+export const WEBHOOK_UNREADABLE =
+  "The alert webhook URL cannot be decrypted with the current encryption keys: an admin enters it again under Settings → Alerts.";
+
+/**
+ * Where alerts go, opened for sending (the webhook URL in clear). Server-side only. A URL sealed under a key that is gone
+ * (`webhookUnreadable`) is logged with the key's id, never its value, and the e-mail still goes.
+ */
+export async function loadAlertTargets(
+  db: DatabaseOrTransaction,
+): Promise<{ webhookUrl: string | null; webhookUnreadable: boolean; recipients: string[] }> {
   const { webhook, email } = await channelRows(db);
   const sealed = webhook?.webhookUrlEncrypted;
-  return { webhookUrl: sealed ? openSecret(sealed, alertWebhookUrlContext) : null, recipients: email?.recipients ?? [] };
+  const recipients = email?.recipients ?? [];
+  if (!sealed) return { webhookUrl: null, webhookUnreadable: false, recipients };
+  try {
+    return { webhookUrl: openSecret(sealed, alertWebhookUrlContext), webhookUnreadable: false, recipients };
+  } catch (error) {
+    if (!(error instanceof SecretBoxError)) throw error;
+    console.warn(`[alerts] ${error.message}`);
+    return { webhookUrl: null, webhookUnreadable: true, recipients };
+  }
 }
 
 /** Where alerts go, as Settings → Alerts shows it (the webhook URL only by its last characters): admins only. */
@@ -32,10 +48,11 @@ export async function getAlertChannelsView(ctx: OperationContext<Actor>): Promis
 
 async function readAlertChannelsView(db: DatabaseOrTransaction): Promise<AlertChannelsView> {
   const { webhook, email } = await channelRows(db);
-  const { webhookUrl } = await loadAlertTargets(db);
+  const { webhookUrl, webhookUnreadable } = await loadAlertTargets(db);
   return {
     webhook: {
-      configured: webhookUrl !== null,
+      configured: webhookUrl !== null || webhookUnreadable,
+      unreadable: webhookUnreadable,
       endsWith: webhookUrl ? webhookUrl.slice(-4) : null,
       updatedAt: webhook?.updatedAt.toISOString() ?? null,
       updatedByEmail: webhook?.updatedByEmail ?? null,

@@ -3,7 +3,7 @@ import type { DatabaseOrTransaction } from "@/db/client";
 import { alertEvents, locations, syncSteps } from "@/db/schema";
 import type { OperationContext } from "@/lib/operations/context";
 import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
-import { loadAlertTargets } from "./alert-channels";
+import { loadAlertTargets, WEBHOOK_UNREADABLE } from "./alert-channels";
 import { buildAlertMessage } from "./alert-message";
 import { sendAlertEmail, smtpConfigured } from "./send-alert-email";
 import { sendAlertWebhook } from "./send-alert-webhook";
@@ -35,6 +35,7 @@ export async function deliverAlert(ctx: OperationContext, { eventId }: { eventId
       errors.push(error instanceof Error ? error.message : String(error));
     }
   }
+  if (targets.webhookUnreadable && !event.webhookDeliveredAt) errors.push(WEBHOOK_UNREADABLE);
   if (targets.recipients.length > 0 && smtpConfigured() && !event.emailDeliveredAt) {
     try {
       await sendAlertEmail(targets.recipients, message);
