@@ -56,6 +56,13 @@ export const previewRuns = pgTable(
      */
     checkedAt: timestamp("checked_at", { withTimezone: true }),
     error: text("error"),
+    /**
+     * The claim of the process computing the run (lib/preview/preview-run-lease.ts), renewed while it computes: a run in
+     * flight whose lease expired lost its process, and whoever finds it fails it. Null for a run queued for a job.
+     */
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    /** Raised by each claim: a process writes the run's results only while the token is still its own. */
+    fencingToken: integer("fencing_token").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),

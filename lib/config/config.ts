@@ -344,7 +344,7 @@ const variables = {
   }),
   SYNC_LEASE_SECONDS: variable(integer(1).default(60), {
     defaultText: "`60`",
-    description: "How long a worker's claim on a session lasts without renewal.",
+    description: "How long a worker's claim on a session, or a process's on a preview run, lasts without renewal.",
     rule: "be a whole number of seconds, at least 1",
   }),
   SYNC_REMOVAL_THRESHOLD_PERCENT: variable(integer(0, 100).default(10), {

@@ -27,6 +27,7 @@ import { settleAll } from "@/lib/operations/settle-all";
 import type { PreviewCounts } from "@/db/schema";
 import { openFirstRunSink, type FirstRunSink } from "./first-run-sink";
 import { assertPreviewStore, openPreviewStore } from "./preview-store";
+import { claimPreviewRun, defaultPreviewLeaseSeconds, PreviewRunLostError, type PreviewRunLease } from "./preview-run-lease";
 
 export interface ComputePreviewOptions {
   /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */
@@ -52,6 +53,8 @@ export interface ComputePreviewOptions {
   observed?: { fingerprint: string; mappingBasis: string };
   /** Rows a full run must have written to vacuum after it (db/vacuum-after-bulk-write.ts BULK_WRITE_ROWS; tests make it small). */
   vacuumThreshold?: number;
+  /** How long the run's lease lasts without renewal (lib/preview/preview-run-lease.ts); default SYNC_LEASE_SECONDS. */
+  leaseSeconds?: number;
 }
 
 const notInSyncUse = sql`not exists (select 1 from sync_sessions s where s.preview_run_id = ${previewRuns.id}
@@ -145,14 +148,19 @@ async function forgetRecords(db: DatabaseOrTransaction, locationId: string): Pro
  * Inside a caller's transaction, or (a first run, with its sink) one transaction per record type, so the page can show
  * each as it is done.
  */
-async function fullRun(db: DatabaseOrTransaction, input: RunInput, plan: PlannedRead[], sink?: FirstRunSink): Promise<void> {
-  if (sink) await inTransaction(input.db, input.storeEpoch, (tx) => forgetRecords(tx, input.owner.locationId));
+async function fullRun(
+  db: DatabaseOrTransaction,
+  input: RunInput,
+  plan: PlannedRead[],
+  sink?: { sink: FirstRunSink; lease: PreviewRunLease },
+): Promise<void> {
+  if (sink) await inTransaction(input.db, input.storeEpoch, sink.lease, (tx) => forgetRecords(tx, input.owner.locationId));
   else await forgetRecords(db, input.owner.locationId);
   const checks = createPreviewChecks(input, plan);
   for (const read of plan) {
     await checks.beforeRead(read);
     if (!sink) await mapWholeRead(db, input, read, checks.check);
-    else await inTransaction(input.db, input.storeEpoch, (tx) => mapWholeRead(tx, input, read, checks.check, sink));
+    else await inTransaction(input.db, input.storeEpoch, sink.lease, (tx) => mapWholeRead(tx, input, read, checks.check, sink.sink));
   }
 }
 
@@ -176,13 +184,16 @@ async function withoutFlushWait(tx: DatabaseTransaction): Promise<void> {
 /**
  * Work of a run in a transaction of its own whose commit does not wait for the WAL flush (withoutFlushWait), only while
  * the run's epoch is current: a run that outlived a crash between two of its transactions writes nothing into the
- * tables another run now fills (lib/preview/preview-store.ts).
+ * tables another run now fills (lib/preview/preview-store.ts). It commits only while the run is still this process's:
+ * one failed meanwhile because its lease had expired (lib/preview/preview-run-lease.ts) leaves the records to the next.
  */
-function inTransaction<T>(db: Database, epoch: string, work: (tx: DatabaseTransaction) => Promise<T>): Promise<T> {
+function inTransaction<T>(db: Database, epoch: string, lease: PreviewRunLease, work: (tx: DatabaseTransaction) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await withoutFlushWait(tx);
     await assertPreviewStore(tx, epoch);
-    return work(tx);
+    const result = await work(tx);
+    await lease.assertOwned(tx);
+    return result;
   });
 }
 
@@ -272,8 +283,22 @@ function atMostEverySecond<Args extends unknown[]>(work: (...args: Args) => Prom
 export async function computePreview(ctx: OperationContext, input: { runId: string } & ComputePreviewOptions): Promise<void> {
   const { db } = ctx;
   const { runId, ...options } = input;
+  // A run finished, or computed by a process alive: nothing to do (a job retried after its worker died takes it over).
+  const lease = await claimPreviewRun(db, runId, options.leaseSeconds ?? defaultPreviewLeaseSeconds());
+  if (!lease) return;
+  lease.startRenewal();
+  try {
+    await computeClaimedPreview(ctx, lease, options);
+  } finally {
+    lease.stopRenewal();
+  }
+}
+
+async function computeClaimedPreview(ctx: OperationContext, lease: PreviewRunLease, options: ComputePreviewOptions): Promise<void> {
+  const { db } = ctx;
+  const { runId } = lease;
   const [run] = await db.select().from(previewRuns).where(eq(previewRuns.id, runId));
-  if (!run || run.status === "succeeded") return;
+  if (!run) return;
   const [location] = await db.select().from(locations).where(eq(locations.id, run.locationId));
   if (!location) return;
   const ownReader = options.reader ?? sourceReaderFromEnvironment();
@@ -320,7 +345,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     const basis = options.observed?.mappingBasis ?? (await mappingBasisOf({ ...location, dateTimeStyle }, reader));
     const base = options.full || run.rebuild ? null : await baseRunOf(db, location.id, basis, epoch);
     const appointmentsUntil = plan.find((read) => read.resource === "appointments")?.windowEnd ?? null;
-    await db
+    const [started] = await db
       .update(previewRuns)
       .set({
         status: "running",
@@ -334,10 +359,16 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
         error: null,
         progress: Object.fromEntries(plan.map((read) => [read.recordType, { rows: 0, done: false }])),
       })
-      .where(eq(previewRuns.id, runId));
+      .where(lease.owned)
+      .returning({ id: previewRuns.id });
+    if (!started) throw new PreviewRunLostError();
 
+    const sessionCheckpoint = options.checkpoint && atMostEverySecond(options.checkpoint);
     const input: RunInput = {
-      checkpoint: options.checkpoint && atMostEverySecond(options.checkpoint),
+      checkpoint: async () => {
+        lease.checkpoint();
+        await sessionCheckpoint?.();
+      },
       db,
       owner: { locationId: location.id, runId },
       sourceKey: location.sourceKey,
@@ -362,20 +393,20 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       const streamRun = async (keys: DatabaseTransaction | null) => {
         const sink = await openFirstRunSink(db, location.id, keys ? { tx: keys, types } : null);
         firstRunOf.sink = sink;
-        await fullRun(db, input, plan, sink);
+        await fullRun(db, input, plan, { sink, lease });
         await releaseSnapshot();
         // On two connections: PostgreSQL compares the keys while it stores the issues and the records not sent.
-        const [streamed] = await settleAll([sink.counts(), inTransaction(db, epoch, (tx) => sink.storeIssues(tx, location.id))]);
+        const [streamed] = await settleAll([sink.counts(), inTransaction(db, epoch, lease, (tx) => sink.storeIssues(tx, location.id))]);
         return streamed;
       };
       counts = counted ? await db.transaction(streamRun) : await streamRun(null);
       // Counts and issues are complete: the page shows them while the records a sync sends are stored for browsing.
-      if (counts) await db.update(previewRuns).set({ counts, countedAt, checkedAt: new Date() }).where(eq(previewRuns.id, runId));
-      await inTransaction(db, epoch, (tx) => firstRunOf.sink!.storeSent(tx, location.id));
+      if (counts) await db.update(previewRuns).set({ counts, countedAt, checkedAt: new Date() }).where(lease.owned);
+      await inTransaction(db, epoch, lease, (tx) => firstRunOf.sink!.storeSent(tx, location.id));
       await analyzeRecords(db);
-      await inTransaction(db, epoch, (tx) => startLedger(tx, location.id));
+      await inTransaction(db, epoch, lease, (tx) => startLedger(tx, location.id));
     } else {
-      await inTransaction(db, epoch, async (tx) => {
+      await inTransaction(db, epoch, lease, async (tx) => {
         if (base) await incrementalRun(tx, input, plan, base);
         else await fullRun(tx, input, plan).then(() => analyzeRecords(tx).then(() => startLedger(tx, location.id)));
       });
@@ -391,10 +422,12 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
     // Only if nothing it wrote (a first run writes in several transactions) or built on was emptied by a crash since it began.
     await db.transaction(async (tx) => {
       await assertPreviewStore(tx, epoch);
-      await tx
+      const [succeeded] = await tx
         .update(previewRuns)
         .set({ status: "succeeded", counts, countedAt: counts ? countedAt : null, finishedAt: new Date() })
-        .where(eq(previewRuns.id, runId));
+        .where(lease.owned)
+        .returning({ id: previewRuns.id });
+      if (!succeeded) throw new PreviewRunLostError();
     });
     // Older runs are history only (the records are the location's); a run a sync session sends from is kept.
     await db
@@ -412,9 +445,10 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
   } catch (error) {
     // A first run that fails keeps nothing of what it stored (the page showed it as provisional).
     if (firstRun && startedIn)
-      await inTransaction(db, startedIn, (tx) => forgetRecords(tx, location.id)).catch((failed: unknown) => {
-        // A crash emptied them since the run began (the store's epoch moved on): the location's records may be another run's by now.
-        if (failed instanceof DomainError) return;
+      await inTransaction(db, startedIn, lease, (tx) => forgetRecords(tx, location.id)).catch((failed: unknown) => {
+        // A crash emptied them since the run began (the store's epoch moved on), or the run was failed by another
+        // process: the location's records may be another run's by now.
+        if (failed instanceof DomainError || failed instanceof PreviewRunLostError) return;
         console.error(`[preview] the records of failed run ${runId} could not be removed: ${describeErrorForLog(failed)}`);
       });
     // The session computing the run was cancelled or taken over (its checkpoint said so): the run stops, and so does the session.
@@ -422,7 +456,7 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       await db
         .update(previewRuns)
         .set({ status: "failed", error: `The sync session computing it stopped: ${(error as Error).message}`, finishedAt: new Date() })
-        .where(eq(previewRuns.id, runId))
+        .where(lease.owned)
         .catch((failed: unknown) => console.error(`[preview] run ${runId} could not be marked stopped: ${describeErrorForLog(failed)}`));
       throw error;
     }
@@ -430,8 +464,10 @@ export async function computePreview(ctx: OperationContext, input: { runId: stri
       error instanceof DomainError
         ? error.message
         : `The preview could not be computed (${error instanceof Error ? error.name : "error"}). It was logged; try Refresh.`;
+    // Failed by another process (lib/preview/preview-run-lease.ts): its reason stays.
+    if (error instanceof PreviewRunLostError) return;
     if (!(error instanceof DomainError)) console.error(`[preview] run ${runId} failed: ${describeErrorForLog(error)}`);
-    await db.update(previewRuns).set({ status: "failed", error: message, finishedAt: new Date() }).where(eq(previewRuns.id, runId));
+    await db.update(previewRuns).set({ status: "failed", error: message, finishedAt: new Date() }).where(lease.owned);
   } finally {
     await releaseSnapshot();
     await firstRunOf.sink?.discard();

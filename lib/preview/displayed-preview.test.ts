@@ -24,6 +24,8 @@ function run(overrides: Partial<PreviewRun>): PreviewRun {
     countedAt: null,
     checkedAt: null,
     error: null,
+    leaseExpiresAt: null,
+    fencingToken: 0,
     createdAt: new Date("2026-12-01T10:00:00Z"),
     startedAt: null,
     finishedAt: null,

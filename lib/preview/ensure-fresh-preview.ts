@@ -2,13 +2,15 @@ import { systemActor } from "@/lib/audit/record-audit-event";
 import { can, type OperationActor } from "@/lib/auth/permissions";
 import type { OperationContext } from "@/lib/operations/context";
 import type { SourceReader } from "@/lib/source/source-reader";
+import { failStoppedPreviewRuns } from "./preview-run-lease";
 import { readPreviewRuns } from "./read-preview";
 import { requestPreview } from "./request-preview";
 
 /**
- * The preview is cached until the source changes: opening it (`viewer` may see it: "preview.view") starts a new
- * run when there is none yet or the source's fingerprint moved since the shown one. The run names the viewer
- * when they may refresh previews themselves ("preview.refresh"), and nobody otherwise; the system starts it either way.
+ * The preview is cached until the source changes: opening it (`viewer` may see it: "preview.view") starts a new run
+ * when there is none yet, when the source's fingerprint moved since the shown one, or when the run in flight lost its
+ * process (its lease expired: lib/preview/preview-run-lease.ts; it is failed). The run names the viewer when they may
+ * refresh previews themselves ("preview.refresh"), and nobody otherwise; the system starts it either way.
  */
 export async function ensureFreshPreview(
   ctx: OperationContext<OperationActor>,
@@ -17,8 +19,14 @@ export async function ensureFreshPreview(
   const { db, actor: viewer } = ctx;
   const runs = await readPreviewRuns(ctx, { locationId: location.id });
   const requestedByEmail = can(viewer, "preview.refresh") ? viewer.email : null;
-  const request = () => requestPreview({ db, actor: systemActor }, { locationId: location.id, requestedByEmail });
-  if (runs.active || !location.sourceKey) return { ...runs, stale: false };
+  const request = (rebuild = false) => requestPreview({ db, actor: systemActor }, { locationId: location.id, requestedByEmail, rebuild });
+  if (!location.sourceKey) return { ...runs, stale: false };
+  if (runs.active) {
+    if ((await failStoppedPreviewRuns(db, location.id)) === 0) return { ...runs, stale: false };
+    // Nobody computes the run in flight any more: it failed above, and the page asks for it again.
+    const active = await request(runs.active.rebuild);
+    return { ...(await readPreviewRuns(ctx, { locationId: location.id })), active, stale: false };
+  }
   if (!runs.shown) {
     if (runs.lastFailed) return { ...runs, stale: false };
     return { ...runs, active: await request(), stale: false };

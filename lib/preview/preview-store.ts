@@ -24,7 +24,7 @@ export async function previewStoreEpoch(db: DatabaseOrTransaction): Promise<stri
 
 /**
  * The current epoch, for a run about to read or write the preview's tables. After a crash it first retires what the
- * logged tables said of the lost records: runs that were running or had succeeded fail with the reason, and the
+ * logged tables said of the lost records: runs that were running in an epoch or had succeeded fail with the reason, and the
  * unsynced-key ledgers (which compare those records with what the upstream accepted) are dropped.
  */
 export async function openPreviewStore(db: Database): Promise<string> {
@@ -35,8 +35,9 @@ export async function openPreviewStore(db: Database): Promise<string> {
     await tx.execute(sql`lock table preview_store in exclusive mode`);
     const started = await previewStoreEpoch(tx);
     if (started) return started;
+    // A run claimed that has not begun in an epoch yet (lib/preview/compute-preview.ts) lost nothing.
     await tx.execute(sql`update preview_runs set status = 'failed', error = ${previewStoreLostMessage}, finished_at = coalesce(finished_at, now())
-                         where status in ('running', 'succeeded')`);
+                         where status = 'succeeded' or (status = 'running' and store_epoch is not null)`);
     await tx.execute(sql`delete from preview_record_counts`);
     await forgetEveryUnsyncedKey(tx);
     const [row] = await queryRows<{ epoch: string }>(tx, sql`insert into preview_store default values returning epoch`);

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
 import { previewRuns } from "@/db/schema";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
@@ -7,11 +7,9 @@ import { DomainError } from "@/lib/errors/domain-error";
 import { sendJob } from "@/lib/jobs/job-sender";
 import { getLocationRow } from "@/lib/locations/get-location";
 import { assertNotArchived } from "@/lib/locations/location-lifecycle";
-import { nowOf, type OperationContext } from "@/lib/operations/context";
+import type { OperationContext } from "@/lib/operations/context";
 import { computePreviewJob } from "./compute-preview-job";
-
-/** A run in flight longer than this lost its worker for good (the job expires after an hour and is retried twice). */
-const ABANDONED_AFTER_MS = 4 * 60 * 60 * 1000;
+import { failStoppedPreviewRuns } from "./preview-run-lease";
 
 export interface RequestPreviewInput {
   locationId: string;
@@ -24,39 +22,23 @@ export interface RequestPreviewInput {
 /**
  * "Refresh preview", or with `rebuild` "Rebuild preview" (the actor must be allowed "preview.refresh" /
  * "preview.rebuild" at the location): starts a preview run in the background, or returns the one in flight: one per
- * location, whoever asks (the partial unique index decides between racing requests).
+ * location, whoever asks (the partial unique index decides between racing requests); one whose process stopped (its
+ * lease expired: lib/preview/preview-run-lease.ts) is failed first.
  * A rebuild is not folded into a run in flight that is no rebuild: that one is refused until it ends.
  */
 export async function requestPreview(ctx: OperationContext, input: RequestPreviewInput): Promise<PreviewRun> {
   await assertCanAtLocation(ctx.db, ctx.actor, input.rebuild ? "preview.rebuild" : "preview.refresh", input.locationId);
   // A person's refresh or rebuild changes an archived location; the system's own runs (opening the page) read it only.
   if (!isSystemActor(ctx.actor)) assertNotArchived(await getLocationRow(ctx.db, input.locationId));
-  return queuePreviewRun(
-    ctx.db,
-    { ...input, requestedByEmail: input.requestedByEmail === undefined ? ctx.actor.email : input.requestedByEmail },
-    nowOf(ctx),
-  );
+  return queuePreviewRun(ctx.db, { ...input, requestedByEmail: input.requestedByEmail === undefined ? ctx.actor.email : input.requestedByEmail });
 }
 
 type PreviewRun = typeof previewRuns.$inferSelect;
 
-async function queuePreviewRun(
-  db: DatabaseOrTransaction,
-  input: RequestPreviewInput & { requestedByEmail: string | null },
-  now: Date,
-): Promise<PreviewRun> {
+async function queuePreviewRun(db: DatabaseOrTransaction, input: RequestPreviewInput & { requestedByEmail: string | null }): Promise<PreviewRun> {
   const { locationId, requestedByEmail, rebuild = false } = input;
   await getLocationRow(db, locationId);
-  await db
-    .update(previewRuns)
-    .set({ status: "failed", error: "The run was abandoned by its worker.", finishedAt: now })
-    .where(
-      and(
-        eq(previewRuns.locationId, locationId),
-        inArray(previewRuns.status, ["queued", "running"]),
-        lt(previewRuns.createdAt, new Date(now.getTime() - ABANDONED_AFTER_MS)),
-      ),
-    );
+  await failStoppedPreviewRuns(db, locationId);
   // Twice: the run in flight may finish between our insert and our look-up.
   for (let attempt = 0; attempt < 2; attempt++) {
     // The run and its job commit together.

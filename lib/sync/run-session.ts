@@ -121,6 +121,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
           observed: observed ? await observed : undefined,
           // A resume sends only from its failed step on: it is no base for a quiet session.
           keepsSourceState: !session.resumesSessionId,
+          leaseSeconds: config.leaseSeconds,
         });
     const upstreamOpen = await inheritUpstreamSession(fence, location.id);
     const recorder = createAttemptRecorder(fence);

@@ -5,6 +5,7 @@ import { previewRuns, type SourceState } from "@/db/schema";
 import { sourceStateOfRun } from "./quiet/source-state";
 import { computePreview } from "@/lib/preview/compute-preview";
 import { openPreviewStore, previewStoreLostMessage } from "@/lib/preview/preview-store";
+import { failStoppedPreviewRuns, leaseFromNow } from "@/lib/preview/preview-run-lease";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { SourceReader } from "@/lib/source/source-reader";
 import type { SessionFence } from "./session-fence";
@@ -59,6 +60,8 @@ export async function ensureSessionPreview(
     observed?: SourceState;
     /** The session keeps what the run knew of the source (the next session compares with it: lib/sync/quiet). */
     keepsSourceState: boolean;
+    /** The lease of the session's own run (lib/preview/preview-run-lease.ts): the session's. */
+    leaseSeconds: number;
   },
 ): Promise<SessionPreview> {
   const preview = (await succeededRun(db, input.ownRunId)) ?? (await computeFreshPreview(db, fence, input));
@@ -74,15 +77,16 @@ export async function ensureSessionPreview(
 async function computeFreshPreview(
   db: Database,
   fence: SessionFence,
-  input: { locationId: string; requestedByEmail: string | null; reader?: SourceReader; now?: Date; observed?: SourceState },
+  input: { locationId: string; requestedByEmail: string | null; reader?: SourceReader; now?: Date; observed?: SourceState; leaseSeconds: number },
 ): Promise<SessionPreview> {
   const deadline = Date.now() + WAIT_FOR_ACTIVE_RUN_MS;
-  // One preview run per location at a time: a run someone else started is waited for, then ours starts.
+  // One preview run per location at a time: a run someone else computes is waited for, then ours starts; one whose
+  // process stopped (its lease expired) is failed, and ours starts at once.
   for (;;) {
     await fence.checkpoint();
     const [created] = await db
       .insert(previewRuns)
-      .values({ locationId: input.locationId, requestedByEmail: input.requestedByEmail })
+      .values({ locationId: input.locationId, requestedByEmail: input.requestedByEmail, leaseExpiresAt: leaseFromNow(input.leaseSeconds) })
       .onConflictDoNothing()
       .returning();
     if (created) {
@@ -93,11 +97,13 @@ async function computeFreshPreview(
         sessionId: fence.sessionId,
         checkpoint: () => fence.checkpoint(),
         observed: input.observed,
+        leaseSeconds: input.leaseSeconds,
       });
       const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, created.id));
       if (done?.status !== "succeeded") throw new Error(`The preview of the source failed: ${done?.error ?? "unknown error"}`);
       return sessionPreviewOf(done);
     }
+    if ((await failStoppedPreviewRuns(db, input.locationId)) > 0) continue;
     if (Date.now() > deadline) throw new Error("A preview run of this location did not finish in time.");
     const active = await db
       .select({ id: previewRuns.id })

@@ -11,6 +11,7 @@ import { getLocationRow } from "@/lib/locations/get-location";
 import { LocationId } from "@/lib/locations/location-inputs";
 import { upstreamTypeOf } from "@/lib/mapping/map-row";
 import { computePreview } from "@/lib/preview/compute-preview";
+import { defaultPreviewLeaseSeconds, failStoppedPreviewRuns, leaseFromNow } from "@/lib/preview/preview-run-lease";
 import { previewRecordTypes, type PreviewRecordType } from "@/lib/preview/preview-plan";
 import { sourceResources, type SourceResource } from "@/lib/source/source-rows";
 import { runWithDatabase } from "../run-with-database";
@@ -43,13 +44,23 @@ export function register(program: Command) {
         const type = recordTypeOf(options.resource);
         const db = getDatabase();
         await getLocationRow(db, parsed.data.locationId);
-        const [run] = await db
-          .insert(previewRuns)
-          .values({ locationId: parsed.data.locationId, requestedByEmail: "cli", rebuild: options.rebuild ?? false })
-          .onConflictDoNothing()
-          .returning();
+        const leaseSeconds = defaultPreviewLeaseSeconds();
+        const insertRun = () =>
+          db
+            .insert(previewRuns)
+            .values({
+              locationId: parsed.data.locationId,
+              requestedByEmail: "cli",
+              rebuild: options.rebuild ?? false,
+              leaseExpiresAt: leaseFromNow(leaseSeconds),
+            })
+            .onConflictDoNothing()
+            .returning();
+        let [run] = await insertRun();
+        // The run in flight may be one whose process stopped (an interrupted `preview`): failed, then ours starts.
+        if (!run && (await failStoppedPreviewRuns(db, parsed.data.locationId)) > 0) [run] = await insertRun();
         if (!run) throw new DomainError("CONFLICT", "A preview of this location is being computed right now; run this again when it has finished.");
-        await computePreview(systemContext(db), { runId: run.id });
+        await computePreview(systemContext(db), { runId: run.id, leaseSeconds });
         const [done] = await db.select().from(previewRuns).where(eq(previewRuns.id, run.id));
         if (done?.status !== "succeeded") throw new DomainError("CONFLICT", done?.error ?? "The preview failed.");
         const counts = type ? { [type]: done.counts![type] } : done.counts!;
