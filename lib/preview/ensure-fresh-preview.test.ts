@@ -2,8 +2,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { locations, previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { systemActorAs } from "@/lib/auth/permissions";
 import { startJobEngine } from "@/lib/jobs/job-engine";
 import { stopJobSender } from "@/lib/jobs/job-sender";
+import { updateLocation } from "@/lib/locations/update-location";
 import { generateDemoSource } from "@/lib/source/demo/generate-demo-source";
 import { createSqlSourceReader } from "@/lib/source/sql-source-reader";
 import { computePreviewJob } from "./compute-preview-job";
@@ -40,6 +42,24 @@ async function locationWithPreview(name: string) {
 }
 
 describe("opening the preview page", () => {
+  it("starts a run when the time zone or the automotive flag changed since the shown one, though the source did not", async () => {
+    const { location, shown } = await locationWithPreview("Zone Salon");
+
+    await updateLocation(
+      { db, actor: systemActorAs("support@example.test", "test") },
+      { locationId: location.id, timeZone: "America/New_York", automotive: true },
+    );
+    const [edited] = await db.select().from(locations).where(eq(locations.id, location.id));
+    // The shown run mapped appointment times in Europe/Berlin, without vehicles; a sync now sends New York times and vehicles.
+    const after = await ensureFreshPreview({ db, actor: support }, { location: edited!, reader });
+    expect(after.shown!.id).toBe(shown.id);
+    expect({ stale: after.stale, active: after.active !== null }).toEqual({ stale: true, active: true });
+    expect(await waitUntilFinished(after.active!.id)).toMatchObject({ status: "succeeded", mode: "full" });
+
+    const again = await ensureFreshPreview({ db, actor: support }, { location: edited!, reader });
+    expect(again).toMatchObject({ stale: false, active: null, shown: { id: after.active!.id } });
+  });
+
   it("replaces a run in flight whose process died with a new one, which a worker computes", async () => {
     const { location } = await locationWithPreview("Recovering Salon");
     await testDb.sql`update demo_source.customers set first_name = 'Changed', updated_at = now()
