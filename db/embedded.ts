@@ -96,6 +96,9 @@ export async function startEmbeddedPostgres(options: {
     authMethod: "scram-sha-256",
     persistent: true,
     createPostgresUser: asRoot,
+    // UTF8 with PostgreSQL's own C.UTF-8 (code point order, Unicode case mapping) whatever the machine's locale: under an
+    // unset LANG, initdb would otherwise choose SQL_ASCII, in which text cannot be spelled by its Unicode escapes.
+    initdbFlags: ["--encoding=UTF8", "--locale=C", "--locale-provider=builtin", "--builtin-locale=C.UTF-8"],
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", ...serverSettings.flatMap((setting) => ["-c", setting])],
     onLog: (message) => log(String(message).trim()),
     onError: (message) => log(String(message instanceof Error ? message.message : message).trim()),

@@ -89,6 +89,14 @@ describe("the embedded PostgreSQL across processes", () => {
 
     const database = await startDatabaseOn(dataDir);
     expect(await answers(database.url)).toBe(true);
+    // Initialised by a process without LANG (startOwner): UTF8 all the same, or migrations that spell text by its
+    // Unicode escapes fail, and non-ASCII text neither sorts nor matches case-insensitively.
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    expect((await sql`select current_setting('server_encoding') as encoding, lower('ÄÖÜ') as lowered`)[0]).toEqual({
+      encoding: "UTF8",
+      lowered: "äöü",
+    });
+    await sql.end();
     await database.stop();
     expect(runningEmbeddedServer(dataDir)).toBeNull();
     expect(existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(false);
