@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DatabaseTransaction } from "@/db/client";
 import { locations, syncSessions } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
@@ -51,6 +51,9 @@ export async function disconnectLocation(ctx: OperationContext, { locationId }: 
   const now = nowOf(ctx);
   await assertCanAtLocation(db, actor, "location.connect", locationId);
   return db.transaction(async (tx) => {
+    // The sessions in flight before the location: a session's own write holds its row, then inserts rows that name the
+    // location (a key-share lock on it); locking the location first deadlocked with such a write.
+    await tx.execute(sql`select id from sync_sessions where location_id = ${locationId} and status in ('queued', 'running') order by id for update`);
     // Locked: a session cannot start meanwhile (its request reads the row under a share lock and then finds no token).
     const location = await lockLocationRow(tx, locationId);
     if (!location.locationTokenEncrypted) return locationShownTo(ctx.actor, toLocationView(location));
