@@ -21,16 +21,17 @@ import { lateScheduledStart } from "./schedule/late-start";
 import { stepsByName } from "./steps/all-steps";
 import { decideStreamed, primeUnsentTargets, requestFirstPreview, requireSourceKey, streamedSource } from "./stream/streamed-session";
 import { carriedSkippedCounts, decideQuiet, quietStepsOf } from "./quiet/quiet-session";
-import { observeSourceState } from "./quiet/source-state";
+import { forgetSourceState, observeSourceState } from "./quiet/source-state";
 import { sourceReaderFromEnvironment } from "@/lib/source/sql-source-reader";
 import { closeStreamedReads, streamedStepsByName } from "./stream/stream-steps";
-import { anythingAccepted, heldContactKeys } from "@/lib/sync/synced-records/lookups";
+import { anythingAccepted, heldContactKeys, heldKeys } from "@/lib/sync/synced-records/lookups";
 import { replayStepsOf } from "./replay/replay-steps";
 import { checkStreamedRemovals } from "./stream/streamed-removals";
 import type { StepContext } from "./steps/sync-step";
 import { syncConfigFromEnvironment, type SyncConfig } from "./sync-config";
 import { countSkippedByType } from "./skipped-records";
 import { settleUnsyncedKeys, unsyncedKeysKnown } from "./unsynced-keys";
+import { planCatalogueRecheck } from "./plan/catalogue-recheck";
 
 export interface RunSessionOptions {
   /** Defaults to the SQL reader of SOURCE_DATABASE_URL (or the app's demo schema). */
@@ -147,6 +148,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       unsyncedOnly: !source && !session.full && (await unsyncedKeysKnown(db, location.id)),
       skippedCounts: source ? null : countSkippedByType(db, location.id),
       resend: session.replay !== null,
+      catalogueRecheck: preview.storeEpoch ? await planCatalogueRecheck(db, { locationId: location.id, steps, epoch: preview.storeEpoch }) : null,
       managementSystem: credentials.dataSourceName,
       now: preview.readAt,
       config,
@@ -154,7 +156,11 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     // What a quiet session or a replay sends names the contacts the upstream holds (a replay without the contacts step
     // must not name one the upstream does not have yet); other types are read through the checks.
     const contactsHeld = quietBase !== null || (session.replay !== null && !session.replay.steps.includes("contact_details"));
-    if (source) await primeUnsentTargets(source.records, steps, contactsHeld ? ["contact_details"] : []);
+    const catalogueLacking = source
+      ? await primeUnsentTargets(source.records, steps, (type) => heldKeys(db, location.id, type), contactsHeld ? ["contact_details"] : [])
+      : context.catalogueRecheck !== null;
+    // Records were sent without what they name of the source's catalogue: no later session may take them as sent whole.
+    if (catalogueLacking) await forgetSourceState(fence);
     if (source && session.replay && contactsHeld) source.records.useHeld("contact_details", await heldContactKeys(db, location.id));
     const definitions = session.replay
       ? replayStepsOf(session.replay)
@@ -183,7 +189,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
       }
       await runStep(context, recorder, step, definitions[step.name]);
     }
-    await fence.write((tx) => settleUnsyncedKeys(tx, fence.sessionId));
+    await fence.write((tx) => settleUnsyncedKeys(tx, fence.sessionId, { rechecked: context!.catalogueRecheck !== null }));
     await finishSucceeded(fence, location.id);
     // What the next session builds on, computed in the background: a streamed session stored no preview.
     if (source && !quietBase && !session.replay) await requestFirstPreview(db, location.id);

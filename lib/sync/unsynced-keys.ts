@@ -149,9 +149,10 @@ export async function startLedgerByComparison(db: DatabaseOrTransaction, locatio
 /**
  * In the session's last write before it is marked succeeded: until then no preview run can start (a run refuses while a
  * session of the location is running), and one already running could add keys unseen, so then nothing is settled. A
- * resume sends what its carried items planned, a replay only its scope: neither settles anything.
+ * resume sends what its carried items planned, a replay only its scope: neither settles anything. `rechecked`: the
+ * session sent some appointments otherwise than its preview has them (a catalogue step left out): their keys stay.
  */
-export async function settleUnsyncedKeys(db: DatabaseOrTransaction, sessionId: string): Promise<void> {
+export async function settleUnsyncedKeys(db: DatabaseOrTransaction, sessionId: string, options: { rechecked?: boolean } = {}): Promise<void> {
   const [session] = await queryRows<{
     location_id: string;
     streamed: boolean;
@@ -175,7 +176,7 @@ export async function settleUnsyncedKeys(db: DatabaseOrTransaction, sessionId: s
     db,
     sql`select name from sync_steps where session_id = ${sessionId} and name in ${ledgerTypeList} and status = 'succeeded'`,
   );
-  const sent = steps.map((step) => step.name);
+  const sent = steps.map((step) => step.name).filter((name) => !(options.rechecked && name === "appointments"));
   // Vehicles of a location that is not automotive are skipped from the start: its preview holds none.
   const needed = ledgerTypes.filter((type) => type !== "vehicles" || session.automotive);
   if (needed.every((type) => sent.includes(type))) await startLedger(db, locationId);

@@ -7,6 +7,7 @@ import { planPreviewReads } from "@/lib/preview/preview-plan";
 import type { SourceReader } from "@/lib/source/source-reader";
 import type { DateTimeStyle } from "@/lib/upstream/formats";
 import { sourceFailure } from "../stream/source-failure";
+import type { SessionFence } from "../session-fence";
 
 type Location = { timeZone: string; country: string; automotive: boolean; sourceKey: string | null; dateTimeStyle?: DateTimeStyle };
 
@@ -56,4 +57,12 @@ export async function latestQuietBase(db: DatabaseOrTransaction, session: typeof
         order by created_at desc, id desc limit 1`,
   );
   return latest?.status === "succeeded" && latest.source_state ? { sessionId: latest.id, state: latest.source_state } : null;
+}
+
+/**
+ * The session sends records otherwise than the source gives them to a full sync (a catalogue step left out while the
+ * upstream lacks some of it): it is no base for a quiet session, whose records would then never be sent whole.
+ */
+export async function forgetSourceState(fence: SessionFence): Promise<void> {
+  await fence.write((tx) => tx.execute(sql`update sync_sessions set source_state = null where id = ${fence.sessionId}`));
 }

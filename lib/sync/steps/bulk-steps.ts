@@ -12,12 +12,13 @@ import { recordUnsubscribed } from "@/lib/sync/synced-records/removed-records";
 import { planOpenings } from "../plan/plan-openings";
 import { chunkSelection, dateRangeSelection, serviceSelection, type RecordSelection } from "../plan/record-selection";
 import type { SentItem, StepContext, SyncStep } from "./sync-step";
+import type { RecheckedItem } from "../plan/catalogue-recheck";
 
-function sent(context: StepContext, selection: RecordSelection, outcome: UploadOutcome): SentItem {
+function sent(context: StepContext, selection: RecordSelection, outcome: UploadOutcome, rechecked: RecheckedItem | null = null): SentItem {
   return {
     records: outcome.records,
     bytes: outcome.bytes,
-    onAccepted: (tx) => phaseClock.time("record", () => recordAccepted(tx, { locationId: context.location.id, selection })),
+    onAccepted: (tx) => phaseClock.time("record", () => recordAccepted(tx, { locationId: context.location.id, selection, rechecked })),
   };
 }
 
@@ -97,9 +98,11 @@ export const appointmentsStep: SyncStep = {
   async send(context, key) {
     const selection = dateRangeSelection(requireKey(key));
     if (selection.kind !== "dates") throw new Error("appointments are sent by date range");
-    const records = streamSelectedRecords<AppointmentRecord>(context.db, context.location.id, selection, await checkedPreviewEpoch(context));
+    const rechecked = context.catalogueRecheck?.item() ?? null;
+    const epoch = await checkedPreviewEpoch(context);
+    const records = streamSelectedRecords<AppointmentRecord>(context.db, context.location.id, selection, epoch, rechecked);
     const outcome = await context.client.importAppointments({ ...context.call, startDate: selection.startDate, endDate: selection.endDate, records });
-    return sent(context, selection, outcome);
+    return sent(context, selection, outcome, rechecked);
   },
 };
 
@@ -111,9 +114,10 @@ export const openingsStep: SyncStep = {
   concurrency: (config) => config.openingsConcurrency,
   async send(context, key) {
     const selection = serviceSelection(requireKey(key));
-    const records = streamSelectedRecords<OpeningRecord>(context.db, context.location.id, selection, await checkedPreviewEpoch(context));
+    const rechecked = context.catalogueRecheck?.item() ?? null;
+    const records = streamSelectedRecords<OpeningRecord>(context.db, context.location.id, selection, await checkedPreviewEpoch(context), rechecked);
     const range = openingsDateRange(context.now, context.location.timeZone);
     const outcome = await context.client.importOpenings({ ...context.call, ...range, serviceExternalId: selection.serviceExternalId, records });
-    return sent(context, selection, outcome);
+    return sent(context, selection, outcome, rechecked);
   },
 };

@@ -9,12 +9,14 @@ import type { StepContext, SentItem, SyncStep } from "./sync-step";
 /** Full replacement: the whole valid set in one request; what is left out is removed upstream. */
 async function sendAll<T>(context: StepContext, recordType: PreviewRecordType, post: (records: T[]) => Promise<unknown>): Promise<SentItem> {
   const selection: RecordSelection = { kind: "all", recordType };
-  const records = await readSelectedRecords<T>(context.db, context.location.id, selection, await checkedPreviewEpoch(context));
+  // Services name calendars and categories: checked again when a step of those is left out.
+  const rechecked = recordType === "services" ? (context.catalogueRecheck?.item() ?? null) : null;
+  const records = await readSelectedRecords<T>(context.db, context.location.id, selection, await checkedPreviewEpoch(context), rechecked);
   await post(records);
   return {
     records: records.length,
     bytes: Buffer.byteLength(phaseClock.time("encode", () => JSON.stringify({ data: records }))),
-    onAccepted: (tx) => phaseClock.time("record", () => recordAccepted(tx, { locationId: context.location.id, selection })),
+    onAccepted: (tx) => phaseClock.time("record", () => recordAccepted(tx, { locationId: context.location.id, selection, rechecked })),
   };
 }
 

@@ -6,6 +6,7 @@ import type { SyncConfig } from "../sync-config";
 import type { SyncStepName } from "../step-names";
 import type { SkippedCounts } from "../skipped-records";
 import type { SessionRecords } from "../stream/session-records";
+import type { CatalogueRecheck } from "../plan/catalogue-recheck";
 
 export interface StepContext {
   db: Database;
@@ -32,6 +33,11 @@ export interface StepContext {
   unsyncedOnly: boolean;
   /** What the preview leaves out, per type, counted once while the first steps send (lib/sync/skipped-records.ts); null when streamed. */
   skippedCounts: Promise<Record<string, SkippedCounts>> | null;
+  /**
+   * Sent from the preview with a catalogue step left out: records naming what the upstream does not hold of it are
+   * checked again as they are sent (lib/sync/plan/catalogue-recheck.ts). Null: sent as the preview checked them.
+   */
+  catalogueRecheck: CatalogueRecheck | null;
   /** Every record is sent, also one the upstream accepted with the same content (a scoped replay). */
   resend: boolean;
   /** The environment's Data Source Name. */

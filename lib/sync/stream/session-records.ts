@@ -4,6 +4,7 @@ import type { PreviewRecordRow } from "@/lib/preview/preview-row";
 import { isTrackedResource } from "@/lib/preview/preview-checks";
 import type { DuplicateTracker } from "@/lib/pipeline/cross-checks";
 import { createRowChecks } from "@/lib/pipeline/row-checks";
+import { isSendable } from "@/lib/pipeline/record-status";
 import { withoutWhiteSpace, type SourceReader } from "@/lib/source/source-reader";
 import type { SourceResource, SourceRowOf } from "@/lib/source/source-rows";
 import { defaultDateTimeStyle, type DateTimeStyle } from "@/lib/upstream/formats";
@@ -41,6 +42,8 @@ export interface SessionRecords {
   count(type: PreviewRecordType, window?: DateWindow): Promise<number>;
   /** Keys of a type others name that the upstream holds without this session reading them (usable for the checks). */
   useHeld(type: PreviewRecordType, keys: ReadonlySet<string>): void;
+  /** The keys of a catalogue type's usable records, read apart: the checks of the session's reads do not learn them. */
+  usableKeys(type: PreviewRecordType): Promise<Set<string>>;
   /** The local date of the earliest appointment the source has in the session's window, or null. */
   earliestAppointment(): Promise<string | null>;
   /**
@@ -276,6 +279,27 @@ export function createSessionRecords(input: {
     },
     useHeld(type, keys) {
       held.set(type, keys);
+    },
+    async usableKeys(type) {
+      const keys = new Set<string>();
+      const planned = plan.find((candidate) => candidate.recordType === type);
+      if (!planned) return keys;
+      const apart = createRowChecks();
+      const batches = guardedRead(sourceRead(planned, undefined), type.replace("_", " "));
+      let seq = 0;
+      for await (const batch of batches) {
+        const { records } = mapBatch(
+          owner,
+          planned,
+          batch,
+          context,
+          () => seq++,
+          (record) => apart(record),
+          false,
+        );
+        for (const record of records) if (isSendable(record) && record.record_key !== null) keys.add(record.record_key);
+      }
+      return keys;
     },
     skipped(type) {
       const total: SkippedCounts = { ...(input.carriedSkipped?.[type] ?? { invalid: 0, excluded: 0 }) };

@@ -69,19 +69,29 @@ export function streamedSource(
 const targetSteps: readonly PreviewRecordType[] = ["calendars", "service_categories", "services", "contact_details"];
 
 /**
- * Types others name whose step does not run now (left out, or done before a resume or takeover) are read through the
- * checks first; `heldInstead`: types the checks take from what the upstream holds instead (a quiet session's contacts).
+ * Types others name whose step does not run now are read through the checks first (done before a takeover: the
+ * upstream accepted what this session read). A catalogue step left out of the session (by the person or a replay's
+ * scope) sends nothing the source added since: the checks take what the upstream holds of it (`held`), as they do
+ * for `heldInstead` (a quiet session's contacts, which its step gives them). Returns whether the source has usable
+ * records of a left-out type that the upstream lacks: what names them is then sent otherwise than a full sync would.
  */
 export async function primeUnsentTargets(
   records: SessionRecords,
   steps: readonly StepRow[],
+  held: (type: PreviewRecordType) => Promise<ReadonlySet<string>>,
   heldInstead: readonly PreviewRecordType[] = [],
-): Promise<void> {
+): Promise<boolean> {
+  let lacking = false;
   for (const type of targetSteps) {
     if (heldInstead.includes(type)) continue;
     const step = steps.find((candidate) => candidate.name === type);
-    if (!step || !isPending(step)) await records.prime(type);
+    if (step?.status === "skipped" && type !== "contact_details") {
+      const keys = await held(type);
+      records.useHeld(type, keys);
+      if (!lacking) lacking = [...(await records.usableKeys(type))].some((key) => !keys.has(key));
+    } else if (!step || !isPending(step)) await records.prime(type);
   }
+  return lacking;
 }
 
 /**

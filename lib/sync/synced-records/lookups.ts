@@ -25,14 +25,18 @@ export async function acceptedHashes(
   return new Map(rows.map((row) => [row.key, row.hash]));
 }
 
-/** The services the upstream holds: an openings request for any other would be refused. */
-export async function heldServices(db: DatabaseOrTransaction, locationId: string): Promise<Set<string>> {
+/** The keys of a type the upstream holds, which records may name (contacts: not unsubscribed). */
+export async function heldKeys(db: DatabaseOrTransaction, locationId: string, type: PreviewRecordType): Promise<Set<string>> {
+  const subscribed = type === "contact_details" ? sql`and content_hash <> ${UNSUBSCRIBED_HASH}` : sql``;
   const rows = await queryRows<{ key: string }>(
     db,
-    sql`select record_key as key from synced_records where location_id = ${locationId} and record_type = 'services'`,
+    sql`select record_key as key from synced_records where location_id = ${locationId} and record_type = ${type} ${subscribed}`,
   );
   return new Set(rows.map((row) => row.key));
 }
+
+/** The services the upstream holds: an openings request for any other would be refused. */
+export const heldServices = (db: DatabaseOrTransaction, locationId: string) => heldKeys(db, locationId, "services");
 
 /** The openings the upstream accepted, each with its service (a few thousand: the next 72 hours). */
 export async function acceptedOpenings(db: DatabaseOrTransaction, locationId: string): Promise<OpeningSummary[]> {
@@ -69,14 +73,7 @@ export async function anyAppointmentAcceptedIn(db: DatabaseOrTransaction, locati
 }
 
 /** The contacts the upstream holds that records may name (not unsubscribed). */
-export async function heldContactKeys(db: DatabaseOrTransaction, locationId: string): Promise<Set<string>> {
-  const rows = await queryRows<{ key: string }>(
-    db,
-    sql`select record_key as key from synced_records
-        where location_id = ${locationId} and record_type = 'contact_details' and content_hash <> ${UNSUBSCRIBED_HASH}`,
-  );
-  return new Set(rows.map((row) => row.key));
-}
+export const heldContactKeys = (db: DatabaseOrTransaction, locationId: string) => heldKeys(db, locationId, "contact_details");
 
 /** The local date of the earliest appointment the upstream holds (as last accepted), or null. */
 export async function earliestHeldAppointment(db: DatabaseOrTransaction, locationId: string): Promise<string | null> {

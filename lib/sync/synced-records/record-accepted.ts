@@ -5,6 +5,7 @@ import { queryRows } from "@/db/raw-sql";
 import type { PreviewRecordType } from "@/lib/preview/preview-plan";
 import type { FencedTransaction } from "@/lib/sync/session-fence";
 import { selectionCondition, type RecordSelection } from "@/lib/sync/plan/record-selection";
+import type { RecheckedItem } from "@/lib/sync/plan/catalogue-recheck";
 
 /**
  * What the upstream replaced with an accepted item: a full replacement its type, a range its dates, an openings import
@@ -44,8 +45,11 @@ async function forgetOpeningsOfRemovedServices(tx: FencedTransaction, locationId
  * Records what the upstream just accepted, in the transaction that marks the item done.
  * Full replacements and ranges first forget what the upstream replaced.
  */
-export async function recordAccepted(tx: FencedTransaction, input: { locationId: string; selection: RecordSelection }): Promise<void> {
-  const { locationId, selection } = input;
+export async function recordAccepted(
+  tx: FencedTransaction,
+  input: { locationId: string; selection: RecordSelection; rechecked?: RecheckedItem | null },
+): Promise<void> {
+  const { locationId, selection, rechecked } = input;
   await forgetReplaced(tx, locationId, selection);
   await tx.execute(sql`
     insert into synced_records (location_id, record_type, record_key, content_hash, appointment_date, synced_at)
@@ -54,7 +58,20 @@ export async function recordAccepted(tx: FencedTransaction, input: { locationId:
     order by r.record_key, r.seq
     on conflict (location_id, record_type, record_key) do update
       set content_hash = excluded.content_hash, appointment_date = excluded.appointment_date, synced_at = excluded.synced_at`);
+  if (rechecked) await recordRechecked(tx, locationId, selection.recordType, rechecked);
   if (selection.recordType === "services") await forgetOpeningsOfRemovedServices(tx, locationId);
+}
+
+/** Records checked again as they were sent (lib/sync/plan/catalogue-recheck.ts): what was sent of them, not the preview's. */
+async function recordRechecked(tx: FencedTransaction, locationId: string, type: PreviewRecordType, rechecked: RecheckedItem): Promise<void> {
+  if (rechecked.leftOut.size)
+    await tx.execute(sql`delete from synced_records where location_id = ${locationId} and record_type = ${type}
+             and record_key = any(${sql.param([...rechecked.leftOut])}::text[])`);
+  if (!rechecked.altered.size) return;
+  await tx.execute(sql`
+    update synced_records s set content_hash = sent.hash
+    from unnest(${sql.param([...rechecked.altered.keys()])}::text[], ${sql.param([...rechecked.altered.values()])}::text[]) as sent(key, hash)
+    where s.location_id = ${locationId} and s.record_type = ${type} and s.record_key = sent.key`);
 }
 
 /**
