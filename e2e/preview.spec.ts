@@ -27,7 +27,7 @@ test("support previews a demo location: counts, an invalid phone with its reason
     .click();
   await expect(page).toHaveURL(/type=contact_details/);
   const issues = page.getByRole("region", { name: "Issues by root cause" });
-  const phoneGroup = issues.getByRole("listitem").filter({ hasText: /Contacts: mobile_phone_number is not a valid phone number/ });
+  const phoneGroup = issues.getByRole("listitem").filter({ hasText: /Contacts: mobile_phone_number is not a mobile number/ });
   await expect(phoneGroup.first()).toBeVisible();
   await expect(phoneGroup.first()).toContainText("sent with a warning");
   await page.screenshot({ path: "e2e/.artifacts/screenshots/preview-contacts.png", fullPage: true });

@@ -74,6 +74,27 @@ describe("mapCustomer", () => {
     expect(noMobile).not.toHaveProperty("mobile_phone_number");
   });
 
+  test.each([
+    ["a Berlin landline", "030 12345678", "*** ******78"],
+    ["a toll-free number", "0800 1234567", "**** *****67"],
+    ["a premium-rate number", "0900 1234567", "**** *****67"],
+    ["a landline written internationally", "+49 30 12345678", "+** ** ******78"],
+  ])("does not send %s as the mobile number, and sends the contact unsubscribed from texts", (_kind, phone, masked) => {
+    const mapped = mapCustomer(customerRow({ phone, sms_opt_in: true }), berlinContext);
+    expect(mapped.record).not.toHaveProperty("mobile_phone_number");
+    expect(mapped.record?.text_message_subscribed).toBe(false);
+    expect(mapped.issues).toEqual([
+      { severity: "warning", field: "mobile_phone_number", code: "invalid_phone", reason: "is not a mobile number", original: masked },
+    ]);
+  });
+
+  test("sends a US number with the opt-in: its numbering plan does not tell a mobile from a landline", () => {
+    const newYork = { ...berlinContext, timeZone: "America/New_York", country: "US" };
+    const mapped = mapCustomer(customerRow({ phone: "(212) 555-2368", sms_opt_in: true }), newYork);
+    expect(mapped.record).toMatchObject({ mobile_phone_number: "+12125552368", text_message_subscribed: true });
+    expect(mapped.issues).toEqual([]);
+  });
+
   test("keeps the opt-ins, and unknown ones omitted, when the e-mail and mobile are usable", () => {
     expect(mapCustomer(customerRow({ email_opt_in: false, sms_opt_in: true }), berlinContext).record).toMatchObject({
       email_subscribed: false,

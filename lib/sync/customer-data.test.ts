@@ -42,7 +42,7 @@ describe("customers' data upstream", () => {
     rows.services = rows.services!.map((service) => (service.id === "sv2" ? { ...service, category_id: "c2" } : service));
     rows.customers = rows.customers!.map((customer) =>
       customer.id === "cu3"
-        ? sourceCustomer("cu3", { address_line_2: "Hinterhaus", phone: "030 7654321", sms_opt_in: true, last_name: "Alt cu3" })
+        ? sourceCustomer("cu3", { address_line_2: "Hinterhaus", phone: "0172 7654321", sms_opt_in: true, last_name: "Alt cu3" })
         : customer,
     );
     // s2 served two past visits and one to come; cu4 has no visits of its own.

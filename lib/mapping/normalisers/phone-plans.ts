@@ -52,6 +52,9 @@ export interface PhonePlan {
   hasTypes: boolean;
   /** The types with a pattern, in numberTypes' order. */
   types: TypeRule[];
+  fixedLine: TypeRule | undefined;
+  /** Undefined where the metadata left the mobile pattern out as the fixed-line one's duplicate (NANP countries). */
+  mobile: TypeRule | undefined;
 }
 
 const startsWith = (pattern: string | undefined) => (pattern ? new RegExp(`^(?:${pattern})`) : undefined);
@@ -60,9 +63,13 @@ function readPlan(countryOrCallingCode: string): PhonePlan {
   metadata.selectNumberingPlan(countryOrCallingCode);
   const plan = metadata.numberingPlan;
   const types: TypeRule[] = [];
+  const byName = new Map<string, TypeRule>();
   for (const name of numberTypes) {
     const type = plan.type(name);
-    if (type !== undefined && type.pattern()) types.push({ pattern: new RegExp(`^(?:${type.pattern()})$`), possibleLengths: type.possibleLengths() });
+    if (type === undefined || !type.pattern()) continue;
+    const rule = { pattern: new RegExp(`^(?:${type.pattern()})$`), possibleLengths: type.possibleLengths() };
+    types.push(rule);
+    byName.set(name, rule);
   }
   return {
     callingCode: plan.callingCode(),
@@ -73,6 +80,8 @@ function readPlan(countryOrCallingCode: string): PhonePlan {
     leadingDigits: startsWith(plan.leadingDigits()),
     hasTypes: plan.hasTypes(),
     types,
+    fixedLine: byName.get("FIXED_LINE"),
+    mobile: byName.get("MOBILE"),
   };
 }
 
@@ -108,8 +117,20 @@ export function hasNumberType(nationalNumber: string, plan: PhonePlan): boolean 
   return plan.nationalNumber.test(nationalNumber) && plan.types.some((type) => isOfType(nationalNumber, type));
 }
 
-/** PhoneNumber.isValid() (isValid.js): the plan's pattern, then any type's, unless the plan has no types. */
-export function isValidNationalNumber(nationalNumber: string, plan: PhonePlan): boolean {
-  if (!plan.nationalNumber.test(nationalNumber)) return false;
-  return !plan.hasTypes || plan.types.some((type) => isOfType(nationalNumber, type));
+/** What a valid number is to the mapping: a mobile (getNumberType MOBILE or FIXED_LINE_OR_MOBILE), or another type. */
+export type NumberKind = "mobile" | "other";
+
+/**
+ * PhoneNumber.isValid() (isValid.js) and, for a valid number, getNumberType (getNumberType.js) in one pass: undefined
+ * when not valid. A fixed line is FIXED_LINE_OR_MOBILE where the plan has no mobile pattern of its own (NANP
+ * countries cannot tell them apart) or the number fits both. A plan without types: valid on its pattern, of no type.
+ */
+export function numberKindOf(nationalNumber: string, plan: PhonePlan): NumberKind | undefined {
+  if (!plan.nationalNumber.test(nationalNumber)) return undefined;
+  if (plan.fixedLine && isOfType(nationalNumber, plan.fixedLine)) {
+    return plan.mobile === undefined || isOfType(nationalNumber, plan.mobile) ? "mobile" : "other";
+  }
+  if (plan.mobile && isOfType(nationalNumber, plan.mobile)) return "mobile";
+  if (!plan.hasTypes) return "other";
+  return plan.types.some((type) => type !== plan.fixedLine && type !== plan.mobile && isOfType(nationalNumber, type)) ? "other" : undefined;
 }

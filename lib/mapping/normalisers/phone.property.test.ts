@@ -9,14 +9,18 @@ import { normalised, type Normalised } from "./normalised";
 import { normalisePhone } from "./phone";
 import { normaliseText } from "./text";
 
-// The implementation before validity was checked with compiled patterns, as it was: the reference.
+// The library's own isValid() and getType(): the reference.
 function libraryNormalisePhone(value: string | null | undefined, country: string): Normalised<string> {
   const text = normaliseText(value);
   if (text === undefined) return normalised<string>(undefined);
   const region = country.toUpperCase();
   const defaultCountry = isSupportedCountry(region) ? region : undefined;
   const phone = parsePhoneNumberFromString(text, defaultCountry === undefined ? {} : { defaultCountry });
-  if (phone?.isValid()) return normalised(phone.number);
+  if (phone?.isValid()) {
+    const type = phone.getType();
+    if (type === "MOBILE" || type === "FIXED_LINE_OR_MOBILE") return normalised(phone.number);
+    return normalised<string>(undefined, warningIssue("mobile_phone_number", "invalid_phone", "is not a mobile number", maskPhone(text)));
+  }
   const international = /^\s*(\+|00)/.test(text) || defaultCountry === undefined;
   const reason = international ? "is not a valid phone number" : `is not a valid phone number for ${region}`;
   return normalised<string>(undefined, warningIssue("mobile_phone_number", "invalid_phone", reason, maskPhone(text)));
@@ -52,7 +56,7 @@ const phoneText = fc.oneof(
   fc.string(),
 );
 
-describe("normalisePhone decides as the library's own isValid()", () => {
+describe("normalisePhone decides as the library's own isValid() and getType()", () => {
   test("for numbers of every country, typed in many ways", () => {
     fc.assert(
       fc.property(phoneText, country, (value, region) => {

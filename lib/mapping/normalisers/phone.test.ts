@@ -24,6 +24,20 @@ describe("normalisePhone", () => {
     expect(normalisePhone("n/a", "DE")).toEqual(invalid("is not a valid phone number for DE", "*/*"));
   });
 
+  test("drops a valid number that is not a mobile: the upstream sends text messages to it", () => {
+    expect(normalisePhone("030 12345678", "DE")).toEqual(invalid("is not a mobile number", "*** ******78"));
+    expect(normalisePhone("0800 1234567", "DE")).toEqual(invalid("is not a mobile number", "**** *****67"));
+    expect(normalisePhone("0900 1234567", "DE")).toEqual(invalid("is not a mobile number", "**** *****67"));
+    expect(normalisePhone("+44 20 7946 0958", "DE")).toEqual(invalid("is not a mobile number", "+** ** **** **58"));
+    // Not plain text: the library path decides the same.
+    expect(normalisePhone("tel: 030 12345678", "DE")).toEqual(invalid("is not a mobile number", "**** *** ******78"));
+  });
+
+  test("keeps a number whose plan cannot tell a mobile from a landline (NANP)", () => {
+    expect(normalisePhone("(212) 555-2368", "US").value).toBe("+12125552368");
+    expect(normalisePhone("+1 416 555 0123", "DE").value).toBe("+14165550123");
+  });
+
   test("names no country for a number written internationally", () => {
     expect(normalisePhone("+49 000 1234567", "US")).toEqual(invalid("is not a valid phone number", "+** *** *****67"));
   });

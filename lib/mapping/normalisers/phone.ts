@@ -2,7 +2,7 @@ import { isSupportedCountry, parsePhoneNumberFromString, type PhoneNumber } from
 import { warningIssue } from "../issues";
 import { maskPhone } from "../mask";
 import { normalised, type Normalised } from "./normalised";
-import { isValidNationalNumber, phonePlan } from "./phone-plans";
+import { numberKindOf, phonePlan, type NumberKind } from "./phone-plans";
 import { plainPhoneNumber } from "./plain-phone";
 import { normaliseText } from "./text";
 
@@ -10,7 +10,9 @@ const field = "mobile_phone_number";
 
 /**
  * A phone as typed at the front desk → E.164 `+digits`, read in the location's country unless it carries its own
- * (+… or 00…). The full metadata set is used so that validity means a real number range, not only a plausible length.
+ * (+… or 00…). The full metadata set is used so that validity means a real number range, not only a plausible length,
+ * and so that the number's type is known: the upstream texts this number, so only a mobile (or a number its plan
+ * cannot tell from one, as in the US) is kept; a landline, toll-free or premium number is dropped.
  */
 export function normalisePhone(value: string | null | undefined, country: string): Normalised<string> {
   const text = normaliseText(value);
@@ -18,9 +20,10 @@ export function normalisePhone(value: string | null | undefined, country: string
   const region = country.toUpperCase();
   const defaultCountry = isSupportedCountry(region) ? region : undefined;
   const plain = defaultCountry === undefined ? undefined : plainPhoneNumber(text, defaultCountry);
-  if (plain !== undefined) return normalised(plain);
+  if (plain !== undefined) return mobileOnly(plain.number, plain.kind, text);
   const phone = withoutStackTraces(() => parsePhoneNumberFromString(text, defaultCountry === undefined ? {} : { defaultCountry }));
-  if (phone !== undefined && isValidNumber(phone)) return normalised(phone.number);
+  const kind = phone === undefined ? undefined : kindOf(phone);
+  if (phone !== undefined && kind !== undefined) return mobileOnly(phone.number, kind, text);
   const international = /^\s*(\+|00)/.test(text) || defaultCountry === undefined;
   const reason = international ? "is not a valid phone number" : `is not a valid phone number for ${region}`;
   return normalised<string>(undefined, warningIssue(field, "invalid_phone", reason, maskPhone(text)));
@@ -38,10 +41,15 @@ function withoutStackTraces<T>(run: () => T): T {
   }
 }
 
+function mobileOnly(number: string, kind: NumberKind, text: string): Normalised<string> {
+  if (kind === "mobile") return normalised(number);
+  return normalised<string>(undefined, warningIssue(field, "invalid_phone", "is not a mobile number", maskPhone(text)));
+}
+
 /**
- * PhoneNumber.isValid() (isValid.js with getNumberType.js) step for step, with each pattern compiled once: the number
- * matches its numbering plan's national pattern and the pattern of at least one number type.
+ * PhoneNumber.isValid() and getType() (isValid.js, getNumberType.js) step for step, with each pattern compiled once:
+ * undefined when the number is not valid.
  */
-function isValidNumber(phone: PhoneNumber): boolean {
-  return isValidNationalNumber(phone.nationalNumber || "", phonePlan(phone.country || phone.countryCallingCode));
+function kindOf(phone: PhoneNumber): NumberKind | undefined {
+  return numberKindOf(phone.nationalNumber || "", phonePlan(phone.country || phone.countryCallingCode));
 }

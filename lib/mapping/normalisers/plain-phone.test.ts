@@ -41,39 +41,43 @@ const textAndCountry = fc
   .tuple(typedNumber, fc.constantFrom(...countries), fc.boolean())
   .map(([[own, text], other, inOwn]) => [text, inOwn ? own : other] as const);
 
-function libraryNumber(text: string, country: CountryCode): string | undefined {
+function libraryNumber(text: string, country: CountryCode): { number: string; kind: "mobile" | "other" } | undefined {
   const phone = parsePhoneNumberFromString(text, { defaultCountry: country });
-  return phone?.isValid() ? phone.number : undefined;
+  if (!phone?.isValid()) return undefined;
+  const type = phone.getType();
+  return { number: phone.number, kind: type === "MOBILE" || type === "FIXED_LINE_OR_MOBILE" ? "mobile" : "other" };
 }
 
 describe("plainPhoneNumber", () => {
-  test("finds the number the library finds valid, wherever it decides", () => {
+  test("finds the number the library finds valid, and its type, wherever it decides", () => {
     fc.assert(
       fc.property(textAndCountry, ([text, country]) => {
         const plain = plainPhoneNumber(text, country);
-        if (plain !== undefined) expect(plain).toBe(libraryNumber(text, country));
+        if (plain !== undefined) expect(plain).toEqual(libraryNumber(text, country));
       }),
       { numRuns: 20_000 },
     );
   });
 
   test("decides the common formats itself", () => {
-    const decided: [string, CountryCode, string][] = [
-      ["0171 2345678", "DE", "+491712345678"],
-      ["(0171) 234-56 78", "DE", "+491712345678"],
-      ["0171/2345678", "DE", "+491712345678"],
-      ["+49 171 2345678", "DE", "+491712345678"],
-      ["+49 (0)171 2345678", "DE", "+491712345678"],
-      ["0049 171 2345678", "DE", "+491712345678"],
-      ["030 12345678", "DE", "+493012345678"],
-      ["(212) 555-2368", "US", "+12125552368"],
-      ["212.555.2368", "US", "+12125552368"],
-      ["+1 212 555 2368", "US", "+12125552368"],
-      ["1 (212) 555-2368", "US", "+12125552368"],
-      ["07911 123456", "GB", "+447911123456"],
-      ["+44 7911 123456", "DE", "+447911123456"],
+    const decided: [string, CountryCode, string, "mobile" | "other"][] = [
+      ["0171 2345678", "DE", "+491712345678", "mobile"],
+      ["(0171) 234-56 78", "DE", "+491712345678", "mobile"],
+      ["0171/2345678", "DE", "+491712345678", "mobile"],
+      ["+49 171 2345678", "DE", "+491712345678", "mobile"],
+      ["+49 (0)171 2345678", "DE", "+491712345678", "mobile"],
+      ["0049 171 2345678", "DE", "+491712345678", "mobile"],
+      ["030 12345678", "DE", "+493012345678", "other"],
+      ["0800 1234567", "DE", "+498001234567", "other"],
+      ["0900 1234567", "DE", "+499001234567", "other"],
+      ["(212) 555-2368", "US", "+12125552368", "mobile"],
+      ["212.555.2368", "US", "+12125552368", "mobile"],
+      ["+1 212 555 2368", "US", "+12125552368", "mobile"],
+      ["1 (212) 555-2368", "US", "+12125552368", "mobile"],
+      ["07911 123456", "GB", "+447911123456", "mobile"],
+      ["+44 7911 123456", "DE", "+447911123456", "mobile"],
     ];
-    for (const [text, country, number] of decided) expect(plainPhoneNumber(text, country)).toBe(number);
+    for (const [text, country, number, kind] of decided) expect(plainPhoneNumber(text, country)).toEqual({ number, kind });
   });
 
   test("leaves the library what it does not repeat: other characters, too few digits, invalid numbers", () => {

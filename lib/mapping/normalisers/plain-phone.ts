@@ -1,4 +1,4 @@
-import { countriesOfCallingCode, hasCallingCode, hasNumberType, isValidNationalNumber, phonePlan, type PhonePlan } from "./phone-plans";
+import { countriesOfCallingCode, hasCallingCode, hasNumberType, numberKindOf, phonePlan, type NumberKind, type PhonePlan } from "./phone-plans";
 
 // The common phone as typed at a front desk: ASCII digits and the separators people type between them, after at most
 // a leading +. The library reads nothing else from such text (no extension, no tel: URI, no letters).
@@ -90,12 +90,18 @@ function readingOf(text: string, digits: string, defaultCountry: string): Readin
   return fitsOnlyShorter || tooLong ? { callingCode: home.callingCode, number: shorter, country: undefined } : national;
 }
 
+/** A valid number: E.164, and whether it is a mobile. */
+export interface PlainPhone {
+  number: string;
+  kind: NumberKind;
+}
+
 /**
  * The E.164 number the library finds valid in plain text, read in `defaultCountry` unless it carries its own calling
- * code; undefined when the text is not plain, the number not valid, or a step is one this does not repeat: the library
- * then decides.
+ * code, with its kind; undefined when the text is not plain, the number not valid, or a step is one this does not
+ * repeat: the library then decides.
  */
-export function plainPhoneNumber(text: string, defaultCountry: string): string | undefined {
+export function plainPhoneNumber(text: string, defaultCountry: string): PlainPhone | undefined {
   // Longer text the library refuses outright (MAX_INPUT_STRING_LENGTH).
   if (text.length > 250 || !plainPhoneText.test(text)) return undefined;
   const digits = text.replace(/[^0-9]/g, "");
@@ -107,6 +113,6 @@ export function plainPhoneNumber(text: string, defaultCountry: string): string |
   const nationalNumber = nationalNumberOf(number, phonePlan(reading.country ?? callingCode));
   if (nationalNumber === undefined || nationalNumber.length < 2 || nationalNumber.length > 17) return undefined;
   const country = countryOf(callingCode, nationalNumber) ?? reading.country;
-  if (!isValidNationalNumber(nationalNumber, phonePlan(country ?? callingCode))) return undefined;
-  return `+${callingCode}${nationalNumber}`;
+  const kind = numberKindOf(nationalNumber, phonePlan(country ?? callingCode));
+  return kind === undefined ? undefined : { number: `+${callingCode}${nationalNumber}`, kind };
 }

@@ -1,6 +1,6 @@
 import type { AppointmentRow, CustomerRow } from "../source-rows";
 
-/** A clean customer row (tests): a valid German contact, fields overridable. */
+/** A clean customer row (tests): a valid German contact with a mobile, fields overridable. */
 export function sourceCustomer(id: string, overrides: Partial<CustomerRow> = {}): CustomerRow {
   return {
     id,
@@ -13,7 +13,7 @@ export function sourceCustomer(id: string, overrides: Partial<CustomerRow> = {})
     address_line_2: null,
     city: "Berlin",
     postal_code: "10115",
-    phone: "030 1234567",
+    phone: "0171 2345678",
     birthdate: "1985-04-12",
     gender: "F",
     member: false,
