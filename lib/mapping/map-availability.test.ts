@@ -3,13 +3,14 @@ import { mapAvailability } from "./map-availability";
 import { availabilityRow, berlinContext } from "./testing/mapping-fixtures";
 
 describe("mapAvailability", () => {
-  test("maps a free slot to an opening of its calendar, naming its service beside the record", () => {
+  test("maps a free slot to an opening of its calendar, naming its service and start instant beside the record", () => {
     expect(mapAvailability(availabilityRow({ staff_id: " staff-1 " }), berlinContext)).toEqual({
       sourceId: " staff-1 |svc-1|2026-06-16 14:00:00",
       record: { start_at: "2026-06-16T14:00:00Z+02:00", calendar_external_id: "staff-1" },
       issues: [],
       excludedByRule: null,
       serviceExternalId: "svc-1",
+      startInstant: Date.parse("2026-06-16T12:00:00Z"),
     });
   });
 
@@ -39,6 +40,7 @@ describe("mapAvailability", () => {
       ],
       excludedByRule: null,
       serviceExternalId: null,
+      startInstant: null,
     });
   });
 

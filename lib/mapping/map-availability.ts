@@ -13,9 +13,10 @@ export function mapAvailability(row: AvailabilityRow, ctx: MappingContext): Mapp
   const start = normaliseLocalDateTime(row.starts_at, "start_at", ctx);
   const issues = [...calendar.issues, ...service.issues, ...start.issues];
   const serviceExternalId = service.value ?? null;
+  const startInstant = start.value?.instant ?? null;
   if (calendar.value === undefined || start.value === undefined) {
-    return { sourceId, record: null, issues, excludedByRule: null, serviceExternalId };
+    return { sourceId, record: null, issues, excludedByRule: null, serviceExternalId, startInstant };
   }
   const record = { start_at: start.value.dateTime, calendar_external_id: calendar.value };
-  return { ...checkedRow("openings", sourceId, record, issues, ctx), serviceExternalId };
+  return { ...checkedRow("openings", sourceId, record, issues, ctx), serviceExternalId, startInstant };
 }

@@ -55,6 +55,8 @@ export interface MappedAppointmentRow<R> extends MappedRow<R> {
 /** An availability row also names its service: the openings request carries it, not the record (spec 2.8). */
 export interface MappedOpeningRow<R> extends MappedRow<R> {
   serviceExternalId: string | null;
+  /** The start as an instant (ms), null when it is unreadable: which openings are within the 72 hours is decided by it. */
+  startInstant: number | null;
 }
 
 /** The upstream record of each upstream record type, as the mapping emits it. */

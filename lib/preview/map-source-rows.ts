@@ -14,6 +14,7 @@ import { previewRowsOf, type MappedForPreview, type PreviewIssueRow, type Previe
 import { writePreviewBatch } from "./write-preview-batch";
 import { isSendable } from "@/lib/pipeline/record-status";
 import { countInto, type BucketCounts } from "./record-buckets";
+import { isWithinOpeningsHorizon } from "@/lib/sync/plan/local-dates";
 
 export interface RecordOwner {
   locationId: string;
@@ -37,7 +38,8 @@ export interface RunInput {
 }
 
 /**
- * Maps one batch of source rows into the rows to store; `seqOf` numbers each by its (trimmed) source id. `check`
+ * Maps one batch of source rows into the rows to store; `seqOf` numbers each by its (trimmed) source id. An opening
+ * whose start is outside the 72 hours from the context's `now` is left out, as one outside the read window is. `check`
  * (a run that maps every row) checks each record as it is mapped; other runs check in SQL afterwards. `browsable`
  * false: rows that are only sent (previewRowsOf).
  */
@@ -55,6 +57,7 @@ export function mapBatch(
   const issues: PreviewIssueRow[] = [];
   for (const row of rows) {
     const mapped = mapRow(read.resource, row as never, context) as MappedForPreview;
+    if (mapped.startInstant != null && !isWithinOpeningsHorizon(mapped.startInstant, context.now)) continue;
     const stored = previewRowsOf(owner, read.recordType, seqOf(mapped.sourceId), mapped, browsable);
     records.push(stored.record);
     issues.push(...stored.issues);

@@ -6,7 +6,11 @@ import { referencesOf } from "@/lib/mapping/references";
 import type { PreviewRecordType } from "./preview-plan";
 import { isSendable, type RecordStatus } from "@/lib/pipeline/record-status";
 
-export type MappedForPreview = MappedRow<Record<string, unknown>> & { localDate?: string | null; serviceExternalId?: string | null };
+export type MappedForPreview = MappedRow<Record<string, unknown>> & {
+  localDate?: string | null;
+  serviceExternalId?: string | null;
+  startInstant?: number | null;
+};
 
 /** A preview_records row as written (lib/preview/write-preview-batch.ts). */
 export interface PreviewRecordRow {

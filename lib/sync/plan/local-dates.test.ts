@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DateTime } from "luxon";
 import { planPreviewReads } from "@/lib/preview/preview-plan";
 import { nextDate } from "./date-ranges";
-import { appointmentHorizonEnd, localToday, openingsDateRange } from "./local-dates";
+import { appointmentHorizonEnd, isWithinOpeningsHorizon, localToday, openingsDateRange } from "./local-dates";
 
 const windowOf = (timeZone: string, now: Date, resource: "appointments" | "availability") => {
   const read = planPreviewReads({ timeZone, automotive: false }, now).find((candidate) => candidate.resource === resource)!;
@@ -81,5 +81,15 @@ describe("the openings window across a clock change", () => {
     expect([read.windowStart, read.windowEnd]).toEqual(window);
     expect(instantOf(read.windowEnd!, timeZone) - at.getTime()).toBe(72 * 3_600_000);
     expect(openingsDateRange(at, timeZone)).toEqual({ startDate: dates[0], endDate: dates[1] });
+  });
+});
+
+describe("the openings horizon, as instants", () => {
+  it("takes in an opening from the session's moment up to, not including, 72 hours later", () => {
+    const now = new Date("2026-03-26T01:10:00Z");
+    expect(isWithinOpeningsHorizon(Date.parse("2026-03-26T01:10:00Z"), now)).toBe(true);
+    expect(isWithinOpeningsHorizon(Date.parse("2026-03-29T01:09:59Z"), now)).toBe(true);
+    expect(isWithinOpeningsHorizon(Date.parse("2026-03-29T01:10:00Z"), now)).toBe(false);
+    expect(isWithinOpeningsHorizon(Date.parse("2026-03-26T01:09:59Z"), now)).toBe(false);
   });
 });

@@ -36,6 +36,16 @@ export function openingsWindow(now: Date, timeZone: string): { windowStart: stri
   return { windowStart: wallTime(local), windowEnd: wallTime(local.plus({ hours: OPENINGS_HORIZON_HOURS })) };
 }
 
+/**
+ * Whether an opening starting at `instant` (ms) is sent: from `now` to 72 hours later (excluded), as instants. The
+ * source window compares wall times, so a slot typed in the hour a spring-forward skips is read and then moved past
+ * the horizon by the gap (the upstream refuses such an upload whole); a repeated hour can place one before `now`.
+ */
+export function isWithinOpeningsHorizon(instant: number, now: Date): boolean {
+  const from = now.getTime();
+  return instant >= from && instant < from + OPENINGS_HORIZON_HOURS * 3_600_000;
+}
+
 /** Openings cover the next 72 hours: today through the local date 72 h ahead, inclusive. */
 export function openingsDateRange(now: Date, timeZone: string): { startDate: string; endDate: string } {
   const local = DateTime.fromJSDate(now, { zone: timeZone });

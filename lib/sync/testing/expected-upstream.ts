@@ -3,6 +3,7 @@ import { mapRow } from "@/lib/mapping/map-row";
 import type { MappingContext } from "@/lib/mapping/mapping-types";
 import type { SourceRows } from "@/lib/source/testing/array-source-reader";
 import type { SourceResource } from "@/lib/source/source-rows";
+import { isWithinOpeningsHorizon } from "@/lib/sync/plan/local-dates";
 import { sandboxStored } from "./sync-test-setup";
 
 type Stored = Record<string, Record<string, unknown>>;
@@ -22,8 +23,10 @@ function mapped<R extends SourceResource>(
       issues: { severity: string }[];
       excludedByRule: string | null;
       serviceExternalId?: string | null;
+      startInstant?: number | null;
     };
     if (!result.record || result.excludedByRule || result.issues.some((issue) => issue.severity === "error")) continue;
+    if (result.startInstant != null && !isWithinOpeningsHorizon(result.startInstant, context.now)) continue;
     const key = keyOf(result.record, result);
     if (!records.has(key)) records.set(key, result.record);
   }
