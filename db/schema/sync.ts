@@ -65,6 +65,8 @@ export const syncSessions = pgTable(
       .notNull()
       .references(() => locations.id, { onDelete: "cascade" }),
     environment: environmentName("environment").notNull(),
+    /** The upstream location it talks to, with `environment`: only a later session to the same one inherits its open upstream session. */
+    upstreamLocationId: text("upstream_location_id"),
     trigger: syncTrigger("trigger").notNull(),
     requestedByEmail: text("requested_by_email"),
     full: boolean("full").notNull().default(false),

@@ -28,6 +28,37 @@ export async function assertNoOpenSession(tx: DatabaseTransaction, locationId: s
     );
 }
 
+/**
+ * A session that left the upstream session open keeps its upstream location "sync in progress" (no campaigns) until a
+ * resume or Close upstream session ends it, both with the location's token for that upstream location: a move, another
+ * upstream location ID, an archive (it deletes the token) or a delete would leave it so for good.
+ */
+export async function assertUpstreamSessionClosed(
+  tx: DatabaseTransaction,
+  location: Pick<LocationRow, "id" | "environment" | "upstreamLocationId">,
+  doing: string,
+): Promise<void> {
+  if (!location.upstreamLocationId) return;
+  const [open] = await tx
+    .select({ id: syncSessions.id })
+    .from(syncSessions)
+    .where(
+      and(
+        eq(syncSessions.locationId, location.id),
+        eq(syncSessions.upstreamOpen, true),
+        eq(syncSessions.environment, location.environment),
+        eq(syncSessions.upstreamLocationId, location.upstreamLocationId),
+      ),
+    )
+    .limit(1);
+  if (open)
+    throw new DomainError(
+      "CONFLICT",
+      `Sync session ${open.id} left the upstream session open at upstream location “${location.upstreamLocationId}” (${location.environment}), ` +
+        `which sends no campaigns until it is closed. Resume that session or close its upstream session (the location connected) first, then ${doing}.`,
+    );
+}
+
 export function assertNotArchived(row: Pick<LocationRow, "archivedAt">): void {
   if (row.archivedAt) throw new DomainError("CONFLICT", ARCHIVED_READ_ONLY);
 }

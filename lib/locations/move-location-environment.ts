@@ -7,7 +7,7 @@ import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { disconnectedColumns } from "./disconnect-location";
 import { toLocationView, type LocationView } from "./get-location";
 import type { MoveLocationEnvironmentInput } from "./location-inputs";
-import { assertNoOpenSession, assertNotArchived, lockLocationRow } from "./location-lifecycle";
+import { assertNoOpenSession, assertNotArchived, assertUpstreamSessionClosed, lockLocationRow } from "./location-lifecycle";
 import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
 import { forgetAcceptedRecords } from "@/lib/sync/unsynced-keys";
 
@@ -35,6 +35,7 @@ export async function moveLocationEnvironment(
           { field: "environment", reason: "is the current environment" },
         ]);
       await assertNoOpenSession(tx, locationId, "move it");
+      await assertUpstreamSessionClosed(tx, row, "move it");
       const upstreamLocationId = input.upstreamLocationId ?? row.upstreamLocationId;
       if (upstreamLocationId)
         await assertUpstreamLocationIdFree(tx, { environment: input.environment, upstreamLocationId, exceptLocationId: locationId });

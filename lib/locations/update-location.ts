@@ -6,7 +6,7 @@ import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { DomainError } from "@/lib/errors/domain-error";
 import { toLocationView, type LocationRow, type LocationView } from "./get-location";
 import type { LocationUpdateInput } from "./location-inputs";
-import { assertNoOpenSession, assertNotArchived } from "./location-lifecycle";
+import { assertNoOpenSession, assertNotArchived, assertUpstreamSessionClosed } from "./location-lifecycle";
 import { assertUpstreamLocationIdFree, upstreamKeyViolation } from "./upstream-id-conflict";
 import { forgetAcceptedRecords } from "@/lib/sync/unsynced-keys";
 import { anythingAccepted } from "@/lib/sync/synced-records/lookups";
@@ -58,7 +58,10 @@ export async function updateLocation(
 
       // The session in flight (of a location just disconnected) still sends to the upstream location it read, and
       // records what it got accepted: another one is set only once it has ended.
-      if (changes.environment || changes.upstreamLocationId) await assertNoOpenSession(tx, id, "change where it syncs to");
+      if (changes.environment || changes.upstreamLocationId) {
+        await assertNoOpenSession(tx, id, "change where it syncs to");
+        await assertUpstreamSessionClosed(tx, row, "change where it syncs to");
+      }
       const environment = input.environment ?? row.environment;
       const upstreamLocationId = input.upstreamLocationId ?? row.upstreamLocationId;
       if ((changes.environment || changes.upstreamLocationId) && upstreamLocationId) {

@@ -73,6 +73,7 @@ export async function requestSyncSession(ctx: OperationContext, input: RequestSe
         .values({
           locationId: location.id,
           environment: location.environment,
+          upstreamLocationId: location.upstreamLocationId,
           trigger: input.trigger,
           requestedByEmail: input.requestedByEmail === undefined ? actor.email : input.requestedByEmail,
           // A location whose data changed source (fullSyncReason) is sent whole until a full session succeeds.

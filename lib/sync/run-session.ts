@@ -46,11 +46,20 @@ export interface RunSessionOptions {
 
 export type RunSessionResult = "succeeded" | "failed" | "cancelled" | "lost" | "finished";
 
-/** Takes the open upstream session over from an earlier failed or cancelled session of the location: no re-opening. */
-async function inheritUpstreamSession(fence: SessionFence, locationId: string): Promise<boolean> {
+/**
+ * Records the upstream location this session talks to and takes the open upstream session over from an earlier failed
+ * or cancelled session of the location at that same upstream location: no re-opening. One left open at another (a
+ * session from before a move) is not this upstream location's, which expects its own "open".
+ */
+async function inheritUpstreamSession(
+  fence: SessionFence,
+  { locationId, environment, upstreamLocationId }: { locationId: string; environment: string; upstreamLocationId: string },
+): Promise<boolean> {
   return fence.write(async (tx) => {
+    await tx.execute(sql`update sync_sessions set upstream_location_id = ${upstreamLocationId} where id = ${fence.sessionId}`);
     const inherited = await tx.execute(sql`update sync_sessions set upstream_open = false
-      where location_id = ${locationId} and id <> ${fence.sessionId} and upstream_open returning id`);
+      where location_id = ${locationId} and id <> ${fence.sessionId} and upstream_open
+        and environment = ${environment} and upstream_location_id = ${upstreamLocationId} returning id`);
     if (inherited.length) await tx.execute(sql`update sync_sessions set upstream_open = true where id = ${fence.sessionId}`);
     const [mine] = await queryRows<{ upstream_open: boolean }>(tx, sql`select upstream_open from sync_sessions where id = ${fence.sessionId}`);
     return Boolean(mine?.upstream_open);
@@ -124,7 +133,11 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
           keepsSourceState: !session.resumesSessionId,
           leaseSeconds: config.leaseSeconds,
         });
-    const upstreamOpen = await inheritUpstreamSession(fence, location.id);
+    const upstreamOpen = await inheritUpstreamSession(fence, {
+      locationId: location.id,
+      environment: session.environment,
+      upstreamLocationId: call.locationId,
+    });
     const recorder = createAttemptRecorder(fence);
     // The preview already checked every record against the same upstream schemas (lib/mapping); a second check per record cost ~10 µs each.
     client = createEnvironmentClient(credentials, {

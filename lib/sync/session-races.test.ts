@@ -5,6 +5,7 @@ import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { DomainError } from "@/lib/errors/domain-error";
 import { setSchedulePaused } from "@/lib/fleet/schedule-pause";
+import { connectLocation } from "@/lib/locations/connect-location";
 import { disconnectLocation } from "@/lib/locations/disconnect-location";
 import { updateLocation } from "@/lib/locations/update-location";
 import { systemContext } from "@/lib/operations/context";
@@ -122,8 +123,17 @@ describe("racing a session of the same location", () => {
     expect(sent.filter((line) => /contact_details|appointments|openings|upload/.test(line))).toEqual([]);
     const [row] = await db.select().from(locations).where(eq(locations.id, location.id));
     expect(row!.upstreamLocationId).toBe(location.upstreamLocationId);
-    // Once the session ended, the location may point elsewhere.
-    await updateLocation({ db, actor: systemActor }, { locationId: location.id, upstreamLocationId: "another-upstream-location" });
+    // Once the session ended, its upstream session is still open (cancelled): the location points elsewhere only once
+    // that is closed, with the token for it.
+    const repoint = () => updateLocation({ db, actor: systemActor }, { locationId: location.id, upstreamLocationId: "another-upstream-location" });
+    await expect(repoint()).rejects.toThrow(/left the upstream session open .*close its upstream session/);
+    await connectLocation(
+      { db, actor: systemActor, upstreamClient: noWaits },
+      { locationId: location.id, email: setup.fixture.owner.email, password: setup.fixture.owner.password },
+    );
+    await closeUpstreamSession({ db, actor: systemActor, upstreamClient: noWaits }, { sessionId: requested.sessionId! });
+    await disconnectLocation({ db, actor: systemActor }, { locationId: location.id });
+    await repoint();
   });
 
   it("a schedule paused after the tick chose the location starts nothing", async () => {
