@@ -38,6 +38,14 @@ export async function closeUpstreamSession(ctx: OperationContext, { sessionId }:
       throw new DomainError("CONFLICT", "This session did not leave the upstream session open (or it was closed or taken over since).");
     await assertNoOpenSession(tx, location.id, "close the upstream session");
     if (!location.upstreamLocationId) throw new DomainError("CONFLICT", "This location is not connected.");
+    // The location's token and ID name its current upstream location: a close sent there would not end this session's.
+    if (session.environment !== location.environment || session.upstreamLocationId !== location.upstreamLocationId)
+      throw new DomainError(
+        "CONFLICT",
+        `This session's upstream session is open at ${session.upstreamLocationId ? `upstream location “${session.upstreamLocationId}”` : "another upstream location"} ` +
+          `(${session.environment}), and the location now syncs to “${location.upstreamLocationId}” (${location.environment}): ` +
+          "its token is for that one, so this session's upstream session cannot be closed from here.",
+      );
     const [closeStep] = await tx
       .select()
       .from(syncSteps)
