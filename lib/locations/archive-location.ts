@@ -5,11 +5,13 @@ import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { disconnectedColumns } from "./disconnect-location";
 import { toLocationView, type LocationView } from "./get-location";
-import { assertNoOpenSession, lockLocationRow } from "./location-lifecycle";
+import { connectionAttentionCleared } from "./connection-attention";
+import { assertNoOpenSession, assertUpstreamSessionClosed, lockLocationRow } from "./location-lifecycle";
 
 /**
  * Archives a location: its token is deleted (disconnected), the schedule skips it (no token), its history stays and
- * reads as before, and the default list hides it. Refused while a session is queued or running. Twice is once.
+ * reads as before, and the default list hides it. Refused while a session is queued or running, or left the upstream
+ * session open. Twice is once.
  */
 export async function archiveLocation(ctx: OperationContext, { locationId }: { locationId: string }): Promise<LocationView> {
   const { db, actor } = ctx;
@@ -19,9 +21,12 @@ export async function archiveLocation(ctx: OperationContext, { locationId }: { l
     const row = await lockLocationRow(tx, locationId);
     if (row.archivedAt) return toLocationView(row);
     await assertNoOpenSession(tx, locationId, "archive it");
+    // Archiving deletes the token that a resume or Close upstream session needs.
+    await assertUpstreamSessionClosed(tx, row, "archive it");
+    // A sync session's attention stays, as a disconnect keeps it.
     const [archived] = await tx
       .update(locations)
-      .set({ ...disconnectedColumns(now), archivedAt: now, archivedByEmail: actor.email })
+      .set({ ...disconnectedColumns(now), ...connectionAttentionCleared, archivedAt: now, archivedByEmail: actor.email })
       .where(eq(locations.id, locationId))
       .returning();
     await recordAuditEvent(tx, {

@@ -6,7 +6,7 @@ import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { OperationContext } from "@/lib/operations/context";
 import type { DeleteLocationInput } from "./location-inputs";
-import { assertNoOpenSession, lockLocationRow } from "./location-lifecycle";
+import { assertNoOpenSession, assertUpstreamSessionClosed, lockLocationRow } from "./location-lifecycle";
 
 export const TYPE_NAME_TO_DELETE = "Type the location's name exactly to delete it.";
 
@@ -27,6 +27,8 @@ export async function deleteLocation(
     if (confirmName.trim() !== row.name)
       throw new DomainError("INVALID", TYPE_NAME_TO_DELETE, [{ field: "confirmName", reason: "does not match the location's name" }]);
     await assertNoOpenSession(tx, locationId, "delete it");
+    // Nobody could close it once the location is gone: its upstream location would stay "sync in progress" for good.
+    await assertUpstreamSessionClosed(tx, row, "delete it");
     const [sessions] = await tx.select({ n: count() }).from(syncSessions).where(eq(syncSessions.locationId, locationId));
     const records = await countAccepted(tx, locationId);
     // An owner's unused link names the location it was sent for; it also sets their password for their other

@@ -35,7 +35,7 @@ export async function assertNoOpenSession(tx: DatabaseTransaction, locationId: s
  */
 export async function assertUpstreamSessionClosed(
   tx: DatabaseTransaction,
-  location: Pick<LocationRow, "id" | "environment" | "upstreamLocationId">,
+  location: Pick<LocationRow, "id" | "environment" | "upstreamLocationId" | "archivedAt">,
   doing: string,
 ): Promise<void> {
   if (!location.upstreamLocationId) return;
@@ -51,12 +51,15 @@ export async function assertUpstreamSessionClosed(
       ),
     )
     .limit(1);
-  if (open)
-    throw new DomainError(
-      "CONFLICT",
-      `Sync session ${open.id} left the upstream session open at upstream location “${location.upstreamLocationId}” (${location.environment}), ` +
-        `which sends no campaigns until it is closed. Resume that session or close its upstream session (the location connected) first, then ${doing}.`,
-    );
+  if (!open) return;
+  const closeIt = location.archivedAt
+    ? "Restore and connect the location, resume that session or close its upstream session"
+    : "Resume that session or close its upstream session (the location connected)";
+  throw new DomainError(
+    "CONFLICT",
+    `Sync session ${open.id} left the upstream session open at upstream location “${location.upstreamLocationId}” (${location.environment}), ` +
+      `which sends no campaigns until it is closed. ${closeIt} first, then ${doing}.`,
+  );
 }
 
 export function assertNotArchived(row: Pick<LocationRow, "archivedAt">): void {

@@ -4,6 +4,7 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCanAtLocation } from "@/lib/auth/location-access";
 import { DomainError } from "@/lib/errors/domain-error";
 import { nowOf, type OperationContext } from "@/lib/operations/context";
+import { connectionAttentionCleared } from "./connection-attention";
 import { disconnectedColumns } from "./disconnect-location";
 import { toLocationView, type LocationView } from "./get-location";
 import type { MoveLocationEnvironmentInput } from "./location-inputs";
@@ -42,7 +43,13 @@ export async function moveLocationEnvironment(
       await forgetAcceptedRecords(tx, locationId);
       const [moved] = await tx
         .update(locations)
-        .set({ ...disconnectedColumns(now), environment: input.environment, upstreamLocationId, fullSyncReason: movedReason(input.environment) })
+        .set({
+          ...disconnectedColumns(now),
+          ...connectionAttentionCleared,
+          environment: input.environment,
+          upstreamLocationId,
+          fullSyncReason: movedReason(input.environment),
+        })
         .where(eq(locations.id, locationId))
         .returning();
       await recordAuditEvent(tx, {
