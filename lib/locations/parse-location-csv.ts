@@ -58,19 +58,20 @@ export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: Im
       info: true,
     }) as unknown as typeof parsed;
   } catch (error) {
-    const line = (error as { lines?: number }).lines ?? 1;
-    return { rows: [], problems: [{ row: line, field: "file", reason: `is not valid CSV: ${(error as Error).message}` }] };
+    return { rows: [], problems: [{ row: lineOfError(csv, error), field: "file", reason: `is not valid CSV: ${(error as Error).message}` }] };
   }
-  const [header = [], ...body] = parsed.map((entry) => entry.record);
   const lines = startLines(
     csv,
     parsed.map((entry) => entry.info.bytes),
   );
-  const lineOf = (index: number) => lines[index + 1]!;
+  // A row of only separators (a spreadsheet's formatted but blank row) is skipped like a blank line.
+  const kept = parsed.flatMap((entry, index) => (entry.record.some((value) => value !== "") ? [{ record: entry.record, line: lines[index]! }] : []));
+  const [header = [], ...body] = kept.map((entry) => entry.record);
+  const lineOf = (index: number) => kept[index + 1]!.line;
   const columns = header.map((name) => columnByNormalizedName.get(normalize(name)) ?? null);
   const missing = importColumns.filter((column) => column !== "owner_email" && column !== "sync_time" && !columns.includes(column));
   if (missing.length)
-    return { rows: [], problems: missing.map((column) => ({ row: lines[0] ?? 1, field: column, reason: "is missing from the header row" })) };
+    return { rows: [], problems: missing.map((column) => ({ row: kept[0]?.line ?? 1, field: column, reason: "is missing from the header row" })) };
   if (body.length === 0) return { rows: [], problems: [{ row: 1, field: "file", reason: "has no rows under its header" }] };
   if (body.length > IMPORT_MAX_ROWS)
     return { rows: [], problems: [{ row: 1, field: "file", reason: `has ${body.length} rows; at most ${IMPORT_MAX_ROWS} are imported at once` }] };
@@ -100,6 +101,16 @@ export function parseLocationCsv(csv: string): { rows: ImportRow[]; problems: Im
     if (parsed.success && (!email || email.success)) rows.push({ row, location: parsed.data, ownerEmail: email?.data ?? null });
   });
   return { rows, problems };
+}
+
+/**
+ * The line a parse error points at. A quote left open makes the parser read to the end of the file: its record starts
+ * where the last complete one ended (the error's `bytes`), not at the line it gave up on (its `lines`).
+ */
+function lineOfError(csv: string, error: unknown): number {
+  const { code, bytes, lines } = error as { code?: string; bytes?: number; lines?: number };
+  if (code === "CSV_QUOTE_NOT_CLOSED" && bytes !== undefined) return startLines(csv, [bytes, Buffer.byteLength(csv, "utf8")])[1]!;
+  return lines ?? 1;
 }
 
 const [SPACE, TAB, CR, LF] = [0x20, 0x09, 0x0d, 0x0a];
