@@ -53,7 +53,7 @@ function customersOf(ids: (string | null)[]): string {
 /** A database of this server encoding for one test: its URL, and `drop` once done. */
 async function databaseOfEncoding(encoding: string) {
   const name = `reader_encoding_${randomBytes(4).toString("hex")}`;
-  await testDb.sql.unsafe(`create database ${name} encoding '${encoding}' lc_collate 'C' lc_ctype 'C' template template0`);
+  await testDb.sql.unsafe(`create database ${name} encoding '${encoding}' locale_provider 'libc' lc_collate 'C' lc_ctype 'C' template template0`);
   const url = new URL(testDb.url);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => testDb.sql.unsafe(`drop database ${name} with (force)`) };
