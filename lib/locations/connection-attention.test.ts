@@ -1,9 +1,7 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { auditLog, locations, sandboxAccessTokens, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { systemActorAs } from "@/lib/auth/permissions";
-import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
 import { systemContext } from "@/lib/operations/context";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
@@ -13,7 +11,7 @@ import { runSession, type RunSessionOptions } from "@/lib/sync/run-session";
 import { isSessionAttentionReason } from "@/lib/sync/session-attention";
 import { sampleNow, sampleSourceRows } from "@/lib/sync/testing/sample-source";
 import { createConnectedLocation, noWaits, useSyncSandbox } from "@/lib/sync/testing/sync-test-setup";
-import { startRecordingProxy, type RecordingProxy } from "@/lib/upstream/testing/recording-proxy";
+import { connectionActors, useSecondAddress } from "./testing/connection-test-setup";
 import { connectLocation } from "./connect-location";
 import { disconnectLocation } from "./disconnect-location";
 import { readLocation } from "./get-location";
@@ -25,15 +23,8 @@ import { TOKEN_REFUSED_REASON, testConnection } from "./test-connection";
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
-const admin = systemActorAs("admin@example.test");
-let address = 0;
-const support = () => systemActorAs("support@example.test", `203.0.113.${++address}`);
-let second: RecordingProxy;
-
-beforeAll(async () => {
-  second = await startRecordingProxy(setup.sandbox.apiBaseUrl);
-});
-afterAll(() => second.close());
+const { admin, support, pointStagingAt } = connectionActors(db, setup);
+const second = useSecondAddress(setup.sandbox.apiBaseUrl);
 afterEach(async () => {
   await clearFaults(db);
   await pointStagingAt(setup.sandbox.apiBaseUrl, { tokensMoveToNewAddress: true });
@@ -45,11 +36,6 @@ const options: RunSessionOptions = {
   client: noWaits,
   config: { stepBackoffMs: 0, stepAttempts: 1 },
 };
-
-function pointStagingAt(apiBaseUrl: string, extra: { tokensMoveToNewAddress?: boolean } = {}) {
-  const { uploadOrigin } = setup.sandbox;
-  return pointEnvironmentAtSandbox({ db, actor: admin }, { name: "staging", apiBaseUrl, uploadOrigin, credentials: setup.fixture, ...extra });
-}
 
 const shown = async (locationId: string) => readLocation({ db, actor: support() }, { locationId });
 
@@ -99,7 +85,7 @@ describe("a failed sync's attention survives connection actions", () => {
 
   it("a base URL mistyped and corrected a minute later keeps it; the location still counts as needing reconnection meanwhile", async () => {
     const { location, attention } = await locationWithFailedSession();
-    await pointStagingAt(second.url); // another origin, not confirmed as a move of the service
+    await pointStagingAt(second().url); // another origin, not confirmed as a move of the service
     expect((await shown(location.id)).attentionReason).toBe(attention);
     // The admin is told every connected location needs reconnecting, this one included.
     const connected = await db.$count(locations, and(eq(locations.environment, "staging"), isNotNull(locations.locationTokenEncrypted)));
@@ -108,7 +94,7 @@ describe("a failed sync's attention survives connection actions", () => {
     // Test connection says what is wrong, in its answer and the last check, without sending the token anywhere.
     const check = await testConnection({ db, actor: support() }, { locationId: location.id });
     expect(check).toMatchObject({ ok: false, message: ADDRESS_CHANGED_REASON, location: { attentionReason: attention, lastCheckOk: false } });
-    expect(second.exchanges).toEqual([]);
+    expect(second().exchanges).toEqual([]);
 
     await pointStagingAt(setup.sandbox.apiBaseUrl); // corrected
     expect((await shown(location.id)).attentionReason).toBe(attention);
@@ -116,13 +102,13 @@ describe("a failed sync's attention survives connection actions", () => {
 
   it("a resume refused for the changed address keeps saying the upstream session is open", async () => {
     const { location, sessionId } = await locationWithFailedSession();
-    await pointStagingAt(second.url);
+    await pointStagingAt(second().url);
     const resumed = await resumeSession({ db, actor: support() }, { sessionId });
     expect(await runSession(systemContext(db), { sessionId: resumed.sessionId, ...options })).toBe("failed");
     const attention = (await shown(location.id)).attentionReason;
     expect(attention).toContain(ADDRESS_CHANGED_REASON);
     expect(attention).toMatch(/Resume it or close the upstream session\.$/);
-    expect(second.exchanges).toEqual([]);
+    expect(second().exchanges).toEqual([]);
   });
 });
 
@@ -144,7 +130,7 @@ describe("connection problems without a sync's attention", () => {
 
   it("a changed address needs attention until it is changed back", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
-    await pointStagingAt(second.url);
+    await pointStagingAt(second().url);
     expect((await shown(location.id)).attentionReason).toBe(ADDRESS_CHANGED_REASON);
     await pointStagingAt(setup.sandbox.apiBaseUrl);
     expect((await shown(location.id)).attentionReason).toBeNull();

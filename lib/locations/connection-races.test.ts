@@ -1,15 +1,13 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { locations, sandboxAccessTokens } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { systemActorAs } from "@/lib/auth/permissions";
-import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
 import { DomainError } from "@/lib/errors/domain-error";
 import { problemFromError } from "@/lib/http/problem";
 import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createSandboxLocation } from "@/lib/sandbox/provision";
 import { noWaits, useSyncSandbox } from "@/lib/sync/testing/sync-test-setup";
-import { startRecordingProxy, type RecordingProxy } from "@/lib/upstream/testing/recording-proxy";
+import { connectionActors, useSecondAddress } from "./testing/connection-test-setup";
 import { connectLocation } from "./connect-location";
 import { readLocation } from "./get-location";
 import { disconnectLocation } from "./disconnect-location";
@@ -20,24 +18,12 @@ import { TOKEN_CHANGED_DURING_TEST, testConnection } from "./test-connection";
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
-const admin = systemActorAs("admin@example.test");
-let address = 0;
-const support = () => systemActorAs("support@example.test", `203.0.113.${++address}`);
-let second: RecordingProxy;
-
-beforeAll(async () => {
-  second = await startRecordingProxy(setup.sandbox.apiBaseUrl);
-});
-afterAll(() => second.close());
+const { support, pointStagingAt } = connectionActors(db, setup);
+const second = useSecondAddress(setup.sandbox.apiBaseUrl);
 afterEach(async () => {
   await clearFaults(db);
   await pointStagingAt(setup.sandbox.apiBaseUrl, { tokensMoveToNewAddress: true });
 });
-
-function pointStagingAt(apiBaseUrl: string, extra: { tokensMoveToNewAddress?: boolean } = {}) {
-  const { uploadOrigin } = setup.sandbox;
-  return pointEnvironmentAtSandbox({ db, actor: admin }, { name: "staging", apiBaseUrl, uploadOrigin, credentials: setup.fixture, ...extra });
-}
 
 async function newLocation() {
   const upstreamLocationId = await createSandboxLocation(db, { ownerId: setup.fixture.owner.id });
@@ -77,17 +63,17 @@ describe("a connect racing a change of the environment's base URL", () => {
     ["'the service moved' (confirmed)", true],
   ] as const) {
     it(`${name}: the connect is refused (409, connect again) and stores no token`, async () => {
-      const { location, outcome } = await connectWhile(() => pointStagingAt(second.url, { tokensMoveToNewAddress: confirmed }));
+      const { location, outcome } = await connectWhile(() => pointStagingAt(second().url, { tokensMoveToNewAddress: confirmed }));
       expect(outcome).toBeInstanceOf(DomainError);
       expect(outcome).toMatchObject({ code: "CONFLICT", message: expect.stringContaining("Connect again") });
       expect(problemFromError(outcome).status).toBe(409);
       expect(await shown(location.id)).toMatchObject({ connected: false, attentionReason: null });
 
       // Connecting again gets a token from the new address, which it goes to.
-      second.exchanges.length = 0;
+      second().exchanges.length = 0;
       expect(await connect(location.id)).toMatchObject({ connected: true, attentionReason: null, lastCheckOk: true });
       expect(await testConnection({ db, actor: support() }, { locationId: location.id })).toMatchObject({ ok: true });
-      expect(second.exchanges.filter((exchange) => exchange.path === "/v1/users/me")).toHaveLength(2);
+      expect(second().exchanges.filter((exchange) => exchange.path === "/v1/users/me")).toHaveLength(2);
     });
   }
 });

@@ -3,11 +3,9 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { environments, locations, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
-import { systemActorAs } from "@/lib/auth/permissions";
 import { environmentSecretContext, locationTokenContext } from "@/lib/crypto/encrypted-columns";
 import { parseSecretKey, type Keyring } from "@/lib/crypto/keyring";
 import { sealSecret } from "@/lib/crypto/secret-box";
-import { pointEnvironmentAtSandbox } from "@/lib/environments/point-at-sandbox";
 import { testEnvironmentCredentials } from "@/lib/environments/test-environment-credentials";
 import { DomainError } from "@/lib/errors/domain-error";
 import { problemFromError } from "@/lib/http/problem";
@@ -18,6 +16,7 @@ import { requestSyncSession } from "@/lib/sync/request-session";
 import { runSession, type RunSessionOptions } from "@/lib/sync/run-session";
 import { sampleNow, sampleSourceRows } from "@/lib/sync/testing/sample-source";
 import { createConnectedLocation, noWaits, sandboxRequests, useSyncSandbox } from "@/lib/sync/testing/sync-test-setup";
+import { connectionActors } from "./testing/connection-test-setup";
 import { connectLocation } from "./connect-location";
 import { readLocation } from "./get-location";
 import { TOKEN_UNREADABLE_REASON } from "./location-token";
@@ -28,15 +27,10 @@ import { testConnection } from "./test-connection";
 const testDb = await useTestDatabase();
 const { db } = testDb;
 const setup = await useSyncSandbox(db);
-const admin = systemActorAs("admin@example.test");
-let address = 0;
-const support = () => systemActorAs("support@example.test", `203.0.113.${++address}`);
+const { admin, support, pointStagingAt } = connectionActors(db, setup);
 
-afterEach(async () => {
-  // The admin enters the environment's secrets again.
-  const { uploadOrigin, apiBaseUrl } = setup.sandbox;
-  await pointEnvironmentAtSandbox({ db, actor: admin }, { name: "staging", apiBaseUrl, uploadOrigin, credentials: setup.fixture });
-});
+// The admin enters the environment's secrets again.
+afterEach(() => pointStagingAt(setup.sandbox.apiBaseUrl));
 
 const lostKeyring = (): Keyring => ({ current: parseSecretKey(randomBytes(32).toString("base64"), "test"), previous: [], source: "environment" });
 
