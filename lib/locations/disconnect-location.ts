@@ -25,10 +25,10 @@ export function disconnectedColumns(now: Date) {
 }
 
 /**
- * A session in flight sends with the token a disconnect deletes: a queued one is cancelled at once, a running one
- * stops before its next request (as Cancel does). Returns their ids.
+ * A session in flight sends with the token a disconnect deletes: a queued one is cancelled at once, a running one is
+ * asked to stop before its next request (as Cancel does; it may still finish). Returns their ids, each kind apart.
  */
-async function stopOpenSessions(tx: DatabaseTransaction, locationId: string, now: Date): Promise<string[]> {
+async function stopOpenSessions(tx: DatabaseTransaction, locationId: string, now: Date): Promise<{ cancelled: string[]; askedToStop: string[] }> {
   const queued = await tx
     .update(syncSessions)
     .set({ status: "cancelled", cancelRequestedAt: now, finishedAt: now, error: "Cancelled before it started: the location was disconnected." })
@@ -39,7 +39,7 @@ async function stopOpenSessions(tx: DatabaseTransaction, locationId: string, now
     .set({ cancelRequestedAt: now })
     .where(and(eq(syncSessions.locationId, locationId), eq(syncSessions.status, "running"), isNull(syncSessions.cancelRequestedAt)))
     .returning({ id: syncSessions.id });
-  return [...queued, ...running].map((session) => session.id);
+  return { cancelled: queued.map((session) => session.id), askedToStop: running.map((session) => session.id) };
 }
 
 /**
@@ -63,7 +63,7 @@ export async function disconnectLocation(ctx: OperationContext, { locationId }: 
       .set({ ...disconnectedColumns(now), ...connectionAttentionCleared })
       .where(eq(locations.id, location.id))
       .returning();
-    const stoppedSessionIds = await stopOpenSessions(tx, location.id, now);
+    const { cancelled, askedToStop } = await stopOpenSessions(tx, location.id, now);
     await recordAuditEvent(tx, {
       actor,
       action: "location.disconnected",
@@ -71,7 +71,8 @@ export async function disconnectLocation(ctx: OperationContext, { locationId }: 
       details: {
         upstreamAccountEmail: location.upstreamAccountEmail,
         connectedAt: location.connectedAt?.toISOString() ?? null,
-        ...(stoppedSessionIds.length && { stoppedSessionIds }),
+        ...(cancelled.length && { cancelledSessionIds: cancelled }),
+        ...(askedToStop.length && { stopRequestedSessionIds: askedToStop }),
       },
     });
     return locationShownTo(ctx.actor, toLocationView(row!));

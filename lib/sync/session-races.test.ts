@@ -1,6 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { locations, sandboxLocations, syncSessions, syncSteps } from "@/db/schema";
+import { auditLog, locations, sandboxLocations, syncSessions, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { DomainError } from "@/lib/errors/domain-error";
@@ -117,6 +117,13 @@ describe("racing a session of the same location", () => {
     expect(moved).toBeInstanceOf(DomainError);
     expect((moved as DomainError).message).toMatch(/^A sync session is running for this location .*change where it syncs to\.$/);
     expect(await running).toBe("cancelled");
+    // The audit says what the disconnect did to the session: asked it to stop (a running session may still finish).
+    const [disconnected] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "location.disconnected"), eq(auditLog.targetId, location.id)));
+    expect(disconnected!.details).toMatchObject({ stopRequestedSessionIds: [requested.sessionId] });
+    expect(disconnected!.details).not.toHaveProperty("cancelledSessionIds");
     const sent = await sandboxRequests(db, location.upstreamLocationId);
     // Nothing after the services request that was in flight (stopped with it, or answered).
     expect(sent.at(-1)).toMatch(/^POST batch_sync_service(s|_categories) 200$/);
