@@ -22,7 +22,7 @@ const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
 
 const statusFilters = [
-  ["valid", "Valid"],
+  ["valid", "Valid (sent; with warnings too)"],
   ["warning", "With warnings"],
   ["error", "Errors"],
   ["excluded", "Excluded by rule"],

@@ -25,4 +25,9 @@ describe("maskBirthdate", () => {
     expect(maskBirthdate("30.02.1985")).toBe("**.**.****");
     expect(maskBirthdate("unknown")).toBe("unknown");
   });
+
+  test("masks digits of every script: full-width and Arabic-Indic years are years too", () => {
+    expect(maskBirthdate("１９８５-０４-１２")).toBe("****-**-**");
+    expect(maskBirthdate("١٩٨٥-٠٤-١٢")).toBe("****-**-**");
+  });
 });

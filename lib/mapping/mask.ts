@@ -29,7 +29,7 @@ export function maskEmail(value: string): string {
   return `${visible}***${trimmed.includes("@") ? "@" : ""}`;
 }
 
-/** A birthdate as issues show it: its shape, every digit masked. */
+/** A birthdate as issues show it: its shape, every digit masked (of any script: "１９８５" is a year too). */
 export function maskBirthdate(value: string): string {
-  return shownOriginal(value.trim().replace(/[0-9]/g, maskCharacter)) ?? "";
+  return shownOriginal(value.trim().replace(/\p{Nd}/gu, maskCharacter)) ?? "";
 }

@@ -30,11 +30,23 @@ export async function getPreviewRuns(
     previewStoreEpoch(db),
   ]);
   const active = runs.find((run) => run.status === "queued" || run.status === "running") ?? null;
-  const shown = runs.find((run) => run.status === "succeeded" && run.storeEpoch === epoch) ?? null;
+  // Failed runs after it (a source failing at every refresh) may push the shown run out of the newest ten.
+  const shown = runs.find((run) => run.status === "succeeded" && run.storeEpoch === epoch) ?? (await newestShownRun(db, locationId, epoch));
   const latest = runs.find((run) => run.status !== "queued" && run.status !== "running");
   // A run retired because a crash emptied its records (an earlier epoch) is no failure to show instead of a new run.
   const failedNow = latest?.status === "failed" && (latest.storeEpoch === null || latest.storeEpoch === epoch);
   return { shown, active, lastFailed: failedNow ? latest : null };
+}
+
+async function newestShownRun(db: DatabaseOrTransaction, locationId: string, epoch: string | null): Promise<PreviewRun | null> {
+  if (epoch === null) return null;
+  const [run] = await db
+    .select()
+    .from(previewRuns)
+    .where(and(eq(previewRuns.locationId, locationId), eq(previewRuns.status, "succeeded"), eq(previewRuns.storeEpoch, epoch)))
+    .orderBy(desc(previewRuns.createdAt))
+    .limit(1);
+  return run ?? null;
 }
 
 /** getPreviewRuns for `viewer`, who may see the location's preview ("preview.view"; lib/auth/permissions). */
@@ -75,6 +87,9 @@ function filtersOf(locationId: string, query: PreviewQuery): SQL[] {
   if (query.q) conditions.push(sql`${previewRecords.searchText} like ${`%${query.q.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`}`);
   if (query.status === "new" || query.status === "changed" || query.status === "unchanged") {
     conditions.push(sql`${diffColumn} = ${query.status}`, inArray(previewRecords.status, [...sendableStatuses]));
+  } else if (query.status === "valid") {
+    // "Valid" as the page counts it: every record a sync sends, those with warnings among them.
+    conditions.push(inArray(previewRecords.status, [...sendableStatuses]));
   } else if (query.status) conditions.push(eq(previewRecords.status, query.status));
   const cause = query.cause ? rootCauseOriginOf(query.cause) : null;
   if (cause) conditions.push(rootCauseFilter(cause, query.type, "preview_records"));
