@@ -8,6 +8,7 @@ import { DomainError } from "@/lib/errors/domain-error";
 import { acceptInvite, findUsableInvite } from "./accept-invite";
 import { createUser } from "./create-user";
 import { issueInvite } from "./invite-links";
+import { findUsablePasswordReset, issuePasswordReset } from "./password-reset";
 import { reissueInvite } from "./reissue-invite";
 import { updateUser } from "./update-user";
 
@@ -174,6 +175,26 @@ describe("updateUser", () => {
     await updateUser({ db: testDb.db, actor: admin }, { userId: created.id, active: false });
     const [user] = await testDb.db.select().from(users).where(eq(users.id, created.id));
     expect(user).toMatchObject({ active: false, sessionEpoch: 1 });
+  });
+
+  it("deactivation revokes an unused invitation link and reset link: reactivating does not bring them back", async () => {
+    const created = await createUser({ db: testDb.db, actor: admin }, { email: "returner@example.test", name: "", role: "support" });
+    const invite = await issueInvite(testDb.db, { userId: created.id, createdBy: admin.id });
+    expect(await findUsableInvite({ db: testDb.db }, { token: invite.token })).not.toBeNull();
+    await updateUser({ db: testDb.db, actor: admin }, { userId: created.id, active: false });
+    await updateUser({ db: testDb.db, actor: admin }, { userId: created.id, active: true });
+    expect(await findUsableInvite({ db: testDb.db }, { token: invite.token })).toBeNull();
+
+    const withPassword = await createUser(
+      { db: testDb.db, actor: admin },
+      { email: "returner2@example.test", name: "", role: "support", password: "a long enough password" },
+    );
+    const reset = await issuePasswordReset({ db: testDb.db, actor: admin }, { userId: withPassword.id });
+    const token = tokenOf(reset.path);
+    expect(await findUsablePasswordReset({ db: testDb.db }, { token })).not.toBeNull();
+    await updateUser({ db: testDb.db, actor: admin }, { userId: withPassword.id, active: false });
+    await updateUser({ db: testDb.db, actor: admin }, { userId: withPassword.id, active: true });
+    expect(await findUsablePasswordReset({ db: testDb.db }, { token })).toBeNull();
   });
 
   it("changes a role and audits from → to", async () => {

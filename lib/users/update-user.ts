@@ -1,5 +1,5 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import { users } from "@/db/schema";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { passwordResetLinks, userInvites, users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertCan, can, rolesAllowed } from "@/lib/auth/permissions";
 import { changedRole } from "@/lib/auth/roles";
@@ -9,8 +9,8 @@ import type { UpdateUserInput } from "./user-inputs";
 
 /**
  * Changes a user's role or active flag. Deactivation bumps the session epoch so
- * their signed-in sessions end at once; the last active admin (the last who may
- * manage users) cannot be removed.
+ * their signed-in sessions end at once, and revokes their unused invitation and
+ * reset links; the last active admin (the last who may manage users) cannot be removed.
  */
 export async function updateUser(ctx: OperationContext, { userId, ...input }: UpdateUserInput & { userId: string }) {
   const { db, actor } = ctx;
@@ -51,6 +51,11 @@ export async function updateUser(ctx: OperationContext, { userId, ...input }: Up
         .update(users)
         .set({ active: input.active, sessionEpoch: input.active ? user.sessionEpoch : user.sessionEpoch + 1, updatedAt: new Date() })
         .where(eq(users.id, userId));
+      // Links sent before do not come back to life with a reactivation: whoever reactivates sends a new one.
+      if (!input.active) {
+        await tx.delete(userInvites).where(and(eq(userInvites.userId, userId), isNull(userInvites.usedAt)));
+        await tx.delete(passwordResetLinks).where(and(eq(passwordResetLinks.userId, userId), isNull(passwordResetLinks.usedAt)));
+      }
       await recordAuditEvent(tx, { actor, action: input.active ? "user.reactivated" : "user.deactivated", target });
     }
   });
