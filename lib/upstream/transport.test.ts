@@ -13,6 +13,7 @@ import {
 } from "./errors";
 import type { AttemptReport } from "./http";
 import { computeBackoffDelay, defaultRetryPolicy, parseRetryAfter } from "./retry";
+import { UploadHosts } from "@/lib/environments/environment-inputs";
 import { checkUploadAddress } from "./upload";
 
 // A scripted server for pure transport behaviour (redirects, timeouts, Retry-After); the API contract is tested against the sandbox.
@@ -383,6 +384,8 @@ describe("upload step", () => {
     ["a host outside the allow-list", "https://evil.example.net/u/1", ["uploads.example.com"]],
     ["user info in the address", "https://user:pw@uploads.example.com/u/1", ["uploads.example.com"]],
     ["a port other than the pinned one", "https://uploads.example.com:8443/u/1", ["uploads.example.com:443"]],
+    ["a subdomain on a port other than the wildcard's", "https://bucket.example.com:8443/u/1", ["*.example.com:443"]],
+    ["https (port 443) where port 8443 is pinned", "https://uploads.example.com/u/1", ["uploads.example.com:8443"]],
     ["not a URL", "uploads/1", ["uploads.example.com"]],
   ])("refuses %s", (_, address, hosts) => {
     expect(() => checkUploadAddress(address, hosts)).toThrow(UpstreamUploadError);
@@ -392,6 +395,16 @@ describe("upload step", () => {
     expect(checkUploadAddress("https://uploads.example.com/u/1", ["uploads.example.com"]).host).toBe("uploads.example.com");
     expect(checkUploadAddress("https://bucket.s3.example.com/u/1", ["*.s3.example.com"]).hostname).toBe("bucket.s3.example.com");
     expect(checkUploadAddress("http://127.0.0.1:4000/u/1", ["127.0.0.1"]).port).toBe("4000");
+  });
+
+  // Settings → Environments accepts "host:443" and "*.domain:443"; URL.host drops https's default port.
+  test("a host or wildcard pinned to :443 admits https addresses, with or without the port written", () => {
+    const pinned = UploadHosts.parse(["uploads.example.com:443"]);
+    expect(() => checkUploadAddress("https://uploads.example.com/u/abc", pinned)).not.toThrow();
+    expect(() => checkUploadAddress("https://uploads.example.com:443/u/abc", pinned)).not.toThrow();
+    const wildcard = UploadHosts.parse(["*.example.com:443"]);
+    expect(() => checkUploadAddress("https://bucket.example.com/u/abc", wildcard)).not.toThrow();
+    expect(() => checkUploadAddress("https://example.com/u/abc", wildcard)).toThrow(UpstreamUploadError);
   });
 
   test("sends nothing when put_data_url points outside the allow-list", async () => {

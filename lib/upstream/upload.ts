@@ -25,12 +25,17 @@ type SourceItem<T> = T | EncodedRecord | RecordBatch<T>;
 /** Records for an upload: an iterable, or a function that opens one (needed to retry with a fresh address). */
 export type RecordSource<T> = AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>> | (() => AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>);
 
+const defaultPorts: Record<string, string> = { "https:": "443", "http:": "80" };
+
 function hostMatches(url: URL, entry: string): boolean {
-  const allowed = entry.trim().toLowerCase();
+  const allowed = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(entry.trim().toLowerCase());
   if (!allowed) return false;
-  // "host:port" pins the port; "*.example.com" admits subdomains (e.g. a bucket host of a storage service).
-  if (allowed.startsWith("*.")) return url.hostname.endsWith(allowed.slice(1)) && url.hostname.length > allowed.length - 1;
-  return allowed.includes(":") && !allowed.startsWith("[") ? url.host === allowed : url.hostname === allowed || url.host === allowed;
+  const [, host, port] = allowed as unknown as [string, string, string | undefined];
+  // "host:port" pins the port, compared with the effective one (URL drops the scheme's default: ":443" of https);
+  // "*.example.com" admits subdomains (e.g. a bucket host of a storage service).
+  if (port !== undefined && Number(port) !== Number(url.port || defaultPorts[url.protocol])) return false;
+  if (host.startsWith("*.")) return url.hostname.endsWith(host.slice(1)) && url.hostname.length > host.length - 1;
+  return url.hostname === host;
 }
 
 /**
