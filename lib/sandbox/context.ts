@@ -1,4 +1,5 @@
 import type { Database } from "@/db/client";
+import type { SandboxErrorShape } from "./response-shapes";
 
 /** Counts of count-only mode (benchmarks): what arrived at the upload addresses. */
 export interface SandboxStats {
@@ -21,6 +22,8 @@ export interface SandboxContext {
   uploadBaseUrl?: string;
   countOnly?: boolean;
   faultsEnabled?: boolean;
+  /** How API and upload errors are answered (lib/sandbox/response-shapes.ts); default `documented`. */
+  errorShape?: SandboxErrorShape;
   uploadTtlSeconds?: number;
   stats?: SandboxStats;
   now?: () => Date;

@@ -5,6 +5,7 @@ import { sandboxEndpoints, sandboxFaultTargets } from "./endpoints";
 import { errorResponse, jsonResponse, readLimitedJson, SandboxError } from "./errors";
 import { clearFaults, hasArmedFaults, injectFault, InjectFaultInput, takeFault, type FaultMode } from "./faults";
 import { logSandboxRequest } from "./request-log";
+import { shapedErrorResponse, type SandboxErrorShape } from "./response-shapes";
 import { claimUpload, findUploadEnvironment, receiveUpload } from "./upload";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 
@@ -29,7 +30,7 @@ export async function handleSandboxRequest(request: Request, context: SandboxCon
   if (serve !== "api" && path.startsWith(`${context.uploadPrefix}/`)) {
     const token = path.slice(context.uploadPrefix.length + 1);
     const note: { locationId?: string } = {};
-    const outcome = await settle(() => handleUpload(request, context, token, note));
+    const outcome = await settle(() => handleUpload(request, context, token, note), context.errorShape);
     await logSandboxRequest(context.db, {
       method: request.method,
       path: `${context.uploadPrefix}/<upload address>`,
@@ -45,9 +46,12 @@ export async function handleSandboxRequest(request: Request, context: SandboxCon
     const endpoint = sandboxEndpoints.find((candidate) => candidate.pattern.test(rest) && candidate.method === request.method);
     if (!endpoint) {
       const other = sandboxEndpoints.some((candidate) => candidate.pattern.test(rest));
-      return other
-        ? errorResponse(new SandboxError(405, "method_not_allowed", `${request.method} is not allowed here.`))
-        : errorResponse(new SandboxError(404, "not_found", "No endpoint has this path."));
+      return shapedErrorResponse(
+        context.errorShape ?? "documented",
+        other
+          ? new SandboxError(405, "method_not_allowed", `${request.method} is not allowed here.`)
+          : new SandboxError(404, "not_found", "No endpoint has this path."),
+      );
     }
     const params = (endpoint.pattern.exec(rest)?.groups ?? {}) as Record<string, string>;
     const note: ApiCall["note"] = {};
@@ -59,7 +63,7 @@ export async function handleSandboxRequest(request: Request, context: SandboxCon
       }
       const environment = await resolveEnvironment(context.db, request);
       return endpoint.handle({ request, context, environment, params, note });
-    });
+    }, context.errorShape);
     // The pathname never holds a secret: access_token travels in the query string, which is dropped.
     await logSandboxRequest(context.db, {
       method: request.method,
@@ -73,15 +77,15 @@ export async function handleSandboxRequest(request: Request, context: SandboxCon
   return errorResponse(new SandboxError(404, "not_found", "No endpoint has this path."));
 }
 
-async function settle(run: () => Promise<Response>): Promise<Outcome> {
+async function settle(run: () => Promise<Response>, shape: SandboxErrorShape = "documented"): Promise<Outcome> {
   try {
     return { response: await run() };
   } catch (error) {
-    if (error instanceof SandboxError) return { response: errorResponse(error), error };
+    if (error instanceof SandboxError) return { response: shapedErrorResponse(shape, error), error };
     // Class and code only: a failed query's parameters could hold record data.
     console.error(`sandbox: unexpected error: ${describeErrorForLog(error)}`);
     const internal = new SandboxError(500, "internal_error", "The sandbox failed to handle the request.");
-    return { response: errorResponse(internal), error: internal };
+    return { response: shapedErrorResponse(shape, internal), error: internal };
   }
 }
 

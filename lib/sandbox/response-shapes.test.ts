@@ -4,7 +4,7 @@ import { sandboxEnvironments } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { parseConfig } from "@/lib/config/config";
 import { ensureSandboxDemo, sandboxDemo } from "./provision";
-import { readResponseShapeSetting, sandboxResponseShapes, type SandboxResponseShape } from "./response-shapes";
+import { readResponseShapeSetting, sandboxErrorShapes, sandboxResponseShapes, type SandboxResponseShape } from "./response-shapes";
 import { startSandboxServer, type SandboxServer } from "./server";
 import { createSandboxFixture, createSandboxHttp, putUpload, sampleCatalog } from "./testing";
 
@@ -137,5 +137,25 @@ describe("SANDBOX_RESPONSE_SHAPE", () => {
     expect(await shapeOfDemo()).toBe("text");
     await ensureSandboxDemo(testDb.db);
     expect(await shapeOfDemo()).toBe("text");
+  });
+});
+
+describe("error shapes (the spec shows no error bodies)", () => {
+  const answers = {
+    documented: { status: 401, body: /"code":"invalid_api_key"/ },
+    gateway: { status: 403, body: /^\{"message":"Forbidden"\}$/ },
+    empty: { status: 401, body: /^$/ },
+  } as const;
+  test.each(sandboxErrorShapes)("%s: how a wrong API key is answered", async (shape) => {
+    const shaped = shape === "documented" ? server : await startSandboxServer({ db: testDb.db, errorShape: shape });
+    try {
+      const response = await fetch(`${shaped.apiBaseUrl}/v1/users/me`, { headers: { "x-api-key": "a-mistyped-api-key" } });
+      expect({ status: response.status, body: await response.text() }).toEqual({
+        status: answers[shape].status,
+        body: expect.stringMatching(answers[shape].body),
+      });
+    } finally {
+      if (shaped !== server) await shaped.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { sandboxEnvironments } from "@/db/schema";
 import { getConfig, type Config } from "@/lib/config/config";
-import { jsonResponse } from "./errors";
+import { errorResponse, jsonResponse, type SandboxError } from "./errors";
 
 /**
  * How an environment answers the bodies the spec does not show (users/me, update_management_system,
@@ -53,4 +53,25 @@ function extraFields(): Record<string, unknown> {
 /** SANDBOX_RESPONSE_SHAPE of the built-in sandbox's demo environment; unset = documented, unknown = a start-up error (lib/config). */
 export function readResponseShapeSetting(config: Config = getConfig()): SandboxResponseShape {
   return config.SANDBOX_RESPONSE_SHAPE;
+}
+
+/**
+ * How the sandbox answers its errors: the spec shows no error codes, statuses or bodies, so a client is tested against a
+ * service that names no cause. `documented` (default): the sandbox's `{"error":{"code",…}}`; `gateway`: an API gateway
+ * in front of the service (a refused API key is its 403 `{"message":"Forbidden"}`, any other error only a message);
+ * `empty`: the status alone.
+ */
+export const sandboxErrorShapes = ["documented", "gateway", "empty"] as const;
+export type SandboxErrorShape = (typeof sandboxErrorShapes)[number];
+
+export function shapedErrorResponse(shape: SandboxErrorShape, error: SandboxError): Response {
+  switch (shape) {
+    case "documented":
+      return errorResponse(error);
+    case "gateway":
+      if (error.code === "invalid_api_key") return jsonResponse(403, { message: "Forbidden" }, error.headers);
+      return jsonResponse(error.status, { message: error.message }, error.headers);
+    case "empty":
+      return new Response(null, { status: error.status, headers: error.headers });
+  }
 }

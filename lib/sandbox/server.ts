@@ -7,6 +7,7 @@ import { getConfig } from "@/lib/config/config";
 import type { SandboxContext, SandboxStats } from "./context";
 import { areFaultsEnabled } from "./fault-policy";
 import { handleSandboxRequest } from "./handle-request";
+import type { SandboxErrorShape } from "./response-shapes";
 import { describeErrorForLog } from "@/lib/logging/safe-error";
 
 export interface SandboxServer {
@@ -26,6 +27,8 @@ export interface StartSandboxServerOptions {
   databaseUrl?: string;
   countOnly?: boolean;
   faultsEnabled?: boolean;
+  /** How errors are answered (lib/sandbox/response-shapes.ts); default `documented`. */
+  errorShape?: SandboxErrorShape;
   host?: string;
   apiPort?: number;
   uploadPort?: number;
@@ -157,6 +160,7 @@ export async function startSandboxServer(options: StartSandboxServerOptions = {}
     db,
     countOnly: options.countOnly ?? false,
     faultsEnabled: options.faultsEnabled ?? areFaultsEnabled(),
+    errorShape: options.errorShape,
     uploadTtlSeconds: options.uploadTtlSeconds,
     now: options.now,
     stats,
