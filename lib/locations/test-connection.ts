@@ -11,10 +11,15 @@ import { nowOf, type OperationContext } from "@/lib/operations/context";
 import { UpstreamAuthenticationError, UpstreamError, UpstreamUnavailableError } from "@/lib/upstream/errors";
 import { interactiveClientOptions } from "./connect-location";
 import { connectionAttention, connectionAttentionCleared } from "./connection-attention";
+import { environmentCredentialsRefused, refusedCredential } from "./connection-errors";
 import { getLocationRow, locationShownTo, toLocationView, type LocationRow, type LocationView, type OwnerLocationView } from "./get-location";
 import { openLocationToken, TokenOriginChangedError, TokenUnreadableError } from "./location-token";
 
 export const TOKEN_REFUSED_REASON = "The Marketing Automation Service refused this location's token. Its owner reconnects the location.";
+
+/** A 401/403 whose answer does not say what was refused (the spec shows no error bodies): not blamed on the token. */
+export const TOKEN_OR_ENVIRONMENT_REFUSED_REASON =
+  "The Marketing Automation Service refused the request: either this location's token or the environment's credentials (an admin runs Test credentials on the environment first; if those pass, the owner reconnects).";
 
 export const TOKEN_CHANGED_DURING_TEST =
   "The location was reconnected or disconnected while its token was being tested, so this check was about a token it no longer holds and nothing was recorded. Test it again.";
@@ -26,10 +31,11 @@ export interface ConnectionCheck {
 }
 
 /**
- * Test connection: GET /users/me with the stored Location Access Token; any 2xx is a success. A refused
- * token (401, 403) marks the location "needs attention" (unless a sync session's reason holds it: connection-attention.ts);
- * an unreachable service, or any other answer (the spec shows
- * the path, not its answers), changes nothing and says the token could not be checked.
+ * Test connection: GET /users/me with the stored Location Access Token; any 2xx is a success. A 401/403 marks the
+ * location "needs attention" (unless a sync session's reason holds it: connection-attention.ts), blaming the token only
+ * when the answer's code says so; one whose code names the environment's credentials records nothing. An unreachable
+ * service, or any other answer (the spec shows the path, not its answers), changes nothing and says the token could
+ * not be checked.
  */
 export async function testConnection(ctx: OperationContext, { locationId }: { locationId: string }): Promise<ConnectionCheck> {
   const { db, actor } = ctx;
@@ -71,8 +77,11 @@ export async function testConnection(ctx: OperationContext, { locationId }: { lo
         `The Marketing Automation Service did not answer the check${error.status ? ` (HTTP ${error.status})` : ""}, so the token could not be tested. Nothing was changed; syncs go on as before.`,
       );
     }
+    const refused = refusedCredential(error);
+    if (refused === "environment")
+      throw environmentCredentialsRefused(location.environment, "The location's token could not be tested; nothing was changed.");
     ok = false;
-    message = TOKEN_REFUSED_REASON;
+    message = refused === "token" ? TOKEN_REFUSED_REASON : TOKEN_OR_ENVIRONMENT_REFUSED_REASON;
   } finally {
     await client.close();
   }
