@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { getConfig, type Config } from "@/lib/config/config";
+import { publicOriginIsHttps } from "@/lib/runtime/security-headers";
 import { apiOperations, apiSchemas, type ApiOperation } from "./api-operations";
 
 type JsonSchema = Record<string, unknown>;
@@ -95,7 +97,7 @@ function operationOf(operation: ApiOperation): OpenApiOperation {
 }
 
 /** The dashboard's API as an OpenAPI 3.1 document, built from the schemas the route handlers parse with. */
-export function buildApiDocument(): OpenApiDocument {
+export function buildApiDocument(config: Config = getConfig()): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
   for (const operation of apiOperations) (paths[operation.path] ??= {})[operation.method.toLowerCase()] = operationOf(operation);
   return {
@@ -110,7 +112,13 @@ export function buildApiDocument(): OpenApiDocument {
     components: {
       schemas: Object.fromEntries(Object.entries(apiSchemas).map(([name, schema]) => [name, jsonSchemaOf(schema)])),
       securitySchemes: {
-        sessionCookie: { type: "apiKey", in: "cookie", name: "next-auth.session-token", description: "The dashboard's sign-in session." },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          // next-auth names it so when the public origin is https (auth-options.ts: useSecureCookies).
+          name: `${publicOriginIsHttps(config) ? "__Secure-" : ""}next-auth.session-token`,
+          description: "The dashboard's sign-in session.",
+        },
         metricsToken: { type: "http", scheme: "bearer", description: "The METRICS_TOKEN setting." },
       },
       responses: {

@@ -121,7 +121,7 @@ export const apiOperations: ApiOperation[] = [
     summary: "One page of the locations the caller may see",
     action: "location.view",
     query: LocationListQuery,
-    response: json("`{ locations, nextCursor, previousCursor }`"),
+    response: json("`{ items, nextCursor, previousCursor, total }`"),
   },
   {
     method: "POST",
@@ -315,7 +315,11 @@ export const apiOperations: ApiOperation[] = [
     action: "sync.start",
     params: LocationId,
     body: StartSessionInput,
-    response: json("`{ sessionId }` of the queued session", undefined, 202),
+    response: json(
+      "`{ sessionId, session, outsideWindow }`: the queued session, and whether it is outside the location's 09:00–19:00",
+      undefined,
+      202,
+    ),
   },
   {
     method: "POST",
