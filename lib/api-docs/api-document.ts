@@ -90,6 +90,12 @@ function operationOf(operation: ApiOperation): OpenApiOperation {
       : {}),
     responses: {
       [String(response.status)]: { description: response.description, ...(successContent ? { content: successContent } : {}) },
+      ...Object.fromEntries(
+        (operation.alsoAnswers ?? []).map((other) => [
+          String(other.status),
+          { description: other.description, ...(other.schema ? { content: { "application/json": { schema: refOrInline(other.schema) } } } : {}) },
+        ]),
+      ),
       default: { $ref: "#/components/responses/Problem" } as never,
     },
     security,

@@ -49,6 +49,7 @@ import {
   UserId,
 } from "@/lib/users/user-inputs";
 import { LocationImportInput } from "@/lib/locations/location-import-inputs";
+import { HealthStatus } from "@/lib/runtime/health";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -73,6 +74,8 @@ export interface ApiOperation {
   bodyReadByHandler?: boolean;
   /** The success status and what it carries; a JSON body without `schema` is described only by `description`. */
   response: { status: number; description: string; schema?: z.ZodType; contentType?: string };
+  /** Other answers that are not problem+json (the default for every refusal and error). */
+  alsoAnswers?: { status: number; description: string; schema?: z.ZodType }[];
 }
 
 /** Named request and response shapes: the document's components. */
@@ -585,7 +588,8 @@ export const apiOperations: ApiOperation[] = [
     tag: "Operations",
     summary: "For load balancers: 200 when the database answers and every migration is applied, else 503",
     action: "public",
-    response: json("The health report"),
+    response: json('`{ status: "ok" }`', HealthStatus),
+    alsoAnswers: [json('`{ status: "unavailable" }`: the database does not answer or a migration is missing', HealthStatus, 503)],
   },
   {
     method: "GET",

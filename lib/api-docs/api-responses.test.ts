@@ -3,7 +3,10 @@ import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { connectDatabase } from "@/db/client";
+import { findFreePort } from "@/db/embedded";
 import { useTestDatabase } from "@/db/testing/test-database";
+import { HealthStatus, healthResponse } from "@/lib/runtime/health";
 import { systemActorAs } from "@/lib/auth/permissions";
 import { createLocation } from "@/lib/locations/create-location";
 import { LocationInput } from "@/lib/locations/location-inputs";
@@ -57,5 +60,17 @@ describe("the API document against the handlers", () => {
       (buildApiDocument({ ...getConfig(), NEXTAUTH_URL } as Config).components.securitySchemes.sessionCookie as { name: string }).name;
     expect(cookieOf("https://sync.example.com")).toBe(defaultCookies(true).sessionToken.name);
     expect(cookieOf("http://127.0.0.1:3000")).toBe(defaultCookies(false).sessionToken.name);
+  });
+});
+
+describe("answers that are not problem+json", () => {
+  it("GET /api/health documents its 503 with the body it answers", async () => {
+    const unreachable = connectDatabase(`postgres://nobody:secret@127.0.0.1:${await findFreePort()}/nothing`, { max: 1 });
+    const response = await healthResponse(unreachable.db, () => {});
+    await unreachable.sql.end({ timeout: 0 });
+    expect(response.status).toBe(503);
+    const documented = buildApiDocument().paths["/api/health"]!.get!.responses["503"];
+    expect(documented).toBeDefined();
+    expect(HealthStatus.parse(await response.json())).toEqual({ status: "unavailable" });
   });
 });

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -53,9 +54,13 @@ export async function checkHealth(db: Database): Promise<HealthReport> {
   }
 }
 
+/** What GET /api/health answers: a status word, no internals. */
+export const HealthStatus = z.object({ status: z.enum(["ok", "unavailable"]) });
+
 /** The answer of GET /api/health and the worker's health endpoint: a status word, no internals. */
 export async function healthResponse(db: Database, log: (line: string) => void = (line) => console.error(line)): Promise<Response> {
   const report = await checkHealth(db);
   if (!report.ok) log(`[health] unavailable: ${report.failed === "migrations" ? "migrations not applied" : "database not reachable"}`);
-  return Response.json({ status: report.ok ? "ok" : "unavailable" }, { status: report.ok ? 200 : 503, headers: { "cache-control": "no-store" } });
+  const body: z.infer<typeof HealthStatus> = { status: report.ok ? "ok" : "unavailable" };
+  return Response.json(body, { status: report.ok ? 200 : 503, headers: { "cache-control": "no-store" } });
 }
