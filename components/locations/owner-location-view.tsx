@@ -4,7 +4,7 @@ import { Time } from "@/components/time/time";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import type { LocationView } from "@/lib/locations/get-location";
+import type { OwnerLocationView as OwnerLocation } from "@/lib/locations/get-location";
 import type { LatestSession } from "@/lib/locations/latest-sessions";
 import { ownerSyncOutcome } from "@/lib/locations/owner-sync-outcome";
 import { isSessionAttentionReason } from "@/lib/sync/session-attention";
@@ -21,7 +21,7 @@ export function OwnerLocationView({
   canConnect,
   supportEmail,
 }: {
-  location: LocationView;
+  location: OwnerLocation;
   latest: LatestSession | null;
   nextRunAt: string;
   canConnect: boolean;
@@ -44,9 +44,7 @@ export function OwnerLocationView({
         }
       : { tone: "success", label: "Connected", text: "This location is connected to your Marketing Automation Service account." };
   const outcome = ownerSyncOutcome(latest, location.connected);
-  const paused = location.schedulePausedAt
-    ? { at: location.schedulePausedAt.toISOString(), byEmail: location.schedulePausedByEmail, reason: location.schedulePauseReason }
-    : null;
+  const paused = location.schedulePausedAt ? { at: location.schedulePausedAt.toISOString() } : null;
   const needsConnecting = !location.connected || connectionRefused;
 
   return (

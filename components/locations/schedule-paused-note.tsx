@@ -1,16 +1,21 @@
 import { Time } from "@/components/time/time";
 
+/** Who paused the schedule and why are operator details: absent (undefined) for a business owner. */
 export interface SchedulePause {
   at: string;
-  byEmail: string | null;
-  reason: string | null;
+  byEmail?: string | null;
+  reason?: string | null;
 }
 
-/** "Paused by ana@… since 2 hours ago: reason", shown wherever a next run would be. */
+/**
+ * Shown wherever a next run would be: "Paused by ana@… since 2 hours ago: reason" for staff, "Paused by the support
+ * team since 2 hours ago" for an owner.
+ */
 export function SchedulePausedNote({ pause, timeZone }: { pause: SchedulePause; timeZone: string }) {
+  const by = pause.byEmail === undefined ? "the support team" : (pause.byEmail ?? "someone");
   return (
     <span data-testid="schedule-paused">
-      Paused by {pause.byEmail ?? "someone"} since <Time value={pause.at} timeZone={timeZone} />
+      Paused by {by} since <Time value={pause.at} timeZone={timeZone} />
       {pause.reason ? `: ${pause.reason}` : ""}
     </span>
   );

@@ -18,8 +18,9 @@ export function toLocationView(row: LocationRow): LocationView {
 
 /**
  * A location's operator details ("location.details.view": the environment, upstream location, country and source it
- * syncs, and how its token and full resyncs came about): what a business owner is not shown. The time zone stays:
- * the times an owner reads (the last sync, the next one) are the location's.
+ * syncs, how its token and full resyncs came about, and who paused its schedule and why): what a business owner is not
+ * shown. The time zone and when the schedule was paused stay: the times an owner reads (the last sync, the next one)
+ * are the location's.
  */
 const operatorDetails = [
   "environment",
@@ -29,6 +30,8 @@ const operatorDetails = [
   "fullSyncReason",
   "locationTokenOrigin",
   "connectedByUserId",
+  "schedulePausedByEmail",
+  "schedulePauseReason",
 ] as const;
 
 /** A location as a business owner sees it: its connection, schedule and state, no operator details. */

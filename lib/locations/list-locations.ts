@@ -26,8 +26,8 @@ export interface LocationListItem {
   /** The newest session: its status, when it ended (or started, while it runs), and the records it did not send. */
   lastSession: LatestSession | null;
   nextSyncAt: Date;
-  /** Set while the daily schedule is paused: then there is no next run. */
-  schedulePaused: { at: Date; byEmail: string | null; reason: string | null } | null;
+  /** Set while the daily schedule is paused: then there is no next run. Who paused it and why are operator details. */
+  schedulePaused: { at: Date; byEmail?: string | null; reason?: string | null } | null;
   syncTime: string;
   /** The times above are the location's: an owner reads them in it too. */
   timeZone: string;
@@ -140,7 +140,9 @@ export async function listLocations(ctx: OperationContext<LocationViewer>, query
       return {
         ...shown,
         ...(operator && { environment, upstreamLocationId }),
-        schedulePaused: schedulePausedAt ? { at: schedulePausedAt, byEmail: schedulePausedByEmail, reason: schedulePauseReason } : null,
+        schedulePaused: schedulePausedAt
+          ? { at: schedulePausedAt, ...(operator && { byEmail: schedulePausedByEmail, reason: schedulePauseReason }) }
+          : null,
         connectionStatus: connectionStatusOf(row),
         lastSession: lastSessions.get(row.id) ?? null,
         nextSyncAt: nextScheduledSync(row.syncTime, row.timeZone, now, scheduledDays.get(row.id) ?? null),

@@ -15,8 +15,9 @@ export const LocationConnectionResponse = z.object({
     lastCheckedAt: z.string().nullable(),
     lastCheckOk: z.boolean().nullable(),
     schedulePausedAt: z.string().nullable(),
-    schedulePausedByEmail: z.string().nullable(),
-    schedulePauseReason: z.string().nullable(),
+    // Operator details (lib/locations/get-location): absent for a business owner.
+    schedulePausedByEmail: z.string().nullable().optional(),
+    schedulePauseReason: z.string().nullable().optional(),
   }),
 });
 export type LocationConnection = z.infer<typeof LocationConnectionResponse>["location"];

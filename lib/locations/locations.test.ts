@@ -221,6 +221,38 @@ describe("listLocations", async () => {
     });
   });
 
+  it("tells an owner when the schedule was paused, but not who paused it or why", async () => {
+    const pausedAt = new Date("2026-05-31T09:00:00Z");
+    await db
+      .update(locations)
+      .set({ schedulePausedAt: pausedAt, schedulePausedByEmail: "staff@example.test", schedulePauseReason: "Internal: upstream migration" })
+      .where(eq(locations.id, garage.id));
+    try {
+      const [ownItem] = (await list(owner, { q: "garage" })).items;
+      expect(ownItem!.schedulePaused).toEqual({ at: pausedAt });
+      const shown = await readLocation({ db, actor: owner }, { locationId: garage.id });
+      expect(shown).toMatchObject({ schedulePausedAt: pausedAt });
+      expect(shown).not.toHaveProperty("schedulePausedByEmail");
+      expect(shown).not.toHaveProperty("schedulePauseReason");
+      expect(JSON.stringify([ownItem, shown])).not.toMatch(/staff@example\.test|upstream migration/);
+
+      expect((await list(staff, { q: "garage" })).items[0]!.schedulePaused).toEqual({
+        at: pausedAt,
+        byEmail: "staff@example.test",
+        reason: "Internal: upstream migration",
+      });
+      expect(await readLocation({ db, actor: staff }, { locationId: garage.id })).toMatchObject({
+        schedulePausedByEmail: "staff@example.test",
+        schedulePauseReason: "Internal: upstream migration",
+      });
+    } finally {
+      await db
+        .update(locations)
+        .set({ schedulePausedAt: null, schedulePausedByEmail: null, schedulePauseReason: null })
+        .where(eq(locations.id, garage.id));
+    }
+  });
+
   it("filters by connection status and environment, and describes each row", async () => {
     const query = { q: prefix };
     expect(await namesOf(staff, { ...query, status: "connected" })).toEqual([`${prefix} north Atelier`]);

@@ -14,6 +14,7 @@ import { getDatabase } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/guard";
 import { can, permissionsOf } from "@/lib/auth/permissions";
 import { getConfig } from "@/lib/config/config";
+import { ownerLocationViewOf } from "@/lib/locations/get-location";
 import { latestSessionsOf } from "@/lib/locations/latest-sessions";
 import { listLocationOwners } from "@/lib/locations/list-location-owners";
 import { loadPageLocation } from "@/lib/locations/load-page-location";
@@ -44,7 +45,7 @@ export default async function LocationPage({ params }: { params: Promise<{ locat
       <>
         <PageHeader title={location.name} description="Your location's connection to the Marketing Automation Service and its daily sync." />
         <OwnerLocationView
-          location={location}
+          location={ownerLocationViewOf(location)}
           latest={latest}
           nextRunAt={nextSync.toISOString()}
           canConnect={can(user, "location.connect")}
