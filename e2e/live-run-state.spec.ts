@@ -2,6 +2,7 @@ import type { APIRequestContext, APIResponse, Browser, Page } from "@playwright/
 import { and, eq, inArray } from "drizzle-orm";
 import { locations, sandboxLocations, syncSessions } from "../db/schema";
 import { sandboxDemo } from "../lib/sandbox/provision";
+import { isOutsideSyncWindow } from "../lib/sync/sync-window";
 import { apiAs, pointEnvironmentAt } from "./support/api";
 import { expectNoSeriousAxeViolations } from "./support/axe";
 import { expectAfterIdlePoll } from "./support/idle-poll";
@@ -173,7 +174,11 @@ test("support syncs, cancels and resumes, and every status on the location page 
 
     await sandboxFaults("POST", { target: "batch_sync_services", mode: { kind: "delay", ms: 3000 }, count: 1 });
     await sandboxFaults("POST", { target: "contact_details", mode: { kind: "delay", ms: 3000 }, count: 1 });
-    await page.getByRole("region", { name: "Latest session" }).getByRole("button", { name: "Resume" }).click();
+    await page.getByRole("region", { name: "Latest session" }).getByRole("button", { name: "Resume sync" }).click();
+    // Outside the location's sync window (the run's real time) Resume sync asks first.
+    const [garage] = await database.db.select({ timeZone: locations.timeZone }).from(locations).where(eq(locations.id, garageId));
+    if (isOutsideSyncWindow(garage!.timeZone))
+      await page.getByRole("alertdialog", { name: "Resume this sync outside business hours?" }).getByRole("button", { name: "Resume sync" }).click();
     // While the resumed session runs, nothing may still say the last sync was cancelled (expectAgreement), until it succeeds.
     const resumed = await watchUntil(page, (snapshot) => snapshot.latestStatus === "succeeded");
     expect(resumed.seen.some((snapshot) => snapshot.latestStatus === "running")).toBe(true);

@@ -256,7 +256,7 @@ for (const viewport of [
     await expect(panel).toHaveCount(0);
     await expect(request).toBeFocused();
 
-    await expect(page.getByRole("button", { name: /^(Resume|Cancel session|Close upstream session)$/ })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^(Resume sync|Cancel session|Close upstream session)$/ })).toHaveCount(0);
     await page.goto(`/locations/${southId}`);
     await expect(page.getByRole("button", { name: "Sync now" })).toHaveCount(0);
     await expect(page.getByText("Engineers see syncs read-only")).toBeVisible();
@@ -337,7 +337,7 @@ for (const [role, viewport] of [["engineer", { name: "desktop", width: 1440, hei
       // At 10:30 at the location nothing warns; at 22:30 resuming and closing say they may trigger campaigns at night.
       await page.clock.setFixedTime(await localTimeAt(southId, 10, 30));
       await page.goto(`/sessions/${sessionId}`);
-      await expect(page.getByRole("button", { name: "Resume" })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Resume sync" })).toBeVisible();
       await expect(page.getByRole("note").filter({ hasText: /now may trigger campaigns/ })).toHaveCount(0);
       await page.clock.setFixedTime(await localTimeAt(southId, 22, 30));
       await page.reload();
@@ -346,7 +346,11 @@ for (const [role, viewport] of [["engineer", { name: "desktop", width: 1440, hei
       const closing = page.getByRole("alertdialog", { name: "Close the upstream session?" });
       await expect(closing.getByRole("note")).toContainText("closing it now may trigger campaigns outside business hours");
       await closing.getByRole("button", { name: "Cancel" }).click();
-      await page.getByRole("button", { name: "Resume" }).click();
+      // Outside the window Resume sync asks first, with the same warning.
+      await page.getByRole("button", { name: "Resume sync" }).click();
+      const resuming = page.getByRole("alertdialog", { name: "Resume this sync outside business hours?" });
+      await expect(resuming.getByRole("note")).toContainText("resuming now may trigger campaigns outside business hours");
+      await resuming.getByRole("button", { name: "Resume sync" }).click();
       await expect(page).not.toHaveURL(new RegExp(sessionId));
       await expect(page.getByText("Resume", { exact: true }).first()).toBeVisible();
       await expect(page.getByTestId("step-close")).toHaveAttribute("data-status", "succeeded", { timeout: SYNC_TIMEOUT });

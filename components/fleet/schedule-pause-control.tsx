@@ -57,7 +57,7 @@ export function SchedulePauseControl({ locationId, locationName, paused }: { loc
           onClick={() => send({ paused: false })}
           aria-label={`Resume the schedule of ${locationName}`}
         >
-          Resume
+          Resume schedule
         </Button>
         {error ? <span className="text-xs text-red-700">{error}</span> : null}
       </div>

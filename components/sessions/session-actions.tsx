@@ -26,7 +26,8 @@ export function mayActOnSessions(permissions: Permissions): boolean {
 /**
  * Resume, Cancel and Close upstream session, each for those whose `permissions` allow it (support and admin).
  * After resuming, `openResumed` goes to the new session's page; otherwise the live views of sessions read again.
- * Outside the location's sync window (`timeZone`), resuming and closing say that they may trigger campaigns at night.
+ * Outside the location's sync window (`timeZone`), resuming and closing say that they may trigger campaigns at night,
+ * and Resume asks first (inside it, one click).
  */
 export function SessionActions({
   session,
@@ -74,9 +75,22 @@ export function SessionActions({
     <div className="flex flex-col gap-3">
       {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
       <div className="flex flex-wrap gap-2">
-        {canResume ? (
+        {canResume && outsideWindow ? (
+          <ConfirmDialog
+            trigger="Resume sync"
+            triggerVariant="default"
+            title="Resume this sync outside business hours?"
+            confirmLabel="Resume sync"
+            variant="default"
+            onConfirm={() => act("resume")}
+            disabled={pending}
+          >
+            <p>A new session continues from the step this one stopped in.</p>
+            <OutsideWindowNote action="resuming" />
+          </ConfirmDialog>
+        ) : canResume ? (
           <Button onClick={() => act("resume")} disabled={pending}>
-            Resume
+            Resume sync
           </Button>
         ) : null}
         {canCancel ? (
@@ -87,7 +101,7 @@ export function SessionActions({
             onConfirm={() => act("cancel")}
             disabled={pending}
           >
-            The session stops before its next request. What was sent stays sent; Resume continues from the step it stopped in.
+            The session stops before its next request. What was sent stays sent; Resume sync continues from the step it stopped in.
           </ConfirmDialog>
         ) : null}
         {canClose ? (
