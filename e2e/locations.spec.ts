@@ -145,7 +145,7 @@ test("the owner's page in plain words: connected, how the last sync went, the pa
       await expect(page.getByRole("region", { name: "Connection" }).getByRole("link", { name: "Reconnect" })).toBeVisible();
       await expect(page.getByTestId("owner-last-sync")).toContainText("Succeeded with 3 not sent");
       await expect(page.getByTestId("owner-last-sync")).toContainText("3 records were not sent");
-      await expect(page.getByTestId("owner-next-sync")).toContainText("Paused by the support team since");
+      await expect(page.getByTestId("owner-next-sync")).toContainText(/Paused by the support team (just now|\d+ \w+ ago)/);
       await expect(page.getByTestId("owner-next-sync")).not.toContainText("support@demo.test");
       await expect(main.getByRole("link", { name: "support@location-sync.invalid" })).toHaveAttribute("href", "mailto:support@location-sync.invalid");
       await expect(main.getByRole("button")).toHaveCount(0);

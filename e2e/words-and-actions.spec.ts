@@ -109,9 +109,7 @@ for (const [size, viewport] of Object.entries(viewports)) {
       await pause.getByRole("button", { name: "Pause schedule" }).click();
       await expect(page.getByText(`The daily sync of ${name} is paused.`)).toBeVisible();
 
-      await expect(schedule.getByTestId("next-run")).toHaveText(
-        /^Paused by support@demo\.test since (just now|\d+ \w+ ago): Owner is moving premises$/,
-      );
+      await expect(schedule.getByTestId("next-run")).toHaveText(/^Paused by support@demo\.test (just now|\d+ \w+ ago): Owner is moving premises$/);
       await expect(page.getByRole("region", { name: "Preview and sync" })).toContainText("Paused by support@demo.test");
       await expect(page.locator("main")).not.toContainText("10:00 (");
       await expectNoSeriousAxeViolations(page);

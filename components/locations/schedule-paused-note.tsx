@@ -8,14 +8,14 @@ export interface SchedulePause {
 }
 
 /**
- * Shown wherever a next run would be: "Paused by ana@… since 2 hours ago: reason" for staff, "Paused by the support
- * team since 2 hours ago" for an owner.
+ * Shown wherever a next run would be: "Paused by ana@… 2 hours ago: reason" for staff, "Paused by the support
+ * team 2 hours ago" for an owner.
  */
 export function SchedulePausedNote({ pause, timeZone }: { pause: SchedulePause; timeZone: string }) {
   const by = pause.byEmail === undefined ? "the support team" : (pause.byEmail ?? "someone");
   return (
     <span data-testid="schedule-paused">
-      Paused by {by} since <Time value={pause.at} timeZone={timeZone} />
+      Paused by {by} <Time value={pause.at} timeZone={timeZone} />
       {pause.reason ? `: ${pause.reason}` : ""}
     </span>
   );
