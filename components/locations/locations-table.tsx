@@ -57,10 +57,7 @@ export function LocationsTable({ items, showDetails }: { items: LocationListItem
                   timeZone={location.timeZone}
                 />
               ) : (
-                <>
-                  <Time value={location.nextSyncAt} timeZone={location.timeZone} style="weekday" />{" "}
-                  <span className="text-slate-600">{location.timeZone}</span>
-                </>
+                <Time value={location.nextSyncAt} timeZone={location.timeZone} style="weekday" withZone />
               )}
             </TableCell>
           </TableRow>

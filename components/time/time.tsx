@@ -11,7 +11,18 @@ type TimeStyle = "relative" | "absolute" | "weekday";
  * as "5 minutes ago" (relative), "24 Nov 2026, 10:52" (absolute) or "Tue 10:00" (weekday); the whole instant with its
  * zone is on hover. A relative time is worked out again each minute.
  */
-export function Time({ value, timeZone, style = "relative" }: { value: Date | string; timeZone: string; style?: TimeStyle }) {
+export function Time({
+  value,
+  timeZone,
+  style = "relative",
+  withZone = false,
+}: {
+  value: Date | string;
+  timeZone: string;
+  style?: TimeStyle;
+  /** After an exact time, the zone it is in: the location's, or UTC (said once). */
+  withZone?: boolean;
+}) {
   const utc = useTimesInUtc();
   const now = useNow(style === "relative");
   const zone = { timeZone, utc };
@@ -20,7 +31,7 @@ export function Time({ value, timeZone, style = "relative" }: { value: Date | st
   return (
     <time dateTime={isoInstant(value)} title={formatFullTime(value, zone)} suppressHydrationWarning>
       {text}
-      {(utc || timeZone === "UTC") && style !== "relative" ? " UTC" : ""}
+      {style === "relative" ? "" : utc || timeZone === "UTC" ? " UTC" : withZone ? <span className="text-slate-600"> {timeZone}</span> : ""}
     </time>
   );
 }
