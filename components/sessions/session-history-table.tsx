@@ -4,7 +4,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import type { SessionHistoryItem } from "@/lib/sync/read-session-history";
 import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
 import { durationBetween } from "./format-duration";
-import { replayLabel, triggerLabels } from "./session-labels";
+import { replayLabel, requesterLabel, triggerLabels } from "./session-labels";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { StepChips } from "./step-chips";
 
@@ -36,7 +36,7 @@ export function SessionHistoryTable({ items, timeZone, now }: { items: SessionHi
               {item.full ? " (full)" : ""}
               {item.replay ? <span className="block text-xs text-slate-600">{replayLabel(item.replay)}</span> : null}
             </TableCell>
-            <TableCell>{item.requestedByEmail ?? "—"}</TableCell>
+            <TableCell>{requesterLabel(item)}</TableCell>
             <TableCell>{item.environment}</TableCell>
             <TableCell>
               <StatusBadge status={item.status} notSent={recordsNotSentOf(item.steps).total} />

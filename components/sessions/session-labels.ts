@@ -14,6 +14,11 @@ export const stepLabels: Record<SyncStepName, string> = {
 
 export const triggerLabels: Record<string, string> = { schedule: "Schedule", manual: "Manual", resume: "Resume", cli: "CLI" };
 
+/** Who started a session: the requester, else "the schedule" for a scheduled one, else "—" (nobody is known). */
+export function requesterLabel(session: { trigger: string; requestedByEmail: string | null }): string {
+  return session.requestedByEmail ?? (session.trigger === "schedule" ? "the schedule" : "—");
+}
+
 /** "Replay of Appointments, 2026-03-01 – 2026-03-31": what a scoped replay sent again. */
 export function replayLabel(replay: { steps: readonly string[]; from: string | null; to: string | null }): string {
   const range = replay.from || replay.to ? `, ${replay.from ?? "the first"} – ${replay.to ?? "6 months ahead"}` : "";

@@ -17,7 +17,7 @@ import { durationBetween } from "./format-duration";
 import { RecordsNotSentList } from "./records-not-sent-list";
 import { RemovalStopPanel } from "./removal-stop-panel";
 import { mayActOnSessions, SessionActions } from "./session-actions";
-import { replayLabel, stepLabel, triggerLabels } from "./session-labels";
+import { replayLabel, requesterLabel, stepLabel, triggerLabels } from "./session-labels";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SessionWaterfall } from "./session-waterfall";
 
@@ -66,7 +66,7 @@ export function SessionLive({ sessionId, permissions }: { sessionId: string; per
               </>
             ) : null}
             <dt className="text-slate-600">Who</dt>
-            <dd>{session.requestedByEmail ?? "the schedule"}</dd>
+            <dd>{requesterLabel(session)}</dd>
             <dt className="text-slate-600">Started</dt>
             <dd>{session.startedAt ? <Time value={session.startedAt} timeZone={timeZone} style="absolute" /> : "not yet"}</dd>
             <dt className="text-slate-600">Duration</dt>
