@@ -14,3 +14,14 @@ export function durationBetween(startedAt: string | null, finishedAt: string | n
   const end = finishedAt ? Date.parse(finishedAt) : nowMs;
   return formatDuration(end - Date.parse(startedAt));
 }
+
+export const WAITING_FOR_A_WORKER = "Waiting for a worker";
+
+/**
+ * A session's duration, by one rule wherever it is shown: from its start (no time before a worker took it); until then
+ * "Waiting for a worker" while queued, "—" for one that ended without starting.
+ */
+export function sessionDuration(session: { status: string; startedAt: string | null; finishedAt: string | null }, nowMs: number): string {
+  if (session.startedAt) return durationBetween(session.startedAt, session.finishedAt, nowMs);
+  return session.status === "queued" ? WAITING_FOR_A_WORKER : "—";
+}

@@ -9,7 +9,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import type { Permissions } from "@/lib/auth/permissions";
 import type { SessionHistoryItem } from "@/lib/sync/read-session-history";
 import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
-import { durationBetween } from "./format-duration";
+import { sessionDuration } from "./format-duration";
 import { RecordsNotSentList } from "./records-not-sent-list";
 import { SessionActions } from "./session-actions";
 import { triggerLabels } from "./session-labels";
@@ -65,7 +65,7 @@ export function LatestSessionCard({
                 <Time value={latest.startedAt ?? latest.createdAt} timeZone={timeZone} />
               </dd>
               <dt className="text-slate-600">Duration</dt>
-              <dd>{durationBetween(latest.startedAt, latest.finishedAt, now) || "not started"}</dd>
+              <dd>{sessionDuration(latest, now)}</dd>
             </dl>
             <StepChips steps={latest.steps} sessionStatus={latest.status} />
             {shownAttention ? (

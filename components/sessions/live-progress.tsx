@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { Permissions } from "@/lib/auth/permissions";
 import type { SessionView } from "@/lib/sync/read-session-view";
-import { durationBetween } from "./format-duration";
+import { durationBetween, WAITING_FOR_A_WORKER } from "./format-duration";
 import { SessionActions } from "./session-actions";
 import { stepLabel } from "./session-labels";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -23,7 +23,7 @@ export function LiveProgress({ view, now, permissions }: { view: SessionView; no
     >
       <p className="flex flex-wrap items-center gap-2 font-medium">
         <StatusBadge status={session.status} />
-        {session.status === "queued" ? "Waiting for a worker…" : current ? `Step: ${stepLabel(current.name)}` : "Starting…"}
+        {session.status === "queued" ? `${WAITING_FOR_A_WORKER}…` : current ? `Step: ${stepLabel(current.name)}` : "Starting…"}
       </p>
       {current ? (
         <p>
@@ -31,7 +31,7 @@ export function LiveProgress({ view, now, permissions }: { view: SessionView; no
           {current.items.length ? ` · ${itemsDone} of ${current.items.length} imports done` : ""} · {sent.toLocaleString("en")} in the session
         </p>
       ) : null}
-      <p>Elapsed: {durationBetween(session.startedAt ?? session.createdAt, session.finishedAt, now)}</p>
+      {session.startedAt ? <p>Elapsed: {durationBetween(session.startedAt, session.finishedAt, now)}</p> : null}
       <StepChips steps={steps} sessionStatus={session.status} />
       <Link href={`/sessions/${session.id}`} className="self-start text-blue-800 underline">
         Watch the session step by step

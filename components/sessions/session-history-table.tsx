@@ -3,7 +3,7 @@ import Link from "next/link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { SessionHistoryItem } from "@/lib/sync/read-session-history";
 import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
-import { durationBetween } from "./format-duration";
+import { sessionDuration } from "./format-duration";
 import { replayLabel, requesterLabel, triggerLabels } from "./session-labels";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { StepChips } from "./step-chips";
@@ -41,7 +41,7 @@ export function SessionHistoryTable({ items, timeZone, now }: { items: SessionHi
             <TableCell>
               <StatusBadge status={item.status} notSent={recordsNotSentOf(item.steps).total} />
             </TableCell>
-            <TableCell className="whitespace-nowrap">{durationBetween(item.startedAt, item.finishedAt, now) || "—"}</TableCell>
+            <TableCell className="whitespace-nowrap">{sessionDuration(item, now)}</TableCell>
             <TableCell>
               <StepChips steps={item.steps} sessionStatus={item.status} />
             </TableCell>

@@ -13,7 +13,7 @@ import { recordsNotSentOf } from "@/lib/sync/records-not-sent";
 import { AttemptPanel, type OpenAttempt } from "./attempt-panel";
 import { CopyJsonButton } from "./copy-json-button";
 import { ErrorWithFix } from "./error-fix";
-import { durationBetween } from "./format-duration";
+import { sessionDuration } from "./format-duration";
 import { RecordsNotSentList } from "./records-not-sent-list";
 import { RemovalStopPanel } from "./removal-stop-panel";
 import { mayActOnSessions, SessionActions } from "./session-actions";
@@ -70,7 +70,7 @@ export function SessionLive({ sessionId, permissions }: { sessionId: string; per
             <dt className="text-slate-600">Started</dt>
             <dd>{session.startedAt ? <Time value={session.startedAt} timeZone={timeZone} style="absolute" /> : "not yet"}</dd>
             <dt className="text-slate-600">Duration</dt>
-            <dd>{durationBetween(session.startedAt, session.finishedAt, now) || "—"}</dd>
+            <dd>{sessionDuration(session, now)}</dd>
             <dt className="text-slate-600">Environment</dt>
             <dd>{session.environment}</dd>
             <dt className="text-slate-600">Optional steps</dt>
