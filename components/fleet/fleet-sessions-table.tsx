@@ -19,7 +19,7 @@ export function FleetSessionsTable({ items }: { items: FleetSessionJson[] }) {
           <TableHead>Location</TableHead>
           <TableHead>Status</TableHead>
           <TableHead>Trigger</TableHead>
-          <TableHead>Started (UTC)</TableHead>
+          <TableHead>Started</TableHead>
           <TableHead>Duration</TableHead>
         </TableRow>
       </TableHeader>

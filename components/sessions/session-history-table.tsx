@@ -14,7 +14,7 @@ export function SessionHistoryTable({ items, timeZone, now }: { items: SessionHi
     <Table aria-label="Sync sessions">
       <TableHeader>
         <TableRow>
-          <TableHead>Start ({timeZone})</TableHead>
+          <TableHead>Start</TableHead>
           <TableHead>Trigger</TableHead>
           <TableHead>Who</TableHead>
           <TableHead>Environment</TableHead>

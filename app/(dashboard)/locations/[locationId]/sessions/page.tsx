@@ -74,7 +74,7 @@ export default async function SessionHistoryPage({
     <>
       <PageHeader
         title={`Session history · ${location.name}`}
-        description={`Newest first · times in ${location.timeZone}`}
+        description="Newest first"
         actions={
           <Link href={`/locations/${location.id}`} className="text-sm text-blue-700 underline">
             Back to the location
