@@ -127,8 +127,8 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                     </Button>
                   ) : null}
                   {user.active && user.hasPassword && !user.singleSignOn && user.id !== currentUserId ? (
-                    <Button size="sm" variant="secondary" onClick={() => resetLink(user)} aria-label={`Send a password reset link to ${user.email}`}>
-                      Reset link
+                    <Button size="sm" variant="secondary" onClick={() => resetLink(user)} aria-label={`Send password reset to ${user.email}`}>
+                      Send password reset
                     </Button>
                   ) : null}
                   {user.id === currentUserId || user.rolePending ? null : user.active ? (
