@@ -52,7 +52,7 @@ test("support imports locations from CSV (problems first), moves one to producti
   await support.getByRole("link", { name }).click();
   await expect(support).toHaveURL(/\/locations\/[0-9a-f-]{36}$/);
   await expect(support.getByTestId("next-run")).toHaveText("None: the location is archived");
-  await expect(support.getByRole("region", { name: "Preview and sync" })).toContainText("Next scheduled run: None: the location is archived");
+  await expect(support.getByRole("region", { name: "Preview and sync" })).toContainText("Next sync: None: the location is archived");
   const locationUrl = support.url();
 
   const admin = await (await browser.newContext({ storageState: storageStateOf("admin") })).newPage();

@@ -19,7 +19,7 @@ export function LocationsTable({ items, showDetails }: { items: LocationListItem
           {showDetails ? <TableHead>Environment</TableHead> : null}
           <TableHead>Connection</TableHead>
           <TableHead>Last sync</TableHead>
-          <TableHead>Next scheduled sync</TableHead>
+          <TableHead>Next sync</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>

@@ -42,7 +42,7 @@ export function ScheduleCard({
           <dd>
             {location.syncTime} {location.timeZone}
           </dd>
-          <dt className="text-slate-600">Next run</dt>
+          <dt className="text-slate-600">Next sync</dt>
           <dd data-testid="next-run">
             <NextRun
               nextRunAt={nextRunAt}

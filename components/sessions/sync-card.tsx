@@ -42,7 +42,7 @@ export function SyncCard({
         ) : (
           <p className="text-sm text-slate-600">Engineers see syncs read-only: support and admin start, resume and cancel them.</p>
         )}
-        <p className="text-sm text-slate-600">Next scheduled run: {nextRun}</p>
+        <p className="text-sm text-slate-600">Next sync: {nextRun}</p>
       </CardContent>
     </Card>
   );
