@@ -194,6 +194,11 @@ test("at 1440×900 the navigation is a sidebar and there is no menu button", asy
   await page.goto("/locations");
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Fleet" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Open menu" })).toBeHidden();
+  // A location that is not connected has no next sync: the schedule skips it until it is.
+  await page.getByLabel("Search").fill(`Responsive Never Synced ${suffix}`);
+  const row = page.getByRole("row", { name: new RegExp(`Responsive Never Synced ${suffix}`) });
+  await expect(row).toContainText("Not connected");
+  await expect(row).toContainText("Once connected");
   await page.context().close();
 });
 

@@ -51,6 +51,8 @@ export function LocationsTable({ items, showDetails }: { items: LocationListItem
             <TableCell className="whitespace-nowrap">
               {location.archived ? (
                 <span className="text-slate-600">None: archived</span>
+              ) : location.connectionStatus === "not_connected" ? (
+                <span className="text-slate-600">Once connected</span>
               ) : location.schedulePaused ? (
                 <SchedulePausedNote
                   pause={{ ...location.schedulePaused, at: location.schedulePaused.at.toISOString() }}
