@@ -14,8 +14,9 @@ import { formatMilliseconds, formatOffset, offsetOf, spanOf, waterfallScaleOf, t
 
 const rowGrid = "grid grid-cols-1 gap-1 sm:grid-cols-[minmax(0,20rem)_minmax(0,1fr)] sm:items-center sm:gap-3";
 
-function spanText(span: { start: number; end: number } | null, running: boolean): string {
-  if (!span) return "not started";
+/** A step or item without a span: not started while pending, else ended without timings (a skipped step). */
+function spanText(span: { start: number; end: number } | null, running: boolean, status: string): string {
+  if (!span) return status === "pending" || status === "queued" ? "not started" : "no timing recorded";
   return `${formatOffset(span.start)} · ${formatMilliseconds(span.end - span.start)}${running ? " so far" : ""}`;
 }
 
@@ -147,7 +148,7 @@ function ItemRow({ item, context }: { item: StepItemView; context: RowContext })
         </span>
         <span className="flex items-center gap-2">
           <WaterfallBar scale={context.scale} span={span} tone={item.status} />
-          <span className="w-36 shrink-0 text-right whitespace-nowrap text-slate-700">{spanText(span, running)}</span>
+          <span className="w-36 shrink-0 text-right whitespace-nowrap text-slate-700">{spanText(span, running, item.status)}</span>
         </span>
       </div>
       <ErrorOnce id={item.id} error={item.error} context={context} />
@@ -196,7 +197,7 @@ function StepRow({ step, context, expanded, onToggle }: { step: StepView; contex
         </span>
         <span className="flex items-center gap-2">
           <WaterfallBar scale={context.scale} span={span} tone={step.status} />
-          <span className="w-36 shrink-0 text-right text-xs whitespace-nowrap text-slate-700">{spanText(span, running)}</span>
+          <span className="w-36 shrink-0 text-right text-xs whitespace-nowrap text-slate-700">{spanText(span, running, step.status)}</span>
         </span>
       </div>
       <ErrorOnce id={step.id} error={step.error} context={context} />
