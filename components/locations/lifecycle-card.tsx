@@ -78,7 +78,7 @@ export function LifecycleCard({ location, can }: { location: LifecycleLocation; 
       <CardContent className="flex flex-col gap-3">
         {archived ? (
           <Alert tone="info">
-            Archived <Time value={location.archivedAt!} timeZone={location.timeZone} style="absolute" />
+            Archived <Time value={location.archivedAt!} timeZone={location.timeZone} style="absolute" withZone />
             {location.archivedByEmail ? ` by ${location.archivedByEmail}` : ""}. It is hidden from the locations list unless you filter by
             &quot;Archived&quot;.
           </Alert>

@@ -98,7 +98,7 @@ export function AttemptPanel({
             <dd className={ok ? "text-green-800" : "text-red-800"}>{attempt.status ?? "no answer"}</dd>
             <dt className="text-slate-600">Started</dt>
             <dd>
-              {formatOffset(open.offset)} · <Time value={attempt.startedAt} timeZone={timeZone} style="absolute" />
+              {formatOffset(open.offset)} · <Time value={attempt.startedAt} timeZone={timeZone} style="absolute" withZone />
             </dd>
             <dt className="text-slate-600">Duration</dt>
             <dd>{formatMilliseconds(attempt.durationMs)}</dd>

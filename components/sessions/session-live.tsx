@@ -68,7 +68,7 @@ export function SessionLive({ sessionId, permissions }: { sessionId: string; per
             <dt className="text-slate-600">Who</dt>
             <dd>{requesterLabel(session)}</dd>
             <dt className="text-slate-600">Started</dt>
-            <dd>{session.startedAt ? <Time value={session.startedAt} timeZone={timeZone} style="absolute" /> : "not yet"}</dd>
+            <dd>{session.startedAt ? <Time value={session.startedAt} timeZone={timeZone} style="absolute" withZone /> : "not yet"}</dd>
             <dt className="text-slate-600">Duration</dt>
             <dd>{sessionDuration(session, now)}</dd>
             <dt className="text-slate-600">Environment</dt>
