@@ -1,9 +1,10 @@
-import { and, eq, isNotNull, ne, notExists, or, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, ne, or, isNull, sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "@/db/client";
-import { locations, syncSessions } from "@/db/schema";
+import { locations } from "@/db/schema";
 import { locationTokenContext } from "@/lib/crypto/encrypted-columns";
 import { openSecret, sealSecret, SecretBoxError } from "@/lib/crypto/secret-box";
 import { DomainError } from "@/lib/errors/domain-error";
+import { upstreamSessionOpenHere } from "@/lib/sync/open-upstream-session";
 import { connectionAttention } from "./connection-attention";
 import type { LocationRow } from "./get-location";
 
@@ -93,10 +94,6 @@ export async function markReconnectNeeded(
   reason: TokenOriginChangedError | TokenUnreadableError,
   now = new Date(),
 ): Promise<void> {
-  const upstreamOpen = db
-    .select({ id: syncSessions.id })
-    .from(syncSessions)
-    .where(and(eq(syncSessions.locationId, locationId), eq(syncSessions.upstreamOpen, true)));
   await db
     .update(locations)
     .set({
@@ -104,5 +101,5 @@ export async function markReconnectNeeded(
       attentionSince: sql`coalesce(${locations.attentionSince}, ${now.toISOString()}::timestamptz)`,
       updatedAt: now,
     })
-    .where(and(eq(locations.id, locationId), notExists(upstreamOpen)));
+    .where(and(eq(locations.id, locationId), sql`not ${upstreamSessionOpenHere(locationId)}`));
 }

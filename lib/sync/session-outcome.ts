@@ -5,6 +5,7 @@ import { recordAlertTransition } from "@/lib/alerts/record-alert-transition";
 import { requestPreviewRecountWithin } from "@/lib/preview/recount-preview-job";
 import type { RemovalStop } from "@/db/schema";
 import { hasSessionAttention } from "@/lib/locations/connection-attention";
+import { upstreamSessionOpenHere } from "./open-upstream-session";
 import type { SessionFence } from "./session-fence";
 import { SESSION_ATTENTION_PREFIX as ATTENTION_PREFIX } from "./session-attention";
 
@@ -43,7 +44,7 @@ export async function finishStopped(
       update sync_sessions s set status = ${input.status}, error = ${input.reason}, finished_at = now(), lease_expires_at = null,
         removal_stop = ${input.removalStop ? JSON.stringify(input.removalStop) : null}::jsonb
       where id = ${fence.sessionId}
-      returning (s.upstream_open or exists (select 1 from sync_sessions o where o.location_id = s.location_id and o.upstream_open)) as upstream_open`,
+      returning (s.upstream_open or ${upstreamSessionOpenHere(sql`s.location_id`)}) as upstream_open`,
     );
     // A step (or item) interrupted by the stop would otherwise read "running" in the history forever.
     const interrupted = input.status === "cancelled" ? "cancelled" : "failed";
