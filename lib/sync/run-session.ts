@@ -83,7 +83,7 @@ async function runClaimed(db: Database, fence: SessionFence, config: SyncConfig,
     if (session.trigger === "schedule" && !(await anyStepStarted(db, session.id))) {
       const late = lateScheduledStart(session, location.timeZone, options.now ?? new Date());
       if (late) {
-        await finishStopped(fence, { locationId: location.id, status: "cancelled", step: null, reason: late });
+        await finishStopped(fence, { locationId: location.id, status: "cancelled", step: null, reason: late, keepAttention: true });
         return "cancelled";
       }
     }

@@ -34,7 +34,15 @@ export async function finishSucceeded(fence: SessionFence, locationId: string): 
 /** Failed or cancelled: the upstream session is left open on purpose (closing it would release campaigns on half-synced data). */
 export async function finishStopped(
   fence: SessionFence,
-  input: { locationId: string; status: "failed" | "cancelled"; step: string | null; reason: string; removalStop?: RemovalStop },
+  input: {
+    locationId: string;
+    status: "failed" | "cancelled";
+    step: string | null;
+    reason: string;
+    removalStop?: RemovalStop;
+    /** Leaves the location's attention as it is (a scheduled session skipped for starting late: nothing happened). */
+    keepAttention?: boolean;
+  },
 ): Promise<void> {
   await fence.write(async (tx) => {
     // upstream_open: this session's, or an earlier one's it stopped before inheriting (a failure before it started).
@@ -60,7 +68,7 @@ export async function finishStopped(
         : session?.upstream_open
           ? `${ATTENTION_PREFIX}was cancelled at ${input.step ?? "its start"}. Resume it or close the upstream session.`
           : null;
-    if (attention) {
+    if (attention && !input.keepAttention) {
       await tx.execute(
         sql`update locations set attention_reason = ${attention}, attention_since = coalesce(attention_since, now()), updated_at = now() where id = ${input.locationId}`,
       );

@@ -1,8 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { syncSessions, syncSteps } from "@/db/schema";
+import { locations, syncSessions, syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemContext } from "@/lib/operations/context";
+import { clearFaults, injectFault } from "@/lib/sandbox/faults";
 import { createArraySourceReader } from "@/lib/source/testing/array-source-reader";
 import { requestSyncSession } from "../request-session";
 import { runSession } from "../run-session";
@@ -52,6 +53,32 @@ describe("a scheduled session picked up late", () => {
     expect(late.result).toBe("cancelled");
     expect(late.sent).toEqual([]);
     expect(late.session.error).toMatch(/^Not started: it was picked up on 2026-12-07 19:30 \(Asia\/Tokyo\), outside the hours/);
+  });
+
+  it("skipped for starting late, it leaves the location's attention as the failed session before it set it", async () => {
+    const location = await createConnectedLocation(db, setup, { sourceKey: "array", timeZone: "Asia/Tokyo" });
+    await injectFault(db, { target: "batch_sync_appointments", mode: { kind: "status", status: 502 }, count: 1000 });
+    const failing = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
+    const options = {
+      reader: createArraySourceReader(sampleSourceRows()),
+      client: { ...noWaits, maxAttempts: 1 },
+      config: { stepBackoffMs: 0, stepAttempts: 1 },
+    };
+    expect(await runSession(systemContext(db), { sessionId: failing.sessionId!, now: new Date("2026-12-06T02:00:00Z"), ...options })).toBe("failed");
+    await clearFaults(db);
+    const attentionOf = async () => (await db.select().from(locations).where(eq(locations.id, location.id)))[0]!.attentionReason;
+    const failed = await attentionOf();
+    expect(failed).toMatch(/^The last sync failed at appointments: .* Resume it or close the upstream session\.$/);
+    const scheduled = await requestSyncSession(systemContext(db), {
+      locationId: location.id,
+      trigger: "schedule",
+      requestedByEmail: null,
+      scheduledFor: "2026-12-07",
+    });
+    expect(await runSession(systemContext(db), { sessionId: scheduled.sessionId!, now: new Date("2026-12-07T19:19:00Z"), ...options })).toBe(
+      "cancelled",
+    );
+    expect(await attentionOf()).toBe(failed);
   });
 
   it("picked up on its day inside the window runs", async () => {
