@@ -167,7 +167,7 @@ test("the fleet matrix puts the worst first, labels every cell, pauses and resum
   await expect(healthyRow).toContainText("Paused by");
   await expectNoSeriousAxeViolations(page);
   await page.screenshot({ path: "e2e/.artifacts/screenshots/fleet-matrix.png", fullPage: true });
-  await healthyRow.getByRole("button", { name: `Resume the schedule of ${names.healthy}` }).click();
+  await healthyRow.getByRole("button", { name: `Resume schedule of ${names.healthy}` }).click();
   await expect(healthyRow).not.toContainText("Paused by");
 
   // The matrix follows the running session: when it ends, having left records out, the row says so without a reload.

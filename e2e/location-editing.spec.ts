@@ -39,7 +39,7 @@ test("support creates a location (with the window rule explained), edits it, and
   await page.getByLabel("Search").fill(upstreamId);
   await expect(page).toHaveURL(new RegExp(`[?&]q=${upstreamId}`));
   await expect(page.getByRole("link", { name: `${name} Renamed` })).toBeVisible();
-  await expect(page.getByText("1 location", { exact: false })).toBeVisible();
+  await expect(page.locator("#main").getByText("1 location", { exact: true })).toBeVisible();
   await page.getByLabel("Connection").selectOption("connected");
   await expect(page).toHaveURL(/[?&]status=connected/);
   await expect(page.getByRole("link", { name: `${name} Renamed` })).toHaveCount(0);

@@ -121,7 +121,7 @@ for (const [size, viewport] of Object.entries(viewports)) {
       await page.goto(`/locations/${location.id}`);
       await page
         .getByRole("region", { name: "Schedule" })
-        .getByRole("button", { name: `Resume the schedule of ${name}` })
+        .getByRole("button", { name: `Resume schedule of ${name}` })
         .click();
       await expect(page.getByRole("region", { name: "Schedule" }).getByTestId("next-run")).toContainText(/^\w{3} 10:00/);
       const [row] = await database.db.select().from(locations).where(eq(locations.id, location.id));

@@ -55,7 +55,7 @@ export function SchedulePauseControl({ locationId, locationName, paused }: { loc
           size="sm"
           disabled={pending}
           onClick={() => send({ paused: false })}
-          aria-label={`Resume the schedule of ${locationName}`}
+          aria-label={`Resume schedule of ${locationName}`}
         >
           Resume schedule
         </Button>
