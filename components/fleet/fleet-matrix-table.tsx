@@ -70,7 +70,7 @@ export function FleetMatrixTable({ rows, canPause }: { rows: FleetMatrixRowJson[
                     </div>
                   </div>
                 ) : (
-                  <div className="mb-1 text-slate-600">Daily</div>
+                  <div className="mb-1 text-slate-600">{row.connected ? "Daily" : "Waits for connection"}</div>
                 )}
                 {canPause ? <SchedulePauseControl locationId={row.locationId} locationName={row.name} paused={row.schedulePaused !== null} /> : null}
               </td>

@@ -48,7 +48,8 @@ export function LocationsTable({ items, showDetails }: { items: LocationListItem
                 <span className="text-slate-600">Never synced</span>
               )}
             </TableCell>
-            <TableCell className="whitespace-nowrap">
+            {/* A pause note wraps: cut to one line it lost its reason. */}
+            <TableCell className={location.schedulePaused && !location.archived ? "min-w-48" : "whitespace-nowrap"}>
               {location.archived ? (
                 <span className="text-slate-600">None: archived</span>
               ) : location.connectionStatus === "not_connected" ? (

@@ -11,6 +11,7 @@ export const FleetMatrixPageResponse = z.object({
       name: z.string(),
       environment: EnvironmentName,
       attentionReason: z.string().nullable(),
+      connected: z.boolean(),
       schedulePaused: z.object({ at: z.string(), byEmail: z.string().nullable(), reason: z.string().nullable() }).nullable(),
       cells: z.array(
         z.object({

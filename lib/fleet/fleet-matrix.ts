@@ -11,6 +11,8 @@ export interface FleetMatrixRow {
   name: string;
   environment: EnvironmentName;
   attentionReason: string | null;
+  /** It holds a location token: the schedule syncs only a connected location. */
+  connected: boolean;
   schedulePaused: { at: Date; byEmail: string | null; reason: string | null } | null;
   cells: MatrixCell[];
   /** The location's newest session: its outcome (or that it runs) and the records its steps left out. */
@@ -36,6 +38,7 @@ type MatrixRecord = {
   environment: EnvironmentName;
   automotive: boolean;
   attention_reason: string | null;
+  connected: boolean;
   schedule_paused_at: string | null;
   schedule_paused_by_email: string | null;
   schedule_pause_reason: string | null;
@@ -76,7 +79,7 @@ export async function loadFleetMatrix(ctx: OperationContext<FleetViewer>, query:
       where location_id in (select id from scoped) and step::text in (${stepList})
       group by location_id
     )
-    select s.id, s.name, s.environment, s.automotive, s.attention_reason,
+    select s.id, s.name, s.environment, s.automotive, s.attention_reason, s.location_token_encrypted is not null as connected,
            s.schedule_paused_at, s.schedule_paused_by_email, s.schedule_pause_reason, count(*) over ()::int as total
     from scoped s left join per_location p on p.location_id = s.id
     order by (s.attention_reason is not null) desc, coalesce(p.failed_cells, 0) desc, coalesce(p.stale_cells, 0) desc, lower(s.name), s.id
@@ -90,6 +93,7 @@ export async function loadFleetMatrix(ctx: OperationContext<FleetViewer>, query:
       name: row.name,
       environment: row.environment,
       attentionReason: row.attention_reason,
+      connected: row.connected,
       schedulePaused: row.schedule_paused_at
         ? { at: new Date(row.schedule_paused_at), byEmail: row.schedule_paused_by_email, reason: row.schedule_pause_reason }
         : null,

@@ -132,7 +132,12 @@ describe("fleet matrix", () => {
     const fresh = await createFleetLocation(db, { name: `${prefix} a fresh` });
     const stale = await createFleetLocation(db, { name: `${prefix} b stale` });
     const failed = await createFleetLocation(db, { name: `${prefix} c failed` });
-    const attention = await createFleetLocation(db, { name: `${prefix} d attention`, attentionReason: "Token refused", attentionSince: now });
+    const attention = await createFleetLocation(db, {
+      name: `${prefix} d attention`,
+      attentionReason: "Token refused",
+      attentionSince: now,
+      locationTokenEncrypted: null,
+    });
     const all = {
       calendars: "succeeded",
       service_categories: "succeeded",
@@ -170,6 +175,13 @@ describe("fleet matrix", () => {
     expect(states(failed.name)).toContain("openings:failed");
     expect(states(failed.name)).toContain("calendars:fresh");
     expect(states(attention.name)).toContain("openings:never");
+    // Whether the schedule can sync it: only a connected location.
+    expect(page.rows.map((row) => [row.name, row.connected])).toEqual([
+      [attention.name, false],
+      [failed.name, true],
+      [stale.name, true],
+      [fresh.name, true],
+    ]);
     // Each row carries its newest session's outcome: the failure is newer than the success before it.
     const latest = (name: string) => page.rows.find((row) => row.name === name)!.latestSession;
     expect(latest(failed.name)).toMatchObject({ status: "failed", recordsNotSent: 0 });
