@@ -16,6 +16,7 @@ import { listRootCauses } from "./root-causes";
 import { PreviewQuery } from "./preview-inputs";
 import { countPreview } from "./preview-counts";
 import type { PreviewRecordType } from "./preview-plan";
+import { createPreviewLocation } from "./testing/preview-location";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -71,11 +72,7 @@ async function recordsOf(type: string) {
 }
 
 beforeEach(async () => {
-  const [location] = await db
-    .insert(locations)
-    .values({ name: `Salon ${Math.random()}`, timeZone: "Europe/Berlin", country: "DE", sourceKey: "salon", automotive: false })
-    .returning();
-  locationId = location!.id;
+  locationId = await createPreviewLocation(db);
 });
 
 describe("computePreview", () => {

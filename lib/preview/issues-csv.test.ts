@@ -2,7 +2,7 @@ import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/raw-sql";
-import { locations, previewRuns } from "@/db/schema";
+import { previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { DomainError } from "@/lib/errors/domain-error";
 import { systemContext } from "@/lib/operations/context";
@@ -13,6 +13,7 @@ import { issuesCsvStream, spreadsheetSafe } from "./issues-csv";
 import { PREVIEW_PAGE_SIZE, PreviewQuery } from "./preview-inputs";
 import { previewRecordTypes } from "./preview-plan";
 import { getPreviewRecord, getShownPreviewRun, listPreviewRecords } from "./read-preview";
+import { createPreviewLocation } from "./testing/preview-location";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -36,11 +37,7 @@ function sourceRows(customers = [sourceCustomer("cu1"), sourceCustomer("cu2", { 
 let locationId: string;
 
 beforeEach(async () => {
-  const [location] = await db
-    .insert(locations)
-    .values({ name: `Salon ${Math.random()}`, timeZone: "Europe/Berlin", country: "DE", sourceKey: "salon", automotive: false })
-    .returning();
-  locationId = location!.id;
+  locationId = await createPreviewLocation(db);
 });
 
 async function startRun(reader = createArraySourceReader(sourceRows())) {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { locations, previewRuns } from "@/db/schema";
+import { previewRuns } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemContext } from "@/lib/operations/context";
 import { createArraySourceReader, type SourceRows } from "@/lib/source/testing/array-source-reader";
@@ -10,6 +10,7 @@ import { issuesCsvStream } from "./issues-csv";
 import { PreviewQuery } from "./preview-inputs";
 import { getShownPreviewRun, listPreviewPage } from "./read-preview";
 import type { SourceReader } from "@/lib/source/source-reader";
+import { createPreviewLocation } from "./testing/preview-location";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -29,11 +30,7 @@ function sourceRows(): SourceRows {
 
 let locationId: string;
 beforeEach(async () => {
-  const [location] = await db
-    .insert(locations)
-    .values({ name: `Salon ${Math.random()}`, timeZone: "Europe/Berlin", country: "DE", sourceKey: "salon", automotive: false })
-    .returning();
-  locationId = location!.id;
+  locationId = await createPreviewLocation(db);
 });
 
 describe("the counts the preview page shows and the records its filters list", () => {

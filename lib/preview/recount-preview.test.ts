@@ -1,7 +1,7 @@
 import { systemContext } from "@/lib/operations/context";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { locations, previewRecords, previewRuns, syncedRecords, syncSessions } from "@/db/schema";
+import { previewRecords, previewRuns, syncedRecords, syncSessions } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import type { AnyJob } from "@/lib/jobs/define-job";
 import { startJobEngine } from "@/lib/jobs/job-engine";
@@ -12,6 +12,7 @@ import { computePreview } from "./compute-preview";
 import { countPreview } from "./preview-counts";
 import { previewCountsState, recountPreview } from "./recount-preview";
 import { recountPreviewJob, requestPreviewRecount } from "./recount-preview-job";
+import { createPreviewLocation } from "./testing/preview-location";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -34,11 +35,7 @@ const rows = (): SourceRows => ({
 let locationId: string;
 
 beforeEach(async () => {
-  const [location] = await db
-    .insert(locations)
-    .values({ name: `Salon ${Math.random()}`, timeZone: "Europe/Berlin", country: "DE", sourceKey: "salon" })
-    .returning();
-  locationId = location!.id;
+  locationId = await createPreviewLocation(db);
 });
 
 /** A preview run as a sync session makes it: `sessionId` set, so it is not counted. */

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { locations, previewIssues, previewRecords, previewRuns, syncedRecords } from "@/db/schema";
+import { previewIssues, previewRecords, previewRuns, syncedRecords } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemContext } from "@/lib/operations/context";
 import { referenceRules } from "@/lib/pipeline/reference-rules";
@@ -14,6 +14,7 @@ import { readPreviewRecord } from "./read-preview-record";
 import { rootCauseIdOf, rootCauseOriginOf } from "./root-cause-id";
 import { listOpeningsCalendar } from "./openings-calendar";
 import { listRootCauses } from "./root-causes";
+import { createPreviewLocation } from "./testing/preview-location";
 
 const testDb = await useTestDatabase();
 const { db } = testDb;
@@ -52,11 +53,7 @@ let locationId: string;
 let reader: ReturnType<typeof createArraySourceReader>;
 
 beforeEach(async () => {
-  const [location] = await db
-    .insert(locations)
-    .values({ name: `Salon ${Math.random()}`, timeZone: "Europe/Berlin", country: "DE", sourceKey: "salon", automotive: false })
-    .returning();
-  locationId = location!.id;
+  locationId = await createPreviewLocation(db);
   reader = createArraySourceReader(sourceRows());
   const [run] = await db.insert(previewRuns).values({ locationId }).returning();
   await computePreview(systemContext(db), { runId: run!.id, reader, now, batchSize: 2 });

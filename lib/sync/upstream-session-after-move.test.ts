@@ -144,3 +144,28 @@ it("a later session at the same upstream location still takes the open upstream 
     inSync: false,
   });
 });
+
+it("an upstream session left open at another upstream location (a session from before a move) is not one a later failure asks to close", async () => {
+  const { location, oldSessionId } = await failedLeavingUpstreamOpen();
+  // As before today (and as migration 0040 backfills it): the location moved to production meanwhile, the old session
+  // still open at its staging upstream location.
+  const productionId = await createSandboxLocation(db, { ownerId: setup.fixture.owner.id });
+  await db
+    .update(locations)
+    .set({ environment: "production", upstreamLocationId: productionId, locationTokenEncrypted: null })
+    .where(eq(locations.id, location.id));
+  await connect(location.id);
+  // It cannot be closed from here (by design) ...
+  await expect(close(oldSessionId)).rejects.toThrow(
+    /cannot be closed from here/,
+  );
+  // ... and a production session that fails at "open" (nothing open in production) is told to close an upstream session.
+  await injectFault(db, { target: "update_management_system", mode: { kind: "status", status: 503 }, count: 1000 });
+  const second = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
+  expect(await runSession(systemContext(db), { sessionId: second.sessionId!, ...options() })).toBe("failed");
+  await clearFaults(db);
+  const [secondRow] = await db.select().from(syncSessions).where(eq(syncSessions.id, second.sessionId!));
+  expect(secondRow!.upstreamOpen).toBe(false);
+  const [row] = await db.select().from(locations).where(eq(locations.id, location.id));
+  expect(row!.attentionReason).toMatch(/^The last sync failed at open: .* Resume it\.$/);
+});
