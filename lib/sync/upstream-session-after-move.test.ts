@@ -156,9 +156,7 @@ it("an upstream session left open at another upstream location (a session from b
     .where(eq(locations.id, location.id));
   await connect(location.id);
   // It cannot be closed from here (by design) ...
-  await expect(close(oldSessionId)).rejects.toThrow(
-    /cannot be closed from here/,
-  );
+  await expect(close(oldSessionId)).rejects.toThrow(/cannot be closed from here/);
   // ... and a production session that fails at "open" (nothing open in production) is told to close an upstream session.
   await injectFault(db, { target: "update_management_system", mode: { kind: "status", status: 503 }, count: 1000 });
   const second = await requestSyncSession(systemContext(db), { locationId: location.id, trigger: "manual", requestedByEmail: null });
