@@ -50,6 +50,8 @@ describe("the fleet view's tiles count exactly the sessions their links list", (
 
   it("counts a session that ended today as today's, however long ago it was queued", async () => {
     const now = new Date();
+    // A minute ago, but never before this UTC day began (a run just after midnight).
+    const endedToday = new Date(Math.max(now.getTime() - 60_000, Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + 1_000));
     const location = await createFleetLocation(db, { name: "Tile backlog" });
     // Queued three days ago while the workers were down; a worker ran it today, for a minute.
     const backlog = await createFleetSession(db, { locationId: location.id, status: "succeeded", createdAt: minutesBefore(now, 3 * 24 * 60) });
@@ -57,7 +59,7 @@ describe("the fleet view's tiles count exactly the sessions their links list", (
     for (const id of [backlog.id, failed.id]) {
       await db
         .update(syncSessions)
-        .set({ startedAt: minutesBefore(now, 2), finishedAt: minutesBefore(now, 1) })
+        .set({ startedAt: minutesBefore(endedToday, 1), finishedAt: endedToday })
         .where(eq(syncSessions.id, id));
     }
     const tiles = await tilesWithTheirLists(now);
