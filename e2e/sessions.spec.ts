@@ -357,6 +357,17 @@ for (const [role, viewport] of [["engineer", { name: "desktop", width: 1440, hei
       await page.goto(`/locations/${southId}`);
       await expect(page.getByRole("region", { name: "Latest session" }).getByText(SUCCEEDED)).toBeVisible();
       await expect(page.getByText("Needs attention", { exact: true })).toHaveCount(0);
+      // Sync now warns by the browser's clock (22:30 at the location), whatever the server's said when it rendered.
+      await page.getByRole("button", { name: "Sync now" }).click();
+      const syncing = page.getByRole("alertdialog", { name: "Sync this location now?" });
+      await expect(syncing.getByRole("note")).toContainText("a sync now may trigger campaigns outside business hours");
+      await syncing.getByRole("button", { name: "Cancel" }).click();
+      await page.clock.setFixedTime(await localTimeAt(southId, 10, 30));
+      await page.reload();
+      await page.getByRole("button", { name: "Sync now" }).click();
+      await expect(page.getByRole("alertdialog", { name: "Sync this location now?" })).toBeVisible();
+      await expect(page.getByRole("note").filter({ hasText: /now may trigger campaigns/ })).toHaveCount(0);
+      await page.getByRole("alertdialog", { name: "Sync this location now?" }).getByRole("button", { name: "Cancel" }).click();
       await page.context().close();
     } finally {
       await inspector.context().close();

@@ -1,21 +1,23 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { isOutsideSyncWindow } from "@/lib/sync/sync-window";
 
 /**
- * Whether it is now outside the location's sync window (spec section 8), checked in the browser after the first render
- * (the server's clock and the page's may disagree) and again every minute while the page stays open.
+ * Whether it is now outside the location's sync window (spec section 8): `atRender` (the server's answer, so the first
+ * render matches it) until the browser checks after the first render (the server's clock and the page's may disagree),
+ * then every minute while the page stays open, and whenever `recheck` is called (a person reaching for the action).
  */
-export function useOutsideSyncWindow(timeZone: string): boolean {
-  const [outside, setOutside] = useState(false);
+export function useOutsideSyncWindow(timeZone: string, atRender = false): { outside: boolean; recheck: () => void } {
+  const [outside, setOutside] = useState(atRender);
+  const recheck = useCallback(() => setOutside(isOutsideSyncWindow(timeZone)), [timeZone]);
   useEffect(() => {
     const check = () => setOutside(isOutsideSyncWindow(timeZone));
     check();
     const timer = setInterval(check, 60_000);
     return () => clearInterval(timer);
   }, [timeZone]);
-  return outside;
+  return { outside, recheck };
 }
 
 /** The warning beside an action that makes the upstream process data now, and so may send campaigns at night. */

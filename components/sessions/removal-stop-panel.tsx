@@ -53,7 +53,7 @@ export function RemovalStopPanel({
     onError: (error) => setProblem({ detail: error.message, field: error instanceof ApiProblem ? error.fieldErrors.reason : undefined }),
   });
   const pending = confirmation.isPending;
-  const outsideWindow = useOutsideSyncWindow(timeZone);
+  const { outside: outsideWindow } = useOutsideSyncWindow(timeZone);
   const confirmRemovals = () => confirmation.mutate();
 
   return (

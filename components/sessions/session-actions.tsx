@@ -47,7 +47,7 @@ export function SessionActions({
   const canCancel = permissions["sync.cancel"] && inFlight;
   const canResume = permissions["sync.resume"] && (session.status === "failed" || session.status === "cancelled");
   const canClose = permissions["sync.close-upstream"] && session.upstreamOpen && !inFlight;
-  const outsideWindow = useOutsideSyncWindow(timeZone);
+  const { outside: outsideWindow } = useOutsideSyncWindow(timeZone);
   const texts = {
     cancel: "Cancel requested: the session stops before its next request.",
     resume: "Resumed: a new session continues from the failed step.",

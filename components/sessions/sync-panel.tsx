@@ -9,8 +9,7 @@ import { invalidateSyncViews } from "@/lib/queries/invalidate";
 import type { StartedSession } from "@/lib/sync/start-manual-session";
 import type { StartSessionInput } from "@/lib/sync/session-inputs";
 import { optionalStepNames, type OptionalStepName } from "@/lib/sync/step-names";
-import { isOutsideSyncWindow } from "@/lib/sync/sync-window";
-import { OutsideWindowNote } from "./outside-window-note";
+import { OutsideWindowNote, useOutsideSyncWindow } from "./outside-window-note";
 import { stepLabels } from "./session-labels";
 
 /**
@@ -30,9 +29,7 @@ export function SyncPanel({
 }) {
   const queryClient = useQueryClient();
   const [steps, setSteps] = useState<OptionalStepName[]>([...optionalStepNames]);
-  // The server's answer first (no hydration mismatch), then checked again whenever the person reaches for the buttons.
-  const [outsideWindow, setOutsideWindow] = useState(outsideWindowAtRender);
-  const recheckWindow = () => setOutsideWindow(isOutsideSyncWindow(timeZone));
+  const { outside: outsideWindow, recheck: recheckWindow } = useOutsideSyncWindow(timeZone, outsideWindowAtRender);
   const start = useMutation({
     mutationFn: (full: boolean) => {
       const input: StartSessionInput = { full, optionalSteps: steps };
