@@ -146,17 +146,23 @@ for (const main of mainPages) {
   });
 }
 
-test("at 390×844 wide tables scroll inside their own focusable box, not the page", async ({ browser }) => {
+test("at 390×844 wide tables scroll inside their own focusable box, not the page, and say so until their far end", async ({ browser }) => {
   const page = await pageAs(browser, "support", phone);
   await page.goto("/fleet");
   const matrix = page.getByRole("table", { name: /Locations by sync step/ });
   await expect(matrix).toBeVisible();
   const box = page.locator("[data-scrollable]").filter({ has: matrix });
   await expect(box).toHaveAttribute("tabindex", "0");
+  // Under the box a line says there is more to the right, until its far end is reached.
+  const hint = box.locator("xpath=following-sibling::*[1]");
+  await expect(hint).toHaveText("Scroll sideways for more columns");
   await box.focus();
   await page.keyboard.press("ArrowRight");
   await expect.poll(() => box.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.keyboard.press("End");
+  await box.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+  await expect(page.getByTestId("scroll-hint").and(hint)).toHaveCount(0);
   await page.context().close();
 });
 
