@@ -161,6 +161,11 @@ export const syncStepItems = pgTable(
     position: integer("position").notNull().default(0),
     status: syncStepStatus("status").notNull().default("pending"),
     recordsSent: integer("records_sent").notNull().default(0),
+    /**
+     * Records the item's preview sent as usable that it left out, checked again against what the upstream holds (an
+     * opening whose calendar a left-out step never sent: lib/sync/plan/catalogue-recheck.ts); the step counts them invalid.
+     */
+    recordsLeftOut: integer("records_left_out").notNull().default(0),
     bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
     attempts: integer("attempts").notNull().default(0),
     error: text("error"),

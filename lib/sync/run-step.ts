@@ -1,5 +1,5 @@
 import { queryRows } from "@/db/raw-sql";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { computeBackoffDelay } from "@/lib/upstream/retry";
 import type { AttemptRecorder } from "./attempt-recorder";
 import { describeSyncError, isRetryableStepError } from "./describe-sync-error";
@@ -107,7 +107,8 @@ async function sendItem(
     fence.write(async (tx) => {
       await sent.onAccepted?.(tx);
       await tx.execute(
-        sql`update sync_step_items set status = 'succeeded', records_sent = ${sent.records}, bytes = ${sent.bytes}, finished_at = now() where id = ${item.id}`,
+        sql`update sync_step_items set status = 'succeeded', records_sent = ${sent.records}, records_left_out = ${sent.leftOut ?? 0}, bytes = ${sent.bytes},
+              finished_at = now() where id = ${item.id}`,
       );
       await updateStepTotals(tx, step.id);
     }),
@@ -171,21 +172,25 @@ async function skippedRecordsOf(context: StepContext, definition: SyncStep): Pro
   return (await context.skippedCounts)[definition.recordType] ?? { invalid: 0, excluded: 0 };
 }
 
-const skippedColumns = (skipped: SkippedCounts | null) =>
-  skipped ? sql`, records_invalid = ${skipped.invalid}, records_excluded = ${skipped.excluded}` : sql``;
+/** What the step's items (or its one request: `sent`) left out of what their preview records sent as usable (SentItem.leftOut). */
+const leftOutOf = (step: StepRow, sent?: SentItem) =>
+  sent ? sql`${sent.leftOut ?? 0}::int` : sql`(select coalesce(sum(records_left_out), 0)::int from sync_step_items where step_id = ${step.id})`;
+
+const skippedColumns = (skipped: SkippedCounts | null, leftOut: SQL) =>
+  skipped ? sql`, records_invalid = ${skipped.invalid}::int + ${leftOut}, records_excluded = ${skipped.excluded}` : sql``;
 
 /** The step's columns once it succeeded. */
-async function succeededColumns(context: StepContext, definition: SyncStep) {
-  return sql`status = 'succeeded', error = null, finished_at = now()${skippedColumns(await skippedRecordsOf(context, definition))}`;
+async function succeededColumns(context: StepContext, definition: SyncStep, step: StepRow, sent?: SentItem) {
+  return sql`status = 'succeeded', error = null, finished_at = now()${skippedColumns(await skippedRecordsOf(context, definition), leftOutOf(step, sent))}`;
 }
 
 /**
  * What a step that failed for good left out, when it is known whole: a step sent from the preview takes it from the
  * preview's count (a failed count leaves it unsaid); a streamed step had read only part of its records.
  */
-async function failedSkippedColumns(context: StepContext, definition: SyncStep) {
+async function failedSkippedColumns(context: StepContext, definition: SyncStep, step: StepRow) {
   if (context.stream || !context.skippedCounts) return sql``;
-  return skippedColumns(await skippedRecordsOf(context, definition).catch(() => null));
+  return skippedColumns(await skippedRecordsOf(context, definition).catch(() => null), leftOutOf(step));
 }
 
 async function runOnce(context: StepContext, recorder: AttemptRecorder, step: StepRow, definition: SyncStep): Promise<void> {
@@ -194,7 +199,7 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
     await fence.checkpoint();
     const sent = await recorder.attribute(step.id, null, () => definition.send(context, null));
     await recorder.flush();
-    const succeeded = await succeededColumns(context, definition);
+    const succeeded = await succeededColumns(context, definition, step, sent);
     await fence.write(async (tx) => {
       await sent.onAccepted?.(tx);
       await tx.execute(sql`update sync_steps set ${succeeded}, records_sent = ${sent.records}, bytes = ${sent.bytes} where id = ${step.id}`);
@@ -203,7 +208,7 @@ async function runOnce(context: StepContext, recorder: AttemptRecorder, step: St
   }
   const wanted = definition.concurrency?.(context.config) ?? 1;
   await sendItems(context, recorder, step, definition, Number.isInteger(wanted) && wanted > 1 ? wanted : 1);
-  const succeeded = await succeededColumns(context, definition);
+  const succeeded = await succeededColumns(context, definition, step);
   await fence.write((tx) => tx.execute(sql`update sync_steps set ${succeeded} where id = ${step.id}`));
 }
 
@@ -228,7 +233,7 @@ export async function runStep(context: StepContext, recorder: AttemptRecorder, s
       if (isSessionStop(error)) throw error;
       const reason = describeSyncError(error);
       const final = attempt >= config.stepAttempts || !isRetryableStepError(error);
-      const skipped = final ? await failedSkippedColumns(context, definition) : sql``;
+      const skipped = final ? await failedSkippedColumns(context, definition, step) : sql``;
       await fence.write((tx) =>
         tx.execute(
           sql`update sync_steps set status = ${final ? "failed" : "running"}, error = ${reason}, finished_at = ${final ? new Date().toISOString() : null}${skipped}

@@ -1,4 +1,6 @@
+import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { syncSteps } from "@/db/schema";
 import { useTestDatabase } from "@/db/testing/test-database";
 import { systemActor } from "@/lib/audit/record-audit-event";
 import { systemContext } from "@/lib/operations/context";
@@ -41,6 +43,14 @@ function withNewStylist(rows: SourceRows): SourceRows {
 const stored = async (location: Location, type: "calendars" | "services" | "appointments" | "openings") =>
   sandboxStored(db, location.upstreamLocationId, type) as Promise<Map<string, Record<string, unknown>>>;
 
+async function openingsStepInvalid(sessionId: string) {
+  const [step] = await db
+    .select({ invalid: syncSteps.recordsInvalid })
+    .from(syncSteps)
+    .where(and(eq(syncSteps.sessionId, sessionId), eq(syncSteps.name, "openings")));
+  return step?.invalid;
+}
+
 describe("a session with catalogue steps left out", () => {
   it("sends a booking with a stylist the upstream does not hold yet without its calendar, and the next full sync adds it", async () => {
     const location = await createConnectedLocation(db, setup, { sourceKey: "array" });
@@ -52,7 +62,7 @@ describe("a session with catalogue steps left out", () => {
     await runManualTestSync(db, location.id, changedAt(sampleSourceRows()));
     const rows = changedAt(withNewStylist(sampleSourceRows()));
 
-    await runWithSteps(location, rows, []);
+    const withoutCatalogue = await runWithSteps(location, rows, []);
     expect([...(await stored(location, "calendars")).keys()].sort()).toEqual(["s1", "s2"]);
     const appointments = await stored(location, "appointments");
     expect(appointments.get("a9")).toMatchObject({ external_id: "a9", service_external_id: "sv1" });
@@ -60,9 +70,12 @@ describe("a session with catalogue steps left out", () => {
     expect(appointments.get("a3")).toMatchObject({ calendar_external_id: "s1" });
     // The opening with the new stylist cannot be sent (an opening needs its calendar); the others are.
     expect([...(await stored(location, "openings")).values()].map((opening) => opening.calendar_external_id)).toEqual(["s1", "s1"]);
+    // The session's openings step says it left one out, as a streamed session's does.
+    expect(await openingsStepInvalid(withoutCatalogue.id)).toBe(1);
 
     // What was sent is recorded as sent: once the calendars go, the booking is sent again with its stylist.
-    await runWithSteps(location, rows, ["calendars", "service_categories", "services"]);
+    const withCatalogue = await runWithSteps(location, rows, ["calendars", "service_categories", "services"]);
+    expect(await openingsStepInvalid(withCatalogue.id)).toBe(0);
     expect([...(await stored(location, "calendars")).keys()].sort()).toEqual(["s1", "s2", "s3"]);
     expect((await stored(location, "appointments")).get("a9")).toMatchObject({ calendar_external_id: "s3" });
     expect([...(await stored(location, "openings")).values()].map((opening) => opening.calendar_external_id).sort()).toEqual(["s1", "s1", "s3"]);

@@ -18,6 +18,7 @@ function sent(context: StepContext, selection: RecordSelection, outcome: UploadO
   return {
     records: outcome.records,
     bytes: outcome.bytes,
+    leftOut: rechecked?.leftOut.size ?? 0,
     onAccepted: (tx) => phaseClock.time("record", () => recordAccepted(tx, { locationId: context.location.id, selection, rechecked })),
   };
 }

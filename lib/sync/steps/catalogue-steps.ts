@@ -15,6 +15,7 @@ async function sendAll<T>(context: StepContext, recordType: PreviewRecordType, p
   await post(records);
   return {
     records: records.length,
+    leftOut: rechecked?.leftOut.size ?? 0,
     bytes: Buffer.byteLength(phaseClock.time("encode", () => JSON.stringify({ data: records }))),
     onAccepted: (tx) => phaseClock.time("record", () => recordAccepted(tx, { locationId: context.location.id, selection, rechecked })),
   };

@@ -50,6 +50,8 @@ export interface StepContext {
 export interface SentItem {
   records: number;
   bytes: number;
+  /** Usable preview records a re-check left out (lib/sync/plan/catalogue-recheck.ts): counted invalid on the step. */
+  leftOut?: number;
   /** Runs in the transaction that marks the item succeeded (e.g. recording synced_records). */
   onAccepted?: (tx: FencedTransaction) => Promise<void>;
 }

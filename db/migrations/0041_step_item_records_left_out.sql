@@ -1,0 +1,1 @@
+ALTER TABLE "sync_step_items" ADD COLUMN "records_left_out" integer DEFAULT 0 NOT NULL;
