@@ -1,4 +1,4 @@
-import { redactedMarker, redactText, truncateText } from "./redact";
+import { redactedMarker, truncateText, type Redactor } from "./redact";
 
 /** What the attempt history keeps of one exchange's request and response: redacted, bodies cut to a few KB. */
 export interface ExchangeRecord {
@@ -17,16 +17,13 @@ export const recordedBodyLimit = 4096;
 // Headers whose whole value is a credential or a session, whatever it looks like.
 const secretHeaderNames = /^(authorization|proxy-authorization|x-api-key|cookie|set-cookie|x-amz-security-token)$/i;
 
-/** Headers with secret ones blanked and every value stripped of the call's known secrets. */
-export function redactHeaders(
-  headers: Record<string, string | string[] | undefined>,
-  secrets: readonly (string | undefined)[],
-): Record<string, string> {
+/** Headers with secret ones blanked and every value stripped of the call's known secrets (`redact`: lib/upstream/redact.ts). */
+export function redactHeaders(headers: Record<string, string | string[] | undefined>, redact: Redactor): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(", ") : value;
-    copy[name.toLowerCase()] = secretHeaderNames.test(name) ? redactedMarker : truncateText(redactText(text, secrets), 500);
+    copy[name.toLowerCase()] = secretHeaderNames.test(name) ? redactedMarker : truncateText(redact(text), 500);
   }
   return copy;
 }
@@ -35,7 +32,7 @@ export function redactHeaders(
  * A body as the history may show it: the call's secrets and anything shaped like a credential removed, and every
  * put_data_url reduced to its host (the rest of the address is a one-time upload capability), then truncated.
  */
-export function redactBody(text: string, secrets: readonly (string | undefined)[]): string {
+export function redactBody(text: string, redact: Redactor): string {
   const withoutUploadAddresses = text.replace(/("put_data_url"\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (_match, prefix: string, address: string) => {
     let host = "";
     try {
@@ -45,5 +42,5 @@ export function redactBody(text: string, secrets: readonly (string | undefined)[
     }
     return `${prefix}"${host}${redactedMarker}"`;
   });
-  return truncateText(redactText(withoutUploadAddresses, secrets), recordedBodyLimit);
+  return truncateText(redact(withoutUploadAddresses), recordedBodyLimit);
 }

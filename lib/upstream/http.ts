@@ -12,7 +12,7 @@ import {
 } from "./errors";
 import { phaseClock } from "@/lib/instrumentation/phase-clock";
 import { redactBody, redactHeaders, type ExchangeRecord } from "./exchange-record";
-import { redactText, truncateText } from "./redact";
+import { redactText, secretRedactor, truncateText } from "./redact";
 import { AttemptFailure, parseRetryAfter } from "./retry";
 
 /** One HTTP exchange, as the sync history shows it. Nothing in it is a secret. */
@@ -103,12 +103,13 @@ async function readLimited(body: Readable & AsyncIterable<Buffer | Uint8Array>):
 /** The exchange as the history keeps it: nothing secret, bodies bounded (an upload's streamed records are not kept). */
 function recordExchange(exchange: Exchange, result: ExchangeResult | undefined): ExchangeRecord {
   const streamed = exchange.body !== undefined && typeof exchange.body !== "string";
+  const redact = secretRedactor(exchange.secrets);
   return {
-    requestHeaders: redactHeaders(exchange.headers, exchange.secrets),
-    requestBody: typeof exchange.body === "string" ? redactBody(exchange.body, exchange.secrets) : null,
+    requestHeaders: redactHeaders(exchange.headers, redact),
+    requestBody: typeof exchange.body === "string" ? redactBody(exchange.body, redact) : null,
     requestBodyBytes: typeof exchange.body === "string" ? Buffer.byteLength(exchange.body) : streamed ? (exchange.progress?.().bytes ?? null) : null,
-    responseHeaders: result ? redactHeaders(result.headers, exchange.secrets) : null,
-    responseBody: result ? redactBody(result.text, exchange.secrets) : null,
+    responseHeaders: result ? redactHeaders(result.headers, redact) : null,
+    responseBody: result ? redactBody(result.text, redact) : null,
     responseBodyBytes: result ? (result.bytes ?? Buffer.byteLength(result.text)) : null,
   };
 }

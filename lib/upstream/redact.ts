@@ -55,14 +55,28 @@ function spellingsOf(value: string): RegExp {
   return new RegExp(characters.join(""), "g");
 }
 
-/** Removes credentials from a string: the known secret values of the call, however encoded, then anything shaped like one. */
-export function redactText(text: string, knownSecrets: readonly (string | undefined)[] = []): string {
-  let result = text;
+/** Removes credentials from a string (redactText); made once per exchange, whose every header and body it then redacts. */
+export type Redactor = (text: string) => string;
+
+/**
+ * A redactor of the call's known secret values. Their patterns are built once: built for every header value of every
+ * exchange, they took ~4 ms per exchange, 1.2 s of a first sync's CPU at a million records.
+ */
+export function secretRedactor(knownSecrets: readonly (string | undefined)[] = []): Redactor {
   // Longest first, so a secret that contains another is removed whole; very short values would erase ordinary text.
   const values = knownSecrets.filter((value): value is string => typeof value === "string" && value.length >= 4).sort((a, b) => b.length - a.length);
-  for (const value of values) result = result.replace(spellingsOf(value), redactedMarker);
-  for (const [pattern, replacement] of patterns) result = result.replace(pattern, replacement);
-  return result;
+  const spellings = values.map(spellingsOf);
+  return (text) => {
+    let result = text;
+    for (const spelling of spellings) result = result.replace(spelling, redactedMarker);
+    for (const [pattern, replacement] of patterns) result = result.replace(pattern, replacement);
+    return result;
+  };
+}
+
+/** Removes credentials from a string: the known secret values of the call, however encoded, then anything shaped like one. */
+export function redactText(text: string, knownSecrets: readonly (string | undefined)[] = []): string {
+  return secretRedactor(knownSecrets)(text);
 }
 
 /** A copy of `value` (string, array, object) with credentials removed; secret-named keys lose their values. */
