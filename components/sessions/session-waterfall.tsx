@@ -20,8 +20,15 @@ function spanText(span: { start: number; end: number } | null, running: boolean,
   return `${formatOffset(span.start)} · ${formatMilliseconds(span.end - span.start)}${running ? " so far" : ""}`;
 }
 
-function counts(progress: { recordsSent: number; recordsInvalid?: number; recordsExcluded?: number; attempts: number }): string {
+function counts(progress: {
+  recordsSent: number;
+  recordsInvalid?: number;
+  recordsExcluded?: number;
+  recordsLeftOut?: number;
+  attempts: number;
+}): string {
   const parts = [`${progress.recordsSent.toLocaleString("en")} sent`];
+  if (progress.recordsLeftOut) parts.push(`${progress.recordsLeftOut.toLocaleString("en")} left out (the upstream lacks what they name)`);
   if (progress.recordsInvalid) parts.push(`${progress.recordsInvalid.toLocaleString("en")} invalid`);
   if (progress.recordsExcluded) parts.push(`${progress.recordsExcluded.toLocaleString("en")} excluded`);
   if (progress.attempts > 1) parts.push(`ran ${progress.attempts} times`);

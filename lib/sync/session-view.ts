@@ -111,8 +111,17 @@ const progress = {
   finishedAt: isoTime.nullable(),
 };
 
-/** One import of a step, with its HTTP attempts. */
-export const StepItemView = z.object({ ...progress, key: z.string(), position: z.number(), httpAttempts: z.array(AttemptView) });
+/**
+ * One import of a step, with its HTTP attempts. `recordsLeftOut`: usable preview records it left out, checked again
+ * against what the upstream holds (a catalogue step left out); its step counts them invalid.
+ */
+export const StepItemView = z.object({
+  ...progress,
+  key: z.string(),
+  position: z.number(),
+  recordsLeftOut: z.number(),
+  httpAttempts: z.array(AttemptView),
+});
 export type StepItemView = z.infer<typeof StepItemView>;
 
 /** One step in protocol order, its items, and the attempts made for the step itself. */
