@@ -14,7 +14,12 @@ test("an engineer reads what is kept how long, then the API reference and its Op
   await expect(page.getByRole("heading", { name: "API reference" })).toBeVisible();
   const startSync = page.locator("#postApiLocationsLocationIdSessions");
   await expect(startSync.getByText("/api/locations/{locationId}/sessions")).toBeVisible();
-  await expect(startSync.getByText("sync.start")).toBeVisible();
+  await expect(startSync.getByText("Permission:")).toContainText("sync.start");
+  // With it, the refusals the route handler makes before the operation runs.
+  await expect(startSync.getByText(/^403:/)).toContainText(
+    "the signed-in role lacks the permission sync.start, or the write came from another origin",
+  );
+  await expect(startSync.getByText(/^422:/)).toContainText("Invalid input");
   await startSync.getByRole("link", { name: "StartSessionInput" }).click();
   await expect(page.getByRole("table", { name: "Fields of StartSessionInput" }).getByText("optionalSteps")).toBeVisible();
 

@@ -114,9 +114,25 @@ async function contextFor(role: Role | null, headers: Record<string, string>): P
   return playwrightRequest.newContext({ baseURL: baseUrl(), storageState: role ? storageStateOf(role) : undefined, extraHTTPHeaders: headers });
 }
 
+/** The statuses routeHandler refuses with before an operation runs: the API document lists each for the operations that give it. */
+const refusalStatuses = new Set([401, 403, 413, 415, 422]);
+
+/** The statuses the API document lists per "METHOD /api/path/{param}". */
+async function documentedStatuses(): Promise<Map<string, Set<string>>> {
+  const admin = await contextFor("admin", {});
+  const document = (await (await admin.get("/api/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: object }>> };
+  await admin.dispose();
+  return new Map(
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, new Set(Object.keys(operation.responses))]),
+    ),
+  );
+}
+
 for (const [index, headers] of bypassHeaders.entries()) {
   test(`role × route matrix${index ? " with middleware-bypass headers" : ""}`, async () => {
     const failures: string[] = [];
+    const documented = await documentedStatuses();
     for (const caller of [null, ...roles] as (Role | null)[]) {
       const api = await contextFor(caller, headers);
       for (const route of routes) {
@@ -143,6 +159,9 @@ for (const [index, headers] of bypassHeaders.entries()) {
               if (status !== expected) failures.push(`${label} (expected ${expected})`);
             }
           } else {
+            const operation = `${method} ${route.pattern.replace(/\[([^\]]+)\]/g, "{$1}")}`;
+            if (refusalStatuses.has(status) && !documented.get(operation)?.has(String(status)))
+              failures.push(`${label} (not among the statuses the API document lists for ${operation})`);
             const isProblem = (response.headers()["content-type"] ?? "").includes("application/problem+json");
             if (access !== "public" && caller === null) {
               if (status !== 401 || !isProblem) failures.push(`${label} (expected 401 problem+json)`);

@@ -58,4 +58,18 @@ describe("the API document", () => {
     expect(history.parameters.find((parameter) => parameter.name === "locationId")!.schema).toMatchObject({ format: "uuid" });
     expect(history.parameters.find((parameter) => parameter.name === "limit")!.schema).toMatchObject({ maximum: 200 });
   });
+
+  it("lists with each operation the refusals the route handler makes before it runs (e2e/role-matrix.spec.ts checks them against the server)", () => {
+    const document = buildApiDocument();
+    const statuses = (path: string, method: "get" | "post" | "patch") => Object.keys(document.paths[path]![method]!.responses).sort();
+    // Signed in with a permission, a JSON body and a path parameter: every refusal.
+    expect(statuses("/api/locations/{locationId}", "patch")).toEqual(expect.arrayContaining(["401", "403", "413", "415", "422", "default"]));
+    // Signed in, no input: only the sign-in and the permission.
+    expect(statuses("/api/openapi.json", "get")).toEqual(["200", "401", "403", "default"]);
+    // Public, no input: nothing but what it answers itself.
+    expect(statuses("/api/health", "get")).toEqual(["200", "503", "default"]);
+    expect(document.paths["/api/locations"]!.post!.responses["403"]!.description).toBe(
+      "Refused: the signed-in role lacks the permission `location.create`, or the write came from another origin.",
+    );
+  });
 });

@@ -64,6 +64,36 @@ export function pathParameterNames(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }
 
+const problem = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+});
+
+/**
+ * The refusals routeHandler (lib/http/route-handler.ts) makes before the operation runs, which every such operation can
+ * answer: a write from another origin, no sign-in or a role without the permission, a body that is not JSON or too
+ * large, input its schemas refuse. An operation's own refusals (404, 409, …) stay under `default`.
+ */
+function refusalsOf(operation: ApiOperation): OpenApiOperation["responses"] {
+  const refusals: OpenApiOperation["responses"] = {};
+  const write = operation.method !== "GET";
+  const signedIn = operation.action !== "public";
+  if (signedIn) refusals["401"] = problem("Not signed in (no session cookie, or an expired one).");
+  if (signedIn || write) {
+    const why = [
+      signedIn ? `the signed-in role lacks the permission \`${operation.action}\`` : null,
+      write ? "the write came from another origin" : null,
+    ];
+    refusals["403"] = problem(`Refused: ${why.filter(Boolean).join(", or ")}.`);
+  }
+  if (operation.auth === "metricsToken") refusals["401"] = problem("No bearer token, or not the METRICS_TOKEN setting.");
+  if (operation.body || operation.bodyReadByHandler) refusals["413"] = problem("The body is larger than the operation accepts.");
+  if (operation.body && !operation.bodyReadByHandler) refusals["415"] = problem("The body is not declared `application/json`.");
+  if (operation.params || operation.query || (operation.body && !operation.bodyReadByHandler))
+    refusals["422"] = problem("Invalid input: `errors` names each field and why (nothing was changed).");
+  return refusals;
+}
+
 function operationOf(operation: ApiOperation): OpenApiOperation {
   const pathParameters = parametersOf(operation.params, "path");
   // A path segment the handler does not parse (next-auth's catch-all) is still a parameter.
@@ -90,6 +120,7 @@ function operationOf(operation: ApiOperation): OpenApiOperation {
       : {}),
     responses: {
       [String(response.status)]: { description: response.description, ...(successContent ? { content: successContent } : {}) },
+      ...refusalsOf(operation),
       ...Object.fromEntries(
         (operation.alsoAnswers ?? []).map((other) => [
           String(other.status),
@@ -116,7 +147,20 @@ export function buildApiDocument(config: Config = getConfig()): OpenApiDocument 
     },
     paths,
     components: {
-      schemas: Object.fromEntries(Object.entries(apiSchemas).map(([name, schema]) => [name, jsonSchemaOf(schema)])),
+      schemas: {
+        ...Object.fromEntries(Object.entries(apiSchemas).map(([name, schema]) => [name, jsonSchemaOf(schema)])),
+        Problem: {
+          type: "object",
+          properties: {
+            type: { type: "string" },
+            title: { type: "string" },
+            status: { type: "integer" },
+            detail: { type: "string" },
+            code: { type: "string" },
+            errors: { type: "array", items: { type: "object", properties: { field: { type: "string" }, reason: { type: "string" } } } },
+          },
+        },
+      },
       securitySchemes: {
         sessionCookie: {
           type: "apiKey",
@@ -132,17 +176,7 @@ export function buildApiDocument(config: Config = getConfig()): OpenApiDocument 
           description: "A refusal or an error (RFC 9457 problem details)",
           content: {
             "application/problem+json": {
-              schema: {
-                type: "object",
-                properties: {
-                  type: { type: "string" },
-                  title: { type: "string" },
-                  status: { type: "integer" },
-                  detail: { type: "string" },
-                  code: { type: "string" },
-                  errors: { type: "array", items: { type: "object", properties: { field: { type: "string" }, reason: { type: "string" } } } },
-                },
-              },
+              schema: { $ref: "#/components/schemas/Problem" },
             },
           },
         },
