@@ -64,10 +64,12 @@ describe("the API document", () => {
     const statuses = (path: string, method: "get" | "post" | "patch") => Object.keys(document.paths[path]![method]!.responses).sort();
     // Signed in with a permission, a JSON body and a path parameter: every refusal.
     expect(statuses("/api/locations/{locationId}", "patch")).toEqual(expect.arrayContaining(["401", "403", "413", "415", "422", "default"]));
-    // Signed in, no input: only the sign-in and the permission.
-    expect(statuses("/api/openapi.json", "get")).toEqual(["200", "401", "403", "default"]);
-    // Public, no input: nothing but what it answers itself.
-    expect(statuses("/api/health", "get")).toEqual(["200", "503", "default"]);
+    // Signed in, no input: the sign-in, the permission, and unstorable text in its query.
+    expect(statuses("/api/openapi.json", "get")).toEqual(["200", "401", "403", "422", "default"]);
+    // Public, no input: only unstorable text in its query, and what it answers itself.
+    expect(statuses("/api/health", "get")).toEqual(["200", "422", "503", "default"]);
+    // A permission every role holds refuses no signed-in caller.
+    expect(statuses("/api/locations", "get")).toEqual(["200", "401", "422", "default"]);
     expect(document.paths["/api/locations"]!.post!.responses["403"]!.description).toBe(
       "Refused: the signed-in role lacks the permission `location.create`, or the write came from another origin.",
     );

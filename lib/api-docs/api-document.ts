@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { rolesAllowed, type Action } from "@/lib/auth/permissions";
+import { ALL_ROLES } from "@/lib/auth/roles";
 import { getConfig, type Config } from "@/lib/config/config";
 import { publicOriginIsHttps } from "@/lib/runtime/security-headers";
 import { apiOperations, apiSchemas, type ApiOperation } from "./api-operations";
@@ -78,19 +80,22 @@ function refusalsOf(operation: ApiOperation): OpenApiOperation["responses"] {
   const refusals: OpenApiOperation["responses"] = {};
   const write = operation.method !== "GET";
   const signedIn = operation.action !== "public";
+  // A permission every role holds refuses nobody.
+  const someRoleLacks = signedIn && rolesAllowed(operation.action as Action).length < ALL_ROLES.length;
   if (signedIn) refusals["401"] = problem("Not signed in (no session cookie, or an expired one).");
-  if (signedIn || write) {
+  if (someRoleLacks || write) {
     const why = [
-      signedIn ? `the signed-in role lacks the permission \`${operation.action}\`` : null,
+      someRoleLacks ? `the signed-in role lacks the permission \`${operation.action}\`` : null,
       write ? "the write came from another origin" : null,
     ];
     refusals["403"] = problem(`Refused: ${why.filter(Boolean).join(", or ")}.`);
   }
   if (operation.auth === "metricsToken") refusals["401"] = problem("No bearer token, or not the METRICS_TOKEN setting.");
-  if (operation.body || operation.bodyReadByHandler) refusals["413"] = problem("The body is larger than the operation accepts.");
+  // Every write's body is read up to the limit, whether or not the operation takes one.
+  if (write) refusals["413"] = problem("The body is larger than the operation accepts.");
   if (operation.body && !operation.bodyReadByHandler) refusals["415"] = problem("The body is not declared `application/json`.");
-  if (operation.params || operation.query || (operation.body && !operation.bodyReadByHandler))
-    refusals["422"] = problem("Invalid input: `errors` names each field and why (nothing was changed).");
+  // Every handler refuses text that cannot be stored (NUL, lone surrogates) in its path and query.
+  refusals["422"] = problem("Invalid input: `errors` names each field and why (nothing was changed).");
   return refusals;
 }
 

@@ -57,10 +57,11 @@ export async function ensureStepRows(db: DatabaseOrTransaction, fence: SessionFe
     const resumed = shape.resumed;
     if (resumed?.failedStep) {
       await tx.execute(sql`
-        insert into sync_step_items (step_id, key, position, status, records_sent, bytes, attempts)
+        insert into sync_step_items (step_id, key, position, status, records_sent, records_left_out, bytes, attempts)
         select mine.id, item.key, item.position,
                case when item.status = 'succeeded' then 'succeeded'::sync_step_status else 'pending'::sync_step_status end,
                case when item.status = 'succeeded' then item.records_sent else 0 end,
+               case when item.status = 'succeeded' then item.records_left_out else 0 end,
                case when item.status = 'succeeded' then item.bytes else 0 end, 0
         from sync_step_items item
         join sync_steps theirs on theirs.id = item.step_id and theirs.session_id = ${resumed.sessionId} and theirs.name = ${resumed.failedStep}
