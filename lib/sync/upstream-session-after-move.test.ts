@@ -116,15 +116,23 @@ it("a disconnected location's upstream location ID cannot change while a session
   expect(await inSyncUpstream(location.upstreamLocationId)).toBe(false);
 });
 
-it("a session left open at staging before a move (an old row) is not inherited by the first session in production", async () => {
-  const { location, oldSessionId } = await failedLeavingUpstreamOpen();
+/**
+ * A session left open at staging, then the location moved to production and connected there: as a move did before it
+ * checked for an open upstream session (and as migration 0040 backfills such rows).
+ */
+async function movedWithSessionLeftOpen() {
+  const failed = await failedLeavingUpstreamOpen();
   const productionId = await createSandboxLocation(db, { ownerId: setup.fixture.owner.id });
-  // As a move did before it checked for an open upstream session.
   await db
     .update(locations)
     .set({ environment: "production", upstreamLocationId: productionId, locationTokenEncrypted: null })
-    .where(eq(locations.id, location.id));
-  await connect(location.id);
+    .where(eq(locations.id, failed.location.id));
+  await connect(failed.location.id);
+  return failed;
+}
+
+it("a session left open at staging before a move (an old row) is not inherited by the first session in production", async () => {
+  const { location, oldSessionId } = await movedWithSessionLeftOpen();
 
   expect(await syncNow(location.id)).toEqual({ result: "succeeded", openStep: "succeeded", error: null });
   const [old] = await db.select().from(syncSessions).where(eq(syncSessions.id, oldSessionId));
@@ -146,15 +154,7 @@ it("a later session at the same upstream location still takes the open upstream 
 });
 
 it("an upstream session left open at another upstream location (a session from before a move) is not one a later failure asks to close", async () => {
-  const { location, oldSessionId } = await failedLeavingUpstreamOpen();
-  // As before today (and as migration 0040 backfills it): the location moved to production meanwhile, the old session
-  // still open at its staging upstream location.
-  const productionId = await createSandboxLocation(db, { ownerId: setup.fixture.owner.id });
-  await db
-    .update(locations)
-    .set({ environment: "production", upstreamLocationId: productionId, locationTokenEncrypted: null })
-    .where(eq(locations.id, location.id));
-  await connect(location.id);
+  const { location, oldSessionId } = await movedWithSessionLeftOpen();
   // It cannot be closed from here (by design) ...
   await expect(close(oldSessionId)).rejects.toThrow(/cannot be closed from here/);
   // ... and a production session that fails at "open" (nothing open in production) is told to close an upstream session.
